@@ -1,0 +1,106 @@
+package io.troupe.operators.batch;
+
+import io.troupe.operators.types.DataType;
+
+/**
+ * One column of a {@link Batch}: a primitive array of values plus a validity bitmap.
+ *
+ * <p>Validity: {@code null} means every row is valid (the common case costs nothing); otherwise
+ * bit {@code row} of {@code validity[row >>> 6]} is set when the row holds a value, clear when it
+ * is NULL (Arrow's convention). The value slot of a NULL row is unspecified.
+ *
+ * <p>Rows are physical positions; a batch's selection vector says which of them are live.
+ * Kernels write results at the live positions only, so an output vector stays aligned with its
+ * input batch and the selection vector carries over unchanged.
+ *
+ * <p>Not threadsafe while being written. Once a vector is in a {@link Batch} it is treated as
+ * immutable and may be read by any thread that received the batch safely.
+ */
+public abstract sealed class ColumnVector
+        permits IntVector, LongVector, DoubleVector, BooleanVector, StringVector {
+
+    private final DataType type;
+    private final int capacity;
+    private long[] validity;
+
+    protected ColumnVector(DataType type, int capacity) {
+        this.type = type;
+        this.capacity = capacity;
+    }
+
+    /** A new, all-valid vector of {@code type} with room for {@code capacity} rows. */
+    public static ColumnVector allocate(DataType type, int capacity) {
+        return switch (type.id()) {
+            case INT32, DATE -> new IntVector(type, capacity);
+            case INT64, DECIMAL -> new LongVector(type, capacity);
+            case FLOAT64 -> new DoubleVector(capacity);
+            case BOOLEAN -> new BooleanVector(capacity);
+            case VARCHAR -> new StringVector(capacity);
+        };
+    }
+
+    public final DataType type() {
+        return type;
+    }
+
+    /** Rows this vector has room for. */
+    public final int capacity() {
+        return capacity;
+    }
+
+    public final boolean isNull(int row) {
+        return validity != null && (validity[row >>> 6] & (1L << row)) == 0;
+    }
+
+    /** False when no row can be NULL, so a kernel may skip the null checks. */
+    public final boolean mayHaveNulls() {
+        return validity != null;
+    }
+
+    /** The validity bitmap, or null when every row is valid. Do not modify a shared vector's. */
+    public final long[] validity() {
+        return validity;
+    }
+
+    /** Replaces the validity bitmap ({@code null}: all valid). The array is taken, not copied. */
+    public final void setValidity(long[] bitmap) {
+        this.validity = bitmap;
+    }
+
+    public final void setNull(int row) {
+        if (validity == null) {
+            validity = Validity.allValid(capacity);
+        }
+        validity[row >>> 6] &= ~(1L << row);
+    }
+
+    public final void setValid(int row) {
+        if (validity != null) {
+            validity[row >>> 6] |= 1L << row;
+        }
+    }
+
+    /**
+     * A new dense vector holding rows {@code rows[0..count)} of this one, in that order.
+     * The building block of compaction, join output and materialisation.
+     */
+    public abstract ColumnVector gather(int[] rows, int count);
+
+    /**
+     * The value at {@code row} as a Java object (Integer, Long, Double, BigDecimal, LocalDate,
+     * Boolean, String), or null. Boxes: for results and tests, never for kernels.
+     */
+    public abstract Object getObject(int row);
+
+    /** Copies the validity of {@code rows} into {@code target} at positions 0..count-1. */
+    protected final void gatherValidity(ColumnVector target, int[] rows, int count) {
+        if (validity == null) {
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            if (isNull(rows[i])) {
+                target.setNull(i);
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.troupe.operators.batch;
+
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.TypeId;
+
+/** INT32 and DATE values in an {@code int[]}. See {@link ColumnVector} for the contract. */
+public final class IntVector extends ColumnVector {
+
+    private final int[] values;
+
+    public IntVector(DataType type, int capacity) {
+        this(type, new int[capacity]);
+    }
+
+    /** Wraps {@code values} (taken, not copied); all rows valid. */
+    public IntVector(DataType type, int[] values) {
+        super(type, values.length);
+        if (!type.isIntBacked()) {
+            throw new IllegalArgumentException("IntVector cannot hold " + type);
+        }
+        this.values = values;
+    }
+
+    public int[] values() {
+        return values;
+    }
+
+    public int get(int row) {
+        return values[row];
+    }
+
+    public void set(int row, int value) {
+        values[row] = value;
+    }
+
+    @Override
+    public IntVector gather(int[] rows, int count) {
+        IntVector out = new IntVector(type(), count);
+        int[] dst = out.values;
+        for (int i = 0; i < count; i++) {
+            dst[i] = values[rows[i]];
+        }
+        gatherValidity(out, rows, count);
+        return out;
+    }
+
+    @Override
+    public Object getObject(int row) {
+        if (isNull(row)) {
+            return null;
+        }
+        return type().id() == TypeId.DATE ? Dates.toLocalDate(values[row]) : (Object) values[row];
+    }
+}

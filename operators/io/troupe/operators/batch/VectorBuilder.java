@@ -1,0 +1,193 @@
+package io.troupe.operators.batch;
+
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Decimals;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+
+/**
+ * Appends values of one type row by row, then yields a dense {@link ColumnVector}. For loading
+ * data (tables built from Java, files) and for operators that emit rows one at a time; kernels
+ * write vectors directly.
+ *
+ * <p>Not threadsafe.
+ */
+public final class VectorBuilder {
+
+    private final DataType type;
+    private final int capacity;
+    private ColumnVector vector;
+    private int size;
+
+    /** A builder of vectors of at most {@code capacity} rows. */
+    public VectorBuilder(DataType type, int capacity) {
+        this.type = type;
+        this.capacity = capacity;
+        this.vector = ColumnVector.allocate(type, capacity);
+    }
+
+    public DataType type() {
+        return type;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isFull() {
+        return size == capacity;
+    }
+
+    public void appendNull() {
+        if (vector instanceof StringVector s) {
+            s.putNull(size);
+        } else {
+            vector.setNull(size);
+        }
+        size++;
+    }
+
+    public void appendInt(int value) {
+        ((IntVector) vector).set(size++, value);
+    }
+
+    public void appendLong(long value) {
+        ((LongVector) vector).set(size++, value);
+    }
+
+    public void appendDouble(double value) {
+        ((DoubleVector) vector).set(size++, value);
+    }
+
+    public void appendBoolean(boolean value) {
+        ((BooleanVector) vector).set(size++, value);
+    }
+
+    public void appendBytes(byte[] utf8, int offset, int length) {
+        ((StringVector) vector).put(size++, utf8, offset, length);
+    }
+
+    public void appendString(String value) {
+        ((StringVector) vector).put(size++, value);
+    }
+
+    /** Copies row {@code row} of {@code source} (a vector of the same type). */
+    public void appendFrom(ColumnVector source, int row) {
+        if (source.isNull(row)) {
+            appendNull();
+            return;
+        }
+        if (source instanceof IntVector v) {
+            appendInt(v.get(row));
+        } else if (source instanceof LongVector v) {
+            appendLong(v.get(row));
+        } else if (source instanceof DoubleVector v) {
+            appendDouble(v.get(row));
+        } else if (source instanceof BooleanVector v) {
+            appendBoolean(v.get(row));
+        } else {
+            StringVector v = (StringVector) source;
+            appendBytes(v.data(), v.start(row), v.length(row));
+        }
+    }
+
+    /**
+     * Appends a Java value: Integer/Short/Byte, Long, Double/Float, BigDecimal (or any Number for
+     * DECIMAL), LocalDate (or a yyyy-mm-dd String for DATE), Boolean, String, or null.
+     *
+     * @throws IllegalArgumentException when the value does not fit this builder's type
+     */
+    public void appendObject(Object value) {
+        if (value == null) {
+            appendNull();
+            return;
+        }
+        switch (type.id()) {
+            case INT32 -> {
+                if (!(value instanceof Integer || value instanceof Short || value instanceof Byte)) {
+                    throw mismatch(value);
+                }
+                appendInt(((Number) value).intValue());
+            }
+            case INT64 -> {
+                if (!(value instanceof Long || value instanceof Integer || value instanceof Short
+                        || value instanceof Byte)) {
+                    throw mismatch(value);
+                }
+                appendLong(((Number) value).longValue());
+            }
+            case FLOAT64 -> {
+                if (!(value instanceof Number n)) {
+                    throw mismatch(value);
+                }
+                appendDouble(n.doubleValue());
+            }
+            case DECIMAL -> appendLong(toUnscaled(value));
+            case DATE -> {
+                if (value instanceof LocalDate d) {
+                    appendInt(Dates.fromLocalDate(d));
+                } else if (value instanceof String s) {
+                    appendInt(Dates.parse(s));
+                } else {
+                    throw mismatch(value);
+                }
+            }
+            case BOOLEAN -> {
+                if (!(value instanceof Boolean b)) {
+                    throw mismatch(value);
+                }
+                appendBoolean(b);
+            }
+            case VARCHAR -> {
+                if (!(value instanceof String s)) {
+                    throw mismatch(value);
+                }
+                appendString(s);
+            }
+        }
+    }
+
+    private long toUnscaled(Object value) {
+        BigDecimal d;
+        if (value instanceof BigDecimal b) {
+            d = b;
+        } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
+            d = BigDecimal.valueOf(((Number) value).longValue());
+        } else if (value instanceof Double || value instanceof Float) {
+            d = BigDecimal.valueOf(((Number) value).doubleValue());
+        } else {
+            throw mismatch(value);
+        }
+        if (d.setScale(type.scale(), java.math.RoundingMode.HALF_UP).precision() > type.precision()) {
+            throw new IllegalArgumentException("value " + d + " does not fit " + type);
+        }
+        return Decimals.fromBigDecimal(d, type.scale());
+    }
+
+    private IllegalArgumentException mismatch(Object value) {
+        return new IllegalArgumentException("expected a value of type " + type + ", got "
+                + value.getClass().getSimpleName() + " '" + value + "'");
+    }
+
+    /** The vector built so far (dense, {@link #size()} rows); the builder starts afresh. */
+    public ColumnVector build() {
+        ColumnVector built = vector;
+        if (built instanceof StringVector s) {
+            s.seal();
+        }
+        ColumnVector result = size == capacity ? built : built.gather(identity(size), size);
+        vector = ColumnVector.allocate(type, capacity);
+        size = 0;
+        return result;
+    }
+
+    private static int[] identity(int n) {
+        int[] rows = new int[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = i;
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,27 @@
+package io.troupe.operators.exec;
+
+/**
+ * The end of a pipeline (hash join build, hash aggregate, sort, the result collector).
+ * Immutable and threadsafe; state lives in the {@link SinkState} of an execution.
+ *
+ * <p>Protocol, after DuckDB's Sink / Combine / Finalize:
+ * <ol>
+ *   <li>{@link #open} once per execution;</li>
+ *   <li>{@link SinkState#local()} once per worker (any thread); the worker pushes its batches into
+ *       it and calls {@code finish()}, which merges the worker's local state into the shared
+ *       state (may run concurrently with other workers' finish);</li>
+ *   <li>{@link SinkState#finalizeSink()} once, after every local has finished, single-threaded.
+ *       It publishes the result in the {@link ExecContext} for the pipelines that depend on it.</li>
+ * </ol>
+ */
+public interface Sink {
+
+    SinkState open(ExecContext ctx);
+
+    /** The shared state of one execution of a sink. Threadsafe as described on {@link Sink}. */
+    interface SinkState {
+        BatchConsumer local();
+
+        void finalizeSink();
+    }
+}

@@ -1,0 +1,27 @@
+package io.troupe.operators.expr;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.types.DataType;
+
+/**
+ * A bound, typed expression that computes one column from a batch: the physical form of a plan's
+ * {@code Expr}, with column names resolved to indexes and types checked.
+ *
+ * <p>Immutable and threadsafe: one instance is shared by every worker of a query.
+ */
+public interface Expression {
+
+    DataType type();
+
+    /**
+     * Computes this expression at the batch's live rows. The result has the batch's physical row
+     * count and is aligned with it (row r of the result belongs to row r of the batch); values at
+     * rows that are not live are unspecified. The result may be a column of the batch itself, so
+     * callers must not modify it.
+     *
+     * @throws io.troupe.operators.exec.QueryFailedException on a runtime error (division by zero,
+     *         overflow, a failed cast), naming this expression
+     */
+    ColumnVector evaluate(Batch batch);
+}

@@ -1,0 +1,65 @@
+package io.troupe.operators.expr;
+
+/**
+ * The scalar functions and operators of a plan's {@code Expr}. {@code symbol} is the SQL spelling used by
+ * EXPLAIN and error messages: an infix operator for the binary operators, a function name
+ * otherwise.
+ */
+public enum Function {
+    ADD("+", true),
+    SUBTRACT("-", true),
+    MULTIPLY("*", true),
+    DIVIDE("/", true),
+    MODULO("%", true),
+    NEGATE("-", false),
+    EQ("=", true),
+    NE("<>", true),
+    LT("<", true),
+    LE("<=", true),
+    GT(">", true),
+    GE(">=", true),
+    AND("AND", true),
+    OR("OR", true),
+    NOT("NOT", false),
+    IS_NULL("IS NULL", false),
+    IS_NOT_NULL("IS NOT NULL", false),
+    /** args: value, candidates... */
+    IN("IN", false),
+    /** args: value, low, high (inclusive) */
+    BETWEEN("BETWEEN", false),
+    /** args: value, pattern (a VARCHAR literal with % and _) */
+    LIKE("LIKE", true),
+    /** args: condition1, result1, condition2, result2, ..., else-result (a NULL literal when absent) */
+    CASE("CASE", false),
+    COALESCE("coalesce", false),
+    /** args: value; the target type is the call's cast type */
+    CAST("CAST", false),
+    /** args: value, start (1-based), length */
+    SUBSTRING("substring", false),
+    UPPER("upper", false),
+    LOWER("lower", false),
+    /** characters (code points), not bytes */
+    LENGTH("length", false),
+    EXTRACT_YEAR("year", false),
+    EXTRACT_MONTH("month", false),
+    EXTRACT_DAY("day", false),
+    /** args: value, digits (an INT32 literal) */
+    ROUND("round", false);
+
+    private final String symbol;
+    private final boolean infix;
+
+    Function(String symbol, boolean infix) {
+        this.symbol = symbol;
+        this.infix = infix;
+    }
+
+    public String symbol() {
+        return symbol;
+    }
+
+    /** True for binary operators written between their operands. */
+    public boolean isInfix() {
+        return infix;
+    }
+}

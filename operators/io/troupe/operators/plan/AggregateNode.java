@@ -1,0 +1,83 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.agg.AggregateTypes;
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** GROUP BY keys with aggregate functions; output is the keys, then the aggregates. */
+final class AggregateNode extends Plan {
+
+    private final Plan input;
+    private final List<Expr> groupBy;
+    private final List<Expr> aggregates;
+
+    AggregateNode(Plan input, List<Expr> groupBy, List<Expr> aggregates) {
+        this.input = input;
+        this.groupBy = List.copyOf(groupBy);
+        this.aggregates = List.copyOf(aggregates);
+    }
+
+    @Override
+    public List<Plan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String label() {
+        String keys = groupBy.stream().map(Expr::toString).collect(Collectors.joining(", "));
+        String aggs = aggregates.stream().map(Expr::toString).collect(Collectors.joining(", "));
+        return "Hash Aggregate " + aggs + (groupBy.isEmpty() ? "" : " Group Key: " + keys);
+    }
+
+    /** The aggregate call of an output expression (unwrapping its alias). */
+    AggregateCall call(Expr aggregate) {
+        Expr e = aggregate instanceof Alias a ? a.expr() : aggregate;
+        if (!(e instanceof AggregateCall call)) {
+            throw new PlanException(label(), aggregate + " is not an aggregate function; "
+                    + "put plain expressions in the group keys or in a project() above");
+        }
+        return call;
+    }
+
+    @Override
+    Schema deriveSchema(Catalog catalog) {
+        Schema in = input.deriveSchema(catalog);
+        if (groupBy.isEmpty() && aggregates.isEmpty()) {
+            throw new PlanException(label(), "an aggregate needs group keys or aggregate functions");
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Expr key : groupBy) {
+            Expression bound = key.bind(in, label());
+            if (key instanceof ColumnRef ref) {
+                fields.add(in.field(in.resolve(ref.reference())));
+            } else {
+                fields.add(new Field(null, key.outputName(), bound.type(), true));
+            }
+        }
+        for (Expr aggregate : aggregates) {
+            AggregateCall call = call(aggregate);
+            DataType argType = call.argument() == null ? null : call.argument().bind(in, label()).type();
+            DataType result;
+            try {
+                result = AggregateTypes.resultType(call.function(), argType);
+            } catch (IllegalArgumentException e) {
+                throw new PlanException(label(), e.getMessage() + ": " + call);
+            }
+            boolean counts = call.function().name().startsWith("COUNT");
+            fields.add(new Field(null, aggregate.outputName(), result, !counts));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    PipelineBuilder compile(PlanCompiler compiler) {
+        throw new PlanException(label(), "hash aggregate is not implemented yet");
+    }
+}

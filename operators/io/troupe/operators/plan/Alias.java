@@ -1,0 +1,30 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.types.Schema;
+
+import java.util.List;
+
+/** Gives the column an expression produces a name: {@code expr AS name}. */
+public record Alias(Expr expr, String name) implements Expr {
+
+    @Override
+    public Expression bind(Schema input, String where) {
+        return expr.bind(input, where);
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of(expr);
+    }
+
+    @Override
+    public String outputName() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return expr + " AS " + name;
+    }
+}

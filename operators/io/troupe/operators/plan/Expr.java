@@ -1,0 +1,302 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.agg.AggregateFunction;
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.expr.Function;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Schema;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A scalar expression of a plan, over named columns: the user-facing, unbound form. Build one
+ * with the static factories ({@link #col}, {@link #lit}, {@link #sum} ...) and the fluent
+ * operators ({@code col("a").plus(lit(1)).as("b")}). Validation binds it to a {@link Schema},
+ * checking names and types, and yields the physical {@link Expression} that runs.
+ *
+ * <p>Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
+ * error messages.
+ */
+public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Alias {
+
+    /**
+     * Resolves column names against {@code input} and checks types.
+     *
+     * @param where the plan node being validated, named in errors
+     * @throws PlanException naming the column or expression and {@code where}
+     */
+    Expression bind(Schema input, String where);
+
+    /** The sub-expressions, in order. */
+    List<Expr> children();
+
+    /** The name of the column this expression produces in a projection. */
+    default String outputName() {
+        return toString();
+    }
+
+    // ------------------------------------------------------------------ leaves
+
+    /** A column, by {@code name} or {@code qualifier.name}; names match case-insensitively. */
+    static Expr col(String reference) {
+        return new ColumnRef(reference);
+    }
+
+    static Expr lit(int value) {
+        return new Literal(value, DataType.INT32);
+    }
+
+    static Expr lit(long value) {
+        return new Literal(value, DataType.INT64);
+    }
+
+    static Expr lit(double value) {
+        return new Literal(value, DataType.FLOAT64);
+    }
+
+    static Expr lit(boolean value) {
+        return new Literal(value, DataType.BOOLEAN);
+    }
+
+    static Expr lit(String value) {
+        return new Literal(value, DataType.VARCHAR);
+    }
+
+    static Expr lit(LocalDate value) {
+        return new Literal(value, DataType.DATE);
+    }
+
+    /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */
+    static Expr lit(BigDecimal value) {
+        int scale = Math.max(0, value.scale());
+        BigDecimal v = value.setScale(scale);
+        return new Literal(v, DataType.decimal(Math.max(1, Math.max(v.precision(), scale)), scale));
+    }
+
+    /** A typed NULL. */
+    static Expr nullOf(DataType type) {
+        return new Literal(null, type);
+    }
+
+    // ------------------------------------------------------------------ arithmetic
+
+    default Expr plus(Expr other) {
+        return Call.of(Function.ADD, this, other);
+    }
+
+    default Expr minus(Expr other) {
+        return Call.of(Function.SUBTRACT, this, other);
+    }
+
+    default Expr times(Expr other) {
+        return Call.of(Function.MULTIPLY, this, other);
+    }
+
+    /** Integer division for integers (truncating; by zero is an error), exact-then-double for decimals. */
+    default Expr div(Expr other) {
+        return Call.of(Function.DIVIDE, this, other);
+    }
+
+    default Expr mod(Expr other) {
+        return Call.of(Function.MODULO, this, other);
+    }
+
+    default Expr negate() {
+        return Call.of(Function.NEGATE, this);
+    }
+
+    // ------------------------------------------------------------------ comparison and logic
+
+    default Expr eq(Expr other) {
+        return Call.of(Function.EQ, this, other);
+    }
+
+    default Expr ne(Expr other) {
+        return Call.of(Function.NE, this, other);
+    }
+
+    default Expr lt(Expr other) {
+        return Call.of(Function.LT, this, other);
+    }
+
+    default Expr le(Expr other) {
+        return Call.of(Function.LE, this, other);
+    }
+
+    default Expr gt(Expr other) {
+        return Call.of(Function.GT, this, other);
+    }
+
+    default Expr ge(Expr other) {
+        return Call.of(Function.GE, this, other);
+    }
+
+    /** SQL three-valued AND: false wins over NULL. */
+    default Expr and(Expr other) {
+        return Call.of(Function.AND, this, other);
+    }
+
+    /** SQL three-valued OR: true wins over NULL. */
+    default Expr or(Expr other) {
+        return Call.of(Function.OR, this, other);
+    }
+
+    default Expr not() {
+        return Call.of(Function.NOT, this);
+    }
+
+    default Expr isNull() {
+        return Call.of(Function.IS_NULL, this);
+    }
+
+    default Expr isNotNull() {
+        return Call.of(Function.IS_NOT_NULL, this);
+    }
+
+    /** {@code this IN (candidates)}, with SQL's NULL rules. */
+    default Expr in(Expr... candidates) {
+        List<Expr> args = new ArrayList<>();
+        args.add(this);
+        args.addAll(Arrays.asList(candidates));
+        return new Call(Function.IN, args, null);
+    }
+
+    /** {@code low <= this AND this <= high}. */
+    default Expr between(Expr low, Expr high) {
+        return Call.of(Function.BETWEEN, this, low, high);
+    }
+
+    /** SQL LIKE: {@code %} matches any run of characters, {@code _} exactly one. */
+    default Expr like(String pattern) {
+        return Call.of(Function.LIKE, this, lit(pattern));
+    }
+
+    default Expr cast(DataType type) {
+        return new Call(Function.CAST, List.of(this), type);
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    static Expr coalesce(Expr... values) {
+        return new Call(Function.COALESCE, Arrays.asList(values), null);
+    }
+
+    /** {@code substring(value FROM start FOR length)}, start counting from 1, in characters. */
+    static Expr substring(Expr value, int start, int length) {
+        return Call.of(Function.SUBSTRING, value, lit(start), lit(length));
+    }
+
+    static Expr upper(Expr value) {
+        return Call.of(Function.UPPER, value);
+    }
+
+    static Expr lower(Expr value) {
+        return Call.of(Function.LOWER, value);
+    }
+
+    static Expr length(Expr value) {
+        return Call.of(Function.LENGTH, value);
+    }
+
+    static Expr year(Expr date) {
+        return Call.of(Function.EXTRACT_YEAR, date);
+    }
+
+    static Expr month(Expr date) {
+        return Call.of(Function.EXTRACT_MONTH, date);
+    }
+
+    static Expr day(Expr date) {
+        return Call.of(Function.EXTRACT_DAY, date);
+    }
+
+    /** Rounds half away from zero to {@code digits} decimal places. */
+    static Expr round(Expr value, int digits) {
+        return Call.of(Function.ROUND, value, lit(digits));
+    }
+
+    /** {@code CASE WHEN condition THEN result ...}: continue with {@code when}, close with {@code otherwise} or {@code end}. */
+    static CaseBuilder caseWhen(Expr condition, Expr result) {
+        return new CaseBuilder(List.of(condition, result));
+    }
+
+    /** Collects the WHEN arms of a CASE expression. Immutable. */
+    final class CaseBuilder {
+        private final List<Expr> arms;
+
+        private CaseBuilder(List<Expr> arms) {
+            this.arms = arms;
+        }
+
+        public CaseBuilder when(Expr condition, Expr result) {
+            List<Expr> more = new ArrayList<>(arms);
+            more.add(condition);
+            more.add(result);
+            return new CaseBuilder(more);
+        }
+
+        public Expr otherwise(Expr elseResult) {
+            List<Expr> args = new ArrayList<>(arms);
+            args.add(elseResult);
+            return new Call(Function.CASE, args, null);
+        }
+
+        /** No ELSE: NULL when no arm matches. */
+        public Expr end() {
+            List<Expr> args = new ArrayList<>(arms);
+            args.add(new Literal(null, null));
+            return new Call(Function.CASE, args, null);
+        }
+    }
+
+    // ------------------------------------------------------------------ aggregates
+
+    static Expr count() {
+        return new AggregateCall(AggregateFunction.COUNT_STAR, null, false);
+    }
+
+    static Expr count(Expr value) {
+        return new AggregateCall(AggregateFunction.COUNT, value, false);
+    }
+
+    static Expr countDistinct(Expr value) {
+        return new AggregateCall(AggregateFunction.COUNT, value, true);
+    }
+
+    static Expr sum(Expr value) {
+        return new AggregateCall(AggregateFunction.SUM, value, false);
+    }
+
+    static Expr min(Expr value) {
+        return new AggregateCall(AggregateFunction.MIN, value, false);
+    }
+
+    static Expr max(Expr value) {
+        return new AggregateCall(AggregateFunction.MAX, value, false);
+    }
+
+    static Expr avg(Expr value) {
+        return new AggregateCall(AggregateFunction.AVG, value, false);
+    }
+
+    // ------------------------------------------------------------------ naming and ordering
+
+    /** Names the column this expression produces. */
+    default Expr as(String name) {
+        return new Alias(this instanceof Alias a ? a.expr() : this, name);
+    }
+
+    /** Ascending, NULLs last (PostgreSQL's default). */
+    default SortKey asc() {
+        return new SortKey(this, true, false);
+    }
+
+    /** Descending, NULLs first (PostgreSQL's default). */
+    default SortKey desc() {
+        return new SortKey(this, false, true);
+    }
+}

@@ -1,0 +1,113 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.expr.Function;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Hash join: the right input is built into a hash table, the left input probes it. The condition
+ * is a conjunction of equalities, each between an expression over the left input and one over the
+ * right; those pairs are the join keys.
+ */
+final class JoinNode extends Plan {
+
+    private final Plan left;
+    private final Plan right;
+    private final JoinType type;
+    private final Expr on;
+
+    JoinNode(Plan left, Plan right, JoinType type, Expr on) {
+        this.left = left;
+        this.right = right;
+        this.type = type;
+        this.on = on;
+    }
+
+    @Override
+    public List<Plan> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public String label() {
+        return "Hash Join " + type + " on " + on;
+    }
+
+    /** The bound key pairs: leftKeys.get(i) = rightKeys.get(i). */
+    record Keys(List<Expression> leftKeys, List<Expression> rightKeys) {
+    }
+
+    Keys bindKeys(Schema leftSchema, Schema rightSchema) {
+        List<Expr> conjuncts = new ArrayList<>();
+        flattenAnd(on, conjuncts);
+        List<Expression> leftKeys = new ArrayList<>();
+        List<Expression> rightKeys = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            if (!(c instanceof Call call) || call.function() != Function.EQ) {
+                throw new PlanException(label(), "join condition " + c
+                        + " is not an equality; a hash join needs left = right conditions joined by AND");
+            }
+            Expr a = call.args().get(0);
+            Expr b = call.args().get(1);
+            Expression[] pair = bindPair(a, b, leftSchema, rightSchema);
+            if (pair == null) {
+                pair = bindPair(b, a, leftSchema, rightSchema);
+            }
+            if (pair == null) {
+                // Bind both against the joint schema to report the precise unknown or ambiguous column.
+                Schema joint = leftSchema.concat(rightSchema);
+                a.bind(joint, label());
+                b.bind(joint, label());
+                throw new PlanException(label(), "join condition " + c
+                        + " must compare an expression over the left input with one over the right input");
+            }
+            if (!pair[0].type().equals(pair[1].type())) {
+                throw new PlanException(label(), "join keys of " + c + " differ in type: " + pair[0].type()
+                        + " and " + pair[1].type() + "; cast one side");
+            }
+            leftKeys.add(pair[0]);
+            rightKeys.add(pair[1]);
+        }
+        return new Keys(leftKeys, rightKeys);
+    }
+
+    private Expression[] bindPair(Expr l, Expr r, Schema leftSchema, Schema rightSchema) {
+        try {
+            return new Expression[] {l.bind(leftSchema, label()), r.bind(rightSchema, label())};
+        } catch (PlanException e) {
+            return null;
+        }
+    }
+
+    private static void flattenAnd(Expr e, List<Expr> out) {
+        if (e instanceof Call call && call.function() == Function.AND) {
+            flattenAnd(call.args().get(0), out);
+            flattenAnd(call.args().get(1), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    @Override
+    Schema deriveSchema(Catalog catalog) {
+        Schema l = left.deriveSchema(catalog);
+        Schema r = right.deriveSchema(catalog);
+        bindKeys(l, r);
+        return switch (type) {
+            case INNER -> l.concat(r);
+            case LEFT -> l.concat(r.asNullable());
+            case RIGHT -> l.asNullable().concat(r);
+            case FULL -> l.asNullable().concat(r.asNullable());
+            case SEMI, ANTI -> l;
+        };
+    }
+
+    @Override
+    PipelineBuilder compile(PlanCompiler compiler) {
+        throw new PlanException(label(), "hash join is not implemented yet");
+    }
+}

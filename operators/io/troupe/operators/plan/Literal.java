@@ -1,0 +1,43 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.expr.LiteralExpression;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Schema;
+
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * A constant of a given type. {@code type} is null only for the untyped NULL that closes a CASE
+ * without ELSE, which takes its type from the CASE's other results.
+ */
+public record Literal(Object value, DataType type) implements Expr {
+
+    @Override
+    public Expression bind(Schema input, String where) {
+        if (type == null) {
+            throw new PlanException(where, "an untyped NULL needs a type here: use Expr.nullOf(type)");
+        }
+        return new LiteralExpression(value, type, toString());
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of();
+    }
+
+    @Override
+    public String toString() {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value instanceof String s) {
+            return "'" + s.replace("'", "''") + "'";
+        }
+        if (value instanceof LocalDate d) {
+            return "DATE '" + d + "'";
+        }
+        return value.toString();
+    }
+}

@@ -1,0 +1,164 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A query plan: a tree of relational nodes over named columns, built fluently and validated
+ * before it runs.
+ *
+ * <pre>{@code
+ * Plan q = Plan.scan("orders").as("o")
+ *     .join(Plan.scan("customers").as("c"), JoinType.INNER, col("o.customer").eq(col("c.id")))
+ *     .filter(col("c.country").eq(lit("NL")))
+ *     .aggregate(List.of(col("c.name")), sum(col("o.amount")).as("total"))
+ *     .sort(col("total").desc())
+ *     .limit(10);
+ * }</pre>
+ *
+ * <p>Validation ({@link #validate}) resolves every column against the catalog's tables and
+ * checks every type; an error names the column and the node (as {@link #explain} labels it).
+ * Plans are immutable and threadsafe, and may be run many times.
+ */
+public abstract class Plan {
+
+    Plan() {
+    }
+
+    // ------------------------------------------------------------------ sources
+
+    /** All columns of a registered table, qualified by the table's name. */
+    public static Plan scan(String table) {
+        return new ScanNode(table, table);
+    }
+
+    /** {@code generate_series(start, stop)}: one INT64 column counting from start to stop, inclusive. */
+    public static Plan series(String column, long start, long stop) {
+        return new SeriesNode(column, start, stop);
+    }
+
+    // ------------------------------------------------------------------ relational operators
+
+    /** Names this relation: its columns become {@code alias.name} (a table alias, a subquery name). */
+    public Plan as(String alias) {
+        return new AliasNode(this, alias);
+    }
+
+    /** Keeps the rows where {@code predicate} is true (not false, not NULL). */
+    public Plan filter(Expr predicate) {
+        return new FilterNode(this, predicate, false);
+    }
+
+    /** Computes one output column per expression; name them with {@code Expr.as}. */
+    public Plan project(Expr... columns) {
+        return new ProjectNode(this, Arrays.asList(columns));
+    }
+
+    /**
+     * Hash join with {@code right} as the build side. {@code on} must be equalities between a left
+     * and a right expression, joined by AND; NULL keys never match.
+     */
+    public Plan join(Plan right, JoinType type, Expr on) {
+        return new JoinNode(this, right, type, on);
+    }
+
+    /**
+     * Groups by {@code groupBy} and computes {@code aggregates} (count, sum, min, max, avg ...,
+     * each optionally named with {@code as}). Output: the group keys, then the aggregates. With
+     * no group keys, one row over the whole input.
+     */
+    public Plan aggregate(List<Expr> groupBy, Expr... aggregates) {
+        return new AggregateNode(this, groupBy, Arrays.asList(aggregates));
+    }
+
+    /** A filter over the output of {@link #aggregate}: SQL's HAVING. */
+    public Plan having(Expr predicate) {
+        return new FilterNode(this, predicate, true);
+    }
+
+    public Plan sort(SortKey... keys) {
+        return new SortNode(this, Arrays.asList(keys));
+    }
+
+    public Plan limit(long count) {
+        return new LimitNode(this, count, 0);
+    }
+
+    public Plan limit(long count, long offset) {
+        return new LimitNode(this, count, offset);
+    }
+
+    /** All rows of this plan and of {@code other}; both must have the same column types. */
+    public Plan unionAll(Plan other) {
+        return new UnionAllNode(this, other);
+    }
+
+    /** Removes duplicate rows (NULLs equal to each other, as in SQL's DISTINCT). */
+    public Plan distinct() {
+        return new DistinctNode(this);
+    }
+
+    // ------------------------------------------------------------------ analysis
+
+    /** Validates the whole plan against {@code catalog} and returns its output schema. */
+    public final Schema validate(Catalog catalog) {
+        return deriveSchema(catalog);
+    }
+
+    /**
+     * The plan tree, one node a line with its output columns and types, as PostgreSQL's
+     * EXPLAIN VERBOSE prints it. Validates first.
+     */
+    public final String explain(Catalog catalog) {
+        validate(catalog);
+        StringBuilder sb = new StringBuilder();
+        explain(catalog, sb, 0);
+        return sb.toString();
+    }
+
+    private void explain(Catalog catalog, StringBuilder sb, int depth) {
+        String indent = "      ".repeat(depth);
+        sb.append(indent).append(depth == 0 ? "" : "->  ").append(label()).append('\n');
+        sb.append(indent).append(depth == 0 ? "  " : "      ").append("Output: ")
+                .append(describe(deriveSchema(catalog))).append('\n');
+        for (Plan child : children()) {
+            child.explain(catalog, sb, depth + 1);
+        }
+    }
+
+    private static String describe(Schema schema) {
+        StringBuilder sb = new StringBuilder();
+        for (Field f : schema.fields()) {
+            if (sb.length() > 0) {
+                sb.append(", ");
+            }
+            sb.append(f.qualifiedName()).append(' ').append(f.type());
+        }
+        return sb.toString();
+    }
+
+    /** The inputs of this node, left to right. */
+    public abstract List<Plan> children();
+
+    /** This node as EXPLAIN shows it and as errors name it, e.g. {@code Filter (a > 1)}. */
+    public abstract String label();
+
+    /**
+     * Validates this node (children first) and returns its output schema.
+     *
+     * @throws PlanException naming the node and the column at fault
+     */
+    abstract Schema deriveSchema(Catalog catalog);
+
+    /** Compiles this node: extends or ends its children's pipelines. Runs after validation. */
+    abstract PipelineBuilder compile(PlanCompiler compiler);
+
+    @Override
+    public String toString() {
+        return label();
+    }
+}

@@ -1,0 +1,70 @@
+package io.troupe.operators.plan;
+
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.CollectSink;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.Sink;
+import io.troupe.operators.exec.Source;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a validated {@link Plan} into {@link Pipeline}s: streaming nodes extend their child's
+ * pipeline, pipeline breakers (join build, aggregate, sort) end it in a sink and start a new one
+ * whose source reads what the sink published.
+ *
+ * <p>Not threadsafe: one compiler compiles one query.
+ */
+public final class PlanCompiler {
+
+    private final Catalog catalog;
+    private final TroupeSettings settings;
+    private final List<Pipeline> pipelines = new ArrayList<>();
+    private int nextKey;
+
+    public PlanCompiler(Catalog catalog, TroupeSettings settings) {
+        this.catalog = catalog;
+        this.settings = settings;
+    }
+
+    /** The compiled form of a query: its pipelines and where its result is published. */
+    public record CompiledQuery(Schema schema, List<Pipeline> pipelines, StateKey<CollectSink.Collected> result) {
+    }
+
+    /** Validates and compiles {@code plan}; the last pipeline collects the result. */
+    public CompiledQuery compile(Plan plan) {
+        Schema schema = plan.deriveSchema(catalog);
+        StateKey<CollectSink.Collected> result = newKey("result", CollectSink.Collected.class);
+        plan.compile(this).into(new CollectSink(result));
+        return new CompiledQuery(schema, List.copyOf(pipelines), result);
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /** The settings operators are configured from (batch size, match-flag policy ...). */
+    public TroupeSettings settings() {
+        return settings;
+    }
+
+    /** A new pipeline builder reading from {@code source}. */
+    public PipelineBuilder source(Source source) {
+        return new PipelineBuilder(this, source);
+    }
+
+    /** A key unique to this query, for a sink to publish its result to later pipelines. */
+    public <T> StateKey<T> newKey(String name, Class<T> type) {
+        return new StateKey<>(name + "#" + (nextKey++), type);
+    }
+
+    Pipeline register(List<Pipeline.Branch> branches, Sink sink, List<Pipeline> dependencies) {
+        Pipeline p = new Pipeline(pipelines.size(), branches, sink, dependencies);
+        pipelines.add(p);
+        return p;
+    }
+}

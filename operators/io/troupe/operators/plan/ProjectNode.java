@@ -1,0 +1,69 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.stream.ProjectOperator;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * SELECT's column list. A bare column keeps its qualifier (so {@code t1.i} still resolves
+ * above the projection); a computed column is unqualified and named by its alias or its text.
+ */
+final class ProjectNode extends Plan {
+
+    private final Plan input;
+    private final List<Expr> columns;
+
+    ProjectNode(Plan input, List<Expr> columns) {
+        this.input = input;
+        this.columns = List.copyOf(columns);
+    }
+
+    @Override
+    public List<Plan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public String label() {
+        return "Project " + columns.stream().map(Expr::toString).collect(Collectors.joining(", "));
+    }
+
+    private List<Expression> bind(Schema inputSchema) {
+        if (columns.isEmpty()) {
+            throw new PlanException(label(), "a projection needs at least one column");
+        }
+        List<Expression> bound = new ArrayList<>();
+        for (Expr e : columns) {
+            bound.add(e.bind(inputSchema, label()));
+        }
+        return bound;
+    }
+
+    @Override
+    Schema deriveSchema(Catalog catalog) {
+        Schema inputSchema = input.deriveSchema(catalog);
+        List<Expression> bound = bind(inputSchema);
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Expr e = columns.get(i);
+            if (e instanceof ColumnRef ref) {
+                fields.add(inputSchema.field(inputSchema.resolve(ref.reference())));
+            } else {
+                fields.add(new Field(null, e.outputName(), bound.get(i).type(), true));
+            }
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    PipelineBuilder compile(PlanCompiler compiler) {
+        List<Expression> bound = bind(input.deriveSchema(compiler.catalog()));
+        return input.compile(compiler).then(new ProjectOperator(bound));
+    }
+}

@@ -1,0 +1,59 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.TroupeException;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableScanSource;
+import io.troupe.operators.types.Schema;
+
+import java.util.List;
+
+/** Reads every column of a registered table; columns are qualified by the alias (the table name by default). */
+final class ScanNode extends Plan {
+
+    private final String table;
+    private final String alias;
+
+    ScanNode(String table, String alias) {
+        this.table = table;
+        this.alias = alias;
+    }
+
+    @Override
+    public Plan as(String newAlias) {
+        return new ScanNode(table, newAlias);
+    }
+
+    @Override
+    public List<Plan> children() {
+        return List.of();
+    }
+
+    @Override
+    public String label() {
+        return "Scan " + table + (alias.equalsIgnoreCase(table) ? "" : " AS " + alias);
+    }
+
+    private Table resolve(Catalog catalog) {
+        try {
+            return catalog.table(table);
+        } catch (TroupeException e) {
+            throw new PlanException(label(), e.getMessage());
+        }
+    }
+
+    @Override
+    Schema deriveSchema(Catalog catalog) {
+        return resolve(catalog).schema().withQualifier(alias);
+    }
+
+    @Override
+    PipelineBuilder compile(PlanCompiler compiler) {
+        Table t = resolve(compiler.catalog());
+        int[] all = new int[t.schema().size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        return compiler.source(new TableScanSource(t, all));
+    }
+}

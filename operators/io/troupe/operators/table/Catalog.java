@@ -1,0 +1,44 @@
+package io.troupe.operators.table;
+
+import io.troupe.operators.TroupeException;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The tables a query can scan, by case-insensitive name. Threadsafe: tables may be registered
+ * while queries run; a query sees the table that was registered when it was planned.
+ */
+public final class Catalog {
+
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+
+    /** Registers {@code table} under its name, replacing any table of that name. */
+    public void register(Table table) {
+        tables.put(key(table.name()), table);
+    }
+
+    public void drop(String name) {
+        tables.remove(key(name));
+    }
+
+    /** @throws TroupeException naming the known tables when there is no such table */
+    public Table table(String name) {
+        Table t = tables.get(key(name));
+        if (t == null) {
+            throw new TroupeException(TroupeException.Category.QUERY,
+                    "unknown table '" + name + "'; known tables: " + new TreeMap<>(tables).keySet());
+        }
+        return t;
+    }
+
+    public boolean contains(String name) {
+        return tables.containsKey(key(name));
+    }
+
+    private static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+}

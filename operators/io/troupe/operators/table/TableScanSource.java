@@ -1,0 +1,48 @@
+package io.troupe.operators.table;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Source;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Scans a {@link Table}, keeping only the columns asked for. The table's chunks are the morsels:
+ * readers take the next chunk index from one shared atomic counter (PostgreSQL's parallel block
+ * table scan), so a slow worker never holds the others up and each chunk is read once.
+ */
+public final class TableScanSource implements Source {
+
+    private final Table table;
+    private final int[] columns;
+
+    /** @param columns indexes of the table columns to emit, in output order */
+    public TableScanSource(Table table, int[] columns) {
+        this.table = table;
+        this.columns = columns.clone();
+    }
+
+    public Table table() {
+        return table;
+    }
+
+    @Override
+    public SourceState open(ExecContext ctx) {
+        List<Batch> chunks = table.chunks();
+        AtomicInteger nextChunk = new AtomicInteger();
+        return () -> () -> {
+            int i = nextChunk.getAndIncrement();
+            if (i >= chunks.size()) {
+                return null;
+            }
+            Batch chunk = chunks.get(i);
+            ColumnVector[] out = new ColumnVector[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                out[c] = chunk.column(columns[c]);
+            }
+            return chunk.withColumns(out);
+        };
+    }
+}

@@ -1,0 +1,82 @@
+package io.troupe.operators.types;
+
+/**
+ * A column's type: a {@link TypeId} plus, for {@code DECIMAL}, its precision and scale.
+ * Immutable and threadsafe; compare with {@code equals}.
+ *
+ * <p>Decimals are scaled 64-bit integers (value = unscaled / 10^scale), so precision is at most
+ * {@value #MAX_DECIMAL_PRECISION}: enough for TPC-DS prices and their sums, and exact.
+ */
+public record DataType(TypeId id, int precision, int scale) {
+
+    public static final int MAX_DECIMAL_PRECISION = 18;
+
+    public static final DataType INT32 = new DataType(TypeId.INT32, 0, 0);
+    public static final DataType INT64 = new DataType(TypeId.INT64, 0, 0);
+    public static final DataType FLOAT64 = new DataType(TypeId.FLOAT64, 0, 0);
+    public static final DataType DATE = new DataType(TypeId.DATE, 0, 0);
+    public static final DataType BOOLEAN = new DataType(TypeId.BOOLEAN, 0, 0);
+    public static final DataType VARCHAR = new DataType(TypeId.VARCHAR, 0, 0);
+
+    public DataType {
+        if (id == TypeId.DECIMAL) {
+            if (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision) {
+                throw new IllegalArgumentException("invalid decimal: precision=" + precision + ", scale=" + scale
+                        + " (need 1 <= precision <= " + MAX_DECIMAL_PRECISION + ", 0 <= scale <= precision)");
+            }
+        } else if (precision != 0 || scale != 0) {
+            throw new IllegalArgumentException(id + " takes no precision or scale");
+        }
+    }
+
+    public static DataType decimal(int precision, int scale) {
+        return new DataType(TypeId.DECIMAL, precision, scale);
+    }
+
+    public boolean isNumeric() {
+        return id.isNumeric();
+    }
+
+    /** True when values are held in a long[] (INT64, DECIMAL). */
+    public boolean isLongBacked() {
+        return id == TypeId.INT64 || id == TypeId.DECIMAL;
+    }
+
+    /** True when values are held in an int[] (INT32, DATE). */
+    public boolean isIntBacked() {
+        return id == TypeId.INT32 || id == TypeId.DATE;
+    }
+
+    /**
+     * Parses the SQL-ish spelling used in schemas and golden files: INT32 (or INT, INTEGER),
+     * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR.
+     */
+    public static DataType parse(String text) {
+        String t = text.trim().toUpperCase(java.util.Locale.ROOT).replace(" ", "");
+        if (t.startsWith("DECIMAL(") && t.endsWith(")")) {
+            String[] ps = t.substring(8, t.length() - 1).split(",");
+            if (ps.length == 2) {
+                try {
+                    return decimal(Integer.parseInt(ps[0]), Integer.parseInt(ps[1]));
+                } catch (NumberFormatException e) {
+                    // falls through to the error below
+                }
+            }
+            throw new IllegalArgumentException("invalid decimal type: " + text);
+        }
+        return switch (t) {
+            case "INT32", "INT", "INTEGER" -> INT32;
+            case "INT64", "BIGINT" -> INT64;
+            case "FLOAT64", "DOUBLE" -> FLOAT64;
+            case "DATE" -> DATE;
+            case "BOOLEAN", "BOOL" -> BOOLEAN;
+            case "VARCHAR", "STRING", "TEXT" -> VARCHAR;
+            default -> throw new IllegalArgumentException("unknown type: " + text);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return id == TypeId.DECIMAL ? "DECIMAL(" + precision + "," + scale + ")" : id.name();
+    }
+}

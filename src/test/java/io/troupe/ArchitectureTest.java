@@ -1,0 +1,51 @@
+package io.troupe;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Keeps the arrows of shared/design.md pointing one way: actors -> transport, operators, config;
+ * transport -> config (+ the batch format); operators -> config. Reads the import lines of every
+ * source file, so a forbidden dependency fails here before anyone builds on it.
+ */
+class ArchitectureTest {
+
+    private static final Map<String, List<String>> FORBIDDEN = Map.of(
+            "operators", List.of("io.troupe.actors", "io.troupe.transport"),
+            "transport", List.of("io.troupe.actors", "io.troupe.operators.plan", "io.troupe.operators.exec",
+                    "io.troupe.operators.join", "io.troupe.operators.agg", "io.troupe.operators.sort"),
+            "config", List.of("io.troupe.actors", "io.troupe.transport", "io.troupe.operators"));
+
+    @Test
+    void shouldKeepDependenciesPointingOneWay() throws IOException {
+        List<String> violations = new ArrayList<>();
+        for (Map.Entry<String, List<String>> rule : FORBIDDEN.entrySet()) {
+            Path root = Path.of(rule.getKey());
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                    for (String line : Files.readAllLines(file)) {
+                        String trimmed = line.trim();
+                        if (!trimmed.startsWith("import ")) {
+                            continue;
+                        }
+                        for (String forbidden : rule.getValue()) {
+                            if (trimmed.replace("import static ", "import ").startsWith("import " + forbidden + ".")) {
+                                violations.add(file + ": " + trimmed);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), violations, "imports that point the wrong way");
+    }
+}
