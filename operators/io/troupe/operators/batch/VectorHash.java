@@ -22,7 +22,12 @@ public final class VectorHash {
      */
     public static void hash(ColumnVector column, Batch batch, long[] hashes, boolean first) {
         int n = batch.size();
-        if (column instanceof IntVector v) {
+        if (column.mayHaveNulls()) {
+            for (int i = 0; i < n; i++) {
+                int r = batch.row(i);
+                hashes[i] = combine(hashes[i], column.isNull(r) ? NULL_HASH : hashAt(column, r), first);
+            }
+        } else if (column instanceof IntVector v) {
             int[] values = v.values();
             for (int i = 0; i < n; i++) {
                 hashes[i] = combine(hashes[i], mix(values[batch.row(i)]), first);
@@ -32,30 +37,26 @@ public final class VectorHash {
             for (int i = 0; i < n; i++) {
                 hashes[i] = combine(hashes[i], mix(values[batch.row(i)]), first);
             }
-        } else if (column instanceof DoubleVector v) {
-            double[] values = v.values();
-            for (int i = 0; i < n; i++) {
-                double d = values[batch.row(i)];
-                hashes[i] = combine(hashes[i], mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d)), first);
-            }
-        } else if (column instanceof BooleanVector v) {
-            byte[] values = v.values();
-            for (int i = 0; i < n; i++) {
-                hashes[i] = combine(hashes[i], mix(values[batch.row(i)]), first);
-            }
         } else {
-            StringVector v = (StringVector) column;
             for (int i = 0; i < n; i++) {
-                hashes[i] = combine(hashes[i], mix(v.hash(batch.row(i))), first);
+                hashes[i] = combine(hashes[i], hashAt(column, batch.row(i)), first);
             }
         }
-        if (column.mayHaveNulls()) {
-            for (int i = 0; i < n; i++) {
-                if (column.isNull(batch.row(i))) {
-                    hashes[i] = combine(first ? 0 : hashes[i], NULL_HASH, first);
-                }
-            }
+    }
+
+    /** The hash of the (non-NULL) value at physical row {@code row}. */
+    public static long hashAt(ColumnVector column, int row) {
+        if (column instanceof IntVector v) {
+            return mix(v.get(row));
+        } else if (column instanceof LongVector v) {
+            return mix(v.get(row));
+        } else if (column instanceof DoubleVector v) {
+            double d = v.get(row);
+            return mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+        } else if (column instanceof BooleanVector v) {
+            return mix(v.get(row) ? 1 : 0);
         }
+        return mix(((StringVector) column).hash(row));
     }
 
     /** The murmur3 64-bit finaliser: spreads every input bit over the whole word. */
