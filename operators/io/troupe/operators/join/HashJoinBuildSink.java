@@ -56,23 +56,43 @@ public final class HashJoinBuildSink implements Sink {
         for (int k = 0; k < keys.length; k++) {
             keyTypes[k] = keys[k].type();
         }
-        HashJoinTable table = new HashJoinTable(name, keyTypes, payloadTypes, matchFlagsNeeded);
-        return new SinkState() {
-            @Override
-            public BatchConsumer local() {
-                return new BuildWorker(table);
-            }
+        return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, matchFlagsNeeded), ctx);
+    }
 
-            @Override
-            public void finalizeSink() {
-                table.allocate();
-                while (table.insertNextChunk()) {
-                    ctx.checkCancelled();
-                }
-                table.startProbing();
-                ctx.publish(key, table);
+    /** One execution: the table being built. Threadsafe as {@link Sink} describes. */
+    final class BuildState implements SinkState {
+
+        private final HashJoinTable table;
+        private final ExecContext ctx;
+
+        BuildState(HashJoinTable table, ExecContext ctx) {
+            this.table = table;
+            this.ctx = ctx;
+        }
+
+        @Override
+        public BatchConsumer local() {
+            return new BuildWorker(table);
+        }
+
+        /**
+         * ALLOCATING and INSERTING, done here by the one thread that finalizes: the parallel
+         * executor may instead run {@link HashJoinTable#insertNextChunk} on every worker.
+         */
+        @Override
+        public void finalizeSink() {
+            table.allocate();
+            while (table.insertNextChunk()) {
+                ctx.checkCancelled();
             }
-        };
+            table.startProbing();
+            ctx.publish(key, table);
+        }
+
+        // visible for testing: lets a test run the phases from several threads
+        HashJoinTable table() {
+            return table;
+        }
     }
 
     /** One worker's build: copies batches into chunks it alone writes. Not threadsafe. */
