@@ -59,6 +59,7 @@ final class ProbeWorker implements BatchConsumer {
     private final int mask;
 
     // Worker-local buffers, grown to the largest input batch and reused.
+    /** Per live row: the key hash (generic path) or the key itself (fast path). */
     private long[] hashes = new long[0];
     private long[] probeKeys = new long[0];
     /** Per live row: the first row id of its chain, or END. */
@@ -143,11 +144,12 @@ final class ProbeWorker implements BatchConsumer {
     // ------------------------------------------------------------------ pass 1: keys, hashes, bucket heads
 
     private void findChains(ColumnVector[] keyVectors, Batch batch, int n) {
-        for (int k = 0; k < keyVectors.length; k++) {
-            VectorHash.hash(keyVectors[k], batch, hashes, k == 0);
-        }
         int[] sel = batch.selection();
+        int[] h = heads;
+        int m = mask;
         if (fastPath) {
+            // The key itself is the entry; hashed as VectorHash hashes an int or long key, and
+            // as the table hashed it when it linked the row.
             ColumnVector key = keyVectors[0];
             if (key instanceof IntVector v) {
                 int[] values = v.values();
@@ -160,9 +162,16 @@ final class ProbeWorker implements BatchConsumer {
                     probeKeys[i] = values[sel == null ? i : sel[i]];
                 }
             }
-        }
-        for (int i = 0; i < n; i++) {
-            chainStart[i] = heads[(int) hashes[i] & mask];
+            for (int i = 0; i < n; i++) {
+                chainStart[i] = h[(int) VectorHash.mix(probeKeys[i]) & m];
+            }
+        } else {
+            for (int k = 0; k < keyVectors.length; k++) {
+                VectorHash.hash(keyVectors[k], batch, hashes, k == 0);
+            }
+            for (int i = 0; i < n; i++) {
+                chainStart[i] = h[(int) hashes[i] & m];
+            }
         }
         for (ColumnVector key : keyVectors) {
             if (key.mayHaveNulls()) {
