@@ -27,17 +27,24 @@ final class BuildChunk {
 
     final int id;
     final long[] entries;
-    /** The build input's columns (empty when the join emits no right columns). */
+    /**
+     * The build input's columns (empty when the join emits no right columns); null at the index
+     * of a column that the entries' key slots already hold (see {@link HashJoinTable}).
+     */
     final ColumnVector[] payload;
     /** The evaluated key columns, for the generic key path only (empty on the fast path). */
     final ColumnVector[] keys;
     /** Rows filled, 0..CHUNK_ROWS. */
     int rows;
 
-    BuildChunk(int id, DataType[] payloadTypes, DataType[] keyTypes) {
+    /** @param keyColumn the payload column not stored because it is the key, or -1 */
+    BuildChunk(int id, DataType[] payloadTypes, int keyColumn, DataType[] keyTypes) {
         this.id = id;
         this.entries = new long[HashJoinTable.CHUNK_ROWS * 2];
         this.payload = allocate(payloadTypes);
+        if (keyColumn >= 0) {
+            payload[keyColumn] = null;
+        }
         this.keys = allocate(keyTypes);
     }
 

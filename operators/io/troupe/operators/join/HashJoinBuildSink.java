@@ -9,6 +9,7 @@ import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.types.DataType;
 
@@ -56,7 +57,8 @@ public final class HashJoinBuildSink implements Sink {
         for (int k = 0; k < keys.length; k++) {
             keyTypes[k] = keys[k].type();
         }
-        return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, matchFlagsNeeded), ctx);
+        int keyColumn = keys.length == 1 && keys[0] instanceof ColumnExpression column ? column.index() : -1;
+        return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded), ctx);
     }
 
     /** One execution: the table being built. Threadsafe as {@link Sink} describes. */
@@ -139,7 +141,9 @@ public final class HashJoinBuildSink implements Sink {
                     }
                 }
                 for (int c = 0; c < current.payload.length; c++) {
-                    ColumnChunks.append(batch.column(c), batch, done, take, current.payload[c], current.rows);
+                    if (current.payload[c] != null) {
+                        ColumnChunks.append(batch.column(c), batch, done, take, current.payload[c], current.rows);
+                    }
                 }
                 current.rows += take;
                 done += take;

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  *
  * <p>Two key layouts. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
- * key itself, widened to a long, sits in the entry, and a chain step compares two longs. The
+ * key itself, widened to a long, sits in the entry, and a chain step compares two longs; when
+ * the key is a plain build column, that column is read from the entries instead of being stored
+ * twice (and gathering it touches the line the chain walk just read). The
  * <b>generic path</b> (several keys, or a VARCHAR, FLOAT64 or BOOLEAN key) stores the 64-bit
  * {@link VectorHash} of the key columns in the entry, to skip mismatches cheaply, and the key
  * values in per-chunk vectors ({@link ColumnChunks}) that a probe compares column by column.
@@ -67,6 +69,8 @@ public final class HashJoinTable {
     private final DataType[] keyTypes;
     private final DataType[] payloadTypes;
     private final boolean fastPath;
+    /** The payload column that is the fast path's key (read from the entries, not stored), or -1. */
+    private final int keyColumn;
     private final boolean matchFlagsNeeded;
     private final String name;
 
@@ -90,9 +94,13 @@ public final class HashJoinTable {
      * @param name             the join, for error messages
      * @param keyTypes         types of the key columns (build and probe alike)
      * @param payloadTypes     types of the build columns the join emits (none for SEMI and ANTI)
+     * @param keyColumn        the payload column the (single) key is a plain reference to, or -1;
+     *                         on the fast path its values are the entries' key slots, so it is not
+     *                         stored a second time
      * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL)
      */
-    public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, boolean matchFlagsNeeded) {
+    public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn,
+                         boolean matchFlagsNeeded) {
         if (keyTypes.length == 0) {
             throw new IllegalArgumentException("a hash join needs at least one key: " + name);
         }
@@ -100,6 +108,9 @@ public final class HashJoinTable {
         this.keyTypes = keyTypes.clone();
         this.payloadTypes = payloadTypes.clone();
         this.fastPath = isFastPath(keyTypes);
+        boolean keyInEntries = fastPath && keyColumn >= 0 && keyColumn < payloadTypes.length
+                && payloadTypes[keyColumn].equals(keyTypes[0]);
+        this.keyColumn = keyInEntries ? keyColumn : -1;
         this.matchFlagsNeeded = matchFlagsNeeded;
     }
 
@@ -118,7 +129,7 @@ public final class HashJoinTable {
             throw new IllegalStateException("hash join build side over " + ((long) MAX_CHUNKS << CHUNK_SHIFT)
                     + " rows: " + name);
         }
-        return new BuildChunk(id, payloadTypes, fastPath ? new DataType[0] : keyTypes);
+        return new BuildChunk(id, payloadTypes, keyColumn, fastPath ? new DataType[0] : keyTypes);
     }
 
     /** Hands in every chunk a build worker created (once per worker, when it finishes). Threadsafe. */
@@ -165,21 +176,25 @@ public final class HashJoinTable {
         this.mask = buckets - 1;
         this.rowCount = rows;
         this.matchFlags = matchFlagsNeeded ? new byte[byId.length << CHUNK_SHIFT] : null;
-        this.payload = columns(payloadTypes, byId, false);
-        this.keys = fastPath ? new ColumnChunks[0] : columns(keyTypes, byId, true);
+        this.payload = new ColumnChunks[payloadTypes.length];
+        for (int k = 0; k < payload.length; k++) {
+            payload[k] = k == keyColumn
+                    ? ColumnChunks.ofKeyEntries(payloadTypes[k], entryArrays)
+                    : column(payloadTypes[k], byId, k, false);
+        }
+        this.keys = new ColumnChunks[fastPath ? 0 : keyTypes.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = column(keyTypes[k], byId, k, true);
+        }
         advance(JoinPhase.BUILDING, JoinPhase.INSERTING);
     }
 
-    private static ColumnChunks[] columns(DataType[] types, BuildChunk[] byId, boolean keyColumns) {
-        ColumnChunks[] out = new ColumnChunks[types.length];
-        for (int k = 0; k < types.length; k++) {
-            ColumnVector[] vectors = new ColumnVector[byId.length];
-            for (int c = 0; c < byId.length; c++) {
-                vectors[c] = keyColumns ? byId[c].keys[k] : byId[c].payload[k];
-            }
-            out[k] = new ColumnChunks(types[k], vectors);
+    private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn) {
+        ColumnVector[] vectors = new ColumnVector[byId.length];
+        for (int c = 0; c < byId.length; c++) {
+            vectors[c] = keyColumn ? byId[c].keys[index] : byId[c].payload[index];
         }
-        return out;
+        return new ColumnChunks(type, vectors);
     }
 
     // ------------------------------------------------------------------ INSERTING (all workers)
