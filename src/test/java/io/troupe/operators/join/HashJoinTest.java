@@ -229,6 +229,27 @@ class HashJoinTest {
         }
     }
 
+    /** A join's output probing another table, and a join as another join's build side. */
+    @Test
+    void shouldNestJoins() throws SQLException {
+        Plan probeSide = Plan.scan("l").as("a")
+                .join(Plan.scan("r").as("c"), JoinType.INNER, col("a.k").eq(col("c.k")))
+                .join(Plan.scan("l").as("x"), JoinType.LEFT, col("c.dt").eq(col("x.dt")));
+        Plan buildSide = Plan.scan("l").as("a")
+                .join(Plan.scan("r").as("c").join(Plan.scan("l").as("x"), JoinType.FULL, col("c.v").eq(col("x.v"))),
+                        JoinType.RIGHT, col("a.d").eq(col("c.d")).and(col("x.k").eq(col("a.k"))));
+        List<String> expectedProbe = duck("SELECT a.*, c.*, x.* FROM l AS a JOIN r AS c ON a.k = c.k"
+                + " LEFT OUTER JOIN l AS x ON c.dt = x.dt");
+        List<String> expectedBuild = duck("SELECT a.*, c.*, x.* FROM l AS a RIGHT OUTER JOIN"
+                + " (r AS c FULL OUTER JOIN l AS x ON c.v = x.v) ON a.d = c.d AND x.k = a.k");
+        assertTrue(expectedProbe.size() > 1000 && expectedBuild.size() > 1000,
+                expectedProbe.size() + " and " + expectedBuild.size() + " rows");
+        for (int batchSize : BATCH_SIZES) {
+            assertEquals(expectedProbe, troupe(probeSide, batchSize, TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE));
+            assertEquals(expectedBuild, troupe(buildSide, batchSize, TroupeSettings.MatchFlags.ALWAYS_WRITE));
+        }
+    }
+
     @Test
     void shouldStopProbingWhenALimitIsReached() {
         Plan plan = Plan.scan("l").as("a").join(Plan.scan("r").as("c"), JoinType.FULL, keys("int32").on()).limit(5);
