@@ -149,14 +149,14 @@ public final class HashJoinTable {
     public void allocate() {
         BuildChunk[] byId;
         synchronized (added) {
+            if (added.size() != nextChunkId.get()) {
+                throw new IllegalStateException("hash join allocated before every build worker finished: "
+                        + added.size() + " of " + nextChunkId.get() + " chunks handed in (" + name + ")");
+            }
             byId = new BuildChunk[added.size()];
             for (BuildChunk c : added) {
                 byId[c.id] = c;
             }
-        }
-        if (byId.length != nextChunkId.get()) {
-            throw new IllegalStateException("hash join allocated before every build worker finished: "
-                    + byId.length + " of " + nextChunkId.get() + " chunks handed in (" + name + ")");
         }
         long rows = 0;
         long[][] entryArrays = new long[byId.length][];
