@@ -428,7 +428,7 @@ final class CastExpression implements Expression {
         double[] doubles = t == TypeId.FLOAT64 ? new double[rows] : null;
         byte[] bools = t == TypeId.BOOLEAN ? new byte[rows] : null;
         int scale = TypeRules.scale(target);
-        long limit = t == TypeId.DECIMAL ? Decimals.pow10(target.precision()) : Long.MAX_VALUE;
+        long limit = t == TypeId.DECIMAL ? Decimals.pow10(target.precision()) : 0;
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
             if (!Kernels.isValid(valid, r)) {
@@ -445,7 +445,8 @@ final class CastExpression implements Expression {
                     }
                 }
                 case INT64, DECIMAL -> {
-                    ok = parser.parseScaled(data, from, to, scale) && parser.longValue < limit && parser.longValue > -limit;
+                    ok = parser.parseScaled(data, from, to, scale)
+                            && (t == TypeId.INT64 || (parser.longValue < limit && parser.longValue > -limit));
                     if (ok) {
                         longs[r] = parser.longValue;
                     }
