@@ -13,8 +13,8 @@ import io.troupe.operators.types.TypeId;
  * {@code round(x, digits)}, halves away from zero; {@code digits} is an integer literal.
  * <ul>
  *   <li>DECIMAL(p,s): digits &gt;= s is the value unchanged; 0 &lt;= digits &lt; s gives
- *       DECIMAL(p, digits); digits &lt; 0 gives DECIMAL(min(18, p-s+1), 0) rounded to tens,
- *       hundreds... (DuckDB's types).</li>
+ *       DECIMAL(p, digits); digits &lt; 0 gives DECIMAL(p, 0), or DECIMAL(p+1, 0) when s is 0,
+ *       rounded to tens, hundreds... in one step (DuckDB's types).</li>
  *   <li>FLOAT64: as DuckDB, {@code round(x * 10^d) / 10^d} (or {@code round(x / 10^-d) * 10^-d}),
  *       keeping x when that overflows to Infinity (or 0 for negative digits).</li>
  *   <li>INT32, INT64: unchanged for digits &gt;= 0, else rounded to tens, hundreds...; past the
@@ -54,7 +54,7 @@ final class Round implements Expression {
                     return value;
                 }
                 result = places >= 0 ? DataType.decimal(t.precision(), places)
-                        : DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, t.precision() - t.scale() + 1), 0);
+                        : DataType.decimal(t.scale() > 0 ? t.precision() : Math.min(DataType.MAX_DECIMAL_PRECISION, t.precision() + 1), 0);
             }
             case INT32, INT64 -> {
                 if (places >= 0) {
@@ -92,7 +92,7 @@ final class Round implements Expression {
             int[] o = new int[rows];
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
-                long v = roundToPowerOfTen(a[r], -digits);
+                long v = roundToPowerOfTen(a[r], -digits) * Decimals.pow10(Math.min(18, -digits));
                 if (v != (int) v && Kernels.isValid(valid, r)) {
                     throw Kernels.overflow(text, type);
                 }
@@ -110,8 +110,10 @@ final class Round implements Expression {
                     if (!Kernels.isValid(valid, r)) {
                         continue;
                     }
+                    // One rounding step, straight to the target unit: rounding to scale 0 first
+                    // and then to tens would round 4884.5 to 4885 and then to 4890.
                     long v = digits >= 0 ? Decimals.rescale(a[r], scale, digits)
-                            : roundToPowerOfTen(Decimals.rescale(a[r], scale, 0), -digits);
+                            : Math.multiplyExact(roundToPowerOfTen(a[r], scale - digits), Decimals.pow10(Math.min(18, -digits)));
                     if (v >= limit || v <= -limit) {
                         throw new ArithmeticException();
                     }
@@ -147,8 +149,7 @@ final class Round implements Expression {
     }
 
     /**
-     * {@code v} rounded, halves away from zero, to a multiple of 10^{@code power}. Throws
-     * ArithmeticException when the result leaves the long range.
+     * {@code v} divided by 10^{@code power}, rounded half away from zero.
      */
     private static long roundToPowerOfTen(long v, int power) {
         if (power > 18) {
@@ -156,10 +157,10 @@ final class Round implements Expression {
         }
         long unit = Decimals.pow10(power);
         long q = v / unit;
-        long rem = v % unit;
-        if (Math.abs(rem) >= unit - Math.abs(rem)) {
+        long rem = Math.abs(v % unit);
+        if (rem >= unit - rem) {
             q += v < 0 ? -1 : 1;
         }
-        return Math.multiplyExact(q, unit);
+        return q;
     }
 }

@@ -3,11 +3,16 @@ package io.troupe.operators.expr;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
 /**
  * Writes values as text (UTF-8, here all ASCII) into a caller's buffer, for CAST to VARCHAR.
  * Integers, decimals and dates are formatted without allocating. Doubles go through
- * {@link Double#toString(double)} (one String per value: shortest round-trip digits need a
- * Ryu-class algorithm, not worth owning for a cast) and are laid out as DuckDB prints them:
+ * {@link Double#toString(double)} (allocating: the shortest round-trip digits need a Ryu-class
+ * algorithm, not worth owning for a cast), made shortest where JDK 17 gives more digits, and
+ * are laid out as DuckDB prints them:
  * plain notation for decimal exponents -4..15 ({@code 0.0001}, {@code 1000000000000000.0}),
  * scientific otherwise ({@code 1e-05}, {@code 1.5e+16}), {@code nan}, {@code inf}, {@code -inf}.
  *
@@ -17,6 +22,9 @@ final class TextFormat {
 
     /** Room any single value below needs: a long's 20 characters, a decimal's 21, a double's 25. */
     static final int MAX_LENGTH = 32;
+
+    /** From this many digits on, Double.toString's output is checked for a shorter form. */
+    private static final int SHORTEST_CHECK_DIGITS = 16;
 
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
@@ -87,7 +95,7 @@ final class TextFormat {
         if (v == 0) {
             return put(buf, pos, "0.0");
         }
-        // Java prints the shortest digits as "ddd.ddd" or "d.dddE[-]n"; re-lay them out.
+        // Java prints the digits as "ddd.ddd" or "d.dddE[-]n"; collect them and the point.
         String s = Double.toString(v);
         int e = s.indexOf('E');
         String mantissa = e < 0 ? s : s.substring(0, e);
@@ -105,6 +113,24 @@ final class TextFormat {
             last--;
         }
         String d = all.substring(first, last);
+        if (d.length() >= SHORTEST_CHECK_DIGITS) {
+            // Before JDK 19, Double.toString may give a digit or two more than round-tripping
+            // needs (JDK-4511638); the shortest form is the nearest decimal that still round-trips.
+            BigDecimal exact = new BigDecimal(v);
+            for (int p = d.length() - 1; p > 0; p--) {
+                BigDecimal shorter = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+                if (shorter.doubleValue() != v) {
+                    break;
+                }
+                String digits = shorter.unscaledValue().toString();
+                int trimmed = digits.length();
+                while (trimmed > 1 && digits.charAt(trimmed - 1) == '0') {
+                    trimmed--;
+                }
+                pointPos = digits.length() - shorter.scale();
+                d = digits.substring(0, trimmed);
+            }
+        }
         int exp10 = pointPos - 1;
         if (exp10 >= -4 && exp10 < 16) {
             if (exp10 >= 0) {

@@ -84,9 +84,13 @@ class ConditionalTest {
                 g.eval(round(col("m"), 2)));
         assertEquals(Arrays.asList(new BigDecimal("1.255"), new BigDecimal("-1.255"), new BigDecimal("99.995"), null),
                 g.eval(round(col("m"), 5)));
-        assertEquals(DataType.decimal(3, 0), g.bind(round(col("m"), -1)).type());
+        assertEquals(DataType.decimal(5, 0), g.bind(round(col("m"), -1)).type());
         assertEquals(Arrays.asList(new BigDecimal("0"), new BigDecimal("0"), new BigDecimal("100"), null),
                 g.eval(round(col("m"), -1)));
+        // One rounding step: 4884.99 is nearer 4880, although it rounds to 4885 on the way.
+        Fixture h = Fixture.of(Schema.of(Field.of("x", DataType.decimal(6, 2))),
+                row(new BigDecimal("4884.99")), row(new BigDecimal("-4885.00")));
+        assertEquals(Arrays.asList(new BigDecimal("4880"), new BigDecimal("-4890")), h.eval(round(col("x"), -1)));
         assertEquals(Arrays.asList(3.0, -3.0, 3.0, null), g.eval(round(col("d"), 0)));
         assertEquals(Arrays.asList(2.5, -2.5, 2.68, null), g.eval(round(col("d"), 2)));
         assertEquals(Arrays.asList(0.0, -0.0, 0.0, null), g.eval(round(col("d"), -1)));
