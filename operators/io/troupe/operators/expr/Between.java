@@ -19,8 +19,8 @@ import java.math.RoundingMode;
  * <p>The hot shape, an exact numeric or DATE value between two non-NULL literals, runs as one
  * fused loop: the bounds are moved onto the value's own grid at bind time (the low bound rounded
  * up, the high one down: an INT32 is BETWEEN 1.5 AND 3.7 exactly when it is BETWEEN 2 AND 3), so
- * the column is never converted. With a FLOAT64 involved the value compares as a double. Any
- * other shape binds to the two comparisons and an AND.
+ * the column is never converted. With a FLOAT64 involved the value compares as a double. As a
+ * filter it writes the selection directly. Any other shape binds to the two comparisons and an AND.
  *
  * <p>Immutable and threadsafe.
  */
@@ -134,5 +134,37 @@ final class Between implements Expression {
         BooleanVector out = new BooleanVector(o);
         out.setValidity(Kernels.copy(v));
         return out;
+    }
+
+    @Override
+    public int select(Batch batch, int[] out) {
+        ColumnVector v = value.evaluate(batch);
+        long[] valid = v.validity();
+        int n = batch.size();
+        int[] sel = batch.selection();
+        int k = 0;
+        if (v instanceof IntVector iv) {
+            int[] a = iv.values();
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                out[k] = r;
+                k += (a[r] >= low && a[r] <= high ? 1 : 0) & Kernels.bit(valid, r);
+            }
+        } else if (v instanceof LongVector lv) {
+            long[] a = lv.values();
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                out[k] = r;
+                k += (a[r] >= low && a[r] <= high ? 1 : 0) & Kernels.bit(valid, r);
+            }
+        } else {
+            double[] a = ((DoubleVector) v).values();
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                out[k] = r;
+                k += (a[r] >= lowDouble && a[r] <= highDouble ? 1 : 0) & Kernels.bit(valid, r);
+            }
+        }
+        return k;
     }
 }

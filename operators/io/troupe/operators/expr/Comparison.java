@@ -54,7 +54,7 @@ final class Comparison implements Expression {
     }
 
     /** Both operands converted to the physical form they compare in. */
-    static Expression[] promote(Expression left, Expression right, DataType common, String text) {
+    private static Expression[] promote(Expression left, Expression right, DataType common, String text) {
         switch (common.id()) {
             case FLOAT64 -> {
                 return new Expression[] {CastExpression.of(left, DataType.FLOAT64, text),
@@ -108,7 +108,38 @@ final class Comparison implements Expression {
     @Override
     public ColumnVector evaluate(Batch batch) {
         ColumnVector av = left.evaluate(batch);
+        return mask(batch, av, constant == null ? right.evaluate(batch) : null);
+    }
+
+    /** Numbers compare straight into the selection; other types through the BOOLEAN vector. */
+    @Override
+    public int select(Batch batch, int[] out) {
+        if (constant != null && constant.isNull()) {
+            return 0;
+        }
+        ColumnVector av = left.evaluate(batch);
         ColumnVector bv = constant == null ? right.evaluate(batch) : null;
+        long[] va = av.validity();
+        long[] vb = bv == null ? null : bv.validity();
+        int n = batch.size();
+        int[] sel = batch.selection();
+        if (av instanceof IntVector a) {
+            return select(a.values(), bv == null ? null : ((IntVector) bv).values(),
+                    constant == null ? 0 : constant.intValue(), va, vb, op, out, sel, n);
+        }
+        if (av instanceof LongVector a) {
+            return select(a.values(), bv == null ? null : ((LongVector) bv).values(),
+                    constant == null ? 0 : constant.longValue(), va, vb, op, out, sel, n);
+        }
+        if (av instanceof DoubleVector a) {
+            return select(a.values(), bv == null ? null : ((DoubleVector) bv).values(),
+                    constant == null ? 0 : constant.doubleValue(), va, vb, op, out, sel, n);
+        }
+        return Kernels.select(mask(batch, av, bv), batch, out);
+    }
+
+    /** The comparison of {@code av} with {@code bv}, or with the constant when {@code bv} is null. */
+    private BooleanVector mask(Batch batch, ColumnVector av, ColumnVector bv) {
         long[] valid;
         if (bv != null) {
             valid = Kernels.and(av, bv);
@@ -336,5 +367,158 @@ final class Comparison implements Expression {
             }
             default -> throw new IllegalStateException("not a comparison: " + op);
         }
+    }
+
+    private static int select(int[] a, int[] b, int c, long[] va, long[] vb, Function op, int[] out,
+                              int[] sel, int n) {
+        int k = 0;
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] == (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] != (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] < (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] <= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] > (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] >= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            default -> throw new IllegalStateException("not a comparison: " + op);
+        }
+        return k;
+    }
+
+    private static int select(long[] a, long[] b, long c, long[] va, long[] vb, Function op, int[] out,
+                              int[] sel, int n) {
+        int k = 0;
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] == (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] != (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] < (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] <= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] > (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] >= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            default -> throw new IllegalStateException("not a comparison: " + op);
+        }
+        return k;
+    }
+
+    private static int select(double[] a, double[] b, double c, long[] va, long[] vb, Function op, int[] out,
+                              int[] sel, int n) {
+        int k = 0;
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] == (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] != (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] < (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] <= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] > (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    out[k] = r;
+                    k += (a[r] >= (b == null ? c : b[r]) ? 1 : 0) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+                }
+            }
+            default -> throw new IllegalStateException("not a comparison: " + op);
+        }
+        return k;
     }
 }

@@ -5,6 +5,8 @@ import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
 
+import java.util.Arrays;
+
 /**
  * AND and OR with SQL's three-valued logic: FALSE AND anything is FALSE, TRUE OR anything is
  * TRUE, otherwise a NULL side makes the result NULL.
@@ -12,6 +14,10 @@ import io.troupe.operators.types.DataType;
  * <p>The right side is evaluated only at the rows the left side leaves open (not FALSE for AND,
  * not TRUE for OR), through a narrowed selection: it costs less, and a guard such as
  * {@code b <> 0 AND a / b > 1} never divides by zero.
+ *
+ * <p>As a filter ({@link #select}) no BOOLEAN vector is built: AND selects with the left side and
+ * then with the right among those rows; OR selects with the left, then with the right among the
+ * rest, and merges the two ascending lists.
  *
  * <p>Immutable and threadsafe.
  */
@@ -90,5 +96,45 @@ final class Conjunction implements Expression {
         }
         out.setValidity(valid);
         return out;
+    }
+
+    @Override
+    public int select(Batch batch, int[] out) {
+        int n = batch.size();
+        if (and) {
+            int m = left.select(batch, out);
+            if (m == 0) {
+                return 0;
+            }
+            int[] survivors = Arrays.copyOf(out, m);
+            return right.select(m == n ? batch : batch.withSelection(survivors, m), out);
+        }
+        int[] yes = new int[n];
+        int a = left.select(batch, yes);
+        if (a == n) {
+            System.arraycopy(yes, 0, out, 0, n);
+            return n;
+        }
+        // The live rows the left side did not select, in order: both lists ascend.
+        int[] sel = batch.selection();
+        int[] rest = new int[n - a];
+        int m = 0;
+        for (int i = 0, y = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            if (y < a && yes[y] == r) {
+                y++;
+            } else {
+                rest[m++] = r;
+            }
+        }
+        int[] also = new int[m];
+        int b = right.select(batch.withSelection(rest, m), also);
+        int k = 0;
+        int x = 0;
+        int y = 0;
+        while (x < a || y < b) {
+            out[k++] = y == b || (x < a && yes[x] < also[y]) ? yes[x++] : also[y++];
+        }
+        return k;
     }
 }

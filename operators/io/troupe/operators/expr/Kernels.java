@@ -1,6 +1,7 @@
 package io.troupe.operators.expr;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.exec.QueryFailedException;
@@ -52,6 +53,26 @@ final class Kernels {
     /** True when {@code row} is valid in {@code bits} (null: all valid). */
     static boolean isValid(long[] bits, int row) {
         return bits == null || (bits[row >>> 6] & (1L << row)) != 0;
+    }
+
+    /** Bit {@code row} of {@code bits} as 1 (valid) or 0 (NULL); 1 when {@code bits} is null. Branch-free. */
+    static int bit(long[] bits, int row) {
+        return bits == null ? 1 : (int) (bits[row >>> 6] >>> row) & 1;
+    }
+
+    /** The live rows where {@code mask} is TRUE, into {@code out}; returns their count. See {@link Expression#select}. */
+    static int select(BooleanVector mask, Batch batch, int[] out) {
+        byte[] v = mask.values();
+        long[] valid = mask.validity();
+        int n = batch.size();
+        int[] sel = batch.selection();
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            out[k] = r;
+            k += v[r] & bit(valid, r);
+        }
+        return k;
     }
 
     /** Clears bit {@code row}, allocating an all-valid bitmap for {@code rows} first when needed. */

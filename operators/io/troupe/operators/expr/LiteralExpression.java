@@ -10,7 +10,6 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
-import io.troupe.operators.types.Decimals;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -232,15 +231,5 @@ public final class LiteralExpression implements Expression {
     @Override
     public String toString() {
         return text;
-    }
-
-    /** The unscaled value of a DECIMAL literal as a double (for FLOAT64 promotion). */
-    double asDouble() {
-        return switch (type.id()) {
-            case INT32 -> intValue;
-            case INT64 -> longValue;
-            case DECIMAL -> Decimals.toDouble(longValue, type.scale());
-            default -> doubleValue;
-        };
     }
 }

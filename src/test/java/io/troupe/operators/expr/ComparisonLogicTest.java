@@ -1,5 +1,6 @@
 package io.troupe.operators.expr;
 
+import io.troupe.operators.plan.Expr;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -8,12 +9,14 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
+import java.util.List;
 
 import static io.troupe.operators.expr.Fixture.row;
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.lit;
 import static io.troupe.operators.plan.Expr.nullOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ComparisonLogicTest {
 
@@ -118,5 +121,26 @@ class ComparisonLogicTest {
         assertEquals(Arrays.asList(T, F, null, F), f.eval(col("s").between(lit("a"), lit("b"))));
         assertEquals(Arrays.asList(F, null, null, F), f.eval(col("i").between(lit(2), nullOf(DataType.INT32))));
         assertEquals(Arrays.asList(F, T, null, F), f.eval(col("l").between(lit(3_000_000_000L), col("l"))));
+    }
+
+    @Test
+    void shouldSelectExactlyTheRowsWherePredicatesAreTrue() {
+        List<Expr> predicates = List.of(
+                col("i").lt(col("l")), col("i").ge(lit(1)), lit(0).gt(col("i")), col("d").le(col("m")), col("d").ne(lit(2.5)),
+                col("m").gt(lit(new BigDecimal("1.5"))), col("l").eq(col("i")), col("s").lt(lit("b")), col("b").eq(col("c")),
+                col("t").le(lit(LocalDate.of(2000, 2, 29))), col("i").between(lit(-3), lit(1)), col("d").between(lit(0), lit(3)),
+                col("i").eq(nullOf(DataType.INT32)), col("b").and(col("c")), col("b").or(col("c")),
+                col("i").gt(lit(0)).and(col("d").gt(lit(1))), col("i").lt(lit(0)).or(col("s").eq(lit("abc"))),
+                col("b").or(col("c").not()).and(col("i").isNotNull().or(col("c"))), col("i").in(lit(2), lit(-3)),
+                col("s").like("%b%"), col("b"), lit(true), lit(false));
+        int kept = 0;
+        for (Expr p : predicates) {
+            kept += f.checkSelect(p);
+            kept += f.select(1, 2, 3).checkSelect(p);
+            kept += f.select(0, 3).checkSelect(p);
+        }
+        // Not vacuous: some rows were kept and some dropped, out of 9 live rows per predicate.
+        int live = 9 * predicates.size();
+        assertTrue(kept > 0 && kept < live, "kept " + kept + " of " + live);
     }
 }

@@ -67,6 +67,30 @@ final class Fixture {
         return out;
     }
 
+    /**
+     * Checks that {@link Expression#select} keeps exactly the live rows where {@link Expression#evaluate}
+     * gives TRUE, and returns how many it kept.
+     */
+    int checkSelect(Expr e) {
+        Expression x = bind(e);
+        List<Integer> expected = new ArrayList<>();
+        ColumnVector v = x.evaluate(batch);
+        for (int i = 0; i < batch.size(); i++) {
+            int r = batch.row(i);
+            if (Boolean.TRUE.equals(v.getObject(r))) {
+                expected.add(r);
+            }
+        }
+        int[] out = new int[batch.size()];
+        int k = x.select(batch, out);
+        List<Integer> actual = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            actual.add(out[i]);
+        }
+        assertEquals(expected, actual, "rows selected by " + e);
+        return k;
+    }
+
     /** The value of {@code e} at the first live row. */
     Object one(Expr e) {
         return eval(e).get(0);
