@@ -132,10 +132,6 @@ final class CastExpression implements Expression {
         return target;
     }
 
-    Expression input() {
-        return input;
-    }
-
     @Override
     public String toString() {
         return text;
@@ -155,9 +151,7 @@ final class CastExpression implements Expression {
             case TO_VARCHAR -> toVarchar(batch, in);
             case FROM_VARCHAR -> fromVarchar(batch, (StringVector) in);
         };
-        if (out.validity() == null) {
-            out.setValidity(Kernels.copy(in));
-        }
+        out.setValidity(Kernels.copy(in));
         return out;
     }
 

@@ -9,37 +9,49 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Types each {@link Function} over its bound arguments and builds its physical kernel. DuckDB is
- * the reference; where Troupe differs it is on purpose, and listed here.
+ * Types each {@link Function} over its bound arguments and builds its physical kernel; the
+ * kernels are the package's other classes, one per family. Type errors name the expression and
+ * the types ({@link ExpressionTypeException}); runtime errors name the expression and, for a
+ * failed cast, the value ({@link io.troupe.operators.exec.QueryFailedException}).
  *
  * <h2>Semantics</h2>
+ * DuckDB is the reference, and {@code ExpressionsVersusDuckDbTest} checks it over random data.
  * <ul>
- *   <li>Arithmetic: see {@link Arithmetic} for result types. Integer overflow, and a DECIMAL past
- *       18 digits, fail the query. Integer / truncates (DuckDB's {@code //}; DuckDB's {@code /}
- *       would give a FLOAT64). / and % by zero fail, also for FLOAT64 (DuckDB: Infinity, NaN).
- *       {@code MIN % -1} is 0 (DuckDB fails it as an overflow). FLOAT64 overflow gives Infinity, as in DuckDB.</li>
- *   <li>Comparison: see {@link Comparison}; NaN is unequal to everything (DuckDB orders it last).</li>
- *   <li>AND, OR, NOT: three-valued; the right side of AND/OR runs only where the left leaves the
- *       answer open. IS [NOT] NULL is never NULL. IN and BETWEEN follow SQL's NULL rules.</li>
- *   <li>CASE and COALESCE evaluate each branch only at the rows that take it; their results
- *       share one type after numeric promotion ({@link TypeRules#commonType}).</li>
- *   <li>CAST: see {@link CastExpression}, {@link TextParser} and {@link TextFormat}. VARCHAR to a
- *       number does not take hex or digit separators ({@code '0x10'}, {@code '1_000'}), and
- *       VARCHAR to DATE only a date (DuckDB also takes a trailing time).</li>
- *   <li>LIKE: {@code %} and {@code _}, no escape character (as DuckDB), case-sensitive.</li>
- *   <li>substring, length: in code points; substring follows DuckDB for start &lt;= 0 and negative
- *       lengths. length is INT64 as in DuckDB; year, month, day are INT32 (DuckDB: BIGINT).</li>
- *   <li>upper, lower: per code point with {@link Character#toUpperCase(int)} (locale-independent,
- *       never changes the length in code points): {@code upper('ß')} stays {@code ß}, where
- *       DuckDB gives {@code ẞ}.</li>
- *   <li>round(x, d): half away from zero; DECIMAL to scale min(s, d); FLOAT64 as DuckDB
- *       ({@code x * 10^d} rounded, divided back); integers unchanged for d &gt;= 0, rounded to
- *       tens, hundreds... for d &lt; 0.</li>
+ *   <li>Arithmetic: result types in {@link Arithmetic}. Integer overflow fails; DECIMAL % works
+ *       as in DuckDB.</li>
+ *   <li>Comparison ({@link Comparison}): numbers after promotion, exactly; VARCHAR in code point
+ *       order; DATE, BOOLEAN with themselves.</li>
+ *   <li>AND, OR, NOT three-valued; IS [NOT] NULL never NULL; IN and BETWEEN with SQL's NULL rules.
+ *       The right side of AND/OR, each CASE branch and each COALESCE argument run only at the
+ *       rows that need them, so a guarded division cannot fail.</li>
+ *   <li>CASE and COALESCE results share one type after numeric promotion ({@link TypeRules#commonType}).</li>
+ *   <li>CAST: {@link CastExpression}, {@link TextParser}, {@link TextFormat}. FLOAT64 to an integer
+ *       rounds half to even, as DuckDB does (it uses {@code nearbyint}); DECIMAL rescaling and
+ *       FLOAT64 to DECIMAL round half away from zero.</li>
+ *   <li>LIKE: {@code %} and {@code _}, no escape character, case-sensitive (as DuckDB).</li>
+ *   <li>substring, length count code points; substring follows DuckDB for start &lt;= 0 and for
+ *       negative lengths; length is INT64 (as DuckDB).</li>
+ *   <li>round(x, d) halves away from zero; {@link Round} has the types.</li>
+ * </ul>
+ *
+ * <h2>Where Troupe differs from DuckDB, on purpose</h2>
+ * <ul>
+ *   <li>Integer / truncates toward zero (DuckDB's {@code //}); DuckDB's {@code /} gives a FLOAT64.</li>
+ *   <li>/ and % by zero fail also for FLOAT64 (DuckDB: Infinity or NaN).</li>
+ *   <li>{@code MIN % -1} is 0 (DuckDB fails it as an overflow of the division).</li>
+ *   <li>DECIMAL holds at most 18 digits: a result past them fails as an overflow where DuckDB
+ *       would widen to DECIMAL(38); a product's scale above 18 is a type error.</li>
+ *   <li>FLOAT64 compares by IEEE rules: NaN equals nothing (DuckDB: NaN = NaN, and it sorts last).</li>
+ *   <li>year, month, day are INT32 (DuckDB: BIGINT).</li>
+ *   <li>upper and lower map single code points, locale-independently: {@code upper('ß')} stays
+ *       {@code ß} (DuckDB: {@code ẞ}).</li>
+ *   <li>VARCHAR to a number takes no hex or digit separators ({@code '0x10'}, {@code '1_000'});
+ *       VARCHAR to DATE takes no trailing time and no {@code (BC)} suffix.</li>
  * </ul>
  *
  * <h2>Evaluation</h2>
  * A call whose arguments are all literals is folded into a literal at bind time, unless it
- * fails (a division by zero then fails when the query runs, as it would for any other row).
+ * fails (a division by zero then fails when a row reaches it, as any other would).
  *
  * <p>Stateless; threadsafe.
  */

@@ -59,19 +59,18 @@ final class TextFormat {
         return digits(v % unit, scale, buf, pos);
     }
 
-    /** yyyy-mm-dd, with a sign and more digits outside years 0..9999 (as {@link java.time.LocalDate}). */
+    /**
+     * yyyy-mm-dd as DuckDB prints it: years past 9999 take more digits, and years up to 0
+     * (1 BC and before, proleptic) print as {@code 0001-06-01 (BC)}.
+     */
     static int formatDate(int days, byte[] buf, int pos) {
         int year = Dates.year(days);
-        if (year < 0) {
-            buf[pos++] = '-';
-        } else if (year > 9999) {
-            buf[pos++] = '+';
-        }
-        pos = digits(Math.abs(year), 4, buf, pos);
+        pos = digits(year > 0 ? year : 1L - year, 4, buf, pos);
         buf[pos++] = '-';
         pos = digits(Dates.month(days), 2, buf, pos);
         buf[pos++] = '-';
-        return digits(Dates.dayOfMonth(days), 2, buf, pos);
+        pos = digits(Dates.dayOfMonth(days), 2, buf, pos);
+        return year > 0 ? pos : put(buf, pos, " (BC)");
     }
 
     static int formatBoolean(boolean v, byte[] buf, int pos) {

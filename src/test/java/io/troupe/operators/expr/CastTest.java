@@ -101,7 +101,7 @@ class CastTest {
                 column(DataType.FLOAT64, 1.5, 1.0, 0.1, 1e20, 1e15, 1e16, 0.0001, 0.00001, 1.234e-7, -0.0, Double.NaN,
                         Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1 / 3.0, 123e16, 12345678.9)
                         .eval(col("x").cast(DataType.VARCHAR)));
-        assertEquals(Arrays.asList("2024-01-05", "0001-01-01", "+10000-01-01", "-0001-12-31"),
+        assertEquals(Arrays.asList("2024-01-05", "0001-01-01", "10000-01-01", "0002-12-31 (BC)"),
                 column(DataType.DATE, LocalDate.of(2024, 1, 5), LocalDate.of(1, 1, 1), LocalDate.of(10000, 1, 1),
                         LocalDate.of(-1, 12, 31)).eval(col("x").cast(DataType.VARCHAR)));
         assertEquals(Arrays.asList("true", "false", null), column(DataType.BOOLEAN, true, false, null).eval(col("x").cast(DataType.VARCHAR)));
