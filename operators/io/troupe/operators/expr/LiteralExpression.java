@@ -90,7 +90,7 @@ public final class LiteralExpression implements Expression {
                 }
             } catch (ClassCastException | ArithmeticException | NumberFormatException e) {
                 throw new ExpressionTypeException("the literal " + value + " (" + value.getClass().getSimpleName()
-                        + ") is not a " + type + " value");
+                        + ") is not a value of type " + type);
             }
         }
         this.value = v;

@@ -1,6 +1,7 @@
 package io.troupe.operators.expr;
 
-import io.troupe.operators.plan.Expr;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -8,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.util.Arrays;
-import java.util.List;
 
 import static io.troupe.operators.expr.Fixture.row;
 import static io.troupe.operators.plan.Expr.col;
@@ -124,5 +124,23 @@ class ArithmeticTest {
         assertEquals(Arrays.asList(3L, -Long.MAX_VALUE), live.eval(col("l").times(lit(-1))));
         assertEquals(Arrays.asList(-1L, Long.MAX_VALUE / 3), live.eval(col("l").div(lit(3))));
         assertEquals(Arrays.asList(0L, Long.MAX_VALUE % 3), live.eval(col("l").mod(lit(3))));
+    }
+
+    @Test
+    void shouldIgnoreWhatNullSlotsHold() {
+        // NULL rows whose slots would overflow, divide by zero or fail a cast.
+        IntVector a = new IntVector(DataType.INT32, new int[] {Integer.MAX_VALUE, 6});
+        a.setNull(0);
+        IntVector b = new IntVector(DataType.INT32, new int[] {0, 2});
+        b.setNull(0);
+        Fixture g = Fixture.of(Schema.of(Field.of("a", DataType.INT32), Field.of("b", DataType.INT32)), Batch.of(2, a, b));
+        assertEquals(Arrays.asList(null, 7), g.eval(col("a").plus(lit(1))));
+        assertEquals(Arrays.asList(null, 12), g.eval(col("a").times(col("b"))));
+        assertEquals(Arrays.asList(null, 3), g.eval(col("a").div(col("b"))));
+        assertEquals(Arrays.asList(null, 0), g.eval(col("a").mod(col("b"))));
+        assertEquals(Arrays.asList(null, -6), g.eval(col("a").negate()));
+        assertEquals(Arrays.asList(null, new BigDecimal("6")), g.eval(col("a").cast(DataType.decimal(3, 0))));
+        assertEquals(Arrays.asList(null, 6L), g.eval(col("a").cast(DataType.INT64).times(lit(Long.MAX_VALUE / 6))
+                .div(lit(Long.MAX_VALUE / 6))));
     }
 }

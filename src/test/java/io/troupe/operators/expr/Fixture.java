@@ -41,6 +41,11 @@ final class Fixture {
         return new Fixture(schema, Batch.of(rows.length, columns));
     }
 
+    /** Over a batch built by hand (to put values in NULL slots, say). */
+    static Fixture of(Schema schema, Batch batch) {
+        return new Fixture(schema, batch);
+    }
+
     static Object[] row(Object... values) {
         return values;
     }
