@@ -188,7 +188,8 @@ class RunSorterTest {
                 return BigDecimal.valueOf(extreme ? (random.nextBoolean() ? 999_999_999_999L : -999_999_999_999L)
                         : random.nextInt(20001) - 10000, 3);
             case DATE:
-                return LocalDate.ofEpochDay(extreme ? random.nextInt(2_000_000) - 1_000_000 : random.nextInt(60) - 30);
+                // From year 53 on: DuckDB's JDBC driver reads dates before year 1 back off by an era.
+                return LocalDate.ofEpochDay(extreme ? random.nextInt(1_700_000) - 700_000 : random.nextInt(60) - 30);
             case BOOLEAN:
                 return random.nextBoolean();
             default:
