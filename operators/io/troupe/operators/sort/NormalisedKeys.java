@@ -24,8 +24,9 @@ import io.troupe.operators.batch.StringVector;
  *       canonical), with every bit flipped for negatives and the sign bit for the rest:
  *       {@code Double.compare}'s order (NaN above +Infinity, as in DuckDB), -0.0 equal to 0.0;</li>
  *   <li>BOOLEAN: 0 or 1;</li>
- *   <li>VARCHAR: the first 8 UTF-8 bytes, big-endian, zero-padded: equal words only mean equal
- *       prefixes, so ties fall back to comparing unsigned bytes in full.</li>
+ *   <li>VARCHAR: the first 7 UTF-8 bytes, big-endian, zero-padded, then a byte that says how
+ *       many bytes are left ({@link #stringChunk}): equal words only mean equal prefixes, so ties
+ *       go on to the next 7 bytes (in {@link RunSorter}) or compare unsigned bytes in full.</li>
  * </ul>
  * DESC flips every bit of the word. A NULL row has word 0 and rank 0 (NULLS FIRST) or 2
  * (NULLS LAST); a value has rank 1.
@@ -36,6 +37,8 @@ public final class NormalisedKeys {
 
     /** The NULL rank of a row that holds a value; NULLs rank 0 (first) or 2 (last). */
     static final byte VALUE_RANK = 1;
+    /** String bytes per word; the word's low byte holds the length left (see {@link #stringChunk}). */
+    static final int STRING_CHUNK_BYTES = 7;
 
     private final int rows;
     private final long[][] words;
@@ -111,15 +114,28 @@ public final class NormalisedKeys {
             byte[] data = sv.data();
             int[] offsets = sv.offsets();
             for (int r = 0; r < rows; r++) {
-                int start = offsets[r];
-                int len = Math.min(8, offsets[r + 1] - start);
-                long prefix = 0;
-                for (int i = 0; i < len; i++) {
-                    prefix |= (data[start + i] & 0xFFL) << (56 - 8 * i);
-                }
-                w[r] = prefix;
+                w[r] = stringChunk(data, offsets[r], offsets[r + 1], 0);
             }
         }
+    }
+
+    /**
+     * Chunk {@code chunk} of a UTF-8 string {@code data[start..end)} as an unsigned-ordered word:
+     * bytes {@code 7*chunk .. 7*chunk+7} big-endian in the high 7 bytes (zero-padded), and in the
+     * low byte how many bytes the string has from the chunk's start on, capped at 8. Between two
+     * strings equal before the chunk, a smaller word is a smaller string (a string that ends
+     * sorts before one that goes on, even with zero bytes); equal words with a low byte of 8 say
+     * "equal so far, both go on", with less than 8 "equal strings".
+     */
+    static long stringChunk(byte[] data, int start, int end, int chunk) {
+        int from = start + STRING_CHUNK_BYTES * chunk;
+        int left = Math.max(0, end - from);
+        int len = Math.min(STRING_CHUNK_BYTES, left);
+        long word = 0;
+        for (int i = 0; i < len; i++) {
+            word |= (data[from + i] & 0xFFL) << (56 - 8 * i);
+        }
+        return word | Math.min(left, STRING_CHUNK_BYTES + 1);
     }
 
     private static byte[] ranks(ColumnVector v, long[] w, int rows, boolean nullsFirst) {
@@ -160,6 +176,20 @@ public final class NormalisedKeys {
     /** True when equal words of key {@code k} do not imply equal keys (VARCHAR prefixes). */
     boolean isPrefix(int k) {
         return strings[k] != null;
+    }
+
+    /** The word of chunk {@code chunk} of VARCHAR key {@code k} at {@code row}, direction applied. */
+    long stringWord(int k, int row, int chunk) {
+        StringVector s = strings[k];
+        int[] offsets = s.offsets();
+        long word = stringChunk(s.data(), offsets[row], offsets[row + 1], chunk);
+        return ascending[k] ? word : ~word;
+    }
+
+    /** True when rows of VARCHAR key {@code k} whose chunk is {@code word} may differ in a later chunk. */
+    boolean stringGoesOn(int k, long word) {
+        long plain = ascending[k] ? word : ~word;
+        return (plain & 0xFF) > STRING_CHUNK_BYTES;
     }
 
     /** Orders row {@code a} of these keys against row {@code b} of {@code other} (the same key types). */

@@ -1,144 +1,193 @@
 package io.troupe.operators.sort;
 
+import java.util.Arrays;
+
 /**
  * Sorts one run: computes the order of rows {@code 0..n} under a set of {@link NormalisedKeys},
  * as a primitive {@code int[]} of row indexes (no boxing, no {@code Comparator<Integer>}).
  *
- * <p>The first key takes the fast path: its NULL rows are split off to the side they sort on,
- * and the other rows are LSD-radix-sorted on the key's 64-bit words, 8 bits a pass, skipping
- * every pass whose byte is the same in all rows (an INT32 key costs at most 4 passes, a small
- * range fewer). Only rows that tie on that word are then sorted again with the full comparison
- * ({@link NormalisedKeys#compareFrom}) on the remaining keys (or on the whole string, when the
- * first key is a VARCHAR prefix), by a merge sort over the index array.
+ * <p>Most significant key first, one level at a time (an MSD scheme over the normalised words):
+ * <ol>
+ *   <li>the range's NULLs of the key go to the side they sort on, and sort by the next key;</li>
+ *   <li>the other rows' words are gathered next to their row indexes into contiguous scratch
+ *       arrays and sorted there: an LSD radix sort, 8 bits a pass, that skips every pass whose
+ *       byte is the same in all rows (an INT32 key costs at most 4 passes, a small range fewer),
+ *       or for short ranges a merge sort of (word, row) pairs;</li>
+ *   <li>each group of rows with equal words sorts by the next key, or, for a VARCHAR key whose
+ *       strings go on, by the key's next 7 bytes.</li>
+ * </ol>
+ * Every level reads the words of its rows once and then works on contiguous arrays, so sorting
+ * by a second key does not chase row indexes into a large array at every comparison. Ranges of a
+ * few rows, and strings equal in their first {@value #MAX_STRING_CHUNKS} chunks, sort with the
+ * full comparison ({@link NormalisedKeys#compareFrom}) instead.
  *
- * <p>Stateless and threadsafe: each call allocates its own scratch arrays.
+ * <p>Not threadsafe: an instance holds one sort's scratch arrays. {@link #sort} makes its own.
  */
 public final class RunSorter {
 
-    /** Below this many rows, insertion sort beats the radix passes and the merge sort's recursion. */
+    /** At most this many rows, insertion sort beats everything else. */
     private static final int INSERTION_SORT_ROWS = 24;
+    /** From this many rows on, the radix passes (a 2K-entry histogram each) beat a merge sort. */
+    private static final int RADIX_SORT_ROWS = 512;
+    /** VARCHAR keys equal in this many 7-byte chunks sort by comparing whole strings. */
+    private static final int MAX_STRING_CHUNKS = 4;
     private static final int RADIX_BITS = 8;
     private static final int BUCKETS = 1 << RADIX_BITS;
     private static final int PASSES = Long.SIZE / RADIX_BITS;
 
-    private RunSorter() {
+    private final NormalisedKeys keys;
+    private final int[] order;
+    /** Scratch, indexed like {@code order}: a level's words, and the radix and merge sorts' spare arrays. */
+    private final long[] words;
+    private final long[] spareWords;
+    private final int[] spareRows;
+    private final int[] counts = new int[PASSES * BUCKETS];
+
+    private RunSorter(NormalisedKeys keys) {
+        int n = keys.rows();
+        this.keys = keys;
+        this.order = new int[n];
+        this.words = new long[n];
+        this.spareWords = new long[n];
+        this.spareRows = new int[n];
+        for (int r = 0; r < n; r++) {
+            order[r] = r;
+        }
     }
 
     /** The rows {@code 0..keys.rows()} in sorted order; the order of rows that tie on every key is unspecified. */
     public static int[] sort(NormalisedKeys keys) {
-        int n = keys.rows();
-        int[] order = new int[n];
-        if (n == 0) {
-            return order;
-        }
-        byte[] ranks = keys.nullRanks(0);
-        int valueFrom = 0;
-        int valueTo = n;
-        if (ranks == null) {
-            for (int r = 0; r < n; r++) {
-                order[r] = r;
-            }
-        } else {
-            int nulls = 0;
-            for (int r = 0; r < n; r++) {
-                nulls += ranks[r] != NormalisedKeys.VALUE_RANK ? 1 : 0;
-            }
-            // Every NULL of one key has the same rank: they all go first, or all last.
-            boolean nullsFirst = nulls > 0 && firstNullRank(ranks) < NormalisedKeys.VALUE_RANK;
-            valueFrom = nullsFirst ? nulls : 0;
-            valueTo = valueFrom + (n - nulls);
-            int nextValue = valueFrom;
-            int nextNull = nullsFirst ? 0 : valueTo;
-            for (int r = 0; r < n; r++) {
-                if (ranks[r] == NormalisedKeys.VALUE_RANK) {
-                    order[nextValue++] = r;
-                } else {
-                    order[nextNull++] = r;
-                }
-            }
-        }
-        int[] scratch = new int[n];
-        int m = valueTo - valueFrom;
-        long[] first = keys.words(0);
-        long[] words = new long[m];
-        for (int i = 0; i < m; i++) {
-            words[i] = first[order[valueFrom + i]];
-        }
-        words = radixSort(words, order, valueFrom, m, scratch);
-
-        boolean prefix = keys.isPrefix(0);
-        if (prefix || keys.keyCount() > 1) {
-            int tieKey = prefix ? 0 : 1;
-            int i = 0;
-            while (i < m) {
-                int j = i + 1;
-                while (j < m && words[j] == words[i]) {
-                    j++;
-                }
-                if (j - i > 1) {
-                    sortRange(keys, tieKey, order, valueFrom + i, valueFrom + j, scratch);
-                }
-                i = j;
-            }
-        }
-        if (keys.keyCount() > 1) {
-            // The NULLs of the first key tie on it; order them by the others.
-            if (valueFrom > 1) {
-                sortRange(keys, 1, order, 0, valueFrom, scratch);
-            }
-            if (n - valueTo > 1) {
-                sortRange(keys, 1, order, valueTo, n, scratch);
-            }
-        }
-        return order;
+        RunSorter sorter = new RunSorter(keys);
+        sorter.sortRange(0, keys.rows(), 0, 0);
+        return sorter.order;
     }
 
-    private static int firstNullRank(byte[] ranks) {
-        for (byte rank : ranks) {
-            if (rank != NormalisedKeys.VALUE_RANK) {
-                return rank;
+    /** Sorts {@code order[from..to)}, rows that tie on keys before {@code key} (and on its chunks before {@code chunk}). */
+    private void sortRange(int from, int to, int key, int chunk) {
+        if (to - from < 2 || key == keys.keyCount()) {
+            return;
+        }
+        boolean string = keys.isPrefix(key);
+        if (to - from <= INSERTION_SORT_ROWS || (string && chunk >= MAX_STRING_CHUNKS)) {
+            sortByComparison(from, to, key);
+            return;
+        }
+        int valueFrom = from;
+        int valueTo = to;
+        byte[] ranks = chunk == 0 ? keys.nullRanks(key) : null;
+        if (ranks != null) {
+            int nulls = partitionNulls(ranks, from, to);
+            if (nulls > 0) {
+                boolean nullsFirst = ranks[order[from]] < NormalisedKeys.VALUE_RANK;
+                valueFrom = nullsFirst ? from + nulls : from;
+                valueTo = valueFrom + (to - from - nulls);
+                int nullFrom = nullsFirst ? from : valueTo;
+                sortRange(nullFrom, nullFrom + nulls, key + 1, 0);
             }
         }
-        return NormalisedKeys.VALUE_RANK;
+        if (string) {
+            for (int i = valueFrom; i < valueTo; i++) {
+                words[i] = keys.stringWord(key, order[i], chunk);
+            }
+        } else {
+            long[] keyWords = keys.words(key);
+            for (int i = valueFrom; i < valueTo; i++) {
+                words[i] = keyWords[order[i]];
+            }
+        }
+        sortPairs(valueFrom, valueTo);
+        int i = valueFrom;
+        while (i < valueTo) {
+            long w = words[i];
+            int j = i + 1;
+            while (j < valueTo && words[j] == w) {
+                j++;
+            }
+            if (j - i > 1) {
+                if (string && keys.stringGoesOn(key, w)) {
+                    sortRange(i, j, key, chunk + 1);
+                } else {
+                    sortRange(i, j, key + 1, 0);
+                }
+            }
+            i = j;
+        }
     }
 
     /**
-     * Sorts {@code words[0..m)} as unsigned longs, carrying {@code rows[from..from+m)} along.
-     * Returns the sorted words (this array or a scratch one).
+     * Moves the rows of {@code order[from..to)} whose rank is not a value's to the side their
+     * rank sorts on (every NULL of one key has the same rank). Returns how many there are.
      */
-    static long[] radixSort(long[] words, int[] rows, int from, int m, int[] scratch) {
-        if (m <= INSERTION_SORT_ROWS) {
-            insertionSort(words, rows, from, m);
-            return words;
+    private int partitionNulls(byte[] ranks, int from, int to) {
+        int nulls = 0;
+        byte nullRank = NormalisedKeys.VALUE_RANK;
+        for (int i = from; i < to; i++) {
+            byte rank = ranks[order[i]];
+            if (rank != NormalisedKeys.VALUE_RANK) {
+                nulls++;
+                nullRank = rank;
+            }
         }
-        int[] counts = new int[PASSES * BUCKETS];
-        for (int i = 0; i < m; i++) {
+        if (nulls == 0) {
+            return 0;
+        }
+        boolean nullsFirst = nullRank < NormalisedKeys.VALUE_RANK;
+        int nextNull = nullsFirst ? from : to - nulls;
+        int nextValue = nullsFirst ? from + nulls : from;
+        System.arraycopy(order, from, spareRows, from, to - from);
+        for (int i = from; i < to; i++) {
+            int row = spareRows[i];
+            if (ranks[row] == NormalisedKeys.VALUE_RANK) {
+                order[nextValue++] = row;
+            } else {
+                order[nextNull++] = row;
+            }
+        }
+        return nulls;
+    }
+
+    // ------------------------------------------------------------------ (word, row) pairs
+
+    /** Sorts {@code words[from..to)} as unsigned longs, carrying {@code order[from..to)} along. */
+    private void sortPairs(int from, int to) {
+        int n = to - from;
+        if (n <= INSERTION_SORT_ROWS) {
+            insertionSortPairs(words, order, from, to);
+        } else if (n < RADIX_SORT_ROWS) {
+            System.arraycopy(words, from, spareWords, from, n);
+            System.arraycopy(order, from, spareRows, from, n);
+            mergeSortPairs(spareWords, spareRows, words, order, from, to);
+        } else {
+            radixSortPairs(from, to);
+        }
+    }
+
+    private void radixSortPairs(int from, int to) {
+        int n = to - from;
+        Arrays.fill(counts, 0);
+        for (int i = from; i < to; i++) {
             long w = words[i];
             for (int p = 0; p < PASSES; p++) {
                 counts[p * BUCKETS + (int) ((w >>> (p * RADIX_BITS)) & (BUCKETS - 1))]++;
             }
         }
         long[] srcWords = words;
-        long[] dstWords = null;
-        int[] srcRows = new int[m];
-        System.arraycopy(rows, from, srcRows, 0, m);
-        int[] dstRows = scratch;
+        int[] srcRows = order;
+        long[] dstWords = spareWords;
+        int[] dstRows = spareRows;
         for (int p = 0; p < PASSES; p++) {
             int base = p * BUCKETS;
             int shift = p * RADIX_BITS;
-            if (counts[base + (int) ((srcWords[0] >>> shift) & (BUCKETS - 1))] == m) {
+            if (counts[base + (int) ((srcWords[from] >>> shift) & (BUCKETS - 1))] == n) {
                 continue;
             }
-            int sum = 0;
+            int sum = from;
             for (int b = 0; b < BUCKETS; b++) {
                 int c = counts[base + b];
                 counts[base + b] = sum;
                 sum += c;
             }
-            if (dstWords == null) {
-                dstWords = new long[m];
-            }
-            for (int i = 0; i < m; i++) {
+            for (int i = from; i < to; i++) {
                 long w = srcWords[i];
                 int slot = counts[base + (int) ((w >>> shift) & (BUCKETS - 1))]++;
                 dstWords[slot] = w;
@@ -151,47 +200,70 @@ public final class RunSorter {
             srcRows = dstRows;
             dstRows = tr;
         }
-        System.arraycopy(srcRows, 0, rows, from, m);
-        return srcWords;
-    }
-
-    private static void insertionSort(long[] words, int[] rows, int from, int m) {
-        for (int i = 1; i < m; i++) {
-            long w = words[i];
-            int r = rows[from + i];
-            int j = i - 1;
-            while (j >= 0 && Long.compareUnsigned(words[j], w) > 0) {
-                words[j + 1] = words[j];
-                rows[from + j + 1] = rows[from + j];
-                j--;
-            }
-            words[j + 1] = w;
-            rows[from + j + 1] = r;
+        if (srcWords != words) {
+            System.arraycopy(srcWords, from, words, from, n);
+            System.arraycopy(srcRows, from, order, from, n);
         }
     }
 
-    /**
-     * Sorts {@code order[from..to)} by keys {@code firstKey..} with a merge sort;
-     * {@code scratch} is at least {@code to} long.
-     */
-    static void sortRange(NormalisedKeys keys, int firstKey, int[] order, int from, int to, int[] scratch) {
-        if (to - from <= INSERTION_SORT_ROWS) {
-            insertionSort(keys, firstKey, order, from, to);
-            return;
-        }
-        System.arraycopy(order, from, scratch, from, to - from);
-        mergeSort(keys, firstKey, scratch, order, from, to);
-    }
-
-    /** Sorts {@code src[lo..hi)} into {@code dst[lo..hi)}; both hold the same rows on entry. */
-    private static void mergeSort(NormalisedKeys keys, int firstKey, int[] src, int[] dst, int lo, int hi) {
+    /** Sorts pairs {@code src[lo..hi)} into {@code dst[lo..hi)}; both hold the same pairs on entry. */
+    private static void mergeSortPairs(long[] srcWords, int[] srcRows, long[] dstWords, int[] dstRows, int lo, int hi) {
         if (hi - lo <= INSERTION_SORT_ROWS) {
-            insertionSort(keys, firstKey, dst, lo, hi);
+            insertionSortPairs(dstWords, dstRows, lo, hi);
             return;
         }
         int mid = (lo + hi) >>> 1;
-        mergeSort(keys, firstKey, dst, src, lo, mid);
-        mergeSort(keys, firstKey, dst, src, mid, hi);
+        mergeSortPairs(dstWords, dstRows, srcWords, srcRows, lo, mid);
+        mergeSortPairs(dstWords, dstRows, srcWords, srcRows, mid, hi);
+        int p = lo;
+        int q = mid;
+        for (int i = lo; i < hi; i++) {
+            if (q >= hi || (p < mid && Long.compareUnsigned(srcWords[p], srcWords[q]) <= 0)) {
+                dstWords[i] = srcWords[p];
+                dstRows[i] = srcRows[p++];
+            } else {
+                dstWords[i] = srcWords[q];
+                dstRows[i] = srcRows[q++];
+            }
+        }
+    }
+
+    private static void insertionSortPairs(long[] words, int[] rows, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            long w = words[i];
+            int r = rows[i];
+            int j = i - 1;
+            while (j >= from && Long.compareUnsigned(words[j], w) > 0) {
+                words[j + 1] = words[j];
+                rows[j + 1] = rows[j];
+                j--;
+            }
+            words[j + 1] = w;
+            rows[j + 1] = r;
+        }
+    }
+
+    // ------------------------------------------------------------------ full comparison
+
+    /** Sorts {@code order[from..to)} by keys {@code firstKey..} with the full row comparison. */
+    private void sortByComparison(int from, int to, int firstKey) {
+        if (to - from <= INSERTION_SORT_ROWS) {
+            insertionSort(order, from, to, firstKey);
+            return;
+        }
+        System.arraycopy(order, from, spareRows, from, to - from);
+        mergeSort(spareRows, order, from, to, firstKey);
+    }
+
+    /** Sorts {@code src[lo..hi)} into {@code dst[lo..hi)}; both hold the same rows on entry. */
+    private void mergeSort(int[] src, int[] dst, int lo, int hi, int firstKey) {
+        if (hi - lo <= INSERTION_SORT_ROWS) {
+            insertionSort(dst, lo, hi, firstKey);
+            return;
+        }
+        int mid = (lo + hi) >>> 1;
+        mergeSort(dst, src, lo, mid, firstKey);
+        mergeSort(dst, src, mid, hi, firstKey);
         if (keys.compareFrom(firstKey, src[mid - 1], keys, src[mid]) <= 0) {
             System.arraycopy(src, lo, dst, lo, hi - lo);
             return;
@@ -207,15 +279,15 @@ public final class RunSorter {
         }
     }
 
-    private static void insertionSort(NormalisedKeys keys, int firstKey, int[] order, int from, int to) {
+    private void insertionSort(int[] rows, int from, int to, int firstKey) {
         for (int i = from + 1; i < to; i++) {
-            int row = order[i];
+            int row = rows[i];
             int j = i - 1;
-            while (j >= from && keys.compareFrom(firstKey, order[j], keys, row) > 0) {
-                order[j + 1] = order[j];
+            while (j >= from && keys.compareFrom(firstKey, rows[j], keys, row) > 0) {
+                rows[j + 1] = rows[j];
                 j--;
             }
-            order[j + 1] = row;
+            rows[j + 1] = row;
         }
     }
 }

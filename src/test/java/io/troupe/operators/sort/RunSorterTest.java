@@ -70,6 +70,38 @@ class RunSorterTest {
     }
 
     @Test
+    void shouldSortStringsByEveryChunkAndByLength() {
+        // Strings from {NUL, a, b} with long shared prefixes: ties in one 7-byte chunk after another,
+        // strings that differ only in trailing NUL bytes, and prefixes past the chunked levels.
+        Random random = new Random(9);
+        String[] prefixes = {"", "a", "abababa", "abababab", "ab\u0000ab\u0000ab\u0000ab\u0000ab\u0000ab\u0000ab\u0000ab"};
+        char[] alphabet = {'\u0000', 'a', 'b'};
+        for (int n : new int[] {100, 5000}) {
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                StringBuilder sb = new StringBuilder(prefixes[random.nextInt(prefixes.length)]);
+                int tail = random.nextInt(random.nextBoolean() ? 3 : 20);
+                for (int j = 0; j < tail; j++) {
+                    sb.append(alphabet[random.nextInt(alphabet.length)]);
+                }
+                values.add(random.nextInt(20) == 0 ? null : sb.toString());
+            }
+            List<Object> ids = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ids.add(random.nextInt(3));
+            }
+            for (int dir = 0; dir < 4; dir++) {
+                List<OrderKey> keys = List.of(
+                        new OrderKey(new ColumnExpression(0, DataType.VARCHAR, "s"), dir < 2, dir % 2 == 0),
+                        new OrderKey(new ColumnExpression(1, DataType.INT32, "x"), dir % 2 == 0, false));
+                SortedRun run = SortedRun.sort(new SortSpec(keys, 2, "Sort s, x"),
+                        List.of(batch(List.of(DataType.VARCHAR, DataType.INT32), List.of(values, ids))), Integer.MAX_VALUE);
+                assertSorted(List.of(values, ids), keys, run, "n=" + n + " " + keys);
+            }
+        }
+    }
+
+    @Test
     void shouldTreatNegativeZeroAsZero() {
         List<Object> d = List.of(0.0, -0.0, 0.0, -0.0);
         List<Object> id = List.of(3, 2, 1, 0);

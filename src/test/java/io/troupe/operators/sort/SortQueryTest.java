@@ -14,7 +14,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -54,7 +58,7 @@ class SortQueryTest {
     private static Table empty;
 
     @BeforeAll
-    static void load() throws SQLException {
+    static void load() throws SQLException, IOException {
         duck = DriverManager.getConnection("jdbc:duckdb:");
         small = load("t", rows(300, new Random(11)), 7);
         large = load("big", rows(20_000, new Random(12)), 1000);
@@ -295,44 +299,43 @@ class SortQueryTest {
         return rows;
     }
 
-    private static Table load(String name, List<Object[]> rows, int chunkRows) throws SQLException {
+    /** Builds the Troupe table and loads the same rows into DuckDB through a CSV file (fast, exact). */
+    private static Table load(String name, List<Object[]> rows, int chunkRows) throws SQLException, IOException {
         TableBuilder builder = new TableBuilder(name, SCHEMA, chunkRows);
+        StringBuilder csv = new StringBuilder();
+        for (Object[] row : rows) {
+            builder.addRow(row);
+            for (int c = 0; c < row.length; c++) {
+                csv.append(c == 0 ? "" : ",").append(csvField(row[c]));
+            }
+            csv.append('\n');
+        }
         try (Statement st = duck.createStatement()) {
             st.execute("CREATE TABLE " + name + " (" + DUCK_COLUMNS + ")");
-            StringBuilder insert = new StringBuilder();
-            for (Object[] row : rows) {
-                builder.addRow(row);
-                insert.append(insert.length() == 0 ? "INSERT INTO " + name + " VALUES " : ", ").append('(');
-                for (int c = 0; c < row.length; c++) {
-                    insert.append(c == 0 ? "" : ", ").append(sqlLiteral(row[c]));
-                }
-                insert.append(')');
-            }
             if (!rows.isEmpty()) {
-                st.execute(insert.toString());
+                Path file = Files.createTempFile("troupe-sort-" + name, ".csv");
+                try {
+                    Files.writeString(file, csv, StandardCharsets.UTF_8);
+                    st.execute("COPY " + name + " FROM '" + file + "' (FORMAT csv, HEADER false, NULLSTR '\\N', "
+                            + "QUOTE '\"', ESCAPE '\"')");
+                } finally {
+                    Files.delete(file);
+                }
             }
         }
         return builder.build();
     }
 
-    private static String sqlLiteral(Object v) {
+    /** A CSV field DuckDB reads back as {@code v}: NULL as \\N, strings quoted, doubles as Java prints them. */
+    private static String csvField(Object v) {
         if (v == null) {
-            return "NULL";
+            return "\\N";
         }
         if (v instanceof String s) {
-            return "'" + s.replace("'", "''") + "'";
-        }
-        if (v instanceof Double d) {
-            return "CAST('" + d + "' AS DOUBLE)";
+            return '"' + s.replace("\"", "\"\"") + '"';
         }
         if (v instanceof BigDecimal d) {
-            return "CAST('" + d.toPlainString() + "' AS DECIMAL(12,3))";
-        }
-        if (v instanceof LocalDate d) {
-            return "DATE '" + d + "'";
-        }
-        if (v instanceof Long l) {
-            return "CAST(" + l + " AS BIGINT)";
+            return d.toPlainString();
         }
         return v.toString();
     }
