@@ -11,7 +11,7 @@ import io.troupe.operators.batch.StringVector;
  * The sort keys of a run of rows in a form that compares without looking at types: per key one
  * {@code long} word per row whose <em>unsigned</em> order is the key's order with its direction
  * applied, a NULL rank per row (only for keys that have NULLs), and for VARCHAR keys the strings
- * themselves, because their word is only an 8-byte prefix.
+ * themselves, because their word holds only a 7-byte prefix.
  *
  * <p>The type is looked at once per key column, in {@link #of}, by a tight loop per type
  * (DuckDB normalises keys the same way, into bytes); comparing two rows is then one monomorphic
