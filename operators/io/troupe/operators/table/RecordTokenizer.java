@@ -300,7 +300,7 @@ final class RecordTokenizer {
     private Scan needMore(int recordStart, int fields) {
         pos = recordStart;
         if (limit - recordStart >= MAX_RECORD_BYTES) {
-            return malformed(Failure.RECORD_TOO_LONG, -1, fields, recordStart, recordStart + 80);
+            return malformed(Failure.RECORD_TOO_LONG, -1, fields, recordStart, limit);
         }
         return Scan.NEED_MORE;
     }
