@@ -3,7 +3,6 @@ package io.troupe.operators.table;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
-import io.troupe.operators.batch.VectorBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -110,9 +109,9 @@ public final class DelimitedFileLoader {
         int width = schema.size();
         int chunkRows = format.chunkRows();
         RecordTokenizer tokenizer = new RecordTokenizer(in, format, width, BATCH_ROWS, bufferBytes);
-        VectorBuilder[] columns = new VectorBuilder[width];
+        ColumnChunkBuilder[] columns = new ColumnChunkBuilder[width];
         for (int c = 0; c < width; c++) {
-            columns[c] = new VectorBuilder(schema.type(c), chunkRows);
+            columns[c] = new ColumnChunkBuilder(schema.type(c), chunkRows);
         }
         List<Batch> chunks = new ArrayList<>();
         if (format.header()) {
@@ -140,17 +139,17 @@ public final class DelimitedFileLoader {
         return new Table(tableName, schema, chunks);
     }
 
-    private static Batch flush(VectorBuilder[] columns) {
+    private static Batch flush(ColumnChunkBuilder[] columns) {
         int rows = columns[0].size();
         ColumnVector[] vectors = new ColumnVector[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            vectors[c] = columns[c].build();
+            vectors[c] = columns[c].finish();
         }
         return Batch.of(rows, vectors);
     }
 
     /** Parses column {@code c} of the batch's {@code rows} records into {@code out}: one loop per type. */
-    private void convertColumn(RecordTokenizer tokenizer, int rows, int c, VectorBuilder out, String source) {
+    private void convertColumn(RecordTokenizer tokenizer, int rows, int c, ColumnChunkBuilder out, String source) {
         final byte[] b = tokenizer.buffer();
         final int[] starts = tokenizer.starts();
         final int[] ends = tokenizer.ends();
@@ -243,7 +242,7 @@ public final class DelimitedFileLoader {
         }
     }
 
-    private static void appendNull(VectorBuilder out, boolean nullable) {
+    private static void appendNull(ColumnChunkBuilder out, boolean nullable) {
         if (!nullable) {
             throw new FieldParsers.FieldParseException("NULL in a NOT NULL column");
         }
