@@ -48,6 +48,8 @@ final class RecordTokenizer {
     record Malformed(Failure failure, long line, int column, int fieldsFound, String text) {
     }
 
+    private static final byte[] UTF8_BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
     /** Bytes read per block; large enough that a read costs little next to parsing what it brings. */
     static final int INITIAL_BUFFER_BYTES = 1 << 20;
     /** One record may not exceed this: it bounds the memory an unterminated quote can take. */
@@ -70,6 +72,8 @@ final class RecordTokenizer {
     private int pos;
     private int limit;
     private boolean eof;
+    /** Whether the start of the input was checked for a UTF-8 byte order mark (which is skipped). */
+    private boolean bomChecked;
     /** The 1-based line on which the next record starts. */
     private long line = 1;
     private int rows;
@@ -92,7 +96,7 @@ final class RecordTokenizer {
         this.ends = new int[(maxRows + 1) * width];
         this.lines = new long[maxRows];
         this.escapedSlots = new int[width];
-        this.buf = new byte[bufferBytes];
+        this.buf = new byte[Math.max(bufferBytes, UTF8_BOM.length)];
     }
 
     byte[] buffer() {
@@ -220,21 +224,20 @@ final class RecordTokenizer {
                     }
                     p++;
                 }
-                if (p < lim) {
-                    byte c = b[p];
-                    if (c == '\r') {
-                        if (p + 1 >= lim && !eof) {
-                            return needMore(recordStart, fields);
-                        }
-                        if (p + 1 < lim && b[p + 1] == '\n') {
-                            p++;
-                        }
-                    }
-                    if (b[p] != delim && b[p] != '\n') {
-                        return malformed(Failure.TEXT_AFTER_QUOTE, fields, fields, open, endOfLine(p));
-                    }
-                } else if (!eof) {
+                if (p >= lim && !eof) {
                     return needMore(recordStart, fields);
+                }
+                if (p < lim && b[p] == '\r') {
+                    if (p + 1 >= lim && !eof) {
+                        return needMore(recordStart, fields);
+                    }
+                    if (p + 1 >= lim || b[p + 1] == '\n') {
+                        // \r\n, or a last \r: the line ends here
+                        p++;
+                    }
+                }
+                if (p < lim && b[p] != delim && b[p] != '\n') {
+                    return malformed(Failure.TEXT_AFTER_QUOTE, fields, fields, open, endOfLine(p));
                 }
             } else {
                 fieldStart = p;
@@ -264,7 +267,7 @@ final class RecordTokenizer {
                 continue;
             }
             // end of the record: at a line break or at the end of the input
-            int recordEnd = p;
+            int recordEnd = p > recordStart && b[p - 1] == '\r' ? p - 1 : p;
             if (p < lim) {
                 p++;
             }
@@ -367,6 +370,13 @@ final class RecordTokenizer {
                 break;
             }
             limit += n;
+        }
+        if (!bomChecked) {
+            // the first fill: the buffer is full (and larger than a mark) or holds the whole input
+            bomChecked = true;
+            if (limit >= UTF8_BOM.length && Arrays.equals(buf, 0, UTF8_BOM.length, UTF8_BOM, 0, UTF8_BOM.length)) {
+                pos = UTF8_BOM.length;
+            }
         }
     }
 }

@@ -103,6 +103,8 @@ class DelimitedFileLoaderErrorTest {
         assertEquals("FILE:2: column 3 (amount DECIMAL(7,2)): missing; expected 3 fields, found 2: '2,b'",
                 csvError(ORDERS, "1,a,1\n2,b\n"));
         assertEquals("FILE:2: expected 3 fields, found 4: '2,b,1,extra'", csvError(ORDERS, "1,a,1\n2,b,1,extra\n"));
+        assertEquals("FILE:2: expected 3 fields, found 4: '2,b,1,\"extra\"'",
+                csvError(ORDERS, "1,a,1\r\n2,b,1,\"extra\"\r\n"));
         assertEquals("FILE:3: column 2 (name VARCHAR): missing; expected 3 fields, found 1: ''",
                 csvError(ORDERS, "1,a,1\n2,b,1\n\n"));
     }

@@ -342,6 +342,17 @@ class DelimitedFileLoaderTest {
     }
 
     @Test
+    void shouldSkipAByteOrderMarkAndTakeALastCarriageReturn() throws Exception {
+        Schema schema = Schema.of(Field.of("a", DataType.INT32), Field.of("b", DataType.VARCHAR));
+        Path file = dir.resolve("bom.csv");
+        Files.write(file, "\uFEFF1,\"x\"\r\n2,\"y\"\r".getBytes(StandardCharsets.UTF_8));
+
+        List<List<Object>> rows = rowsOf(new DelimitedFileLoader(schema, DelimitedFormat.csv()).load(file, "b"));
+
+        assertEquals(List.of(List.of(1, "x"), List.of(2, "y")), rows);
+    }
+
+    @Test
     void shouldRegisterInTheCatalogOnlyAfterLoading() throws Exception {
         Path file = write("ok.csv", "1,2,3.00,4.5,2020-01-01,true,x\n");
         Catalog catalog = new Catalog();
