@@ -1,6 +1,9 @@
 package io.troupe.operators.table;
 
+import io.troupe.actors.api.Troupe;
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import static io.troupe.operators.plan.Expr.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -251,9 +255,14 @@ class DelimitedFileLoaderTest {
         byte[] csv = toCsv(expected, true, new Random(8), null).getBytes(StandardCharsets.UTF_8);
         DelimitedFileLoader loader = new DelimitedFileLoader(SCHEMA,
                 DelimitedFormat.csv().toBuilder().header(true).chunkRows(64).build());
+        List<List<Object>> plain = randomRows(300, 9, false);
+        byte[] pipe = toPipe(plain, new Random(10)).getBytes(StandardCharsets.UTF_8);
+        DelimitedFileLoader tpc = new DelimitedFileLoader(SCHEMA, DelimitedFormat.tpc().toBuilder().chunkRows(64).build());
         for (int bufferBytes : new int[] {1, 2, 3, 7, 16, 61, 256, 4096}) {
             Table table = loader.load(new ByteArrayInputStream(csv), "mem.csv", "t", bufferBytes);
             assertEquals(expected, rowsOf(table), "bufferBytes=" + bufferBytes);
+            assertEquals(plain, rowsOf(tpc.load(new ByteArrayInputStream(pipe), "mem.tbl", "t", bufferBytes)),
+                    "bufferBytes=" + bufferBytes);
         }
     }
 
@@ -339,6 +348,25 @@ class DelimitedFileLoaderTest {
 
         assertEquals(List.of(List.of(1, "x y"), List.of(2, "q")),
                 rowsOf(new DelimitedFileLoader(schema, tsv).load(file, "t")));
+    }
+
+    @Test
+    void shouldServeALoadedFileToQueries() throws Exception {
+        List<List<Object>> rows = randomRows(2_000, 9, false);
+        Path file = write("q.tbl", toPipe(rows, new Random(10)));
+        List<List<Object>> expected = new ArrayList<>();
+        for (List<Object> row : rows.subList(100, 1_600)) {
+            expected.add(Arrays.asList(row.get(6), row.get(4), row.get(2), row.get(0)));
+        }
+
+        try (Troupe troupe = Troupe.start()) {
+            new DelimitedFileLoader(SCHEMA, DelimitedFormat.tpc().toBuilder().chunkRows(500).build())
+                    .loadInto(troupe.catalog(), file, "q");
+            QueryResult r = troupe.execute(Plan.scan("q").project(col("name"), col("day"), col("price"), col("q.id"))
+                    .limit(1_500, 100));
+
+            assertEquals(expected, r.rows());
+        }
     }
 
     @Test
