@@ -26,9 +26,13 @@ import java.util.Random;
  *
  * <pre>
  * mvn -B -q test-compile
- * java -cp target/classes:target/test-classes:$HOME/.m2/repository/org/duckdb/duckdb_jdbc/2.0.0.1/duckdb_jdbc-2.0.0.1.jar \
+ * java -Xms4g -Xmx4g -XX:+AlwaysPreTouch \
+ *     -cp target/classes:target/test-classes:$HOME/.m2/repository/org/duckdb/duckdb_jdbc/2.0.0.1/duckdb_jdbc-2.0.0.1.jar \
  *     io.troupe.operators.table.LoadRateMain [lines] [runs]
  * </pre>
+ *
+ * <p>Pre-touch the heap: without it the runs after the first few slow down by half or more, the
+ * loading thread's CPU time rising with wall time, as the growing heap is faulted in (design lesson 2).
  */
 public final class LoadRateMain {
 
