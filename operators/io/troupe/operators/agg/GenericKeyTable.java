@@ -11,9 +11,11 @@ import java.util.List;
 /**
  * The general {@link GroupTable}: any number of key columns of any type. Keys live in one
  * {@link KeyColumn} per column, indexed by group id; the slots (open addressing, linear probing)
- * hold one {@code long} each: the upper 32 bits of the key's hash as a salt, and group id + 1 in
- * the lower 32 bits (0 marks an empty slot). The slot position comes from the hash's lower bits,
- * so salt and position are independent.
+ * hold one {@code long} each: the upper 32 bits of the key's hash, and group id + 1 in the lower
+ * 32 bits (0 marks an empty slot). The hash's top bits give the home slot, so the slots alone
+ * suffice to rehash, and rehashing them in order writes the doubled table almost sequentially
+ * (see {@link LongKeyTable}); the rest of the upper 32 bits is a salt that spares most key
+ * comparisons with groups of other keys.
  *
  * <p>A batch is probed in rounds, DuckDB-style, so that key comparison runs a column at a time:
  * <ol>
@@ -32,14 +34,15 @@ import java.util.List;
  */
 final class GenericKeyTable extends GroupTable {
 
-    private static final int INITIAL_SLOTS = 1024;
+    private static final int INITIAL_BITS = 10;
     private static final long GID_MASK = 0xFFFF_FFFFL;
+    private static final long HASH_MASK = ~GID_MASK;
 
     private final KeyColumn[] columns;
-    private long[] slots = new long[INITIAL_SLOTS];
-    private int mask = INITIAL_SLOTS - 1;
-    /** Each group's full hash, by group id, for rehashing. */
-    private long[] groupHashes = new long[INITIAL_SLOTS / 2];
+    private long[] slots = new long[1 << INITIAL_BITS];
+    private int mask = (1 << INITIAL_BITS) - 1;
+    /** 64 - log2(slots): a hash's top bits, shifted down by this, are its home slot. */
+    private int shift = 64 - INITIAL_BITS;
     private int groups;
 
     // Per-batch scratch, indexed by live row (hashes, positions) or by list entry.
@@ -77,7 +80,7 @@ final class GenericKeyTable extends GroupTable {
         int[] pos = positions;
         int[] todo = pending;
         for (int i = 0; i < n; i++) {
-            pos[i] = (int) h[i] & mask;
+            pos[i] = (int) (h[i] >>> shift);
             todo[i] = i;
         }
         int todoCount = n;
@@ -98,19 +101,18 @@ final class GenericKeyTable extends GroupTable {
         int firstGid = groups;
         for (int t = 0; t < todoCount; t++) {
             int i = todo[t];
-            long salt = h[i] >>> 32;
+            long salt = h[i] & HASH_MASK;
             int p = pos[i];
             while (true) {
                 long entry = s[p];
                 if (entry == 0) {
                     int gid = groups++;
-                    s[p] = (salt << 32) | (gid + 1);
-                    groupHashes[gid] = h[i];
+                    s[p] = salt | (gid + 1);
                     gids[i] = gid;
                     newRows[created++] = i;
                     break;
                 }
-                if ((entry >>> 32) == salt) {
+                if ((entry & HASH_MASK) == salt) {
                     candidateRows[candidates] = i;
                     candidateGids[candidates++] = (int) (entry & GID_MASK) - 1;
                     pos[i] = p;
@@ -157,34 +159,38 @@ final class GenericKeyTable extends GroupTable {
             match = new boolean[size];
         }
         int needed = groups + n;
-        if (needed > groupHashes.length) {
-            groupHashes = Arrays.copyOf(groupHashes, Math.max(needed, groupHashes.length * 2));
-        }
         for (KeyColumn column : columns) {
             column.ensureCapacity(needed);
         }
-        if ((long) needed * 2 > mask + 1) {
-            int capacity = mask + 1;
-            while ((long) needed * 2 > capacity) {
-                capacity *= 2;
-            }
-            rehash(capacity);
+        int bits = 64 - shift;
+        while ((long) needed * 2 > 1L << bits) {
+            bits++;
+        }
+        if (bits != 64 - shift) {
+            rehash(bits);
         }
     }
 
-    private void rehash(int capacity) {
-        long[] s = new long[capacity];
-        int m = capacity - 1;
-        for (int g = 0; g < groups; g++) {
-            long hash = groupHashes[g];
-            int p = (int) hash & m;
-            while (s[p] != 0) {
-                p = (p + 1) & m;
+    /** Re-inserts the slots in order into a table of 2^bits slots; the entries carry their hashes. */
+    private void rehash(int bits) {
+        if (bits > 31) {
+            throw new IllegalStateException("too many groups for one hash table: " + groups);
+        }
+        long[] s = new long[1 << bits];
+        int m = s.length - 1;
+        int sh = 64 - bits;
+        for (long entry : slots) {
+            if (entry != 0) {
+                int p = (int) (entry >>> sh);
+                while (s[p] != 0) {
+                    p = (p + 1) & m;
+                }
+                s[p] = entry;
             }
-            s[p] = ((hash >>> 32) << 32) | (g + 1);
         }
         slots = s;
         mask = m;
+        shift = sh;
     }
 
     @Override

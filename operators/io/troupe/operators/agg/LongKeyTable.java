@@ -11,36 +11,60 @@ import io.troupe.operators.types.DataType;
 import java.util.Arrays;
 
 /**
- * The fast path of {@link GroupTable}: one INT32, DATE, INT64 or DECIMAL key. Open addressing with
- * linear probing over one {@code long[]} that interleaves each slot's key with its group id + 1
- * (0 marks an empty slot), so that a probe touches one cache line and compares two longs: no
- * hashing through column objects, no generic comparison. Keys are hashed with
- * {@link VectorHash#mix}, as VectorHash hashes integer columns.
+ * The fast path of {@link GroupTable}: one INT32, DATE, INT64 or DECIMAL key, held in the slots
+ * themselves so that a probe compares primitives and touches one cache line. Open addressing with
+ * linear probing over a {@code long[]}:
+ * <ul>
+ *   <li>INT32 and DATE keys ("narrow"): one long per slot, the key in the upper 32 bits and the
+ *       group id + 1 in the lower 32 bits (0 marks an empty slot): 8 bytes a slot;</li>
+ *   <li>INT64 and DECIMAL keys ("wide"): two longs per slot, the key then the group id + 1.</li>
+ * </ul>
+ * Keys are hashed with {@link VectorHash#mix}, as VectorHash hashes integer columns, and a key's
+ * home slot is given by the hash's top bits. That makes growth cheap: the table is ordered by
+ * home slot, so re-inserting the old slots in order writes the doubled table almost sequentially
+ * instead of at random. Measured on W2's 1M distinct INT32 keys (best thread CPU time of 40
+ * builds, on a busy 2-core machine): 74 ms with 16-byte slots placed by the hash's low bits and
+ * rehashed from the group keys, 51 ms with 8-byte slots placed by the top bits.
  *
- * <p>The table doubles when it passes half full (linear probing degrades quickly beyond that);
- * it grows during a batch, row by row, so a large batch does not force a larger table than the
- * groups need. The NULL key is a group of its own that takes no slot.
+ * <p>The table doubles when it passes half full (linear probing degrades quickly beyond that),
+ * row by row, so a large batch does not force a larger table than the groups need. The NULL key
+ * is a group of its own that takes no slot.
  *
  * <p>Not threadsafe (see {@link GroupTable}).
  */
 final class LongKeyTable extends GroupTable {
 
-    /** Slots of a new table: 16 KiB, small enough for a worker that sees few groups. */
-    private static final int INITIAL_SLOTS = 1024;
+    /** Slots of a new table: small enough for a worker that sees few groups. */
+    private static final int INITIAL_BITS = 10;
 
     private final DataType type;
-    /** Slot p: key at [2p], group id + 1 at [2p + 1] (0: empty). */
-    private long[] slots = new long[2 * INITIAL_SLOTS];
-    private int mask = INITIAL_SLOTS - 1;
+    private final boolean narrow;
+    private long[] slots;
+    private int mask;
+    /** 64 - log2(slots): a hash's top bits, shifted down by this, are its home slot. */
+    private int shift;
     private int occupied;
-    private int growAt = INITIAL_SLOTS / 2;
-    /** The key of each group, by group id: the output and the source of rehashing. */
-    private long[] groupKeys = new long[INITIAL_SLOTS / 2];
+    private int growAt;
+    /** The key of each group, by group id: the output. */
+    private long[] groupKeys = new long[(1 << INITIAL_BITS) / 2];
     private int groups;
     private int nullGroup = -1;
 
     LongKeyTable(DataType type) {
         this.type = type;
+        this.narrow = type.isIntBacked();
+        allocate(INITIAL_BITS);
+    }
+
+    private void allocate(int bits) {
+        if (bits > 30) {
+            throw new IllegalStateException("too many groups for one hash table: " + groups);
+        }
+        int capacity = 1 << bits;
+        slots = new long[narrow ? capacity : 2 * capacity];
+        mask = capacity - 1;
+        shift = 64 - bits;
+        growAt = capacity / 2;
     }
 
     @Override
@@ -56,12 +80,12 @@ final class LongKeyTable extends GroupTable {
             int[] values = v.values();
             if (!v.mayHaveNulls()) {
                 for (int i = 0; i < n; i++) {
-                    gids[i] = find(values[batch.row(i)]);
+                    gids[i] = findNarrow(values[batch.row(i)]);
                 }
             } else {
                 for (int i = 0; i < n; i++) {
                     int r = batch.row(i);
-                    gids[i] = v.isNull(r) ? nullGroup() : find(values[r]);
+                    gids[i] = v.isNull(r) ? nullGroup() : findNarrow(values[r]);
                 }
             }
         } else {
@@ -69,26 +93,49 @@ final class LongKeyTable extends GroupTable {
             long[] values = v.values();
             if (!v.mayHaveNulls()) {
                 for (int i = 0; i < n; i++) {
-                    gids[i] = find(values[batch.row(i)]);
+                    gids[i] = findWide(values[batch.row(i)]);
                 }
             } else {
                 for (int i = 0; i < n; i++) {
                     int r = batch.row(i);
-                    gids[i] = v.isNull(r) ? nullGroup() : find(values[r]);
+                    gids[i] = v.isNull(r) ? nullGroup() : findWide(values[r]);
                 }
             }
         }
     }
 
-    private int find(long key) {
+    private int findNarrow(int key) {
         long[] s = slots;
         int m = mask;
-        int p = (int) VectorHash.mix(key) & m;
+        int p = (int) (VectorHash.mix(key) >>> shift);
+        while (true) {
+            long entry = s[p];
+            if (entry == 0) {
+                int gid = newGroup(key);
+                s[p] = ((long) key << 32) | (gid + 1);
+                occupied();
+                return gid;
+            }
+            if ((int) (entry >>> 32) == key) {
+                return (int) entry - 1;
+            }
+            p = (p + 1) & m;
+        }
+    }
+
+    private int findWide(long key) {
+        long[] s = slots;
+        int m = mask;
+        int p = (int) (VectorHash.mix(key) >>> shift);
         while (true) {
             int at = p << 1;
             long g = s[at + 1];
             if (g == 0) {
-                return insert(key, at);
+                int gid = newGroup(key);
+                s[at] = key;
+                s[at + 1] = gid + 1;
+                occupied();
+                return gid;
             }
             if (s[at] == key) {
                 return (int) g - 1;
@@ -97,14 +144,10 @@ final class LongKeyTable extends GroupTable {
         }
     }
 
-    private int insert(long key, int at) {
-        int gid = newGroup(key);
-        slots[at] = key;
-        slots[at + 1] = gid + 1;
+    private void occupied() {
         if (++occupied > growAt) {
             grow();
         }
-        return gid;
     }
 
     private int nullGroup() {
@@ -122,32 +165,40 @@ final class LongKeyTable extends GroupTable {
         return groups++;
     }
 
-    /** Doubles the slots and re-inserts every group from {@code groupKeys} (read in order). */
+    /** Doubles the slots, re-inserting the old ones in slot order (hence in home-slot order). */
     private void grow() {
-        int capacity = (mask + 1) * 2;
-        long[] s = new long[2 * capacity];
-        int m = capacity - 1;
-        for (int g = 0; g < groups; g++) {
-            if (g == nullGroup) {
-                continue;
+        long[] old = slots;
+        allocate(64 - shift + 1);
+        long[] s = slots;
+        int m = mask;
+        if (narrow) {
+            for (long entry : old) {
+                if (entry != 0) {
+                    int p = (int) (VectorHash.mix((int) (entry >>> 32)) >>> shift);
+                    while (s[p] != 0) {
+                        p = (p + 1) & m;
+                    }
+                    s[p] = entry;
+                }
             }
-            long key = groupKeys[g];
-            int p = (int) VectorHash.mix(key) & m;
-            while (s[(p << 1) + 1] != 0) {
-                p = (p + 1) & m;
+        } else {
+            for (int at = 0; at < old.length; at += 2) {
+                if (old[at + 1] != 0) {
+                    int p = (int) (VectorHash.mix(old[at]) >>> shift);
+                    while (s[(p << 1) + 1] != 0) {
+                        p = (p + 1) & m;
+                    }
+                    s[p << 1] = old[at];
+                    s[(p << 1) + 1] = old[at + 1];
+                }
             }
-            s[p << 1] = key;
-            s[(p << 1) + 1] = g + 1;
         }
-        slots = s;
-        mask = m;
-        growAt = capacity / 2;
     }
 
     @Override
     ColumnVector[] keys(int from, int count) {
         ColumnVector out;
-        if (type.isIntBacked()) {
+        if (narrow) {
             int[] values = new int[count];
             for (int k = 0; k < count; k++) {
                 values[k] = (int) groupKeys[from + k];
