@@ -2,10 +2,12 @@ package io.troupe.operators.agg;
 
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.plan.PlanException;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -235,6 +237,31 @@ class HashAggregateTest {
                     DataType.FLOAT64, DataType.VARCHAR, DataType.BOOLEAN),
                     s.fields().stream().map(Field::type).toList());
             assertEquals("t.d", s.field(0).qualifiedName());
+        }
+    }
+
+    @Test
+    void shouldEmitTheOutputInBatchesOfTheBatchSize() {
+        try (Troupe troupe = troupe(3)) {
+            QueryResult r = troupe.execute(Plan.scan("t").aggregate(List.of(col("k")), count()));
+            assertEquals(13, r.rowCount());
+            assertEquals(List.of(3, 3, 3, 3, 1), r.batches().stream().map(Batch::size).toList());
+        }
+    }
+
+    @Test
+    void shouldRejectAggregatesThatDoNotApply() {
+        try (Troupe troupe = troupe(2048)) {
+            PlanException e = assertThrows(PlanException.class,
+                    () -> troupe.execute(Plan.scan("t").aggregate(List.of(col("k")), sum(col("s")))));
+            assertEquals("sum does not apply to VARCHAR; it needs a numeric argument: sum(s) "
+                    + "(in Hash Aggregate sum(s) Group Key: k)", e.getMessage());
+            e = assertThrows(PlanException.class,
+                    () -> troupe.execute(Plan.scan("t").aggregate(List.of(), col("k"))));
+            assertEquals("k is not an aggregate function; put plain expressions in the group keys or in a "
+                    + "project() above (in Hash Aggregate k)", e.getMessage());
+            e = assertThrows(PlanException.class, () -> troupe.execute(Plan.scan("t").aggregate(List.of())));
+            assertEquals("an aggregate needs group keys or aggregate functions (in Hash Aggregate )", e.getMessage());
         }
     }
 
