@@ -71,12 +71,28 @@ final class StringKeyColumn extends KeyColumn {
             if (mayHaveNulls && v.isNull(r)) {
                 equal = nulls[g] == 1;
             } else {
-                int s = starts[g];
-                equal = nulls[g] == 0
-                        && Arrays.equals(heap, s, s + lengths[g], data, offsets[r], offsets[r + 1]);
+                equal = nulls[g] == 0 && lengths[g] == offsets[r + 1] - offsets[r]
+                        && same(heap, starts[g], data, offsets[r], lengths[g]);
             }
             match[k] &= equal;
         }
+    }
+
+    /**
+     * Whether {@code len} bytes at a[i] and b[j] are equal. Short keys (the common case: codes,
+     * names) compare in a plain loop; the intrinsic behind Arrays.equals costs more to set up than
+     * it saves below a few words.
+     */
+    private static boolean same(byte[] a, int i, byte[] b, int j, int len) {
+        if (len > 16) {
+            return Arrays.equals(a, i, i + len, b, j, j + len);
+        }
+        for (int k = 0; k < len; k++) {
+            if (a[i + k] != b[j + k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -266,6 +266,28 @@ class HashAggregateTest {
     }
 
     @Test
+    void shouldTreatZerosAsEqualAndNaNAsOneValue() throws SQLException {
+        Schema schema = Schema.of(Field.of("x", DataType.FLOAT64), Field.of("g", DataType.INT32));
+        List<Object[]> data = new ArrayList<>();
+        double[] values = {0.0, -0.0, Double.NaN, 1.5, Double.NaN, -0.0, 2.5, 0.0};
+        for (int j = 0; j < values.length; j++) {
+            data.add(new Object[] {values[j], j % 2});
+        }
+        data.add(new Object[] {null, 0});
+        duck.load("z", schema, data);
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(3))) {
+            TableBuilder b = new TableBuilder("z", schema, 3);
+            data.forEach(b::addRow);
+            troupe.register(b.build());
+            check(troupe, Plan.scan("z").aggregate(List.of(col("x")), count(), sum(col("g"))),
+                    "select x, count(*), sum(g) from z group by x");
+            check(troupe, Plan.scan("z").aggregate(List.of(col("g")), countDistinct(col("x")), min(col("x")),
+                    max(col("x")), count(col("x"))), "select g, count(DISTINCT x), min(x), max(x), count(x) from z group by g");
+            check(troupe, Plan.scan("z").project(col("x")).distinct(), "select distinct x from z");
+        }
+    }
+
+    @Test
     void shouldSumDecimalsExactly() throws SQLException {
         Schema schema = Schema.of(Field.of("g", DataType.INT32), Field.of("m", DataType.decimal(18, 2)));
         List<Object[]> data = new ArrayList<>();
