@@ -1,0 +1,787 @@
+package io.troupe.oracle;
+
+import io.troupe.oracle.Term.Kind;
+import io.troupe.operators.expr.Function;
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/**
+ * Generates random scalar expressions as {@link Term}s: a Troupe {@code Expr} and the DuckDB SQL
+ * that computes the same value, typed by the brief's rules. Uses only the functions the
+ * {@link FeatureSet} allows, and keeps clear of the places where the engines may legitimately
+ * differ: no division or modulo by zero (divisors are non-zero literals), no overflow (every
+ * number carries a magnitude bound), no order-dependent float rounding in predicates.
+ *
+ * <p>Integer division renders as DuckDB's {@code //} (DuckDB's {@code /} on integers yields a
+ * double); every other division as {@code /}, which yields a double in both engines.
+ *
+ * <p>Not threadsafe (it draws from one Random).
+ */
+final class RandomExprs {
+
+    /** Largest magnitudes allowed per result type, with a margin below the real limits. */
+    private static final double INT32_LIMIT = 2.0e9;
+    private static final double INT64_LIMIT = 4.0e18;
+    private static final double DECIMAL_UNSCALED_LIMIT = 1.0e17;
+    private static final double DOUBLE_LIMIT = 1.0e15;
+    /** Largest decimal scale a product may reach (Troupe's hard limit is 18). */
+    private static final int MAX_PRODUCT_SCALE = 12;
+
+    private static final List<String> WORDS = List.of(
+            "", "a", "A", "ab", "abc", "b", "x_y", "50%", "é", "été", "日本", "zebra", "Zebra", " a", "hello world",
+            "aaa", "Ab");
+    private static final String PATTERN_CHARS = "abAxé日 ";
+
+    private final Random rnd;
+    private final FeatureSet fs;
+
+    RandomExprs(Random rnd, FeatureSet fs) {
+        this.rnd = rnd;
+        this.fs = fs;
+    }
+
+    // ------------------------------------------------------------------ entry points
+
+    /** An expression of {@code kind} over {@code scope}, nested at most {@code depth} deep. */
+    Term of(Kind kind, List<Term> scope, int depth) {
+        // Only doubles may be fuzzy: anything else computed from a fuzzy value could flip.
+        List<Term> usable = kind == Kind.DOUBLE ? scope : exactOnly(scope);
+        if (depth <= 0 || rnd.nextInt(4) == 0) {
+            return leaf(kind, usable);
+        }
+        List<Supplier<Term>> options = options(kind, usable, depth);
+        for (int attempt = 0; attempt < 4 && !options.isEmpty(); attempt++) {
+            Term t = options.get(rnd.nextInt(options.size())).get();
+            if (t != null) {
+                return t;
+            }
+        }
+        return leaf(kind, usable);
+    }
+
+    /** A predicate over the non-fuzzy terms of {@code scope}. */
+    Term predicate(List<Term> scope, int depth) {
+        return of(Kind.BOOLEAN, exactOnly(scope), depth);
+    }
+
+    /** An expression of a random kind, favouring kinds {@code scope} has columns of. */
+    Term any(List<Term> scope, int depth) {
+        Kind kind = !scope.isEmpty() && rnd.nextInt(3) > 0
+                ? scope.get(rnd.nextInt(scope.size())).kind()
+                : Kind.values()[rnd.nextInt(Kind.values().length)];
+        return of(kind, scope, depth);
+    }
+
+    /** True when some function is enabled, so that computed expressions are more than literals. */
+    boolean anyFunction() {
+        return !fs.functions().isEmpty();
+    }
+
+    /** A column of {@code kind} from {@code scope} (mostly) or a literal. */
+    Term leaf(Kind kind, List<Term> scope) {
+        List<Term> columns = new ArrayList<>();
+        for (Term t : scope) {
+            if (t.kind() == kind) {
+                columns.add(t);
+            }
+        }
+        if (!columns.isEmpty() && rnd.nextInt(4) > 0) {
+            return columns.get(rnd.nextInt(columns.size()));
+        }
+        return literal(kind, scope);
+    }
+
+    static List<Term> exactOnly(List<Term> scope) {
+        List<Term> out = new ArrayList<>();
+        for (Term t : scope) {
+            if (!t.fuzzy()) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ literals
+
+    /** A literal of {@code kind}, often within the range of a column of that kind in scope. */
+    Term literal(Kind kind, List<Term> scope) {
+        double near = 0;
+        for (Term t : scope) {
+            if (t.kind() == kind && t.bound() > near && rnd.nextBoolean()) {
+                near = t.bound();
+            }
+        }
+        switch (kind) {
+            case INTEGER -> {
+                long range = near > 0 && rnd.nextBoolean() ? (long) Math.min(near, 1e9) : 12;
+                long v = (long) ((rnd.nextDouble() * 2 - 1) * range);
+                return v == (int) v && rnd.nextInt(3) > 0 ? intLiteral((int) v) : longLiteral(v);
+            }
+            case DECIMAL -> {
+                int scale = rnd.nextInt(4);
+                long range = near > 0 && rnd.nextBoolean() ? (long) Math.min(near * Math.pow(10, scale), 1e12) : 999;
+                return decimalLiteral(BigDecimal.valueOf((long) ((rnd.nextDouble() * 2 - 1) * range), scale));
+            }
+            case DOUBLE -> {
+                long range = near > 0 && rnd.nextBoolean() ? (long) Math.min(near * 4, 1e12) : 40;
+                return doubleLiteral((long) ((rnd.nextDouble() * 2 - 1) * range) / 4.0);
+            }
+            case STRING -> {
+                return stringLiteral(WORDS.get(rnd.nextInt(WORDS.size())));
+            }
+            case DATE -> {
+                LocalDate d = rnd.nextInt(6) == 0 ? LocalDate.of(1970, 1, 1).plusDays(rnd.nextInt(20000))
+                        : LocalDate.of(2000, 1, 1).plusDays(rnd.nextInt(80) - 10);
+                return dateLiteral(d);
+            }
+            default -> {
+                boolean b = rnd.nextBoolean();
+                return Term.plain(Expr.lit(b), b ? "TRUE" : "FALSE", DataType.BOOLEAN);
+            }
+        }
+    }
+
+    private static Term intLiteral(int v) {
+        return new Term(Expr.lit(v), v < 0 ? "(" + v + ")" : Integer.toString(v), DataType.INT32, true,
+                Math.abs((double) v), 0, false);
+    }
+
+    private static Term longLiteral(long v) {
+        return new Term(Expr.lit(v), "CAST(" + v + " AS BIGINT)", DataType.INT64, true, Math.abs((double) v), 0, false);
+    }
+
+    private static Term doubleLiteral(double v) {
+        return new Term(Expr.lit(v), "CAST(" + v + " AS DOUBLE)", DataType.FLOAT64, true, Math.abs(v), 2, false);
+    }
+
+    private static Term decimalLiteral(BigDecimal v) {
+        Expr e = Expr.lit(v);
+        DataType type = DataType.decimal(Math.max(1, Math.max(v.precision(), v.scale())), v.scale());
+        return new Term(e, "CAST('" + v.toPlainString() + "' AS " + DuckDbOracle.sqlType(type) + ")", type, true,
+                v.abs().doubleValue(), 0, false);
+    }
+
+    private static Term stringLiteral(String s) {
+        return Term.plain(Expr.lit(s), "'" + s.replace("'", "''") + "'", DataType.VARCHAR);
+    }
+
+    private static Term dateLiteral(LocalDate d) {
+        return Term.plain(Expr.lit(d), "DATE '" + d + "'", DataType.DATE);
+    }
+
+    /** A typed NULL. */
+    static Term nullOf(DataType type) {
+        return new Term(Expr.nullOf(type), "CAST(NULL AS " + DuckDbOracle.sqlType(type) + ")", type, true, 0, 0, false);
+    }
+
+    /** A literal whose type is exactly {@code type}, or null when no literal has that type. */
+    private Term literalOfType(DataType type, List<Term> scope) {
+        switch (type.id()) {
+            case INT32 -> {
+                int v = rnd.nextInt(25) - 12;
+                return intLiteral(v);
+            }
+            case INT64 -> {
+                return longLiteral(rnd.nextInt(25) - 12);
+            }
+            case DECIMAL -> {
+                if (type.precision() > 6) {
+                    return null;
+                }
+                // A literal's type is DECIMAL(digits, scale): exactly the type's digits make the type.
+                long low = RandomTables.pow10(type.precision() - 1);
+                long unscaled = low + (long) (rnd.nextDouble() * (9 * low - 1));
+                return decimalLiteral(BigDecimal.valueOf(rnd.nextBoolean() ? unscaled : -unscaled, type.scale()));
+            }
+            default -> {
+                return literal(Kind.of(type), scope);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ options per kind
+
+    private List<Supplier<Term>> options(Kind kind, List<Term> scope, int depth) {
+        List<Supplier<Term>> o = new ArrayList<>();
+        int d = depth - 1;
+        if (kind.isNumeric()) {
+            for (Function f : List.of(Function.ADD, Function.SUBTRACT, Function.MULTIPLY)) {
+                if (fs.has(f)) {
+                    o.add(() -> arithmetic(f, kind, scope, d));
+                }
+            }
+            if (fs.has(Function.DIVIDE)) {
+                o.add(() -> divide(kind, scope, d));
+            }
+            if (fs.has(Function.MODULO) && kind != Kind.DECIMAL) {
+                o.add(() -> modulo(kind, scope, d));
+            }
+            if (fs.has(Function.NEGATE)) {
+                o.add(() -> negate(of(kind, scope, d)));
+            }
+            if (fs.has(Function.CAST)) {
+                o.add(() -> castToKind(kind, scope, d));
+            }
+            if (fs.has(Function.ROUND) && kind != Kind.INTEGER) {
+                o.add(() -> round(of(kind, scope, d)));
+            }
+        }
+        if (kind == Kind.INTEGER) {
+            if (fs.has(Function.LENGTH)) {
+                o.add(() -> call(Function.LENGTH, of(Kind.STRING, scope, d), 64));
+            }
+            if (fs.has(Function.EXTRACT_YEAR)) {
+                o.add(() -> call(Function.EXTRACT_YEAR, of(Kind.DATE, scope, d), 9999));
+            }
+            if (fs.has(Function.EXTRACT_MONTH)) {
+                o.add(() -> call(Function.EXTRACT_MONTH, of(Kind.DATE, scope, d), 12));
+            }
+            if (fs.has(Function.EXTRACT_DAY)) {
+                o.add(() -> call(Function.EXTRACT_DAY, of(Kind.DATE, scope, d), 31));
+            }
+        }
+        if (kind == Kind.STRING) {
+            if (fs.has(Function.UPPER)) {
+                o.add(() -> stringCall(Function.UPPER, of(Kind.STRING, scope, d)));
+            }
+            if (fs.has(Function.LOWER)) {
+                o.add(() -> stringCall(Function.LOWER, of(Kind.STRING, scope, d)));
+            }
+            if (fs.has(Function.SUBSTRING)) {
+                o.add(() -> substring(of(Kind.STRING, scope, d)));
+            }
+            if (fs.has(Function.CAST)) {
+                o.add(() -> castToVarchar(scope, d));
+            }
+        }
+        if (kind == Kind.DATE && fs.has(Function.CAST)) {
+            o.add(() -> {
+                LocalDate date = LocalDate.of(2000, 1, 1).plusDays(rnd.nextInt(80) - 10);
+                return Term.plain(Expr.lit(date.toString()).cast(DataType.DATE), "CAST('" + date + "' AS DATE)",
+                        DataType.DATE);
+            });
+        }
+        if (kind == Kind.BOOLEAN) {
+            addPredicateOptions(o, scope, d);
+        }
+        if (fs.has(Function.CASE)) {
+            o.add(() -> caseWhen(kind, scope, d));
+        }
+        if (fs.has(Function.COALESCE)) {
+            o.add(() -> coalesce(kind, scope, d));
+        }
+        return o;
+    }
+
+    private void addPredicateOptions(List<Supplier<Term>> o, List<Term> scope, int d) {
+        for (Function f : List.of(Function.EQ, Function.NE, Function.LT, Function.LE, Function.GT, Function.GE)) {
+            if (fs.has(f)) {
+                o.add(() -> compare(f, scope, d));
+            }
+        }
+        if (fs.has(Function.AND)) {
+            o.add(() -> logical(Function.AND, of(Kind.BOOLEAN, scope, d), of(Kind.BOOLEAN, scope, d)));
+        }
+        if (fs.has(Function.OR)) {
+            o.add(() -> logical(Function.OR, of(Kind.BOOLEAN, scope, d), of(Kind.BOOLEAN, scope, d)));
+        }
+        if (fs.has(Function.NOT)) {
+            o.add(() -> {
+                Term a = of(Kind.BOOLEAN, scope, d);
+                return Term.plain(a.expr().not(), "(NOT " + a.sql() + ")", DataType.BOOLEAN);
+            });
+        }
+        if (fs.has(Function.IS_NULL)) {
+            o.add(() -> {
+                Term a = any(scope, d);
+                return Term.plain(a.expr().isNull(), "(" + a.sql() + " IS NULL)", DataType.BOOLEAN);
+            });
+        }
+        if (fs.has(Function.IS_NOT_NULL)) {
+            o.add(() -> {
+                Term a = any(scope, d);
+                return Term.plain(a.expr().isNotNull(), "(" + a.sql() + " IS NOT NULL)", DataType.BOOLEAN);
+            });
+        }
+        if (fs.has(Function.IN)) {
+            o.add(() -> in(scope, d));
+        }
+        if (fs.has(Function.BETWEEN)) {
+            o.add(() -> between(scope, d));
+        }
+        if (fs.has(Function.LIKE)) {
+            o.add(() -> like(of(Kind.STRING, scope, d)));
+        }
+    }
+
+    // ------------------------------------------------------------------ arithmetic
+
+    private Term arithmetic(Function f, Kind kind, List<Term> scope, int d) {
+        Term a;
+        Term b;
+        if (kind == Kind.INTEGER) {
+            a = of(Kind.INTEGER, scope, d);
+            b = of(Kind.INTEGER, scope, d);
+        } else {
+            // One operand of the kind, the other of the kind or a narrower one (integer op decimal -> decimal ...).
+            a = of(kind, scope, d);
+            b = of(narrowerOrSame(kind), scope, d);
+            if (rnd.nextBoolean()) {
+                Term t = a;
+                a = b;
+                b = t;
+            }
+        }
+        return arithmetic(f, a, b);
+    }
+
+    private Kind narrowerOrSame(Kind kind) {
+        if (kind == Kind.DOUBLE) {
+            return new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE, Kind.DOUBLE}[rnd.nextInt(4)];
+        }
+        return rnd.nextBoolean() ? Kind.INTEGER : Kind.DECIMAL;
+    }
+
+    /** {@code a f b} for ADD, SUBTRACT, MULTIPLY; null when the result could overflow. */
+    static Term arithmetic(Function f, Term a, Term b) {
+        DataType type = arithmeticType(f, a.type(), b.type());
+        if (type == null) {
+            return null;
+        }
+        double bound = f == Function.MULTIPLY ? a.bound() * b.bound() : a.bound() + b.bound();
+        if (!fits(type, bound)) {
+            return null;
+        }
+        int dyadic = 0;
+        if (type.id() == TypeId.FLOAT64) {
+            int da = dyadicOf(a);
+            int db = dyadicOf(b);
+            dyadic = da < 0 || db < 0 ? -1 : f == Function.MULTIPLY ? da + db : Math.max(da, db);
+        }
+        Expr e;
+        String op;
+        if (f == Function.ADD) {
+            e = a.expr().plus(b.expr());
+            op = " + ";
+        } else if (f == Function.SUBTRACT) {
+            e = a.expr().minus(b.expr());
+            op = " - ";
+        } else {
+            e = a.expr().times(b.expr());
+            op = " * ";
+        }
+        boolean exact = type.id() == TypeId.FLOAT64 || (type.id() != TypeId.DECIMAL && a.exactType() && b.exactType());
+        return new Term(e, "(" + a.sql() + op + b.sql() + ")", type, exact, bound, dyadic, a.fuzzy() || b.fuzzy());
+    }
+
+    /** The brief's result type of integer/decimal/double arithmetic; null past the decimal scale limit. */
+    static DataType arithmeticType(Function f, DataType a, DataType b) {
+        if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
+            return DataType.FLOAT64;
+        }
+        if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
+            DataType x = asDecimal(a);
+            DataType y = asDecimal(b);
+            if (f == Function.MULTIPLY) {
+                int scale = x.scale() + y.scale();
+                return scale > MAX_PRODUCT_SCALE ? null
+                        : DataType.decimal(Math.min(18, Math.max(scale, x.precision() + y.precision())), scale);
+            }
+            int scale = Math.max(x.scale(), y.scale());
+            int precision = Math.min(18, Math.max(x.precision() - x.scale(), y.precision() - y.scale()) + scale + 1);
+            return DataType.decimal(Math.max(precision, scale), scale);
+        }
+        return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
+    }
+
+    private static DataType asDecimal(DataType t) {
+        return switch (t.id()) {
+            case INT32 -> DataType.decimal(10, 0);
+            case INT64 -> DataType.decimal(18, 0);
+            default -> t;
+        };
+    }
+
+    static boolean fits(DataType type, double bound) {
+        return switch (type.id()) {
+            case INT32 -> bound <= INT32_LIMIT;
+            case INT64 -> bound <= INT64_LIMIT;
+            case DECIMAL -> bound * Math.pow(10, type.scale()) <= DECIMAL_UNSCALED_LIMIT;
+            case FLOAT64 -> bound <= DOUBLE_LIMIT;
+            default -> true;
+        };
+    }
+
+    /** Fraction bits of a double-valued operand: integers need none, decimals are not dyadic. */
+    private static int dyadicOf(Term t) {
+        return switch (t.type().id()) {
+            case INT32, INT64 -> 0;
+            case DECIMAL -> t.type().scale() == 0 ? 0 : -1;
+            default -> t.dyadic();
+        };
+    }
+
+    /** Division by a non-zero literal: {@code //} between integers, else a double {@code /}. */
+    private Term divide(Kind kind, List<Term> scope, int d) {
+        if (kind == Kind.INTEGER) {
+            Term a = of(Kind.INTEGER, scope, d);
+            Term divisor = nonZeroIntLiteral();
+            DataType type = arithmeticType(Function.ADD, a.type(), divisor.type());
+            return new Term(a.expr().div(divisor.expr()), "(" + a.sql() + " // " + divisor.sql() + ")", type,
+                    a.exactType(), a.bound(), 0, a.fuzzy());
+        }
+        if (kind == Kind.DECIMAL) {
+            return null;
+        }
+        // A double quotient: at least one side DECIMAL or FLOAT64.
+        Term a = of(new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)], scope, d);
+        Term divisor = a.kind() == Kind.INTEGER || rnd.nextBoolean() ? nonZeroFractionLiteral() : nonZeroIntLiteral();
+        double bound = a.bound() / Math.abs(divisorValue(divisor));
+        if (bound > DOUBLE_LIMIT) {
+            return null;
+        }
+        return new Term(a.expr().div(divisor.expr()), "(" + a.sql() + " / " + divisor.sql() + ")", DataType.FLOAT64,
+                true, bound, -1, a.fuzzy());
+    }
+
+    private Term modulo(Kind kind, List<Term> scope, int d) {
+        Term a = of(kind, scope, d);
+        if (a.fuzzy()) {
+            return null;
+        }
+        Term m = kind == Kind.INTEGER ? nonZeroIntLiteral() : nonZeroDoubleLiteral();
+        DataType type = arithmeticType(Function.ADD, a.type(), m.type());
+        double bound = Math.min(a.bound(), Math.abs(divisorValue(m)));
+        int dyadic = kind == Kind.DOUBLE ? (a.dyadic() < 0 ? -1 : Math.max(a.dyadic(), 2)) : 0;
+        return new Term(a.expr().mod(m.expr()), "(" + a.sql() + " % " + m.sql() + ")", type,
+                a.exactType() || kind == Kind.DOUBLE, bound, dyadic, a.fuzzy());
+    }
+
+    private Term nonZeroIntLiteral() {
+        int v = 1 + rnd.nextInt(9);
+        return rnd.nextInt(4) == 0 ? longLiteral(rnd.nextBoolean() ? v : -v) : intLiteral(rnd.nextBoolean() ? v : -v);
+    }
+
+    private Term nonZeroDoubleLiteral() {
+        double v = (1 + rnd.nextInt(20)) / 4.0;
+        return doubleLiteral(rnd.nextBoolean() ? v : -v);
+    }
+
+    private Term nonZeroFractionLiteral() {
+        if (rnd.nextBoolean()) {
+            return nonZeroDoubleLiteral();
+        }
+        long unscaled = 1 + rnd.nextInt(99);
+        return decimalLiteral(BigDecimal.valueOf(rnd.nextBoolean() ? unscaled : -unscaled, 1 + rnd.nextInt(2)));
+    }
+
+    private static double divisorValue(Term literal) {
+        return ((Number) ((io.troupe.operators.plan.Literal) literal.expr()).value()).doubleValue();
+    }
+
+    private static Term negate(Term a) {
+        return new Term(a.expr().negate(), "(-" + a.sql() + ")", a.type(), a.exactType(), a.bound(), a.dyadic(),
+                a.fuzzy());
+    }
+
+    private Term round(Term a) {
+        if (a.fuzzy()) {
+            return null;
+        }
+        if (a.kind() == Kind.DOUBLE) {
+            int digits = rnd.nextInt(3);
+            return new Term(Expr.round(a.expr(), digits), "round(" + a.sql() + ", " + digits + ")", DataType.FLOAT64,
+                    true, a.bound() + 1, digits == 0 ? 0 : -1, false);
+        }
+        // DECIMAL: round to at most its scale; Troupe and DuckDB may differ in the result's precision.
+        int digits = Math.min(a.type().scale(), 2);
+        return new Term(Expr.round(a.expr(), digits), "round(" + a.sql() + ", " + digits + ")", a.type(), false,
+                a.bound() + 1, 0, a.fuzzy());
+    }
+
+    /** An integer-valued function of a string or date: length, year, month, day. */
+    private static Term call(Function f, Term a, double bound) {
+        Expr e = switch (f) {
+            case LENGTH -> Expr.length(a.expr());
+            case EXTRACT_YEAR -> Expr.year(a.expr());
+            case EXTRACT_MONTH -> Expr.month(a.expr());
+            default -> Expr.day(a.expr());
+        };
+        String name = f == Function.LENGTH ? "length" : f.symbol();
+        // INT32 for the overflow bounds; Troupe may return INT64 (as DuckDB does), so the type is not exact.
+        return new Term(e, name + "(" + a.sql() + ")", DataType.INT32, false, bound, 0, false);
+    }
+
+    // ------------------------------------------------------------------ casts
+
+    private Term castToKind(Kind kind, List<Term> scope, int d) {
+        Term a = of(new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)], scope, d);
+        DataType target = switch (kind) {
+            case INTEGER -> rnd.nextBoolean() ? DataType.INT32 : DataType.INT64;
+            case DOUBLE -> DataType.FLOAT64;
+            default -> decimalFor(a.bound());
+        };
+        return target == null || (a.fuzzy() && target.id() != TypeId.FLOAT64) ? null : cast(a, target);
+    }
+
+    /** A decimal type that holds values up to {@code bound} (after rounding), or null. */
+    private DataType decimalFor(double bound) {
+        int scale = rnd.nextInt(5);
+        int digits = 1;
+        while (Math.pow(10, digits) <= bound + 1) {
+            digits++;
+        }
+        int precision = scale + digits + rnd.nextInt(3);
+        return precision > 18 ? null : DataType.decimal(precision, scale);
+    }
+
+    /** {@code CAST(a AS target)} when that cannot fail on a's values; else null. */
+    static Term cast(Term a, DataType target) {
+        TypeId from = a.type().id();
+        boolean numeric = a.type().isNumeric();
+        double bound = a.bound() + 1;
+        boolean ok = switch (target.id()) {
+            case INT32 -> numeric && bound <= INT32_LIMIT;
+            case INT64 -> numeric && bound <= INT64_LIMIT;
+            case FLOAT64 -> numeric;
+            case DECIMAL -> numeric && bound < Math.pow(10, target.precision() - target.scale());
+            case VARCHAR -> from != TypeId.FLOAT64;
+            case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR;
+            case BOOLEAN -> from == TypeId.BOOLEAN;
+        };
+        if (!ok) {
+            return null;
+        }
+        int dyadic = target.id() != TypeId.FLOAT64 ? 0 : from == TypeId.FLOAT64 ? a.dyadic() : dyadicOf(a);
+        double newBound = target.isNumeric() ? (target.id() == TypeId.FLOAT64 ? a.bound() : bound) : 0;
+        return new Term(a.expr().cast(target), "CAST(" + a.sql() + " AS " + DuckDbOracle.sqlType(target) + ")",
+                target, true, newBound, dyadic, a.fuzzy());
+    }
+
+    private Term castToVarchar(List<Term> scope, int d) {
+        Kind from = new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DATE, Kind.BOOLEAN, Kind.STRING}[rnd.nextInt(5)];
+        Term a = of(from, scope, d);
+        // Only exact types: a decimal's text shows its scale, which Troupe may choose differently.
+        return a.exactType() ? cast(a, DataType.VARCHAR) : null;
+    }
+
+    // ------------------------------------------------------------------ strings
+
+    private static Term stringCall(Function f, Term a) {
+        Expr e = f == Function.UPPER ? Expr.upper(a.expr()) : Expr.lower(a.expr());
+        return Term.plain(e, f.symbol() + "(" + a.sql() + ")", DataType.VARCHAR);
+    }
+
+    private Term substring(Term a) {
+        int start = 1 + rnd.nextInt(4);
+        int length = rnd.nextInt(5);
+        return Term.plain(Expr.substring(a.expr(), start, length),
+                "substring(" + a.sql() + ", " + start + ", " + length + ")", DataType.VARCHAR);
+    }
+
+    private Term like(Term a) {
+        StringBuilder p = new StringBuilder();
+        int n = rnd.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            int c = rnd.nextInt(10);
+            p.append(c < 3 ? '%' : c < 5 ? '_' : PATTERN_CHARS.charAt(rnd.nextInt(PATTERN_CHARS.length())));
+        }
+        String pattern = p.toString();
+        return Term.plain(a.expr().like(pattern), "(" + a.sql() + " LIKE '" + pattern.replace("'", "''") + "')",
+                DataType.BOOLEAN);
+    }
+
+    // ------------------------------------------------------------------ predicates
+
+    private Term compare(Function f, List<Term> scope, int d) {
+        Kind kind = comparableKind(scope);
+        Term a = of(kind, scope, d);
+        Kind other = kind.isNumeric() && rnd.nextInt(3) == 0 ? numericKind() : kind;
+        Term b = rnd.nextInt(5) < 3 ? literal(other, scope) : of(other, scope, d);
+        if (rnd.nextBoolean()) {
+            Term t = a;
+            a = b;
+            b = t;
+        }
+        Expr e = switch (f) {
+            case EQ -> a.expr().eq(b.expr());
+            case NE -> a.expr().ne(b.expr());
+            case LT -> a.expr().lt(b.expr());
+            case LE -> a.expr().le(b.expr());
+            case GT -> a.expr().gt(b.expr());
+            default -> a.expr().ge(b.expr());
+        };
+        return Term.plain(e, "(" + a.sql() + " " + f.symbol() + " " + b.sql() + ")", DataType.BOOLEAN);
+    }
+
+    /** A kind to compare: mostly one the scope has columns of. */
+    private Kind comparableKind(List<Term> scope) {
+        if (!scope.isEmpty() && rnd.nextInt(5) > 0) {
+            return scope.get(rnd.nextInt(scope.size())).kind();
+        }
+        return Kind.values()[rnd.nextInt(Kind.values().length)];
+    }
+
+    private Kind numericKind() {
+        return new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)];
+    }
+
+    private static Term logical(Function f, Term a, Term b) {
+        Expr e = f == Function.AND ? a.expr().and(b.expr()) : a.expr().or(b.expr());
+        return Term.plain(e, "(" + a.sql() + " " + f.symbol() + " " + b.sql() + ")", DataType.BOOLEAN);
+    }
+
+    private Term in(List<Term> scope, int d) {
+        Kind kind = comparableKind(scope);
+        Term a = of(kind, scope, d);
+        int n = 1 + rnd.nextInt(4);
+        Expr[] candidates = new Expr[n];
+        StringBuilder sql = new StringBuilder("(").append(a.sql()).append(" IN (");
+        for (int i = 0; i < n; i++) {
+            Term c = rnd.nextInt(8) == 0 ? nullOf(basicType(kind, a)) : rnd.nextInt(4) == 0 ? of(kind, scope, d - 1)
+                    : literal(kind, scope);
+            candidates[i] = c.expr();
+            sql.append(i == 0 ? "" : ", ").append(c.sql());
+        }
+        return Term.plain(a.expr().in(candidates), sql.append("))").toString(), DataType.BOOLEAN);
+    }
+
+    /** A type of {@code kind} for a typed NULL next to {@code a}. */
+    private static DataType basicType(Kind kind, Term a) {
+        return a.exactType() ? a.type() : switch (kind) {
+            case INTEGER -> DataType.INT64;
+            case DECIMAL -> DataType.decimal(18, 2);
+            default -> a.type();
+        };
+    }
+
+    private Term between(List<Term> scope, int d) {
+        Kind kind = comparableKind(scope);
+        if (kind == Kind.BOOLEAN) {
+            kind = Kind.INTEGER;
+        }
+        Term a = of(kind, scope, d);
+        Term low = rnd.nextInt(3) > 0 ? literal(kind, scope) : of(kind, scope, d);
+        Term high = rnd.nextInt(3) > 0 ? literal(kind, scope) : of(kind, scope, d);
+        return Term.plain(a.expr().between(low.expr(), high.expr()),
+                "(" + a.sql() + " BETWEEN " + low.sql() + " AND " + high.sql() + ")", DataType.BOOLEAN);
+    }
+
+    // ------------------------------------------------------------------ CASE and COALESCE
+
+    /** A first result whose type is certain, so the other arms can match it exactly. */
+    private Term firstArm(Kind kind, List<Term> scope, int d) {
+        Term t = of(kind, scope, d);
+        if (t.exactType()) {
+            return t;
+        }
+        Term cast = fs.has(Function.CAST) ? cast(t, t.type()) : null;
+        return cast != null ? cast : leafExact(kind, scope);
+    }
+
+    private Term leafExact(Kind kind, List<Term> scope) {
+        for (int i = 0; i < 4; i++) {
+            Term t = leaf(kind, scope);
+            if (t.exactType()) {
+                return t;
+            }
+        }
+        return literal(kind, scope);
+    }
+
+    /** A term of exactly {@code type}: a column of it, a literal of it, a typed NULL or a cast. */
+    private Term sameType(DataType type, List<Term> scope, int d) {
+        List<Term> columns = new ArrayList<>();
+        for (Term t : scope) {
+            if (t.type().equals(type) && t.exactType()) {
+                columns.add(t);
+            }
+        }
+        int choice = rnd.nextInt(6);
+        if (choice < 2 && !columns.isEmpty()) {
+            return columns.get(rnd.nextInt(columns.size()));
+        }
+        if (choice < 4 && fs.has(Function.CAST) && d > 0) {
+            Term cast = cast(of(Kind.of(type), scope, d), type);
+            if (cast != null) {
+                return cast;
+            }
+        }
+        if (choice < 5) {
+            Term lit = literalOfType(type, scope);
+            if (lit != null && lit.type().equals(type)) {
+                return lit;
+            }
+        }
+        return nullOf(type);
+    }
+
+    private Term caseWhen(Kind kind, List<Term> scope, int d) {
+        Term first = firstArm(kind, scope, d);
+        int arms = 1 + rnd.nextInt(3);
+        List<Term> conditions = new ArrayList<>();
+        List<Term> results = new ArrayList<>();
+        conditions.add(predicate(scope, d));
+        results.add(first);
+        for (int i = 1; i < arms; i++) {
+            conditions.add(predicate(scope, d));
+            results.add(sameType(first.type(), scope, d));
+        }
+        Term otherwise = rnd.nextInt(10) < 7 ? sameType(first.type(), scope, d) : null;
+        Expr.CaseBuilder builder = Expr.caseWhen(conditions.get(0).expr(), results.get(0).expr());
+        StringBuilder sql = new StringBuilder("(CASE");
+        for (int i = 0; i < arms; i++) {
+            if (i > 0) {
+                builder = builder.when(conditions.get(i).expr(), results.get(i).expr());
+            }
+            sql.append(" WHEN ").append(conditions.get(i).sql()).append(" THEN ").append(results.get(i).sql());
+        }
+        Expr e;
+        if (otherwise != null) {
+            results.add(otherwise);
+            e = builder.otherwise(otherwise.expr());
+            sql.append(" ELSE ").append(otherwise.sql());
+        } else {
+            e = builder.end();
+        }
+        return merged(e, sql.append(" END)").toString(), first.type(), results);
+    }
+
+    private Term coalesce(Kind kind, List<Term> scope, int d) {
+        Term first = firstArm(kind, scope, d);
+        int n = 2 + rnd.nextInt(2);
+        List<Term> args = new ArrayList<>();
+        args.add(first);
+        for (int i = 1; i < n; i++) {
+            args.add(sameType(first.type(), scope, d));
+        }
+        Expr[] exprs = new Expr[n];
+        StringBuilder sql = new StringBuilder("coalesce(");
+        for (int i = 0; i < n; i++) {
+            exprs[i] = args.get(i).expr();
+            sql.append(i == 0 ? "" : ", ").append(args.get(i).sql());
+        }
+        return merged(Expr.coalesce(exprs), sql.append(")").toString(), first.type(), args);
+    }
+
+    /** A term whose value is one of {@code parts}: the widest bound, the coarsest fractions. */
+    private static Term merged(Expr e, String sql, DataType type, List<Term> parts) {
+        double bound = 0;
+        int dyadic = 0;
+        boolean fuzzy = false;
+        for (Term t : parts) {
+            bound = Math.max(bound, t.bound());
+            dyadic = dyadic < 0 || t.dyadic() < 0 ? -1 : Math.max(dyadic, t.dyadic());
+            fuzzy |= t.fuzzy();
+        }
+        return new Term(e, sql, type, true, bound, dyadic, fuzzy);
+    }
+}
