@@ -111,8 +111,14 @@ class DifferentialTest {
 
     private static void runCase(long seed) throws SQLException {
         World world = world(seed >>> 16);
-        int batchSize = BATCH_SIZES[(int) Math.floorMod(mix(seed ^ 0x5eed), (long) BATCH_SIZES.length)];
-        try (Troupe troupe = Troupe.start(settings.withBatchSize(batchSize))) {
+        long knobs = mix(seed ^ 0x5eed);
+        int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
+        TroupeSettings.MatchFlags[] flags = TroupeSettings.MatchFlags.values();
+        TroupeSettings caseSettings = settings.withBatchSize(batchSize)
+                .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)]);
+        // One case in eight goes through CREATE TABLE AS, then scans the table it made.
+        boolean materialise = (knobs >>> 40) % 8 == 0;
+        try (Troupe troupe = Troupe.start(caseSettings)) {
             for (TableSpec t : world.tables()) {
                 troupe.register(t.table());
             }
@@ -123,7 +129,7 @@ class DifferentialTest {
                 try {
                     c = generator.generate();
                 } catch (RandomPlans.Rejected e) {
-                    fail(header(seed, batchSize) + "-- the plan (as built):\n" + PlanText.tree(e.plan)
+                    fail(header(seed, caseSettings, materialise) + "-- the plan (as built):\n" + PlanText.tree(e.plan)
                             + "-- " + e.getMessage() + "\n" + stackTrace(e));
                     return;
                 }
@@ -131,7 +137,7 @@ class DifferentialTest {
                 try {
                     rows = oracle.count(c.sql());
                 } catch (SQLException e) {
-                    fail(report(seed, batchSize, troupe, c, "DuckDB rejected the generated SQL (a generator bug): "
+                    fail(report(seed, materialise, troupe, c, "DuckDB rejected the generated SQL (a generator bug): "
                             + e.getMessage()));
                     return;
                 }
@@ -140,19 +146,27 @@ class DifferentialTest {
                     continue;
                 }
                 CASES.incrementAndGet();
-                check(seed, batchSize, troupe, c);
+                check(seed, troupe, c, materialise);
                 return;
             }
         }
     }
 
-    private static void check(long seed, int batchSize, Troupe troupe, Case c) throws SQLException {
+    private static void check(long seed, Troupe troupe, Case c, boolean materialise)
+            throws SQLException {
         DuckDbOracle.Result expected = oracle.query(c.sql());
         QueryResult actual;
         try {
-            actual = assertTimeoutPreemptively(CASE_TIMEOUT, () -> troupe.execute(c.plan()));
+            troupe.explain(c.plan());
+            actual = assertTimeoutPreemptively(CASE_TIMEOUT, () -> {
+                if (materialise && c.check() != Check.ORDERED) {
+                    troupe.createTable("materialised", c.plan());
+                    return troupe.execute(Plan.scan("materialised"));
+                }
+                return troupe.execute(c.plan());
+            });
         } catch (RuntimeException | AssertionError e) {
-            fail(report(seed, batchSize, troupe, c, "Troupe failed where DuckDB returned " + expected.rows().size()
+            fail(report(seed, materialise, troupe, c, "Troupe failed where DuckDB returned " + expected.rows().size()
                     + " rows:\n" + stackTrace(e)));
             return;
         }
@@ -168,7 +182,7 @@ class DifferentialTest {
                     : ResultComparator.compare(expected.rows(), rows, c.check() == Check.ORDERED);
         }
         if (diff != null) {
-            fail(report(seed, batchSize, troupe, c, diff));
+            fail(report(seed, materialise, troupe, c, diff));
         }
     }
 
@@ -185,12 +199,13 @@ class DifferentialTest {
         return loadedWorld;
     }
 
-    private static String header(long seed, int batchSize) {
+    private static String header(long seed, TroupeSettings caseSettings, boolean materialise) {
         return "\nDifferential case failed. Replay: mvn -B -q test -Dtest=DifferentialTest -Dtroupe.seed=" + seed
-                + "   (batch size " + batchSize + ")\n";
+                + "   (batch size " + caseSettings.batchSize() + ", match flags " + caseSettings.matchFlags()
+                + (materialise ? ", through createTable" : "") + ")\n";
     }
 
-    private static String report(long seed, int batchSize, Troupe troupe, Case c, String diff) {
+    private static String report(long seed, boolean materialise, Troupe troupe, Case c, String diff) {
         String explain;
         try {
             explain = troupe.explain(c.plan());
@@ -201,7 +216,7 @@ class DifferentialTest {
         for (TableSpec t : loadedWorld.tables()) {
             tables.append("  ").append(t.table()).append('\n');
         }
-        return header(seed, batchSize) + "-- tables:\n" + tables + "-- Troupe plan (EXPLAIN):\n" + explain
+        return header(seed, troupe.settings(), materialise) + "-- tables:\n" + tables + "-- Troupe plan (EXPLAIN):\n" + explain
                 + "-- DuckDB SQL (" + c.check() + (c.check() == Check.SUBSET ? ", LIMIT " + c.limitCount()
                 + " OFFSET " + c.limitOffset() + " over it" : "") + "):\n" + c.sql() + "\n-- diff:\n" + diff;
     }

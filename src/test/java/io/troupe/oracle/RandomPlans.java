@@ -108,8 +108,8 @@ final class RandomPlans {
                 rel = topN(rel);
             }
         } else if (top < 6) {
-            long count = rnd.nextInt(4) == 0 ? rnd.nextInt(3) : rnd.nextInt(60);
-            long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(10);
+            long count = rnd.nextInt(4) == 0 ? rnd.nextInt(3) : rnd.nextInt(rnd.nextInt(4) == 0 ? 5000 : 60);
+            long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(rnd.nextInt(4) == 0 ? 3000 : 10);
             count("limit (no order)");
             Plan plan = validated(offset == 0 && rnd.nextBoolean() ? rel.plan().limit(count) : rel.plan().limit(count, offset));
             return new Case(plan, rel.sql(), Check.SUBSET, count, offset);
@@ -620,8 +620,8 @@ final class RandomPlans {
         if (!sorted.ordered() || !sorted.totalOrder()) {
             return sorted;
         }
-        long count = rnd.nextInt(5) == 0 ? rnd.nextInt(2) : 1 + rnd.nextInt(30);
-        long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(8);
+        long count = rnd.nextInt(5) == 0 ? rnd.nextInt(2) : 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 5000 : 30);
+        long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(rnd.nextInt(4) == 0 ? 3000 : 8);
         count("top-N");
         String sql = sorted.baseSql() + " ORDER BY " + sorted.orderBy() + " LIMIT " + count + " OFFSET " + offset;
         return finish(new Rel(sorted.plan().limit(count, offset), sql, sorted.cols(), Math.min(count, sorted.maxRows()),

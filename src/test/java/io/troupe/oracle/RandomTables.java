@@ -33,8 +33,11 @@ final class RandomTables {
     /** Strings with the cases that break string kernels: empty, case, LIKE wildcards, multi-byte UTF-8. */
     private static final List<String> WORDS = List.of(
             "", "a", "A", "ab", "abc", "b", "ba", "x_y", "50%", "é", "été", "ü", "日本", "日本語", "zebra",
-            "Zebra", " a", "a ", "hello world", "aaa", "ñu", "b%_", "Ab");
-    private static final String ALPHABET = "abcAB_%xé日 ";
+            "Zebra", " a", "a ", "hello world", "aaa", "ñu", "b%_", "Ab", "😀", "a😀b",
+            // Long strings that share a prefix past any inline or key-prefix length.
+            "a common prefix of thirty-two bytes: 1", "a common prefix of thirty-two bytes: 2",
+            "a common prefix of thirty-two bytes:", "a common prefix of thirty-two bytes: é");
+    private static final String ALPHABET = "abcAB_%xé日 😀";
 
     /** Dates where calendars go wrong, mixed in with dense recent ranges. */
     private static final List<LocalDate> EDGE_DATES = List.of(
@@ -133,7 +136,10 @@ final class RandomTables {
         if (p < 85) {
             return 10 + rnd.nextInt(200);
         }
-        return 200 + rnd.nextInt(2800);
+        if (p < 98) {
+            return 200 + rnd.nextInt(2800);
+        }
+        return 10_000 + rnd.nextInt(20_000);
     }
 
     private static String tag(DataType type) {
@@ -164,7 +170,7 @@ final class RandomTables {
         /** For numbers: the largest magnitude; the domain is [-range, range] (or [0, range]). */
         private final long range;
         private final boolean nonNegative;
-        private final double bound;
+        private double bound;
 
         ValueSource(DataType type, boolean nullable) {
             this.type = type;
@@ -190,6 +196,25 @@ final class RandomTables {
             for (int i = 0; i < hotCount; i++) {
                 hot.add(fresh());
             }
+            // Now and then the type's extremes, where sort keys, hashes and min/max go wrong; the
+            // bound grows with them, which keeps this column out of arithmetic.
+            Object extreme = rnd.nextInt(7) == 0 ? extreme() : null;
+            if (extreme != null) {
+                hot.add(extreme);
+                bound = Math.max(bound, Math.abs(((Number) (extreme instanceof BigDecimal d ? d.doubleValue()
+                        : extreme)).doubleValue()));
+            }
+        }
+
+        private Object extreme() {
+            return switch (type.id()) {
+                case INT32 -> rnd.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+                case INT64 -> rnd.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE;
+                case FLOAT64 -> new double[] {1e300, -1e300, Double.MIN_VALUE, -Double.MAX_VALUE}[rnd.nextInt(4)];
+                case DECIMAL -> BigDecimal.valueOf(rnd.nextBoolean() ? pow10(type.precision()) - 1
+                        : 1 - pow10(type.precision()), type.scale());
+                default -> null;
+            };
         }
 
         Object next() {
@@ -214,7 +239,11 @@ final class RandomTables {
             return switch (id) {
                 case INT32 -> (int) draw();
                 case INT64 -> draw();
-                case FLOAT64 -> draw() / 4.0;
+                case FLOAT64 -> {
+                    double v = draw() / 4.0;
+                    // -0.0 equals 0.0 in SQL: in comparisons, joins, groups and DISTINCT.
+                    yield v == 0.0 && rnd.nextBoolean() ? -0.0 : v;
+                }
                 case DECIMAL -> BigDecimal.valueOf(draw(), type.scale());
                 case DATE -> rnd.nextInt(8) == 0 ? EDGE_DATES.get(rnd.nextInt(EDGE_DATES.size()))
                         : LocalDate.of(2000, 1, 1).plusDays(draw());
@@ -225,9 +254,10 @@ final class RandomTables {
 
         private String randomString() {
             int n = rnd.nextInt(7);
-            StringBuilder sb = new StringBuilder();
+            StringBuilder sb = new StringBuilder(rnd.nextInt(4) == 0 ? "the same sixteen" : "");
+            int[] codePoints = ALPHABET.codePoints().toArray();
             for (int i = 0; i < n; i++) {
-                sb.append(ALPHABET.charAt(rnd.nextInt(ALPHABET.length())));
+                sb.appendCodePoint(codePoints[rnd.nextInt(codePoints.length)]);
             }
             return sb.toString();
         }
