@@ -13,6 +13,24 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
 
+import static io.troupe.oracle.Terms.arithmeticType;
+import static io.troupe.oracle.Terms.call;
+import static io.troupe.oracle.Terms.cast;
+import static io.troupe.oracle.Terms.dateLiteral;
+import static io.troupe.oracle.Terms.decimalLiteral;
+import static io.troupe.oracle.Terms.divisorValue;
+import static io.troupe.oracle.Terms.doubleLiteral;
+import static io.troupe.oracle.Terms.exactOnly;
+import static io.troupe.oracle.Terms.fits;
+import static io.troupe.oracle.Terms.intLiteral;
+import static io.troupe.oracle.Terms.logical;
+import static io.troupe.oracle.Terms.longLiteral;
+import static io.troupe.oracle.Terms.merged;
+import static io.troupe.oracle.Terms.negate;
+import static io.troupe.oracle.Terms.nullOf;
+import static io.troupe.oracle.Terms.stringCall;
+import static io.troupe.oracle.Terms.stringLiteral;
+
 /**
  * Generates random scalar expressions as {@link Term}s: a Troupe {@code Expr} and the DuckDB SQL
  * that computes the same value, typed by the brief's rules. Uses only the functions the
@@ -26,14 +44,6 @@ import java.util.function.Supplier;
  * <p>Not threadsafe (it draws from one Random).
  */
 final class RandomExprs {
-
-    /** Largest magnitudes allowed per result type, with a margin below the real limits. */
-    private static final double INT32_LIMIT = 2.0e9;
-    private static final double INT64_LIMIT = 4.0e18;
-    private static final double DECIMAL_UNSCALED_LIMIT = 1.0e17;
-    private static final double DOUBLE_LIMIT = 1.0e15;
-    /** Largest decimal scale a product may reach (Troupe's hard limit is 18). */
-    private static final int MAX_PRODUCT_SCALE = 12;
 
     private static final List<String> WORDS = List.of(
             "", "a", "A", "ab", "abc", "b", "x_y", "50%", "é", "été", "日本", "zebra", "Zebra", " a", "hello world",
@@ -99,16 +109,6 @@ final class RandomExprs {
         return literal(kind, scope);
     }
 
-    static List<Term> exactOnly(List<Term> scope) {
-        List<Term> out = new ArrayList<>();
-        for (Term t : scope) {
-            if (!t.fuzzy()) {
-                out.add(t);
-            }
-        }
-        return out;
-    }
-
     // ------------------------------------------------------------------ literals
 
     /** A literal of {@code kind}, often within the range of a column of that kind in scope. */
@@ -149,39 +149,6 @@ final class RandomExprs {
         }
     }
 
-    private static Term intLiteral(int v) {
-        return new Term(Expr.lit(v), v < 0 ? "(" + v + ")" : Integer.toString(v), DataType.INT32, true,
-                Math.abs((double) v), 0, false);
-    }
-
-    private static Term longLiteral(long v) {
-        return new Term(Expr.lit(v), "CAST(" + v + " AS BIGINT)", DataType.INT64, true, Math.abs((double) v), 0, false);
-    }
-
-    private static Term doubleLiteral(double v) {
-        return new Term(Expr.lit(v), "CAST(" + v + " AS DOUBLE)", DataType.FLOAT64, true, Math.abs(v), 2, false);
-    }
-
-    private static Term decimalLiteral(BigDecimal v) {
-        Expr e = Expr.lit(v);
-        DataType type = DataType.decimal(Math.max(1, Math.max(v.precision(), v.scale())), v.scale());
-        return new Term(e, "CAST('" + v.toPlainString() + "' AS " + DuckDbOracle.sqlType(type) + ")", type, true,
-                v.abs().doubleValue(), 0, false);
-    }
-
-    private static Term stringLiteral(String s) {
-        return Term.plain(Expr.lit(s), "'" + s.replace("'", "''") + "'", DataType.VARCHAR);
-    }
-
-    private static Term dateLiteral(LocalDate d) {
-        return Term.plain(Expr.lit(d), "DATE '" + d + "'", DataType.DATE);
-    }
-
-    /** A typed NULL. */
-    static Term nullOf(DataType type) {
-        return new Term(Expr.nullOf(type), "CAST(NULL AS " + DuckDbOracle.sqlType(type) + ")", type, true, 0, 0, false);
-    }
-
     /** A literal whose type is exactly {@code type}, or null when no literal has that type. */
     private Term literalOfType(DataType type, List<Term> scope) {
         switch (type.id()) {
@@ -215,7 +182,7 @@ final class RandomExprs {
         if (kind.isNumeric()) {
             for (Function f : List.of(Function.ADD, Function.SUBTRACT, Function.MULTIPLY)) {
                 if (fs.has(f)) {
-                    o.add(() -> arithmetic(f, kind, scope, d));
+                    o.add(() -> randomArithmetic(f, kind, scope, d));
                 }
             }
             if (fs.has(Function.DIVIDE)) {
@@ -324,7 +291,7 @@ final class RandomExprs {
 
     // ------------------------------------------------------------------ arithmetic
 
-    private Term arithmetic(Function f, Kind kind, List<Term> scope, int d) {
+    private Term randomArithmetic(Function f, Kind kind, List<Term> scope, int d) {
         Term a;
         Term b;
         if (kind == Kind.INTEGER) {
@@ -340,7 +307,7 @@ final class RandomExprs {
                 b = t;
             }
         }
-        return arithmetic(f, a, b);
+        return Terms.arithmetic(f, a, b);
     }
 
     private Kind narrowerOrSame(Kind kind) {
@@ -348,85 +315,6 @@ final class RandomExprs {
             return new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE, Kind.DOUBLE}[rnd.nextInt(4)];
         }
         return rnd.nextBoolean() ? Kind.INTEGER : Kind.DECIMAL;
-    }
-
-    /** {@code a f b} for ADD, SUBTRACT, MULTIPLY; null when the result could overflow. */
-    static Term arithmetic(Function f, Term a, Term b) {
-        DataType type = arithmeticType(f, a.type(), b.type());
-        if (type == null) {
-            return null;
-        }
-        double bound = f == Function.MULTIPLY ? a.bound() * b.bound() : a.bound() + b.bound();
-        if (!fits(type, bound)) {
-            return null;
-        }
-        int dyadic = 0;
-        if (type.id() == TypeId.FLOAT64) {
-            int da = dyadicOf(a);
-            int db = dyadicOf(b);
-            dyadic = da < 0 || db < 0 ? -1 : f == Function.MULTIPLY ? da + db : Math.max(da, db);
-        }
-        Expr e;
-        String op;
-        if (f == Function.ADD) {
-            e = a.expr().plus(b.expr());
-            op = " + ";
-        } else if (f == Function.SUBTRACT) {
-            e = a.expr().minus(b.expr());
-            op = " - ";
-        } else {
-            e = a.expr().times(b.expr());
-            op = " * ";
-        }
-        boolean exact = type.id() == TypeId.FLOAT64 || (type.id() != TypeId.DECIMAL && a.exactType() && b.exactType());
-        return new Term(e, "(" + a.sql() + op + b.sql() + ")", type, exact, bound, dyadic, a.fuzzy() || b.fuzzy());
-    }
-
-    /** The brief's result type of integer/decimal/double arithmetic; null past the decimal scale limit. */
-    static DataType arithmeticType(Function f, DataType a, DataType b) {
-        if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
-            return DataType.FLOAT64;
-        }
-        if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
-            DataType x = asDecimal(a);
-            DataType y = asDecimal(b);
-            if (f == Function.MULTIPLY) {
-                int scale = x.scale() + y.scale();
-                return scale > MAX_PRODUCT_SCALE ? null
-                        : DataType.decimal(Math.min(18, Math.max(scale, x.precision() + y.precision())), scale);
-            }
-            int scale = Math.max(x.scale(), y.scale());
-            int precision = Math.min(18, Math.max(x.precision() - x.scale(), y.precision() - y.scale()) + scale + 1);
-            return DataType.decimal(Math.max(precision, scale), scale);
-        }
-        return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
-    }
-
-    private static DataType asDecimal(DataType t) {
-        return switch (t.id()) {
-            case INT32 -> DataType.decimal(10, 0);
-            case INT64 -> DataType.decimal(18, 0);
-            default -> t;
-        };
-    }
-
-    static boolean fits(DataType type, double bound) {
-        return switch (type.id()) {
-            case INT32 -> bound <= INT32_LIMIT;
-            case INT64 -> bound <= INT64_LIMIT;
-            case DECIMAL -> bound * Math.pow(10, type.scale()) <= DECIMAL_UNSCALED_LIMIT;
-            case FLOAT64 -> bound <= DOUBLE_LIMIT;
-            default -> true;
-        };
-    }
-
-    /** Fraction bits of a double-valued operand: integers need none, decimals are not dyadic. */
-    private static int dyadicOf(Term t) {
-        return switch (t.type().id()) {
-            case INT32, INT64 -> 0;
-            case DECIMAL -> t.type().scale() == 0 ? 0 : -1;
-            default -> t.dyadic();
-        };
     }
 
     /** Division by a non-zero literal: {@code //} between integers, else a double {@code /}. */
@@ -448,7 +336,7 @@ final class RandomExprs {
         Term a = of(new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)], scope, d);
         Term divisor = a.kind() == Kind.INTEGER || rnd.nextBoolean() ? nonZeroFractionLiteral() : nonZeroIntLiteral();
         double bound = a.bound() / Math.abs(divisorValue(divisor));
-        if (bound > DOUBLE_LIMIT) {
+        if (bound > Terms.DOUBLE_LIMIT) {
             return null;
         }
         return new Term(a.expr().div(divisor.expr()), "(" + a.sql() + " / " + divisor.sql() + ")", DataType.FLOAT64,
@@ -487,18 +375,6 @@ final class RandomExprs {
         return decimalLiteral(BigDecimal.valueOf(rnd.nextBoolean() ? unscaled : -unscaled, 1 + rnd.nextInt(2)));
     }
 
-    private static double divisorValue(Term literal) {
-        return ((Number) ((io.troupe.operators.plan.Literal) literal.expr()).value()).doubleValue();
-    }
-
-    private static Term negate(Term a) {
-        if (!fits(a.type(), a.bound())) {
-            return null;
-        }
-        return new Term(a.expr().negate(), "(-" + a.sql() + ")", a.type(), a.exactType(), a.bound(), a.dyadic(),
-                a.fuzzy());
-    }
-
     private Term round(Term a) {
         if (a.fuzzy() || !fits(a.type(), a.bound() + 1)) {
             return null;
@@ -512,19 +388,6 @@ final class RandomExprs {
         int digits = Math.min(a.type().scale(), 2);
         return new Term(Expr.round(a.expr(), digits), "round(" + a.sql() + ", " + digits + ")", a.type(), false,
                 a.bound() + 1, 0, a.fuzzy());
-    }
-
-    /** An integer-valued function of a string or date: length, year, month, day. */
-    private static Term call(Function f, Term a, double bound) {
-        Expr e = switch (f) {
-            case LENGTH -> Expr.length(a.expr());
-            case EXTRACT_YEAR -> Expr.year(a.expr());
-            case EXTRACT_MONTH -> Expr.month(a.expr());
-            default -> Expr.day(a.expr());
-        };
-        String name = f == Function.LENGTH ? "length" : f.symbol();
-        // INT32 for the overflow bounds; Troupe may return INT64 (as DuckDB does), so the type is not exact.
-        return new Term(e, name + "(" + a.sql() + ")", DataType.INT32, false, bound, 0, false);
     }
 
     // ------------------------------------------------------------------ casts
@@ -550,29 +413,6 @@ final class RandomExprs {
         return precision > 18 ? null : DataType.decimal(precision, scale);
     }
 
-    /** {@code CAST(a AS target)} when that cannot fail on a's values; else null. */
-    static Term cast(Term a, DataType target) {
-        TypeId from = a.type().id();
-        boolean numeric = a.type().isNumeric();
-        double bound = a.bound() + 1;
-        boolean ok = switch (target.id()) {
-            case INT32 -> numeric && bound <= INT32_LIMIT;
-            case INT64 -> numeric && bound <= INT64_LIMIT;
-            case FLOAT64 -> numeric;
-            case DECIMAL -> numeric && bound < Math.pow(10, target.precision() - target.scale());
-            case VARCHAR -> from != TypeId.FLOAT64;
-            case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR;
-            case BOOLEAN -> from == TypeId.BOOLEAN;
-        };
-        if (!ok) {
-            return null;
-        }
-        int dyadic = target.id() != TypeId.FLOAT64 ? 0 : from == TypeId.FLOAT64 ? a.dyadic() : dyadicOf(a);
-        double newBound = target.isNumeric() ? (target.id() == TypeId.FLOAT64 ? a.bound() : bound) : 0;
-        return new Term(a.expr().cast(target), "CAST(" + a.sql() + " AS " + DuckDbOracle.sqlType(target) + ")",
-                target, true, newBound, dyadic, a.fuzzy());
-    }
-
     private Term castToVarchar(List<Term> scope, int d) {
         Kind from = new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DATE, Kind.BOOLEAN, Kind.STRING}[rnd.nextInt(5)];
         Term a = of(from, scope, d);
@@ -583,11 +423,6 @@ final class RandomExprs {
     }
 
     // ------------------------------------------------------------------ strings
-
-    private static Term stringCall(Function f, Term a) {
-        Expr e = f == Function.UPPER ? Expr.upper(a.expr()) : Expr.lower(a.expr());
-        return Term.plain(e, f.symbol() + "(" + a.sql() + ")", DataType.VARCHAR);
-    }
 
     private Term substring(Term a) {
         int start = 1 + rnd.nextInt(4);
@@ -642,11 +477,6 @@ final class RandomExprs {
 
     private Kind numericKind() {
         return new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)];
-    }
-
-    private static Term logical(Function f, Term a, Term b) {
-        Expr e = f == Function.AND ? a.expr().and(b.expr()) : a.expr().or(b.expr());
-        return Term.plain(e, "(" + a.sql() + " " + f.symbol() + " " + b.sql() + ")", DataType.BOOLEAN);
     }
 
     private Term in(List<Term> scope, int d) {
@@ -782,16 +612,4 @@ final class RandomExprs {
         return merged(Expr.coalesce(exprs), sql.append(")").toString(), first.type(), args);
     }
 
-    /** A term whose value is one of {@code parts}: the widest bound, the coarsest fractions. */
-    private static Term merged(Expr e, String sql, DataType type, List<Term> parts) {
-        double bound = 0;
-        int dyadic = 0;
-        boolean fuzzy = false;
-        for (Term t : parts) {
-            bound = Math.max(bound, t.bound());
-            dyadic = dyadic < 0 || t.dyadic() < 0 ? -1 : Math.max(dyadic, t.dyadic());
-            fuzzy |= t.fuzzy();
-        }
-        return new Term(e, sql, type, true, bound, dyadic, fuzzy);
-    }
 }

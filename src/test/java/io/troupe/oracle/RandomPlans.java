@@ -82,6 +82,7 @@ final class RandomPlans {
     private final FeatureSet fs;
     private final Catalog catalog;
     private final RandomExprs exprs;
+    private final RandomAggregates aggregateCalls;
     private final Map<String, Integer> coverage;
     private int nextName;
 
@@ -95,6 +96,7 @@ final class RandomPlans {
         this.fs = fs;
         this.catalog = catalog;
         this.exprs = new RandomExprs(rnd, fs);
+        this.aggregateCalls = new RandomAggregates(rnd, fs, exprs, this::count);
         this.coverage = coverage;
     }
 
@@ -128,7 +130,7 @@ final class RandomPlans {
         weights[0] = 3;                                              // filter
         weights[1] = 3;                                              // project
         weights[2] = anyJoin() ? 4 : 0;                              // join
-        weights[3] = anyAggregate() ? 3 : 0;                         // aggregate
+        weights[3] = aggregateCalls.any() ? 3 : 0;                   // aggregate
         weights[4] = fs.has(Feature.SORT) ? 1 : 0;                   // sort (partial or total)
         weights[5] = fs.has(Feature.DISTINCT) ? 1 : 0;               // distinct
         weights[6] = 2;                                              // union all
@@ -163,11 +165,6 @@ final class RandomPlans {
             }
         }
         return false;
-    }
-
-    private boolean anyAggregate() {
-        return fs.has(Feature.COUNT_STAR) || fs.has(Feature.COUNT) || fs.has(Feature.SUM) || fs.has(Feature.MIN)
-                || fs.has(Feature.MAX) || fs.has(Feature.AVG) || fs.has(Feature.COUNT_DISTINCT);
     }
 
     private static Feature joinFeature(JoinType t) {
@@ -394,8 +391,8 @@ final class RandomPlans {
             case DECIMAL -> DataType.decimal(18, Math.max(pair[0].type().scale(), pair[1].type().scale()));
             default -> pair[0].type();
         };
-        Term l = RandomExprs.cast(pair[0], target);
-        Term r = RandomExprs.cast(pair[1], target);
+        Term l = Terms.cast(pair[0], target);
+        Term r = Terms.cast(pair[1], target);
         return l == null || r == null ? null : new Term[] {l, r};
     }
 
@@ -404,7 +401,7 @@ final class RandomPlans {
     private Rel aggregate(Rel in) {
         String a = fresh("w");
         List<Term> scope = in.terms(a, true);
-        List<Term> exact = RandomExprs.exactOnly(scope);
+        List<Term> exact = Terms.exactOnly(scope);
         int keyCount = exact.isEmpty() ? 0 : rnd.nextInt(3);
         List<Expr> keys = new ArrayList<>();
         List<Col> cols = new ArrayList<>();
@@ -434,7 +431,7 @@ final class RandomPlans {
         List<Expr> aggregates = new ArrayList<>();
         List<String> aggregateSql = new ArrayList<>();
         for (int i = 0; i < aggregateCount; i++) {
-            AggregateSpec spec = aggregateSpec(scope, in.maxRows());
+            RandomAggregates.Call spec = aggregateCalls.next(scope, in.maxRows());
             if (spec == null) {
                 continue;
             }
@@ -444,7 +441,7 @@ final class RandomPlans {
             cols.add(Col.of(null, name, spec.result()));
         }
         if (keys.isEmpty() && aggregates.isEmpty()) {
-            AggregateSpec spec = aggregateSpec(scope, in.maxRows());
+            RandomAggregates.Call spec = aggregateCalls.next(scope, in.maxRows());
             if (spec == null) {
                 return filter(in);
             }
@@ -482,92 +479,6 @@ final class RandomPlans {
                 agg.cols(), groups));
     }
 
-    /** An aggregate call in both languages and what its result is. */
-    private record AggregateSpec(Expr expr, String sql, Term result) {
-    }
-
-    private AggregateSpec aggregateSpec(List<Term> scope, double rows) {
-        List<Feature> functions = new ArrayList<>();
-        for (Feature f : List.of(Feature.COUNT_STAR, Feature.COUNT, Feature.COUNT_DISTINCT, Feature.SUM, Feature.MIN,
-                Feature.MAX, Feature.AVG)) {
-            if (fs.has(f)) {
-                functions.add(f);
-            }
-        }
-        if (functions.isEmpty()) {
-            return null;
-        }
-        Feature f = functions.get(rnd.nextInt(functions.size()));
-        count("aggregate " + f);
-        if (f == Feature.COUNT_STAR) {
-            return new AggregateSpec(Expr.count(), "count(*)", countResult(rows));
-        }
-        boolean numeric = f == Feature.SUM || f == Feature.AVG;
-        Term arg = argument(numeric, f == Feature.COUNT_DISTINCT || f == Feature.MIN || f == Feature.MAX, scope);
-        switch (f) {
-            case COUNT -> {
-                return new AggregateSpec(Expr.count(arg.expr()), "count(" + arg.sql() + ")", countResult(rows));
-            }
-            case COUNT_DISTINCT -> {
-                return new AggregateSpec(Expr.countDistinct(arg.expr()), "count(DISTINCT " + arg.sql() + ")", countResult(rows));
-            }
-            case MIN, MAX -> {
-                Expr e = f == Feature.MIN ? Expr.min(arg.expr()) : Expr.max(arg.expr());
-                String name = f == Feature.MIN ? "min" : "max";
-                return new AggregateSpec(e, name + "(" + arg.sql() + ")", arg);
-            }
-            case SUM -> {
-                double bound = arg.bound() * Math.max(1, rows);
-                DataType type = switch (arg.type().id()) {
-                    case INT32, INT64 -> DataType.INT64;
-                    case DECIMAL -> DataType.decimal(18, arg.type().scale());
-                    default -> DataType.FLOAT64;
-                };
-                if (!RandomExprs.fits(type, bound)) {
-                    return null;
-                }
-                boolean exactSum = type.id() != TypeId.FLOAT64
-                        || (!arg.fuzzy() && arg.dyadic() >= 0 && bound * Math.pow(2, arg.dyadic()) < 0x1p52);
-                Term result = new Term(Expr.sum(arg.expr()), "sum(" + arg.sql() + ")", type,
-                        arg.type().id() != TypeId.DECIMAL || arg.exactType(), bound,
-                        type.id() == TypeId.FLOAT64 ? (exactSum ? arg.dyadic() : -1) : 0, !exactSum);
-                return new AggregateSpec(result.expr(), result.sql(), result);
-            }
-            default -> {
-                // Troupe's avg sums in the argument's own type (an overflow is an error), DuckDB's in 128 bits.
-                DataType sumType = arg.type().id() == TypeId.DECIMAL ? DataType.decimal(18, arg.type().scale())
-                        : arg.type().id() == TypeId.FLOAT64 ? DataType.FLOAT64 : DataType.INT64;
-                if (!RandomExprs.fits(sumType, arg.bound() * Math.max(1, rows))) {
-                    return null;
-                }
-                Term result = new Term(Expr.avg(arg.expr()), "avg(" + arg.sql() + ")", DataType.FLOAT64, true,
-                        arg.bound(), -1, true);
-                return new AggregateSpec(result.expr(), result.sql(), result);
-            }
-        }
-    }
-
-    private static Term countResult(double rows) {
-        return new Term(Expr.count(), "count(*)", DataType.INT64, true, Math.max(1, rows), 0, false);
-    }
-
-    /** An aggregate's argument: a column (mostly) or a computed expression; numeric when asked. */
-    private Term argument(boolean numeric, boolean exactOnly, List<Term> scope) {
-        List<Term> usable = exactOnly ? RandomExprs.exactOnly(scope) : scope;
-        List<Term> candidates = new ArrayList<>();
-        for (Term t : usable) {
-            if (!numeric || t.kind().isNumeric()) {
-                candidates.add(t);
-            }
-        }
-        if (!candidates.isEmpty() && (!exprs.anyFunction() || rnd.nextInt(3) > 0)) {
-            return candidates.get(rnd.nextInt(candidates.size()));
-        }
-        Kind kind = numeric ? new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)]
-                : Kind.values()[rnd.nextInt(Kind.values().length)];
-        Term t = exprs.of(kind, usable, rnd.nextInt(3));
-        return exactOnly && t.fuzzy() ? exprs.literal(kind, List.of()) : t;
-    }
 
     // ------------------------------------------------------------------ order, limit, distinct, union
 
@@ -582,7 +493,7 @@ final class RandomPlans {
         List<Term> scope = in.terms(a, !total);
         List<Term> keyTerms = new ArrayList<>();
         if (exprs.anyFunction() && rnd.nextInt(4) == 0) {
-            Term computed = exprs.any(RandomExprs.exactOnly(scope), 1 + rnd.nextInt(2));
+            Term computed = exprs.any(Terms.exactOnly(scope), 1 + rnd.nextInt(2));
             // Over a column, not a constant: SQL reads ORDER BY 2 (and (-1)) as a column position.
             if (computed.sql().contains(a + ".k")) {
                 keyTerms.add(computed);
@@ -700,13 +611,13 @@ final class RandomPlans {
     /** A value of exactly {@code type} for a union column the other side has no column for. */
     private Term filler(DataType type, List<Term> scope) {
         if (fs.has(Function.CAST) && rnd.nextBoolean()) {
-            Term cast = RandomExprs.cast(exprs.of(Kind.of(type), scope, 1), type);
+            Term cast = Terms.cast(exprs.of(Kind.of(type), scope, 1), type);
             if (cast != null) {
                 return cast;
             }
         }
         Term literal = exprs.literal(Kind.of(type), scope);
-        return literal.type().equals(type) && rnd.nextBoolean() ? literal : RandomExprs.nullOf(type);
+        return literal.type().equals(type) && rnd.nextBoolean() ? literal : Terms.nullOf(type);
     }
 
     // ------------------------------------------------------------------ bookkeeping
