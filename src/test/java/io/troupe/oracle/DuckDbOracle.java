@@ -1,0 +1,195 @@
+package io.troupe.oracle;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The oracle: one in-memory DuckDB in this JVM. Loads Troupe {@link Table}s through DuckDB's
+ * appender, runs SQL, and returns the rows normalised ({@link #normalise}) to the Java values
+ * Troupe's {@code QueryResult.rows()} holds, so the two can be compared value by value.
+ *
+ * <p>Not threadsafe: one connection, used by one test thread. Close it (try-with-resources or
+ * {@code @AfterAll}); closing drops the database.
+ */
+final class DuckDbOracle implements AutoCloseable {
+
+    /** A query's rows and, per column, DuckDB's type name ("INTEGER", "DECIMAL(38,2)" ...). */
+    record Result(List<String> columnTypes, List<List<Object>> rows) {
+    }
+
+    private final DuckDBConnection connection;
+    /** The tables loaded now, so that loading another world drops the last one's. */
+    private final Set<String> loaded = new LinkedHashSet<>();
+
+    DuckDbOracle() throws SQLException {
+        this.connection = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
+    }
+
+    /** Replaces whatever was loaded before by {@code tables}, under the same names and types. */
+    void load(Collection<Table> tables) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            for (String name : loaded) {
+                s.execute("DROP TABLE IF EXISTS " + name);
+            }
+            loaded.clear();
+            for (Table t : tables) {
+                StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(t.name()).append(" (");
+                for (int c = 0; c < t.schema().size(); c++) {
+                    Field f = t.schema().field(c);
+                    ddl.append(c == 0 ? "" : ", ").append(f.name()).append(' ').append(sqlType(f.type()))
+                            .append(f.nullable() ? "" : " NOT NULL");
+                }
+                s.execute(ddl.append(')').toString());
+                loaded.add(t.name());
+                append(t);
+            }
+        }
+    }
+
+    private void append(Table t) throws SQLException {
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, t.name())) {
+            for (Batch chunk : t.chunks()) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    int row = chunk.row(i);
+                    appender.beginRow();
+                    for (int c = 0; c < chunk.columnCount(); c++) {
+                        appendValue(appender, chunk.column(c), row);
+                    }
+                    appender.endRow();
+                }
+            }
+        }
+    }
+
+    private static void appendValue(DuckDBAppender appender, ColumnVector vector, int row) throws SQLException {
+        Object v = vector.getObject(row);
+        if (v == null) {
+            appender.appendNull();
+        } else if (v instanceof Integer i) {
+            appender.append(i.intValue());
+        } else if (v instanceof Long l) {
+            appender.append(l.longValue());
+        } else if (v instanceof Double d) {
+            appender.append(d.doubleValue());
+        } else if (v instanceof BigDecimal d) {
+            appender.append(d);
+        } else if (v instanceof LocalDate d) {
+            appender.append(d);
+        } else if (v instanceof Boolean b) {
+            appender.append(b.booleanValue());
+        } else if (v instanceof String s) {
+            appender.append(s);
+        } else {
+            throw new IllegalArgumentException("no DuckDB mapping for " + v.getClass() + " in " + vector.type());
+        }
+    }
+
+    /** Runs {@code sql} and returns its rows, normalised. */
+    Result query(String sql) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            int n = md.getColumnCount();
+            List<String> types = new ArrayList<>(n);
+            for (int c = 1; c <= n; c++) {
+                types.add(md.getColumnTypeName(c));
+            }
+            List<List<Object>> rows = new ArrayList<>();
+            while (rs.next()) {
+                Object[] row = new Object[n];
+                for (int c = 1; c <= n; c++) {
+                    row[c - 1] = normalise(rs.getObject(c));
+                }
+                rows.add(Arrays.asList(row));
+            }
+            return new Result(types, rows);
+        }
+    }
+
+    /** The number of rows {@code sql} returns, without fetching them. */
+    long count(String sql) throws SQLException {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM (" + sql + ") AS counted")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+
+    /** DuckDB's name of a Troupe type. */
+    static String sqlType(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case FLOAT64 -> "DOUBLE";
+            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
+            case DATE -> "DATE";
+            case BOOLEAN -> "BOOLEAN";
+            case VARCHAR -> "VARCHAR";
+        };
+    }
+
+    /**
+     * One value, from either engine, in the form both are compared in: every integer as Long
+     * (DuckDB's HUGEINT sums as well), decimals as BigDecimal without trailing zeros, floats as
+     * Double, dates as LocalDate; Boolean and String as they are.
+     */
+    static Object normalise(Object v) {
+        if (v == null || v instanceof Long || v instanceof Double || v instanceof String
+                || v instanceof Boolean || v instanceof LocalDate) {
+            return v;
+        }
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigInteger b) {
+            return b.bitLength() < 64 ? (Object) b.longValue() : new BigDecimal(b);
+        }
+        if (v instanceof BigDecimal d) {
+            return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
+        }
+        if (v instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (v instanceof java.sql.Date d) {
+            return d.toLocalDate();
+        }
+        throw new IllegalArgumentException("cannot normalise " + v.getClass().getName() + ": " + v);
+    }
+
+    /** Normalises every value of {@code rows} (Troupe's result rows). */
+    static List<List<Object>> normalise(List<List<Object>> rows) {
+        List<List<Object>> out = new ArrayList<>(rows.size());
+        for (List<Object> row : rows) {
+            Object[] values = new Object[row.size()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = normalise(row.get(c));
+            }
+            out.add(Arrays.asList(values));
+        }
+        return out;
+    }
+}
