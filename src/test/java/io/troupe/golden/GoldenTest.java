@@ -87,17 +87,18 @@ class GoldenTest {
             });
         }
         GoldenFile f = file;
+        DuckDbAnswers duckDb = new DuckDbAnswers(file);
         return DynamicContainer.dynamicContainer(display,
-                file.cases().stream().map(c -> caseNode(f, c)));
+                file.cases().stream().map(c -> caseNode(duckDb, f, c)));
     }
 
     /*
      * No test source URIs on these nodes: Surefire 3.5 drops dynamic tests whose container has a
      * file URI from its report (they run, but count as 0), so the line goes into the names instead.
      */
-    private static DynamicNode caseNode(GoldenFile file, GoldenCase c) {
+    private static DynamicNode caseNode(DuckDbAnswers duckDb, GoldenFile file, GoldenCase c) {
         List<DynamicNode> tests = new ArrayList<>();
-        tests.add(DynamicTest.dynamicTest("duckdb", () -> checkDuckDb(file, c)));
+        tests.add(DynamicTest.dynamicTest("duckdb", () -> checkDuckDb(duckDb, file, c)));
         for (Setting s : settings()) {
             tests.add(DynamicTest.dynamicTest("troupe " + s.name(), () -> checkTroupe(file, c, s)));
         }
@@ -106,32 +107,61 @@ class GoldenTest {
 
     // ------------------------------------------------------------------ DuckDB
 
-    private static void checkDuckDb(GoldenFile file, GoldenCase c) {
+    private static void checkDuckDb(DuckDbAnswers duckDb, GoldenFile file, GoldenCase c) throws SQLException {
         String where = file.name() + ".test:" + c.line();
         if (c.kind() == GoldenCase.Kind.ERROR) {
-            if (c.sql() == null) {
-                return;
+            if (c.sql() != null) {
+                DuckDbOracle.Answer a = duckDb.answer(c);
+                assertTrue(a.error() != null, () -> where + ": DuckDB accepted the SQL of this error case and returned "
+                        + a.rows());
             }
-            DuckDbOracle.Result r;
-            try {
-                r = DuckDbOracle.query(file.tables(), c.sql());
-            } catch (SQLException expected) {
-                return;
-            }
-            fail(where + ": DuckDB accepted the SQL of this error case and returned " + r.rows());
             return;
         }
-        DuckDbOracle.Result r;
-        try {
-            r = DuckDbOracle.query(file.tables(), c.sql());
-        } catch (SQLException e) {
-            throw new AssertionError(where + ": DuckDB failed on the case's SQL: " + e.getMessage(), e);
+        DuckDbOracle.Answer a = duckDb.answer(c);
+        if (a.error() != null) {
+            throw new AssertionError(where + ": DuckDB failed on the case's SQL: " + a.error().getMessage(), a.error());
         }
-        assertEquals(c.types().length(), r.columns(), where + ": DuckDB returns " + r.columns()
+        assertEquals(c.types().length(), a.columns(), where + ": DuckDB returns " + a.columns()
                 + " columns, the query header declares " + c.types().length() + " (" + c.types() + ")");
-        assertEquals(block(c.expected(), c.rowSort()), block(r.rows(), c.rowSort()),
+        assertEquals(block(c.expected(), c.rowSort()), block(a.rows(), c.rowSort()),
                 where + ": DuckDB disagrees with the expected rows; rewrite them with -Dtroupe.golden.write=true "
                         + "if the SQL is right\n" + c.sql());
+    }
+
+    /**
+     * DuckDB's answers to all cases of one file, computed with one database on first use.
+     * Threadsafe (synchronized), in case JUnit runs dynamic tests in parallel.
+     */
+    private static final class DuckDbAnswers {
+        private final GoldenFile file;
+        private Map<GoldenCase, DuckDbOracle.Answer> answers;
+
+        DuckDbAnswers(GoldenFile file) {
+            this.file = file;
+        }
+
+        synchronized DuckDbOracle.Answer answer(GoldenCase c) throws SQLException {
+            if (answers == null) {
+                answers = answerAll(file);
+            }
+            return answers.get(c);
+        }
+    }
+
+    private static Map<GoldenCase, DuckDbOracle.Answer> answerAll(GoldenFile file) throws SQLException {
+        List<GoldenCase> withSql = new ArrayList<>();
+        for (GoldenCase c : file.cases()) {
+            if (c.sql() != null) {
+                withSql.add(c);
+            }
+        }
+        List<DuckDbOracle.Answer> list = DuckDbOracle.run(file.tables(),
+                withSql.stream().map(GoldenCase::sql).collect(Collectors.toList()));
+        Map<GoldenCase, DuckDbOracle.Answer> map = new HashMap<>();
+        for (int i = 0; i < withSql.size(); i++) {
+            map.put(withSql.get(i), list.get(i));
+        }
+        return map;
     }
 
     // ------------------------------------------------------------------ Troupe
@@ -205,21 +235,27 @@ class GoldenTest {
     // ------------------------------------------------------------------ write mode
 
     private static GoldenFile writeExpected(Path path, GoldenFile file) {
+        Map<GoldenCase, DuckDbOracle.Answer> answers;
+        try {
+            answers = answerAll(file);
+        } catch (SQLException e) {
+            throw new GoldenFormatException(file.name() + ".test", 1, "cannot load the tables into DuckDB: " + e);
+        }
         Map<GoldenCase, List<String>> rows = new HashMap<>();
         for (GoldenCase c : file.cases()) {
             if (c.kind() != GoldenCase.Kind.QUERY) {
                 continue;
             }
-            try {
-                List<String> answer = new ArrayList<>(DuckDbOracle.query(file.tables(), c.sql()).rows());
-                if (c.rowSort()) {
-                    answer.sort(null);
-                }
-                rows.put(c, answer);
-            } catch (SQLException e) {
+            DuckDbOracle.Answer a = answers.get(c);
+            if (a.error() != null) {
                 throw new GoldenFormatException(file.name() + ".test", c.line(),
-                        "cannot write the expected rows: DuckDB failed on the SQL: " + e.getMessage());
+                        "cannot write the expected rows: DuckDB failed on the SQL: " + a.error().getMessage());
             }
+            List<String> answer = new ArrayList<>(a.rows());
+            if (c.rowSort()) {
+                answer.sort(null);
+            }
+            rows.put(c, answer);
         }
         try {
             Files.writeString(path, file.withExpected(rows), StandardCharsets.UTF_8);

@@ -118,14 +118,14 @@ final class PlanParser {
     }
 
     /**
-     * {@code scan t [as a]}, {@code series x 1 10}, or a parenthesised plan: the start of a plan
+     * {@code scan t [as a]}, {@code series x 1 10}, or {@code (plan) [as a]}: the start of a plan
      * and the other input of a join or union.
      */
     private Plan source() {
         if (acceptSymbol("(")) {
             Plan inner = plan().plan();
             expectSymbol(")");
-            return inner;
+            return acceptKeyword("as") ? inner.as(identifier("an alias")) : inner;
         }
         Token t = next();
         if (t.isKeyword("scan")) {
