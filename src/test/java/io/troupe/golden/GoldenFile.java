@@ -139,7 +139,8 @@ final class GoldenFile {
                 throw error(0, "missing '# name: " + expectedName + "' header");
             }
             if (!name.equals(expectedName)) {
-                throw error(0, "'# name: " + name + "' does not match the file's path; expected '" + expectedName + "'");
+                throw error(0, "'# name: " + name + "' does not match the file's path; expected '"
+                        + expectedName + "'");
             }
             if (cases.isEmpty()) {
                 throw error(0, "no query or statement error cases");
@@ -246,7 +247,8 @@ final class GoldenFile {
             int planIndex = i;
             String plan = block(headerIndex, "plan", SQL, RESULT);
             if (i >= lines.size() || !lines.get(i).strip().equals(SQL)) {
-                throw error(headerIndex, "a query needs its DuckDB SQL: add a 'sql' line and the statement before '----'");
+                throw error(headerIndex,
+                        "a query needs its DuckDB SQL: add a 'sql' line and the statement before '----'");
             }
             i++;
             String sql = block(headerIndex, "sql", RESULT);

@@ -37,6 +37,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>{@code -Dtroupe.golden.write=true} first rewrites the expected rows of every query case
  * from DuckDB's answer, so nobody computes expected rows by hand; review the diff, then run
  * again without it.
+ *
+ * <p>Each Troupe test starts its own {@link Troupe}; DuckDB answers are computed once per file
+ * (see {@link DuckDbOracle}), so the tests may run in any order.
  */
 class GoldenTest {
 

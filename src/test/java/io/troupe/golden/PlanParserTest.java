@@ -101,27 +101,31 @@ class PlanParserTest {
         assertEquals("Alias s", PlanParser.parse("(scan t | project a) as s", 1, "t.test").plan().label());
     }
 
+    private static String syntaxError(String plan) {
+        return assertThrows(GoldenFormatException.class, () -> PlanParser.parse(plan, 1, "x.test")).getMessage();
+    }
+
     @Test
     void shouldNameFileAndLineOfSyntaxErrors() {
         GoldenFormatException e = assertThrows(GoldenFormatException.class,
                 () -> PlanParser.parse("scan t\n| filter (a > 1\n| limit 3", 12, "f/x.test"));
         assertEquals("f/x.test:14: expected ')' but found '|'", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | frobnicate", 3, "x.test"));
-        assertTrue(e.getMessage().startsWith("x.test:3: expected a step (as, filter"), e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | filter f(a)", 1, "x.test"));
-        assertTrue(e.getMessage().startsWith("x.test:1: unknown function 'f'; known: substring"), e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | project upper(a, b)", 1, "x.test"));
-        assertEquals("x.test:1: upper takes 1 argument, got 2", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | filter s like 3", 1, "x.test"));
-        assertEquals("x.test:1: LIKE takes a string literal pattern, found '3'", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | filter s = 'x", 2, "x.test"));
-        assertEquals("x.test:2: unclosed string literal", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | project cast(a as int9)", 1, "x.test"));
-        assertEquals("x.test:1: unknown type: int9", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t | project sum(distinct a)", 1, "x.test"));
-        assertEquals("x.test:1: DISTINCT is supported in count only, not in sum", e.getMessage());
-        e = assertThrows(GoldenFormatException.class, () -> PlanParser.parse("scan t extra", 1, "x.test"));
-        assertEquals("x.test:1: expected '|' or the end of the plan but found 'extra'", e.getMessage());
+        String step = syntaxError("scan t | frobnicate");
+        assertTrue(step.startsWith("x.test:1: expected a step (as, filter"), step);
+        String function = syntaxError("scan t | filter f(a)");
+        assertTrue(function.startsWith("x.test:1: unknown function 'f'; known: substring"), function);
+        assertEquals("x.test:1: upper takes 1 argument, got 2", syntaxError("scan t | project upper(a, b)"));
+        assertEquals("x.test:1: LIKE takes a string literal pattern, found '3'",
+                syntaxError("scan t | filter s like 3"));
+        assertEquals("x.test:1: unclosed string literal", syntaxError("scan t | filter s = 'x"));
+        assertEquals("x.test:1: unknown type: int9", syntaxError("scan t | project cast(a as int9)"));
+        assertEquals("x.test:1: DISTINCT is supported in count only, not in sum",
+                syntaxError("scan t | project sum(distinct a)"));
+        assertEquals("x.test:1: substring takes an integer literal here, not b",
+                syntaxError("scan t | project substring(s, b, 1)"));
+        assertEquals("x.test:1: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
+        assertEquals("x.test:1: integer literal 99999999999999999999 does not fit INT64",
+                syntaxError("scan t | filter a = 99999999999999999999"));
     }
 
     @Test
