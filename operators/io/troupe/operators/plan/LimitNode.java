@@ -6,7 +6,11 @@ import io.troupe.operators.types.Schema;
 
 import java.util.List;
 
-/** LIMIT count OFFSET offset. Over a sort, the sort's compile fuses both into a top-N. */
+/**
+ * LIMIT count OFFSET offset. Directly over a sort it fuses with it into a top-N sink
+ * ({@link SortNode#compileTopN}); elsewhere it is the streaming {@link LimitOperator}, which
+ * stops its producers once the rows are out.
+ */
 final class LimitNode extends Plan {
 
     private final Plan input;
@@ -51,6 +55,9 @@ final class LimitNode extends Plan {
 
     @Override
     PipelineBuilder compile(PlanCompiler compiler) {
+        if (input instanceof SortNode sort) {
+            return sort.compileTopN(compiler, count, offset);
+        }
         return input.compile(compiler).then(new LimitOperator(count, offset));
     }
 }

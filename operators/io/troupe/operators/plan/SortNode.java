@@ -1,12 +1,24 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.sort.OrderKey;
+import io.troupe.operators.sort.SortSink;
+import io.troupe.operators.sort.SortSpec;
+import io.troupe.operators.sort.SortedResult;
+import io.troupe.operators.sort.SortedSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** ORDER BY: sorts its input by the keys in turn. */
+/**
+ * ORDER BY: sorts its input by the keys in turn. Compiles to a {@link SortSink} ending the input's
+ * pipeline and a {@link SortedSource} starting the next; a {@link LimitNode} directly above fuses
+ * with it into a top-N ({@link #compileTopN}).
+ */
 final class SortNode extends Plan {
 
     private final Plan input;
@@ -41,6 +53,27 @@ final class SortNode extends Plan {
 
     @Override
     PipelineBuilder compile(PlanCompiler compiler) {
-        throw new PlanException(label(), "sort is not implemented yet");
+        StateKey<SortedResult> key = compiler.newKey("sort", SortedResult.class);
+        return compileInto(compiler, SortSink.sort(spec(compiler), key), key);
+    }
+
+    /** ORDER BY ... LIMIT count OFFSET offset: one sink that keeps only the rows it will emit. */
+    PipelineBuilder compileTopN(PlanCompiler compiler, long count, long offset) {
+        StateKey<SortedResult> key = compiler.newKey("topn", SortedResult.class);
+        return compileInto(compiler, SortSink.topN(spec(compiler), count, offset, key), key);
+    }
+
+    private PipelineBuilder compileInto(PlanCompiler compiler, SortSink sink, StateKey<SortedResult> key) {
+        Pipeline sorted = input.compile(compiler).into(sink);
+        return compiler.source(new SortedSource(key)).dependsOn(sorted);
+    }
+
+    private SortSpec spec(PlanCompiler compiler) {
+        Schema in = input.deriveSchema(compiler.catalog());
+        List<OrderKey> bound = new ArrayList<>(keys.size());
+        for (SortKey k : keys) {
+            bound.add(new OrderKey(k.expr().bind(in, label()), k.ascending(), k.nullsFirst()));
+        }
+        return new SortSpec(bound, in.size(), label());
     }
 }

@@ -28,7 +28,8 @@ public final class LimitOperator implements Operator {
     @Override
     public OperatorState open(ExecContext ctx) {
         AtomicLong position = new AtomicLong();
-        long end = offset + count;
+        // Saturates: LIMIT Long.MAX_VALUE OFFSET n means "all rows after n", not an overflow.
+        long end = count > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + count;
         return downstream -> new BatchConsumer() {
             @Override
             public boolean accept(Batch batch) {
