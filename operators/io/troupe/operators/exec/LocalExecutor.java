@@ -2,6 +2,7 @@ package io.troupe.operators.exec;
 
 import io.troupe.operators.batch.Batch;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,19 +37,28 @@ public final class LocalExecutor {
         done.add(pipeline);
     }
 
+    /**
+     * Binds the chain of every branch before driving any: an operator shared by the branches of a
+     * union (a RIGHT join's probe) must know all its consumers before the first one finishes.
+     */
     private void runOne(Pipeline pipeline, ExecContext ctx) {
         Sink.SinkState sinkState = pipeline.sink().open(ctx);
         Map<Operator, Operator.OperatorState> opened = new IdentityHashMap<>();
+        List<Source.SourceReader> readers = new ArrayList<>();
+        List<BatchConsumer> chains = new ArrayList<>();
         for (Pipeline.Branch branch : pipeline.branches()) {
             ctx.checkCancelled();
-            Source.SourceReader reader = branch.source().open(ctx).reader();
+            readers.add(branch.source().open(ctx).reader());
             BatchConsumer chain = sinkState.local();
             List<Operator> ops = branch.operators();
             for (int i = ops.size() - 1; i >= 0; i--) {
                 Operator op = ops.get(i);
                 chain = opened.computeIfAbsent(op, o -> o.open(ctx)).bind(chain);
             }
-            drive(reader, chain, ctx);
+            chains.add(chain);
+        }
+        for (int b = 0; b < chains.size(); b++) {
+            drive(readers.get(b), chains.get(b), ctx);
         }
         sinkState.finalizeSink();
     }

@@ -1,6 +1,7 @@
 package io.troupe.operators.expr;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
 
@@ -24,4 +25,17 @@ public interface Expression {
      *         overflow, a failed cast), naming this expression
      */
     ColumnVector evaluate(Batch batch);
+
+    /**
+     * For a BOOLEAN expression: writes the live rows of {@code batch} where it is TRUE (neither
+     * FALSE nor NULL) to {@code out}, in ascending order, and returns how many there are: the
+     * selection a filter keeps. Kernels that can decide it without building a BOOLEAN vector
+     * override this; the default evaluates and scans.
+     *
+     * @param out room for at least {@code batch.size()} rows; not the batch's own selection array
+     * @throws io.troupe.operators.exec.QueryFailedException as {@link #evaluate} does
+     */
+    default int select(Batch batch, int[] out) {
+        return Kernels.select((BooleanVector) evaluate(batch), batch, out);
+    }
 }

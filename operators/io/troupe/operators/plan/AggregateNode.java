@@ -1,6 +1,12 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.agg.AggregateResult;
+import io.troupe.operators.agg.AggregateSpec;
 import io.troupe.operators.agg.AggregateTypes;
+import io.troupe.operators.agg.HashAggregateSink;
+import io.troupe.operators.agg.HashAggregateSource;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
@@ -11,7 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** GROUP BY keys with aggregate functions; output is the keys, then the aggregates. */
+/**
+ * GROUP BY keys with aggregate functions; output is the keys, then the aggregates. Compiles to a
+ * {@link HashAggregateSink} ending the input's pipeline and a {@link HashAggregateSource} starting
+ * the next one.
+ */
 final class AggregateNode extends Plan {
 
     private final Plan input;
@@ -62,22 +72,39 @@ final class AggregateNode extends Plan {
             }
         }
         for (Expr aggregate : aggregates) {
-            AggregateCall call = call(aggregate);
-            DataType argType = call.argument() == null ? null : call.argument().bind(in, label()).type();
-            DataType result;
-            try {
-                result = AggregateTypes.resultType(call.function(), argType);
-            } catch (IllegalArgumentException e) {
-                throw new PlanException(label(), e.getMessage() + ": " + call);
-            }
-            boolean counts = call.function().name().startsWith("COUNT");
-            fields.add(new Field(null, aggregate.outputName(), result, !counts));
+            AggregateSpec spec = bind(aggregate, in);
+            boolean counts = spec.function().name().startsWith("COUNT");
+            fields.add(new Field(null, aggregate.outputName(), spec.resultType(), !counts));
         }
         return new Schema(fields);
     }
 
+    /** Binds one output aggregate against the input schema, checking its argument's type. */
+    private AggregateSpec bind(Expr aggregate, Schema in) {
+        AggregateCall call = call(aggregate);
+        Expression argument = call.argument() == null ? null : call.argument().bind(in, label());
+        DataType result;
+        try {
+            result = AggregateTypes.resultType(call.function(), argument == null ? null : argument.type());
+        } catch (IllegalArgumentException e) {
+            throw new PlanException(label(), e.getMessage() + ": " + call);
+        }
+        return new AggregateSpec(call.function(), argument, call.distinct(), result, call.toString());
+    }
+
     @Override
     PipelineBuilder compile(PlanCompiler compiler) {
-        throw new PlanException(label(), "hash aggregate is not implemented yet");
+        Schema in = input.deriveSchema(compiler.catalog());
+        List<Expression> keys = new ArrayList<>();
+        for (Expr key : groupBy) {
+            keys.add(key.bind(in, label()));
+        }
+        List<AggregateSpec> specs = new ArrayList<>();
+        for (Expr aggregate : aggregates) {
+            specs.add(bind(aggregate, in));
+        }
+        StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
+        Pipeline build = input.compile(compiler).into(new HashAggregateSink(keys, specs, result));
+        return compiler.source(new HashAggregateSource(result)).dependsOn(build);
     }
 }

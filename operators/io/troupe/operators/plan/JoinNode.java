@@ -1,8 +1,14 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
+import io.troupe.operators.join.HashJoinBuildSink;
+import io.troupe.operators.join.HashJoinProbeOperator;
+import io.troupe.operators.join.HashJoinTable;
 import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
@@ -11,7 +17,8 @@ import java.util.List;
 /**
  * Hash join: the right input is built into a hash table, the left input probes it. The condition
  * is a conjunction of equalities, each between an expression over the left input and one over the
- * right; those pairs are the join keys.
+ * right; those pairs are the join keys. Compiles to a build pipeline (the right input into a
+ * {@link HashJoinBuildSink}) and a {@link HashJoinProbeOperator} on the left input's pipeline.
  */
 final class JoinNode extends Plan {
 
@@ -106,8 +113,30 @@ final class JoinNode extends Plan {
         };
     }
 
+    /**
+     * The right input ends in a build sink; the left input's pipeline waits for it and gets the
+     * probe appended. One state key ties the two: the sink publishes the table under it.
+     */
     @Override
     PipelineBuilder compile(PlanCompiler compiler) {
-        throw new PlanException(label(), "hash join is not implemented yet");
+        Schema l = left.deriveSchema(compiler.catalog());
+        Schema r = right.deriveSchema(compiler.catalog());
+        Keys keys = bindKeys(l, r);
+        StateKey<HashJoinTable> table = compiler.newKey("hash-join", HashJoinTable.class);
+        DataType[] payload = type.emitsRight() ? types(r) : new DataType[0];
+        Pipeline build = right.compile(compiler)
+                .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, type.needsMatchFlags()));
+        return left.compile(compiler)
+                .dependsOn(build)
+                .then(new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
+                        compiler.settings().matchFlags()));
+    }
+
+    private static DataType[] types(Schema schema) {
+        DataType[] types = new DataType[schema.size()];
+        for (int c = 0; c < types.length; c++) {
+            types[c] = schema.type(c);
+        }
+        return types;
     }
 }

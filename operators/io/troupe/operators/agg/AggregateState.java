@@ -1,0 +1,82 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.types.TypeId;
+
+/**
+ * The running state of one aggregate for every group, in primitive arrays indexed by group id
+ * (counts in a {@code long[]}, sums in a {@code long[]} or {@code double[]} ...): no object per
+ * group, no boxing. Every method works on a whole batch or a whole table, dispatching on types
+ * once and looping tightly inside.
+ *
+ * <p>Life cycle: {@link #update} per batch of a worker, {@link #combine} to merge another worker's
+ * state into this one, {@link #finish} once, then {@link #result} (read-only, may be called by
+ * several readers at once).
+ *
+ * <p>Not threadsafe until finished: owned by one worker, or by the shared state under its lock.
+ */
+abstract class AggregateState {
+
+    protected final AggregateSpec spec;
+
+    protected AggregateState(AggregateSpec spec) {
+        this.spec = spec;
+    }
+
+    /** A new, empty state for {@code spec}, of the class that fits its function and argument type. */
+    static AggregateState create(AggregateSpec spec) {
+        AggregateFunction f = spec.function();
+        TypeId arg = spec.argument() == null ? null : spec.argument().type().id();
+        if (f == AggregateFunction.COUNT_STAR || (f == AggregateFunction.COUNT && !spec.distinct())) {
+            return new CountState(spec);
+        }
+        if (f == AggregateFunction.COUNT) {
+            return new CountDistinctState(spec);
+        }
+        if (f == AggregateFunction.SUM || f == AggregateFunction.AVG) {
+            return arg == TypeId.FLOAT64 ? new DoubleSumState(spec) : new LongSumState(spec);
+        }
+        if (arg == TypeId.FLOAT64) {
+            return new DoubleMinMaxState(spec);
+        }
+        if (arg == TypeId.VARCHAR) {
+            return new StringMinMaxState(spec);
+        }
+        return new LongMinMaxState(spec);
+    }
+
+    /** Makes room for groups 0 .. groups-1; new groups start empty. */
+    abstract void ensureCapacity(int groups);
+
+    /**
+     * Adds the live rows of {@code batch}: live row i belongs to group {@code gids[i]}.
+     *
+     * @param argument the evaluated argument, aligned with the batch; null for count(*)
+     */
+    abstract void update(ColumnVector argument, Batch batch, int[] gids);
+
+    /**
+     * Adds {@code other}'s groups 0 .. otherGroups-1 into this state's groups
+     * {@code gidMap[0 .. otherGroups-1]} (a worker's partial result into the shared one).
+     */
+    abstract void combine(AggregateState other, int[] gidMap, int otherGroups);
+
+    /** Called once after the last update and combine, with the final group count. */
+    void finish(int groups) {
+    }
+
+    /** The results of groups {@code from .. from+count-1} as a dense vector. Read-only. */
+    abstract ColumnVector result(int from, int count);
+
+    /** The capacity to grow to from {@code current} so that {@code needed} groups fit. */
+    static int grow(int current, int needed) {
+        return Math.max(needed, Math.max(64, current * 2));
+    }
+
+    /** The error for a sum that does not fit {@code type}, naming the aggregate. */
+    QueryFailedException overflow(Object type) {
+        return new QueryFailedException("overflow in " + spec.text() + ": the sum does not fit " + type);
+    }
+}

@@ -1,0 +1,58 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.types.DataType;
+
+import java.util.Arrays;
+
+/**
+ * count(*) (every row) and count(x) (rows where x is not NULL): one {@code long} per group,
+ * 0 for a group that saw no such row. Not threadsafe (see {@link AggregateState}).
+ */
+final class CountState extends AggregateState {
+
+    private long[] counts = new long[0];
+    private byte[] valid;
+
+    CountState(AggregateSpec spec) {
+        super(spec);
+    }
+
+    @Override
+    void ensureCapacity(int groups) {
+        if (groups > counts.length) {
+            counts = Arrays.copyOf(counts, grow(counts.length, groups));
+        }
+    }
+
+    @Override
+    void update(ColumnVector argument, Batch batch, int[] gids) {
+        int n = batch.size();
+        long[] c = counts;
+        byte[] v = argument == null ? null : (valid = Inputs.valid(argument, batch, valid));
+        if (v == null) {
+            for (int i = 0; i < n; i++) {
+                c[gids[i]]++;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                c[gids[i]] += v[i];
+            }
+        }
+    }
+
+    @Override
+    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+        long[] theirs = ((CountState) other).counts;
+        for (int g = 0; g < otherGroups; g++) {
+            counts[gidMap[g]] += theirs[g];
+        }
+    }
+
+    @Override
+    ColumnVector result(int from, int count) {
+        return new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
+    }
+}

@@ -1,0 +1,95 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.DoubleVector;
+
+import java.util.Arrays;
+
+/**
+ * min and max over FLOAT64. NaN orders above every other value, as in DuckDB and PostgreSQL: max
+ * is NaN once a NaN was seen, min is NaN only when every input was NaN. NULL for a group that saw
+ * no non-NULL input.
+ *
+ * <p>Not threadsafe (see {@link AggregateState}).
+ */
+final class DoubleMinMaxState extends AggregateState {
+
+    private final boolean min;
+    private double[] best = new double[0];
+    private byte[] seen = new byte[0];
+    private double[] values;
+    private byte[] valid;
+
+    DoubleMinMaxState(AggregateSpec spec) {
+        super(spec);
+        this.min = spec.function() == AggregateFunction.MIN;
+    }
+
+    @Override
+    void ensureCapacity(int groups) {
+        if (groups > best.length) {
+            int capacity = grow(best.length, groups);
+            best = Arrays.copyOf(best, capacity);
+            seen = Arrays.copyOf(seen, capacity);
+        }
+    }
+
+    /** x < y with NaN greatest. */
+    private static boolean less(double x, double y) {
+        return x < y || (y != y && x == x);
+    }
+
+    @Override
+    void update(ColumnVector argument, Batch batch, int[] gids) {
+        int n = batch.size();
+        double[] x = values = Inputs.doubles(argument, batch, values);
+        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        double[] b = best;
+        byte[] s = seen;
+        if (min) {
+            for (int i = 0; i < n; i++) {
+                if (v == null || v[i] != 0) {
+                    int g = gids[i];
+                    if (s[g] == 0 || less(x[i], b[g])) {
+                        b[g] = x[i];
+                        s[g] = 1;
+                    }
+                }
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (v == null || v[i] != 0) {
+                    int g = gids[i];
+                    if (s[g] == 0 || less(b[g], x[i])) {
+                        b[g] = x[i];
+                        s[g] = 1;
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+        DoubleMinMaxState o = (DoubleMinMaxState) other;
+        for (int g = 0; g < otherGroups; g++) {
+            if (o.seen[g] == 0) {
+                continue;
+            }
+            int to = gidMap[g];
+            double x = o.best[g];
+            if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
+                best[to] = x;
+                seen[to] = 1;
+            }
+        }
+    }
+
+    @Override
+    ColumnVector result(int from, int count) {
+        DoubleVector out = new DoubleVector(Arrays.copyOfRange(best, from, from + count));
+        out.setValidity(Inputs.validity(seen, from, count));
+        return out;
+    }
+}

@@ -1,0 +1,84 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.DoubleVector;
+
+import java.util.Arrays;
+
+/**
+ * sum and avg over FLOAT64: a {@code double} sum and a count of non-NULL inputs per group (IEEE
+ * arithmetic: no overflow error, as in DuckDB). NULL for a group with no non-NULL input.
+ *
+ * <p>Not threadsafe (see {@link AggregateState}).
+ */
+final class DoubleSumState extends AggregateState {
+
+    private final boolean average;
+    private double[] sums = new double[0];
+    private long[] counts = new long[0];
+    private double[] values;
+    private byte[] valid;
+
+    DoubleSumState(AggregateSpec spec) {
+        super(spec);
+        this.average = spec.function() == AggregateFunction.AVG;
+    }
+
+    @Override
+    void ensureCapacity(int groups) {
+        if (groups > sums.length) {
+            int capacity = grow(sums.length, groups);
+            sums = Arrays.copyOf(sums, capacity);
+            counts = Arrays.copyOf(counts, capacity);
+        }
+    }
+
+    @Override
+    void update(ColumnVector argument, Batch batch, int[] gids) {
+        int n = batch.size();
+        double[] x = values = Inputs.doubles(argument, batch, values);
+        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        double[] s = sums;
+        long[] c = counts;
+        if (v == null) {
+            for (int i = 0; i < n; i++) {
+                int g = gids[i];
+                s[g] += x[i];
+                c[g]++;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (v[i] != 0) {
+                    int g = gids[i];
+                    s[g] += x[i];
+                    c[g]++;
+                }
+            }
+        }
+    }
+
+    @Override
+    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+        DoubleSumState o = (DoubleSumState) other;
+        for (int g = 0; g < otherGroups; g++) {
+            int to = gidMap[g];
+            sums[to] += o.sums[g];
+            counts[to] += o.counts[g];
+        }
+    }
+
+    @Override
+    ColumnVector result(int from, int count) {
+        double[] out = Arrays.copyOfRange(sums, from, from + count);
+        if (average) {
+            for (int k = 0; k < count; k++) {
+                long n = counts[from + k];
+                out[k] = n == 0 ? 0 : out[k] / n;
+            }
+        }
+        DoubleVector vector = new DoubleVector(out);
+        vector.setValidity(Inputs.validityOfCounts(counts, from, count));
+        return vector;
+    }
+}

@@ -1,0 +1,53 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
+
+import java.util.List;
+
+/**
+ * Maps group keys to dense group ids 0, 1, 2 ... in order of first appearance, and stores each
+ * group's key once. Three shapes, chosen by {@link #create} from the key types:
+ * <ul>
+ *   <li>no keys: one group, id 0, that exists even before any row arrives ({@link GlobalGroupTable});</li>
+ *   <li>one INT32, DATE, INT64 or DECIMAL key: open addressing over a {@code long[]} holding the
+ *       keys themselves, no generic comparison ({@link LongKeyTable}, the fast path);</li>
+ *   <li>anything else: salted slots and per-column key storage, probed a batch at a time with
+ *       one tight loop per key column ({@link GenericKeyTable}).</li>
+ * </ul>
+ * NULL keys are equal to each other: they form one group (per combination of the other keys).
+ *
+ * <p>Not threadsafe: owned by one worker, or by the shared state under its lock.
+ */
+abstract class GroupTable {
+
+    /** The table for keys of {@code keyTypes}. */
+    static GroupTable create(List<DataType> keyTypes) {
+        if (keyTypes.isEmpty()) {
+            return new GlobalGroupTable();
+        }
+        if (keyTypes.size() == 1) {
+            TypeId id = keyTypes.get(0).id();
+            if (id == TypeId.INT32 || id == TypeId.DATE || id == TypeId.INT64 || id == TypeId.DECIMAL) {
+                return new LongKeyTable(keyTypes.get(0));
+            }
+        }
+        return new GenericKeyTable(keyTypes);
+    }
+
+    /** Groups so far; their ids are 0 .. groupCount()-1. */
+    abstract int groupCount();
+
+    /**
+     * Finds or creates the group of each live row of {@code batch}: {@code gids[i]} receives the
+     * group of the i-th live row.
+     *
+     * @param keys the key columns, aligned with the batch's physical rows
+     */
+    abstract void findOrInsert(ColumnVector[] keys, Batch batch, int[] gids);
+
+    /** The keys of groups {@code from .. from+count-1} as dense vectors, one per key column. */
+    abstract ColumnVector[] keys(int from, int count);
+}

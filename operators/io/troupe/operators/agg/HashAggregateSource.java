@@ -1,0 +1,37 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Source;
+import io.troupe.operators.exec.StateKey;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The output side of a hash aggregate: emits the groups a {@link HashAggregateSink} published,
+ * in batches of the query's batch size. Readers take morsels (batch-sized ranges of group ids)
+ * from one shared atomic counter, so several workers split the output without coordination.
+ * Immutable and threadsafe; each execution's state is threadsafe, its readers are not.
+ */
+public final class HashAggregateSource implements Source {
+
+    private final StateKey<AggregateResult> resultKey;
+
+    public HashAggregateSource(StateKey<AggregateResult> resultKey) {
+        this.resultKey = resultKey;
+    }
+
+    @Override
+    public SourceState open(ExecContext ctx) {
+        AggregateResult result = ctx.lookup(resultKey);
+        int batchSize = ctx.batchSize();
+        int rows = result.rowCount();
+        AtomicInteger nextMorsel = new AtomicInteger();
+        return () -> () -> {
+            long from = (long) nextMorsel.getAndIncrement() * batchSize;
+            if (from >= rows) {
+                return null;
+            }
+            return result.rows((int) from, (int) Math.min(batchSize, rows - from));
+        };
+    }
+}

@@ -1,0 +1,125 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.BooleanVector;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.Validity;
+
+/**
+ * Gathers an aggregate's argument into dense arrays indexed by live row (entry i belongs to the
+ * batch's i-th live row), so that the update loops of the aggregate states are one tight loop
+ * over primitive arrays, whatever the vector class and the selection. Dispatch is once per batch.
+ *
+ * <p>Stateless; the scratch arrays passed in belong to the caller (one worker).
+ */
+final class Inputs {
+
+    private Inputs() {
+    }
+
+    /** {@code scratch} when it holds {@code n} entries, else a larger array. */
+    static long[] room(long[] scratch, int n) {
+        return scratch != null && scratch.length >= n ? scratch : new long[Math.max(n, 64)];
+    }
+
+    static double[] room(double[] scratch, int n) {
+        return scratch != null && scratch.length >= n ? scratch : new double[Math.max(n, 64)];
+    }
+
+    static byte[] room(byte[] scratch, int n) {
+        return scratch != null && scratch.length >= n ? scratch : new byte[Math.max(n, 64)];
+    }
+
+    static int[] room(int[] scratch, int n) {
+        return scratch != null && scratch.length >= n ? scratch : new int[Math.max(n, 64)];
+    }
+
+    /**
+     * The live values of an INT32, DATE, INT64, DECIMAL (unscaled) or BOOLEAN (0/1) vector as
+     * longs; values at NULL rows are unspecified.
+     */
+    static long[] longs(ColumnVector v, Batch batch, long[] scratch) {
+        int n = batch.size();
+        long[] out = room(scratch, n);
+        if (v instanceof IntVector iv) {
+            int[] values = iv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)];
+            }
+        } else if (v instanceof LongVector lv) {
+            long[] values = lv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)];
+            }
+        } else if (v instanceof BooleanVector bv) {
+            byte[] values = bv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)];
+            }
+        } else {
+            throw new IllegalArgumentException("not an integer-backed vector: " + v.type());
+        }
+        return out;
+    }
+
+    /** The live values of a FLOAT64 vector; values at NULL rows are unspecified. */
+    static double[] doubles(ColumnVector v, Batch batch, double[] scratch) {
+        int n = batch.size();
+        double[] out = room(scratch, n);
+        if (v instanceof DoubleVector dv) {
+            double[] values = dv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)];
+            }
+        } else {
+            throw new IllegalArgumentException("not a FLOAT64 vector: " + v.type());
+        }
+        return out;
+    }
+
+    /** 1 where the live row holds a value, 0 where it is NULL; null when the vector has no NULLs. */
+    static byte[] valid(ColumnVector v, Batch batch, byte[] scratch) {
+        if (!v.mayHaveNulls()) {
+            return null;
+        }
+        int n = batch.size();
+        byte[] out = room(scratch, n);
+        long[] bits = v.validity();
+        for (int i = 0; i < n; i++) {
+            int r = batch.row(i);
+            out[i] = (byte) ((bits[r >>> 6] >>> r) & 1L);
+        }
+        return out;
+    }
+
+    /** A validity bitmap for rows 0..count-1 from flags {@code set[from..from+count)}; null when all are set. */
+    static long[] validity(byte[] set, int from, int count) {
+        long[] bits = null;
+        for (int k = 0; k < count; k++) {
+            if (set[from + k] == 0) {
+                if (bits == null) {
+                    bits = Validity.allValid(count);
+                }
+                bits[k >>> 6] &= ~(1L << k);
+            }
+        }
+        return bits;
+    }
+
+    /** As {@link #validity(byte[], int, int)}, valid where {@code counts[g] > 0}. */
+    static long[] validityOfCounts(long[] counts, int from, int count) {
+        long[] bits = null;
+        for (int k = 0; k < count; k++) {
+            if (counts[from + k] == 0) {
+                if (bits == null) {
+                    bits = Validity.allValid(count);
+                }
+                bits[k >>> 6] &= ~(1L << k);
+            }
+        }
+        return bits;
+    }
+}

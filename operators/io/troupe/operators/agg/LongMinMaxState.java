@@ -1,0 +1,110 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.BooleanVector;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+
+import java.util.Arrays;
+
+/**
+ * min and max over the integer-backed types: INT32, DATE (days), INT64, DECIMAL (unscaled, one
+ * scale per column, so the order of the longs is the order of the values) and BOOLEAN (0/1, so
+ * false < true). One {@code long} and one "seen" flag per group; NULL for a group that saw no
+ * non-NULL input.
+ *
+ * <p>Not threadsafe (see {@link AggregateState}).
+ */
+final class LongMinMaxState extends AggregateState {
+
+    private final boolean min;
+    private long[] best = new long[0];
+    private byte[] seen = new byte[0];
+    private long[] values;
+    private byte[] valid;
+
+    LongMinMaxState(AggregateSpec spec) {
+        super(spec);
+        this.min = spec.function() == AggregateFunction.MIN;
+    }
+
+    @Override
+    void ensureCapacity(int groups) {
+        if (groups > best.length) {
+            int capacity = grow(best.length, groups);
+            best = Arrays.copyOf(best, capacity);
+            seen = Arrays.copyOf(seen, capacity);
+        }
+    }
+
+    @Override
+    void update(ColumnVector argument, Batch batch, int[] gids) {
+        int n = batch.size();
+        long[] x = values = Inputs.longs(argument, batch, values);
+        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        long[] b = best;
+        byte[] s = seen;
+        if (min) {
+            for (int i = 0; i < n; i++) {
+                if (v == null || v[i] != 0) {
+                    int g = gids[i];
+                    if (s[g] == 0 || x[i] < b[g]) {
+                        b[g] = x[i];
+                        s[g] = 1;
+                    }
+                }
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (v == null || v[i] != 0) {
+                    int g = gids[i];
+                    if (s[g] == 0 || x[i] > b[g]) {
+                        b[g] = x[i];
+                        s[g] = 1;
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+        LongMinMaxState o = (LongMinMaxState) other;
+        for (int g = 0; g < otherGroups; g++) {
+            if (o.seen[g] == 0) {
+                continue;
+            }
+            int to = gidMap[g];
+            long x = o.best[g];
+            if (seen[to] == 0 || (min ? x < best[to] : x > best[to])) {
+                best[to] = x;
+                seen[to] = 1;
+            }
+        }
+    }
+
+    @Override
+    ColumnVector result(int from, int count) {
+        ColumnVector out;
+        switch (spec.resultType().id()) {
+            case INT32, DATE -> {
+                int[] ints = new int[count];
+                for (int k = 0; k < count; k++) {
+                    ints[k] = (int) best[from + k];
+                }
+                out = new IntVector(spec.resultType(), ints);
+            }
+            case BOOLEAN -> {
+                byte[] bools = new byte[count];
+                for (int k = 0; k < count; k++) {
+                    bools[k] = (byte) best[from + k];
+                }
+                out = new BooleanVector(bools);
+            }
+            default -> out = new LongVector(spec.resultType(), Arrays.copyOfRange(best, from, from + count));
+        }
+        out.setValidity(Inputs.validity(seen, from, count));
+        return out;
+    }
+}

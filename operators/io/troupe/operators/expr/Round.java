@@ -1,0 +1,166 @@
+package io.troupe.operators.expr;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.TypeId;
+
+/**
+ * {@code round(x, digits)}, halves away from zero; {@code digits} is an integer literal.
+ * <ul>
+ *   <li>DECIMAL(p,s): digits &gt;= s is the value unchanged; 0 &lt;= digits &lt; s gives
+ *       DECIMAL(p, digits); digits &lt; 0 gives DECIMAL(p, 0), or DECIMAL(p+1, 0) when s is 0,
+ *       rounded to tens, hundreds... in one step (DuckDB's types).</li>
+ *   <li>FLOAT64: as DuckDB, {@code round(x * 10^d) / 10^d} (or {@code round(x / 10^-d) * 10^-d}),
+ *       keeping x when that overflows to Infinity (or 0 for negative digits).</li>
+ *   <li>INT32, INT64: unchanged for digits &gt;= 0, else rounded to tens, hundreds...; past the
+ *       type's range that is an overflow.</li>
+ * </ul>
+ *
+ * <p>Immutable and threadsafe.
+ */
+final class Round implements Expression {
+
+    private final Expression value;
+    private final int digits;
+    private final DataType type;
+    private final String text;
+
+    private Round(Expression value, int digits, DataType type, String text) {
+        this.value = value;
+        this.digits = digits;
+        this.type = type;
+        this.text = text;
+    }
+
+    static Expression bind(Expression value, Expression digits, String text) {
+        if (!value.type().isNumeric() || !(digits instanceof LiteralExpression lit) || lit.isNull()
+                || !TypeRules.isInteger(lit.type())) {
+            throw new ExpressionTypeException("round needs a numeric value and an integer literal for digits, got "
+                    + value.type() + " and " + digits.type() + (digits instanceof LiteralExpression ? "" : " " + digits)
+                    + " in " + text);
+        }
+        long d = lit.type().id() == TypeId.INT32 ? lit.intValue() : lit.longValue();
+        int places = (int) Math.max(-1000, Math.min(1000, d));
+        DataType t = value.type();
+        DataType result;
+        switch (t.id()) {
+            case DECIMAL -> {
+                if (places >= t.scale()) {
+                    return value;
+                }
+                result = places >= 0 ? DataType.decimal(t.precision(), places)
+                        : DataType.decimal(t.scale() > 0 ? t.precision() : Math.min(DataType.MAX_DECIMAL_PRECISION, t.precision() + 1), 0);
+            }
+            case INT32, INT64 -> {
+                if (places >= 0) {
+                    return value;
+                }
+                result = t;
+            }
+            default -> result = DataType.FLOAT64;
+        }
+        return Functions.fold(new Round(value, places, result, text), value);
+    }
+
+    @Override
+    public DataType type() {
+        return type;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    @Override
+    public ColumnVector evaluate(Batch batch) {
+        ColumnVector in = value.evaluate(batch);
+        int n = batch.size();
+        int[] sel = batch.selection();
+        int rows = batch.rowCount();
+        long[] valid = in.validity();
+        ColumnVector out;
+        if (in instanceof DoubleVector dv) {
+            out = new DoubleVector(roundDoubles(dv.values(), sel, n, rows));
+        } else if (in instanceof IntVector iv) {
+            int[] a = iv.values();
+            int[] o = new int[rows];
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                long v = roundToPowerOfTen(a[r], -digits) * Decimals.pow10(Math.min(18, -digits));
+                if (v != (int) v && Kernels.isValid(valid, r)) {
+                    throw Kernels.overflow(text, type);
+                }
+                o[r] = (int) v;
+            }
+            out = new IntVector(type, o);
+        } else {
+            long[] a = ((LongVector) in).values();
+            long[] o = new long[rows];
+            int scale = TypeRules.scale(in.type());
+            long limit = type.id() == TypeId.DECIMAL ? Decimals.pow10(type.precision()) : Long.MAX_VALUE;
+            try {
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    if (!Kernels.isValid(valid, r)) {
+                        continue;
+                    }
+                    // One rounding step, straight to the target unit: rounding to scale 0 first
+                    // and then to tens would round 4884.5 to 4885 and then to 4890.
+                    long v = digits >= 0 ? Decimals.rescale(a[r], scale, digits)
+                            : Math.multiplyExact(roundToPowerOfTen(a[r], scale - digits), Decimals.pow10(Math.min(18, -digits)));
+                    if (v >= limit || v <= -limit) {
+                        throw new ArithmeticException();
+                    }
+                    o[r] = v;
+                }
+            } catch (ArithmeticException e) {
+                throw Kernels.overflow(text, type);
+            }
+            out = new LongVector(type, o);
+        }
+        out.setValidity(Kernels.copy(in));
+        return out;
+    }
+
+    private double[] roundDoubles(double[] a, int[] sel, int n, int rows) {
+        double[] o = new double[rows];
+        if (digits >= 0) {
+            double m = Math.pow(10, digits);
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                double v = CastExpression.roundHalfAway(a[r] * m) / m;
+                o[r] = Double.isInfinite(v) || Double.isNaN(v) ? a[r] : v;
+            }
+        } else {
+            double m = Math.pow(10, -digits);
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                double v = CastExpression.roundHalfAway(a[r] / m) * m;
+                o[r] = Double.isInfinite(v) || Double.isNaN(v) ? 0 : v;
+            }
+        }
+        return o;
+    }
+
+    /**
+     * {@code v} divided by 10^{@code power}, rounded half away from zero.
+     */
+    private static long roundToPowerOfTen(long v, int power) {
+        if (power > 18) {
+            return 0; // |v| < 9.3e18, below half of 10^19
+        }
+        long unit = Decimals.pow10(power);
+        long q = v / unit;
+        long rem = Math.abs(v % unit);
+        if (rem >= unit - rem) {
+            q += v < 0 ? -1 : 1;
+        }
+        return q;
+    }
+}

@@ -1,0 +1,100 @@
+package io.troupe.operators.expr;
+
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
+
+import java.util.List;
+
+/**
+ * The typing rules shared by the functions: numeric promotion for arithmetic, comparison and
+ * for the values of CASE, COALESCE and IN. See the class Javadoc of {@link Functions}.
+ *
+ * <p>Stateless; threadsafe.
+ */
+final class TypeRules {
+
+    /** Digits an INT32 needs as a DECIMAL (DuckDB's DECIMAL(10,0)). */
+    static final int INT32_DIGITS = 10;
+    /** Digits an INT64 may need: one more than a DECIMAL holds, so its overflow is checked. */
+    static final int INT64_DIGITS = 19;
+
+    private TypeRules() {
+    }
+
+    /** Integer digits (precision - scale) of an integer or decimal type. */
+    static int integerDigits(DataType t) {
+        return switch (t.id()) {
+            case INT32 -> INT32_DIGITS;
+            case INT64 -> INT64_DIGITS;
+            case DECIMAL -> t.precision() - t.scale();
+            default -> throw new IllegalArgumentException("not an exact numeric type: " + t);
+        };
+    }
+
+    /** Decimal scale of an integer (0) or decimal type. */
+    static int scale(DataType t) {
+        return t.id() == TypeId.DECIMAL ? t.scale() : 0;
+    }
+
+    static boolean isInteger(DataType t) {
+        return t.id() == TypeId.INT32 || t.id() == TypeId.INT64;
+    }
+
+    /**
+     * The type two values are compared in, or null when they cannot be compared: equal types
+     * compare as they are; numerics promote INT32 &lt; INT64 &lt; DECIMAL &lt; FLOAT64, where
+     * a DECIMAL comparison type only names the common scale (its precision is 18).
+     */
+    static DataType comparisonType(DataType a, DataType b) {
+        if (a.isNumeric() && b.isNumeric()) {
+            if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
+                return DataType.FLOAT64;
+            }
+            if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
+                return DataType.decimal(DataType.MAX_DECIMAL_PRECISION, Math.max(scale(a), scale(b)));
+            }
+            return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
+        }
+        return a.id() == b.id() ? a : null;
+    }
+
+    /**
+     * The one type that a list of values (CASE results, COALESCE arguments) take: all equal, or
+     * all numeric and promoted (decimals keep the largest scale and integer part, up to 18
+     * digits). Null entries (untyped NULLs) are skipped. Null when there is no such type.
+     */
+    static DataType commonType(List<DataType> types) {
+        DataType common = null;
+        for (DataType t : types) {
+            if (t == null) {
+                continue;
+            }
+            if (common == null) {
+                common = t;
+            } else if (!common.equals(t)) {
+                common = promote(common, t);
+                if (common == null) {
+                    return null;
+                }
+            }
+        }
+        return common;
+    }
+
+    private static DataType promote(DataType a, DataType b) {
+        if (!a.isNumeric() || !b.isNumeric()) {
+            return null;
+        }
+        if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
+            return DataType.FLOAT64;
+        }
+        if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
+            int s = Math.max(scale(a), scale(b));
+            int digits = Math.max(a.id() == TypeId.INT64 ? 18 : integerDigits(a),
+                    b.id() == TypeId.INT64 ? 18 : integerDigits(b));
+            int p = Math.min(DataType.MAX_DECIMAL_PRECISION, digits + s);
+            return DataType.decimal(Math.max(p, s), s);
+        }
+        return DataType.INT64;
+    }
+}

@@ -1,0 +1,317 @@
+package io.troupe.operators.join;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.BooleanVector;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.batch.Validity;
+import io.troupe.operators.types.DataType;
+
+import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
+import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
+
+/**
+ * One build-side column across all chunks of a {@link HashJoinTable}, indexed by row id: the
+ * chunk vectors with typed views of their arrays, so that gathering by row id and comparing keys
+ * are tight loops per type (the type is dispatched once per call, never per row). Also holds the
+ * static copy of batch rows into a chunk's vector that build workers use.
+ *
+ * <p>Immutable once built (after the build phase); any number of probers read it.
+ */
+final class ColumnChunks {
+
+    private final DataType type;
+    private final int[][] ints;
+    private final long[][] longs;
+    private final double[][] doubles;
+    private final byte[][] booleans;
+    private final StringVector[] strings;
+    /** Per chunk: its validity bitmap, or null when the chunk holds no NULL in this column. */
+    private final long[][] validity;
+    /** False when no chunk holds a NULL in this column, so gathering skips the validity pass. */
+    private final boolean hasNulls;
+
+    /** @param vectors the column's vector in each chunk, indexed by chunk id */
+    ColumnChunks(DataType type, ColumnVector[] vectors) {
+        this.type = type;
+        int n = vectors.length;
+        this.validity = new long[n][];
+        boolean nulls = false;
+        int[][] i32 = null;
+        long[][] i64 = null;
+        double[][] f64 = null;
+        byte[][] bool = null;
+        StringVector[] str = null;
+        switch (type.id()) {
+            case INT32, DATE -> i32 = new int[n][];
+            case INT64, DECIMAL -> i64 = new long[n][];
+            case FLOAT64 -> f64 = new double[n][];
+            case BOOLEAN -> bool = new byte[n][];
+            case VARCHAR -> str = new StringVector[n];
+        }
+        for (int c = 0; c < n; c++) {
+            ColumnVector v = vectors[c];
+            validity[c] = v.validity();
+            nulls |= v.mayHaveNulls();
+            if (i32 != null) {
+                i32[c] = ((IntVector) v).values();
+            } else if (i64 != null) {
+                i64[c] = ((LongVector) v).values();
+            } else if (f64 != null) {
+                f64[c] = ((DoubleVector) v).values();
+            } else if (bool != null) {
+                bool[c] = ((BooleanVector) v).values();
+            } else {
+                str[c] = ((StringVector) v).seal();
+            }
+        }
+        this.ints = i32;
+        this.longs = i64;
+        this.doubles = f64;
+        this.booleans = bool;
+        this.strings = str;
+        this.hasNulls = nulls;
+    }
+
+    DataType type() {
+        return type;
+    }
+
+    // ------------------------------------------------------------------ build: copy rows in
+
+    /**
+     * Copies the batch's live rows {@code from .. from+count-1} of {@code src} into {@code dst}
+     * at rows {@code dstRow ..}, values and NULLs. {@code dst} is a chunk vector of the same type,
+     * written in ascending row order (which a {@link StringVector} requires).
+     */
+    static void append(ColumnVector src, Batch batch, int from, int count, ColumnVector dst, int dstRow) {
+        int[] sel = batch.selection();
+        if (src instanceof StringVector s) {
+            StringVector d = (StringVector) dst;
+            byte[] data = s.data();
+            for (int j = 0; j < count; j++) {
+                int r = sel == null ? from + j : sel[from + j];
+                if (s.isNull(r)) {
+                    d.putNull(dstRow + j);
+                } else {
+                    d.put(dstRow + j, data, s.start(r), s.length(r));
+                }
+            }
+            return;
+        }
+        if (src instanceof IntVector s) {
+            int[] sv = s.values();
+            int[] dv = ((IntVector) dst).values();
+            if (sel == null) {
+                System.arraycopy(sv, from, dv, dstRow, count);
+            } else {
+                for (int j = 0; j < count; j++) {
+                    dv[dstRow + j] = sv[sel[from + j]];
+                }
+            }
+        } else if (src instanceof LongVector s) {
+            long[] sv = s.values();
+            long[] dv = ((LongVector) dst).values();
+            if (sel == null) {
+                System.arraycopy(sv, from, dv, dstRow, count);
+            } else {
+                for (int j = 0; j < count; j++) {
+                    dv[dstRow + j] = sv[sel[from + j]];
+                }
+            }
+        } else if (src instanceof DoubleVector s) {
+            double[] sv = s.values();
+            double[] dv = ((DoubleVector) dst).values();
+            for (int j = 0; j < count; j++) {
+                dv[dstRow + j] = sv[sel == null ? from + j : sel[from + j]];
+            }
+        } else {
+            byte[] sv = ((BooleanVector) src).values();
+            byte[] dv = ((BooleanVector) dst).values();
+            for (int j = 0; j < count; j++) {
+                dv[dstRow + j] = sv[sel == null ? from + j : sel[from + j]];
+            }
+        }
+        if (src.mayHaveNulls()) {
+            for (int j = 0; j < count; j++) {
+                if (src.isNull(sel == null ? from + j : sel[from + j])) {
+                    dst.setNull(dstRow + j);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ probe: gather rows out
+
+    /**
+     * A new dense vector holding the rows {@code ids[0..count)} in that order; an id below zero
+     * stands for no row (an unmatched probe row of a LEFT or FULL join) and gives NULL.
+     *
+     * @param withMissing whether {@code ids} may hold ids below zero
+     */
+    ColumnVector gather(int[] ids, int count, boolean withMissing) {
+        if (strings != null) {
+            return gatherStrings(ids, count, withMissing);
+        }
+        ColumnVector out = ColumnVector.allocate(type, count);
+        if (ints != null) {
+            int[] dst = ((IntVector) out).values();
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                if (id >= 0) {
+                    dst[i] = ints[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                }
+            }
+        } else if (longs != null) {
+            long[] dst = ((LongVector) out).values();
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                if (id >= 0) {
+                    dst[i] = longs[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                }
+            }
+        } else if (doubles != null) {
+            double[] dst = ((DoubleVector) out).values();
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                if (id >= 0) {
+                    dst[i] = doubles[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                }
+            }
+        } else {
+            byte[] dst = ((BooleanVector) out).values();
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                if (id >= 0) {
+                    dst[i] = booleans[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                }
+            }
+        }
+        if (hasNulls || withMissing) {
+            gatherValidity(ids, count, out);
+        }
+        return out;
+    }
+
+    private StringVector gatherStrings(int[] ids, int count, boolean withMissing) {
+        int bytes = 0;
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            if (id >= 0) {
+                bytes += strings[id >>> CHUNK_SHIFT].length(id & CHUNK_MASK);
+            }
+        }
+        StringVector out = new StringVector(count, Math.max(16, bytes));
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            if (id < 0) {
+                out.putNull(i);
+            } else {
+                StringVector s = strings[id >>> CHUNK_SHIFT];
+                int o = id & CHUNK_MASK;
+                out.put(i, s.data(), s.start(o), s.length(o));
+            }
+        }
+        if (hasNulls || withMissing) {
+            gatherValidity(ids, count, out);
+        }
+        return out.seal();
+    }
+
+    private void gatherValidity(int[] ids, int count, ColumnVector out) {
+        long[] bits = null;
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            boolean isNull;
+            if (id < 0) {
+                isNull = true;
+            } else {
+                long[] v = validity[id >>> CHUNK_SHIFT];
+                int o = id & CHUNK_MASK;
+                isNull = v != null && (v[o >>> 6] & (1L << o)) == 0;
+            }
+            if (isNull) {
+                if (bits == null) {
+                    bits = Validity.allValid(count);
+                }
+                bits[i >>> 6] &= ~(1L << i);
+            }
+        }
+        if (bits != null) {
+            out.setValidity(bits);
+        }
+    }
+
+    // ------------------------------------------------------------------ probe: compare keys
+
+    /**
+     * Keeps the candidate pairs whose key in this column equals the probe key, compacting
+     * {@code leftRows} and {@code ids} in place (order kept); returns how many remain. Neither side
+     * is NULL here: NULL keys are never linked, nor probed. Doubles compare as SQL does (-0.0
+     * equals 0.0) and NaN equals NaN, as in DuckDB.
+     *
+     * @param left     the probe batch's key vector (physical rows)
+     * @param leftRows physical probe rows of the candidates
+     * @param ids      build row ids of the candidates
+     */
+    int retainEqual(ColumnVector left, int[] leftRows, int[] ids, int count) {
+        int kept = 0;
+        if (ints != null) {
+            int[] lv = ((IntVector) left).values();
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                if (lv[r] == ints[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        } else if (longs != null) {
+            long[] lv = ((LongVector) left).values();
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                if (lv[r] == longs[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        } else if (doubles != null) {
+            double[] lv = ((DoubleVector) left).values();
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                double a = lv[r];
+                double b = doubles[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                if (a == b || (a != a && b != b)) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        } else if (booleans != null) {
+            byte[] lv = ((BooleanVector) left).values();
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                if (lv[r] == booleans[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        } else {
+            StringVector lv = (StringVector) left;
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                if (lv.equals(r, strings[id >>> CHUNK_SHIFT], id & CHUNK_MASK)) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        }
+        return kept;
+    }
+}

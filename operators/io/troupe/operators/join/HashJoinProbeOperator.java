@@ -1,0 +1,108 @@
+package io.troupe.operators.join;
+
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Operator;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.types.DataType;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The probe side of a hash join: a streaming operator over the join's left input that looks each
+ * row's key up in the {@link HashJoinTable} the build pipeline published, and emits the joined
+ * rows (left columns, then right columns; left columns only for SEMI and ANTI). For RIGHT and
+ * FULL joins the last prober to finish also emits the build rows nobody matched.
+ *
+ * <p>Immutable and threadsafe. The state of an execution is a {@link ProbeState} shared by the
+ * probers (one per worker, each not threadsafe). See note on parallelism in
+ * {@code package-info.java}.
+ */
+public final class HashJoinProbeOperator implements Operator {
+
+    private final StateKey<HashJoinTable> key;
+    private final JoinType type;
+    private final Expression[] keys;
+    private final DataType[] leftTypes;
+    private final TroupeSettings.MatchFlags matchFlags;
+
+    /**
+     * @param key        where the build pipeline published the table
+     * @param type       the join type
+     * @param keys       the probe-side key expressions, over the left input's columns
+     * @param leftTypes  the left input's column types
+     * @param matchFlags how probes record matches (lesson 1; RIGHT and FULL only)
+     */
+    public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
+                                 DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags) {
+        this.key = key;
+        this.type = type;
+        this.keys = keys.toArray(new Expression[0]);
+        this.leftTypes = leftTypes.clone();
+        this.matchFlags = matchFlags;
+    }
+
+    @Override
+    public OperatorState open(ExecContext ctx) {
+        HashJoinTable table = ctx.lookup(key);
+        table.requirePhase(JoinPhase.PROBING);
+        return new ProbeState(table, ctx);
+    }
+
+    /**
+     * The shared state of one execution: the table, and the count of probers still probing.
+     *
+     * <h2>Concurrency</h2>
+     * {@code activeProbers} counts bound probers that have not finished; it becomes
+     * {@link #CLOSED} when the last one takes the unmatched-row duty, after which a bind fails
+     * (a late joiner would find its rows' matches ignored). The count and the table's phase are
+     * the only shared state a prober writes, besides the match flags (see {@link HashJoinTable}).
+     */
+    final class ProbeState implements OperatorState {
+
+        static final int CLOSED = Integer.MIN_VALUE;
+
+        final HashJoinTable table;
+        final ExecContext ctx;
+        private final AtomicInteger activeProbers = new AtomicInteger();
+
+        ProbeState(HashJoinTable table, ExecContext ctx) {
+            this.table = table;
+            this.ctx = ctx;
+        }
+
+        @Override
+        public BatchConsumer bind(BatchConsumer downstream) {
+            int active;
+            do {
+                active = activeProbers.get();
+                if (active == CLOSED) {
+                    throw new IllegalStateException("hash join prober bound after the last prober finished"
+                            + " (every prober must bind before the last one finishes): " + table.name());
+                }
+            } while (!activeProbers.compareAndSet(active, active + 1));
+            return new ProbeWorker(this, downstream, type, keys, leftTypes,
+                    matchFlags == TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE);
+        }
+
+        /**
+         * Called by each prober when its input is complete. Returns true to exactly one of them,
+         * the last: it moves the join to EMITTING_UNMATCHED and must call {@link #done()} after.
+         */
+        boolean finishProbing() {
+            if (activeProbers.decrementAndGet() != 0 || !activeProbers.compareAndSet(0, CLOSED)) {
+                return false;
+            }
+            table.advance(JoinPhase.PROBING, JoinPhase.EMITTING_UNMATCHED);
+            return true;
+        }
+
+        void done() {
+            table.advance(JoinPhase.EMITTING_UNMATCHED, JoinPhase.DONE);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package io.troupe.operators.join;
+
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.VectorHash;
+import io.troupe.operators.types.DataType;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The one hash table of a hash join, shared by every build and probe worker: build rows stored
+ * densely in per-worker {@link BuildChunk}s, and a power-of-two array of bucket heads whose
+ * chains run through the chunks' next slots. Also holds the match flags of RIGHT and FULL joins.
+ *
+ * <pre>
+ *   heads[hash &amp; mask] --&gt; row id --&gt; chunk[id &gt;&gt;&gt; 12].entries[2 * (id &amp; 4095) .. +1]
+ *                                      = [ key or hash | next row id ] --&gt; ... --&gt; END
+ * </pre>
+ *
+ * <p>Two key layouts. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
+ * key itself, widened to a long, sits in the entry, and a chain step compares two longs. The
+ * <b>generic path</b> (several keys, or a VARCHAR, FLOAT64 or BOOLEAN key) stores the 64-bit
+ * {@link VectorHash} of the key columns in the entry, to skip mismatches cheaply, and the key
+ * values in per-chunk vectors ({@link ColumnChunks}) that a probe compares column by column.
+ *
+ * <h2>Concurrency</h2>
+ * See note on parallelism in {@code package-info.java} for the phases. Per phase:
+ * <ul>
+ *   <li>BUILDING: {@link #newChunk} and {@link #addChunks} are threadsafe (an atomic id counter,
+ *       and a lock taken once per worker); each chunk is written by its owner only.</li>
+ *   <li>{@link #allocate} runs once, on one thread, after every build worker added its chunks.
+ *       It writes the plain fields below, then the volatile {@code phase}: a worker that reads
+ *       INSERTING sees them (release/acquire).</li>
+ *   <li>INSERTING: {@link #insertNextChunk} is threadsafe. A chunk is claimed by one inserter (an
+ *       atomic counter); the inserter writes a row's next slot, then CASes the bucket head from
+ *       the value it wrote to the row's id. The CAS publishes the next slot to whoever later reads
+ *       the head.</li>
+ *   <li>{@link #startProbing} runs once after all inserters returned; the executor then publishes
+ *       the table to the probe pipeline (ExecContext), which orders every write above before every
+ *       probe. From PROBING on, everything but the match flags is read-only.</li>
+ *   <li>Match flags (RIGHT and FULL only) are written by probers without synchronisation: a flag
+ *       only ever goes from 0 to 1, and the last prober reads them after every other prober's
+ *       {@code finish} decremented the shared prober count (an atomic read-modify-write, which
+ *       orders their flag stores before its reads).</li>
+ * </ul>
+ */
+public final class HashJoinTable {
+
+    /** Rows per chunk, as a shift: 4096 rows, whose entries take 64 KiB (lesson 2's large chunks). */
+    static final int CHUNK_SHIFT = 12;
+    static final int CHUNK_ROWS = 1 << CHUNK_SHIFT;
+    static final int CHUNK_MASK = CHUNK_ROWS - 1;
+    /** The end of a chain, and an empty bucket. */
+    static final int END = -1;
+    /** The next slot of a row whose key has a NULL: never linked, so never matched. */
+    static final long NOT_LINKED = -2;
+    /** Row ids are ints: at most 2^31 rows, so at most this many chunks. */
+    private static final int MAX_CHUNKS = 1 << (31 - CHUNK_SHIFT);
+
+    private static final VarHandle HEADS = MethodHandles.arrayElementVarHandle(int[].class);
+
+    private final DataType[] keyTypes;
+    private final DataType[] payloadTypes;
+    private final boolean fastPath;
+    private final boolean matchFlagsNeeded;
+    private final String name;
+
+    private final AtomicInteger nextChunkId = new AtomicInteger();
+    /** Chunks handed in by finished build workers; guarded by itself. */
+    private final List<BuildChunk> added = new ArrayList<>();
+    private final AtomicInteger nextChunkToInsert = new AtomicInteger();
+    private final AtomicReference<JoinPhase> phase = new AtomicReference<>(JoinPhase.BUILDING);
+
+    // Written once by allocate(), published by the phase change to INSERTING.
+    private BuildChunk[] chunks;
+    private long[][] entries;
+    private int[] heads;
+    private int mask;
+    private byte[] matchFlags;
+    private ColumnChunks[] payload;
+    private ColumnChunks[] keys;
+    private long rowCount;
+
+    /**
+     * @param name             the join, for error messages
+     * @param keyTypes         types of the key columns (build and probe alike)
+     * @param payloadTypes     types of the build columns the join emits (none for SEMI and ANTI)
+     * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL)
+     */
+    public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, boolean matchFlagsNeeded) {
+        if (keyTypes.length == 0) {
+            throw new IllegalArgumentException("a hash join needs at least one key: " + name);
+        }
+        this.name = name;
+        this.keyTypes = keyTypes.clone();
+        this.payloadTypes = payloadTypes.clone();
+        this.fastPath = isFastPath(keyTypes);
+        this.matchFlagsNeeded = matchFlagsNeeded;
+    }
+
+    /** True for one key held in an int[] or long[] (INT32, DATE, INT64, DECIMAL): keys compare as longs. */
+    static boolean isFastPath(DataType[] keyTypes) {
+        return keyTypes.length == 1 && (keyTypes[0].isIntBacked() || keyTypes[0].isLongBacked());
+    }
+
+    // ------------------------------------------------------------------ BUILDING (all workers)
+
+    /** A new empty chunk for the calling build worker. Threadsafe. */
+    BuildChunk newChunk() {
+        requirePhase(JoinPhase.BUILDING);
+        int id = nextChunkId.getAndIncrement();
+        if (id >= MAX_CHUNKS) {
+            throw new IllegalStateException("hash join build side over " + ((long) MAX_CHUNKS << CHUNK_SHIFT)
+                    + " rows: " + name);
+        }
+        return new BuildChunk(id, payloadTypes, fastPath ? new DataType[0] : keyTypes);
+    }
+
+    /** Hands in every chunk a build worker created (once per worker, when it finishes). Threadsafe. */
+    void addChunks(List<BuildChunk> workerChunks) {
+        requirePhase(JoinPhase.BUILDING);
+        synchronized (added) {
+            added.addAll(workerChunks);
+        }
+    }
+
+    // ------------------------------------------------------------------ ALLOCATING (one worker)
+
+    /**
+     * Sizes the bucket array for the rows now stored (a power of two at least the row count) and
+     * moves to INSERTING. Called once, after every build worker handed in its chunks.
+     */
+    public void allocate() {
+        BuildChunk[] byId;
+        synchronized (added) {
+            byId = new BuildChunk[added.size()];
+            for (BuildChunk c : added) {
+                byId[c.id] = c;
+            }
+        }
+        if (byId.length != nextChunkId.get()) {
+            throw new IllegalStateException("hash join allocated before every build worker finished: "
+                    + byId.length + " of " + nextChunkId.get() + " chunks handed in (" + name + ")");
+        }
+        long rows = 0;
+        long[][] entryArrays = new long[byId.length][];
+        for (int c = 0; c < byId.length; c++) {
+            rows += byId[c].rows;
+            entryArrays[c] = byId[c].entries;
+        }
+        int buckets = Integer.highestOneBit((int) Math.max(1, Math.min(rows, 1 << 30)));
+        if (buckets < rows) {
+            buckets <<= 1;
+        }
+        int[] bucketHeads = new int[buckets];
+        Arrays.fill(bucketHeads, END);
+        this.chunks = byId;
+        this.entries = entryArrays;
+        this.heads = bucketHeads;
+        this.mask = buckets - 1;
+        this.rowCount = rows;
+        this.matchFlags = matchFlagsNeeded ? new byte[byId.length << CHUNK_SHIFT] : null;
+        this.payload = columns(payloadTypes, byId, false);
+        this.keys = fastPath ? new ColumnChunks[0] : columns(keyTypes, byId, true);
+        advance(JoinPhase.BUILDING, JoinPhase.INSERTING);
+    }
+
+    private static ColumnChunks[] columns(DataType[] types, BuildChunk[] byId, boolean keyColumns) {
+        ColumnChunks[] out = new ColumnChunks[types.length];
+        for (int k = 0; k < types.length; k++) {
+            ColumnVector[] vectors = new ColumnVector[byId.length];
+            for (int c = 0; c < byId.length; c++) {
+                vectors[c] = keyColumns ? byId[c].keys[k] : byId[c].payload[k];
+            }
+            out[k] = new ColumnChunks(types[k], vectors);
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ INSERTING (all workers)
+
+    /**
+     * Links the rows of the next unclaimed chunk into their buckets. Threadsafe: every inserter
+     * calls this until it returns false (no chunk left to claim).
+     */
+    public boolean insertNextChunk() {
+        requirePhase(JoinPhase.INSERTING);
+        int c = nextChunkToInsert.getAndIncrement();
+        if (c >= chunks.length) {
+            return false;
+        }
+        insert(chunks[c]);
+        return true;
+    }
+
+    /**
+     * Two passes over the chunk. The first reads each row's bucket head into its next slot with
+     * plain loads, which the CPU overlaps, so the head array's cache misses are paid in parallel.
+     * The second CASes each head from that value to the row's id: the line is then in cache, and
+     * a CAS that lost to another inserter (or to an earlier row of this chunk in the same bucket)
+     * rereads the head and retries.
+     */
+    private void insert(BuildChunk chunk) {
+        long[] e = chunk.entries;
+        int[] h = heads;
+        int m = mask;
+        int rows = chunk.rows;
+        boolean hashed = !fastPath;
+        for (int o = 0; o < rows; o++) {
+            int p = o << 1;
+            if (e[p + 1] != NOT_LINKED) {
+                e[p + 1] = h[bucket(e[p], hashed, m)];
+            }
+        }
+        int base = chunk.id << CHUNK_SHIFT;
+        for (int o = 0; o < rows; o++) {
+            int p = o << 1;
+            long expected = e[p + 1];
+            if (expected == NOT_LINKED) {
+                continue;
+            }
+            int b = bucket(e[p], hashed, m);
+            int id = base | o;
+            while (!HEADS.compareAndSet(h, b, (int) expected, id)) {
+                expected = (int) HEADS.getVolatile(h, b);
+                e[p + 1] = expected;
+            }
+        }
+    }
+
+    private static int bucket(long keyOrHash, boolean hashed, int mask) {
+        return (int) (hashed ? keyOrHash : VectorHash.mix(keyOrHash)) & mask;
+    }
+
+    /** Ends the build: the table is complete and may be published to probers. Called once. */
+    public void startProbing() {
+        if (nextChunkToInsert.get() < chunks.length) {
+            throw new IllegalStateException("hash join probed before every chunk was inserted: " + name);
+        }
+        advance(JoinPhase.INSERTING, JoinPhase.PROBING);
+    }
+
+    // ------------------------------------------------------------------ PROBING and after
+
+    /** The phase now. */
+    public JoinPhase phase() {
+        return phase.get();
+    }
+
+    /** Moves from {@code from} to {@code to}; fails when another worker moved first or the order is broken. */
+    void advance(JoinPhase from, JoinPhase to) {
+        if (!phase.compareAndSet(from, to)) {
+            throw new IllegalStateException("hash join phase " + phase.get() + ", expected " + from
+                    + " on the way to " + to + ": " + name);
+        }
+    }
+
+    void requirePhase(JoinPhase expected) {
+        JoinPhase now = phase.get();
+        if (now != expected) {
+            throw new IllegalStateException("hash join in phase " + now + ", expected " + expected + ": " + name);
+        }
+    }
+
+    /** Build rows stored, including those with NULL keys. */
+    public long rowCount() {
+        return rowCount;
+    }
+
+    String name() {
+        return name;
+    }
+
+    boolean fastPath() {
+        return fastPath;
+    }
+
+    int chunkCount() {
+        return chunks.length;
+    }
+
+    BuildChunk chunk(int id) {
+        return chunks[id];
+    }
+
+    long[][] entries() {
+        return entries;
+    }
+
+    int[] heads() {
+        return heads;
+    }
+
+    int mask() {
+        return mask;
+    }
+
+    /** One byte per row id, 1 once a probe matched the row; null unless the join type needs them. */
+    byte[] matchFlags() {
+        return matchFlags;
+    }
+
+    ColumnChunks payload(int column) {
+        return payload[column];
+    }
+
+    int payloadCount() {
+        return payload.length;
+    }
+
+    ColumnChunks key(int k) {
+        return keys[k];
+    }
+
+    DataType[] keyTypes() {
+        return keyTypes.clone();
+    }
+}

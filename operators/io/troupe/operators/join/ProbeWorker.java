@@ -1,0 +1,440 @@
+package io.troupe.operators.join;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.VectorHash;
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.types.DataType;
+
+import java.util.Arrays;
+
+import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
+import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
+import static io.troupe.operators.join.HashJoinTable.END;
+
+/**
+ * One worker's hash join probe. Per input batch, in passes that each run a tight loop:
+ * <ol>
+ *   <li>evaluate the left keys and hash them ({@link VectorHash}); read every live row's bucket
+ *       head (independent loads, so their cache misses overlap); a row with a NULL key gets no
+ *       chain;</li>
+ *   <li>walk the chains, collecting (probe row, build row) pairs into a buffer of
+ *       {@code batchSize} pairs: on the fast path the stored key equals the probe key, on the
+ *       generic path the stored hash does and each key column is then compared over the whole
+ *       buffer; when the buffer is full the walk stops where it is and resumes after the
+ *       buffer has been emitted;</li>
+ *   <li>record matches: the probe rows' own flags (LEFT, FULL, SEMI, ANTI) and the build rows'
+ *       shared match flags (RIGHT, FULL; written only when not set yet, lesson 1);</li>
+ *   <li>emit the pairs by gathering left columns from the batch and right columns from the
+ *       table; then the unmatched left rows (LEFT, FULL: right columns NULL), or the matched
+ *       (SEMI) or unmatched (ANTI) rows as a narrower selection of the input batch.</li>
+ * </ol>
+ *
+ * <p>Not threadsafe: owned by one worker. Shares only the {@link HashJoinProbeOperator.ProbeState}.
+ */
+final class ProbeWorker implements BatchConsumer {
+
+    private final HashJoinProbeOperator.ProbeState state;
+    private final HashJoinTable table;
+    private final ExecContext ctx;
+    private final BatchConsumer downstream;
+    private final JoinType type;
+    private final Expression[] keys;
+    private final DataType[] leftTypes;
+    private final boolean checkBeforeWrite;
+
+    private final boolean fastPath;
+    /** Whether each probe row's "matched at least once" is needed (LEFT, FULL, SEMI, ANTI). */
+    private final boolean trackProbeMatches;
+    /** Whether matches become output pairs (all but SEMI and ANTI). */
+    private final boolean emitsPairs;
+    private final byte[] matchFlags;
+    private final long[][] entries;
+    private final int[] heads;
+    private final int mask;
+
+    // Worker-local buffers, grown to the largest input batch and reused.
+    /** Per live row: the key hash (generic path) or the key itself (fast path). */
+    private long[] hashes = new long[0];
+    private long[] probeKeys = new long[0];
+    /** Per live row: the first row id of its chain, or END. */
+    private int[] chainStart = new int[0];
+    /** Per physical row: 1 once the probe row matched. */
+    private byte[] matched = new byte[0];
+    /** The output buffer: physical probe rows and build row ids (END: no build row). */
+    private final int[] pairLeft;
+    private final int[] pairId;
+
+    // Where the chain walk of the current batch stopped when the pair buffer filled up.
+    private int cursorRow;
+    private int cursorId;
+
+    /** Set when downstream wants no more rows: later input is refused, unmatched rows are not emitted. */
+    private boolean stopped;
+
+    ProbeWorker(HashJoinProbeOperator.ProbeState state, BatchConsumer downstream, JoinType type,
+                Expression[] keys, DataType[] leftTypes, boolean checkBeforeWrite) {
+        this.state = state;
+        this.table = state.table;
+        this.ctx = state.ctx;
+        this.downstream = downstream;
+        this.type = type;
+        this.keys = keys;
+        this.leftTypes = leftTypes;
+        this.checkBeforeWrite = checkBeforeWrite;
+        this.fastPath = table.fastPath();
+        this.trackProbeMatches = type == JoinType.LEFT || type == JoinType.FULL
+                || type == JoinType.SEMI || type == JoinType.ANTI;
+        this.emitsPairs = type.emitsRight();
+        this.matchFlags = type.needsMatchFlags() ? table.matchFlags() : null;
+        if (type.needsMatchFlags() && matchFlags == null) {
+            throw new IllegalStateException("hash join " + type + " probing a table built without match flags: "
+                    + table.name());
+        }
+        this.entries = table.entries();
+        this.heads = table.heads();
+        this.mask = table.mask();
+        this.pairLeft = new int[ctx.batchSize()];
+        this.pairId = new int[ctx.batchSize()];
+    }
+
+    @Override
+    public boolean accept(Batch batch) {
+        if (stopped) {
+            return false;
+        }
+        int n = batch.size();
+        if (n == 0) {
+            return true;
+        }
+        ColumnVector[] keyVectors = new ColumnVector[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyVectors[k] = keys[k].evaluate(batch);
+        }
+        ensureCapacity(n, batch.rowCount());
+        findChains(keyVectors, batch, n);
+        if (trackProbeMatches) {
+            Arrays.fill(matched, 0, batch.rowCount(), (byte) 0);
+        }
+        if (fastPath && !emitsPairs) {
+            markFirstMatches(batch.selection(), n);
+        } else if (!walkChains(batch, keyVectors, n)) {
+            return false;
+        }
+        return emitProbeSideRows(batch, n);
+    }
+
+    private void ensureCapacity(int liveRows, int physicalRows) {
+        if (hashes.length < liveRows) {
+            int size = Math.max(liveRows, hashes.length * 2);
+            hashes = new long[size];
+            probeKeys = new long[size];
+            chainStart = new int[size];
+        }
+        if (matched.length < physicalRows) {
+            matched = new byte[Math.max(physicalRows, matched.length * 2)];
+        }
+    }
+
+    // ------------------------------------------------------------------ pass 1: keys, hashes, bucket heads
+
+    private void findChains(ColumnVector[] keyVectors, Batch batch, int n) {
+        int[] sel = batch.selection();
+        int[] h = heads;
+        int m = mask;
+        if (fastPath) {
+            // The key itself is the entry; hashed as VectorHash hashes an int or long key, and
+            // as the table hashed it when it linked the row.
+            ColumnVector key = keyVectors[0];
+            if (key instanceof IntVector v) {
+                int[] values = v.values();
+                for (int i = 0; i < n; i++) {
+                    probeKeys[i] = values[sel == null ? i : sel[i]];
+                }
+            } else {
+                long[] values = ((LongVector) key).values();
+                for (int i = 0; i < n; i++) {
+                    probeKeys[i] = values[sel == null ? i : sel[i]];
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                chainStart[i] = h[(int) VectorHash.mix(probeKeys[i]) & m];
+            }
+        } else {
+            for (int k = 0; k < keyVectors.length; k++) {
+                VectorHash.hash(keyVectors[k], batch, hashes, k == 0);
+            }
+            for (int i = 0; i < n; i++) {
+                chainStart[i] = h[(int) hashes[i] & m];
+            }
+        }
+        for (ColumnVector key : keyVectors) {
+            if (key.mayHaveNulls()) {
+                for (int i = 0; i < n; i++) {
+                    if (key.isNull(sel == null ? i : sel[i])) {
+                        chainStart[i] = END;
+                    }
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ pass 2: walk chains
+
+    /** Walks every chain of the batch, emitting pair buffers as they fill; false when downstream stopped. */
+    private boolean walkChains(Batch batch, ColumnVector[] keyVectors, int n) {
+        int[] sel = batch.selection();
+        cursorRow = 0;
+        cursorId = chainStart[0];
+        while (cursorRow < n) {
+            int count = fastPath ? fillFast(sel, n) : fillByHash(sel, n);
+            if (!fastPath) {
+                for (int k = 0; k < keyVectors.length && count > 0; k++) {
+                    count = table.key(k).retainEqual(keyVectors[k], pairLeft, pairId, count);
+                }
+            }
+            if (count == 0) {
+                continue;
+            }
+            recordMatches(count);
+            if (emitsPairs && !emitPairs(batch, count, false)) {
+                return stop();
+            }
+        }
+        return true;
+    }
+
+    /** Fast path: pairs whose stored key equals the probe key. Resumes at, and saves, the cursor. */
+    private int fillFast(int[] sel, int n) {
+        long[][] e = entries;
+        int[] left = pairLeft;
+        int[] ids = pairId;
+        int cap = left.length;
+        int count = 0;
+        int i = cursorRow;
+        int id = cursorId;
+        while (true) {
+            long key = probeKeys[i];
+            while (id >= 0) {
+                long[] chunk = e[id >>> CHUNK_SHIFT];
+                int p = (id & CHUNK_MASK) << 1;
+                if (chunk[p] == key) {
+                    if (count == cap) {
+                        cursorRow = i;
+                        cursorId = id;
+                        return count;
+                    }
+                    left[count] = sel == null ? i : sel[i];
+                    ids[count++] = id;
+                }
+                id = (int) chunk[p + 1];
+            }
+            if (++i == n) {
+                break;
+            }
+            id = chainStart[i];
+        }
+        cursorRow = n;
+        return count;
+    }
+
+    /** Generic path: candidate pairs whose stored hash equals the probe hash; keys are compared after. */
+    private int fillByHash(int[] sel, int n) {
+        long[][] e = entries;
+        int[] left = pairLeft;
+        int[] ids = pairId;
+        int cap = left.length;
+        int count = 0;
+        int i = cursorRow;
+        int id = cursorId;
+        while (true) {
+            long hash = hashes[i];
+            while (id >= 0) {
+                long[] chunk = e[id >>> CHUNK_SHIFT];
+                int p = (id & CHUNK_MASK) << 1;
+                if (chunk[p] == hash) {
+                    if (count == cap) {
+                        cursorRow = i;
+                        cursorId = id;
+                        return count;
+                    }
+                    left[count] = sel == null ? i : sel[i];
+                    ids[count++] = id;
+                }
+                id = (int) chunk[p + 1];
+            }
+            if (++i == n) {
+                break;
+            }
+            id = chainStart[i];
+        }
+        cursorRow = n;
+        return count;
+    }
+
+    /** Fast path of SEMI and ANTI: one match per probe row is enough, so each walk stops at the first. */
+    private void markFirstMatches(int[] sel, int n) {
+        long[][] e = entries;
+        for (int i = 0; i < n; i++) {
+            long key = probeKeys[i];
+            int id = chainStart[i];
+            while (id >= 0) {
+                long[] chunk = e[id >>> CHUNK_SHIFT];
+                int p = (id & CHUNK_MASK) << 1;
+                if (chunk[p] == key) {
+                    matched[sel == null ? i : sel[i]] = 1;
+                    break;
+                }
+                id = (int) chunk[p + 1];
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ pass 3: record matches
+
+    /**
+     * Lesson 1: the match flags are shared by every prober, so a flag is stored only when it is
+     * not set yet (after the first match the line stays clean in every core's cache), unless the
+     * ALWAYS_WRITE baseline was asked for.
+     */
+    private void recordMatches(int count) {
+        if (trackProbeMatches) {
+            for (int j = 0; j < count; j++) {
+                matched[pairLeft[j]] = 1;
+            }
+        }
+        byte[] flags = matchFlags;
+        if (flags == null) {
+            return;
+        }
+        int[] ids = pairId;
+        if (checkBeforeWrite) {
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                if (flags[id] == 0) {
+                    flags[id] = 1;
+                }
+            }
+        } else {
+            for (int j = 0; j < count; j++) {
+                flags[ids[j]] = 1;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ pass 4: emit
+
+    private boolean emitPairs(Batch batch, int count, boolean withMissing) {
+        ctx.checkCancelled();
+        int leftColumns = batch.columnCount();
+        ColumnVector[] out = new ColumnVector[leftColumns + table.payloadCount()];
+        for (int c = 0; c < leftColumns; c++) {
+            out[c] = batch.column(c).gather(pairLeft, count);
+        }
+        for (int c = 0; c < table.payloadCount(); c++) {
+            out[leftColumns + c] = table.payload(c).gather(pairId, count, withMissing);
+        }
+        return downstream.accept(Batch.of(count, out));
+    }
+
+    /** After the walk: LEFT/FULL unmatched rows with NULL right columns; SEMI matched rows; ANTI unmatched rows. */
+    private boolean emitProbeSideRows(Batch batch, int n) {
+        if (type == JoinType.LEFT || type == JoinType.FULL) {
+            int cap = pairLeft.length;
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                int r = batch.row(i);
+                if (matched[r] == 0) {
+                    pairLeft[count] = r;
+                    pairId[count++] = END;
+                    if (count == cap) {
+                        if (!emitPairs(batch, count, true)) {
+                            return stop();
+                        }
+                        count = 0;
+                    }
+                }
+            }
+            return count == 0 || emitPairs(batch, count, true) || stop();
+        }
+        if (type == JoinType.SEMI || type == JoinType.ANTI) {
+            byte wanted = (byte) (type == JoinType.SEMI ? 1 : 0);
+            int[] rows = new int[n];
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                int r = batch.row(i);
+                if (matched[r] == wanted) {
+                    rows[kept++] = r;
+                }
+            }
+            if (kept == 0) {
+                return true;
+            }
+            return downstream.accept(kept == n ? batch : batch.withSelection(rows, kept)) || stop();
+        }
+        return true;
+    }
+
+    private boolean stop() {
+        stopped = true;
+        return false;
+    }
+
+    // ------------------------------------------------------------------ finish: unmatched build rows
+
+    @Override
+    public void finish() {
+        if (state.finishProbing()) {
+            if (matchFlags != null && !stopped) {
+                emitUnmatchedBuildRows();
+            }
+            state.done();
+        }
+        downstream.finish();
+    }
+
+    /** The last prober's duty (RIGHT, FULL): every build row whose flag is still 0, left columns NULL. */
+    private void emitUnmatchedBuildRows() {
+        int cap = pairId.length;
+        ColumnVector[] nullLeft = new ColumnVector[leftTypes.length];
+        for (int c = 0; c < nullLeft.length; c++) {
+            nullLeft[c] = ColumnVector.allocate(leftTypes[c], cap);
+            nullLeft[c].setValidity(new long[(cap + 63) >>> 6]);
+        }
+        byte[] flags = matchFlags;
+        int count = 0;
+        for (int c = 0; c < table.chunkCount(); c++) {
+            int base = c << CHUNK_SHIFT;
+            int rows = table.chunk(c).rows;
+            for (int o = 0; o < rows; o++) {
+                if (flags[base | o] == 0) {
+                    pairId[count++] = base | o;
+                    if (count == cap) {
+                        if (!emitBuildRows(nullLeft, count)) {
+                            return;
+                        }
+                        count = 0;
+                    }
+                }
+            }
+        }
+        if (count > 0) {
+            emitBuildRows(nullLeft, count);
+        }
+    }
+
+    private boolean emitBuildRows(ColumnVector[] nullLeft, int count) {
+        ctx.checkCancelled();
+        ColumnVector[] out = new ColumnVector[nullLeft.length + table.payloadCount()];
+        System.arraycopy(nullLeft, 0, out, 0, nullLeft.length);
+        for (int c = 0; c < table.payloadCount(); c++) {
+            out[nullLeft.length + c] = table.payload(c).gather(pairId, count, false);
+        }
+        return downstream.accept(Batch.of(count, out));
+    }
+}

@@ -1,0 +1,193 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * DuckDB in the same JVM as the oracle: loads the rows a test gave Troupe, runs the equivalent
+ * SQL, and compares results as multisets (both sides sorted), doubles within 1e-9 relative.
+ * Exact numbers of any Java class compare by value (DuckDB's sum of integers is a HUGEINT).
+ *
+ * <p>Not threadsafe: one per test class.
+ */
+final class DuckDbOracle implements AutoCloseable {
+
+    private final Connection connection;
+
+    DuckDbOracle() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:duckdb:");
+    }
+
+    /** Creates table {@code name} with {@code schema} and inserts {@code rows}. */
+    void load(String name, Schema schema, List<Object[]> rows) throws SQLException {
+        StringBuilder ddl = new StringBuilder("CREATE TABLE " + name + " (");
+        for (int c = 0; c < schema.size(); c++) {
+            Field f = schema.field(c);
+            ddl.append(c == 0 ? "" : ", ").append(f.name()).append(' ').append(sqlType(f));
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute(ddl.append(')').toString());
+            for (int from = 0; from < rows.size(); from += 500) {
+                StringBuilder insert = new StringBuilder("INSERT INTO " + name + " VALUES ");
+                for (int r = from; r < Math.min(rows.size(), from + 500); r++) {
+                    insert.append(r == from ? "(" : ", (");
+                    Object[] row = rows.get(r);
+                    for (int c = 0; c < row.length; c++) {
+                        insert.append(c == 0 ? "" : ", ").append(literal(row[c]));
+                    }
+                    insert.append(')');
+                }
+                st.execute(insert.toString());
+            }
+        }
+    }
+
+    private static String sqlType(Field f) {
+        return switch (f.type().id()) {
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case FLOAT64 -> "DOUBLE";
+            case DECIMAL -> "DECIMAL(" + f.type().precision() + "," + f.type().scale() + ")";
+            case DATE -> "DATE";
+            case BOOLEAN -> "BOOLEAN";
+            case VARCHAR -> "VARCHAR";
+        };
+    }
+
+    private static String literal(Object v) {
+        if (v == null) {
+            return "NULL";
+        }
+        if (v instanceof String s) {
+            return "'" + s.replace("'", "''") + "'";
+        }
+        if (v instanceof LocalDate d) {
+            return "DATE '" + d + "'";
+        }
+        if (v instanceof Double d) {
+            return "CAST('" + d + "' AS DOUBLE)";
+        }
+        return v.toString();
+    }
+
+    /** The rows of {@code sql}, as Java objects. */
+    List<List<Object>> query(String sql) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                Object[] row = new Object[columns];
+                for (int c = 0; c < columns; c++) {
+                    row[c] = rs.getObject(c + 1);
+                }
+                rows.add(Arrays.asList(row));
+            }
+        }
+        return rows;
+    }
+
+    /** Asserts that {@code actual} (Troupe's rows) equals DuckDB's rows for {@code sql}, as multisets. */
+    void assertSameRows(String sql, List<List<Object>> actual) throws SQLException {
+        List<List<Object>> expected = canonical(query(sql));
+        List<List<Object>> got = canonical(actual);
+        assertEquals(expected.size(), got.size(), () -> "row count of " + sql + "\nexpected " + expected + "\ngot " + got);
+        for (int r = 0; r < expected.size(); r++) {
+            List<Object> e = expected.get(r);
+            List<Object> a = got.get(r);
+            assertEquals(e.size(), a.size(), "column count of " + sql);
+            for (int c = 0; c < e.size(); c++) {
+                if (!same(e.get(c), a.get(c))) {
+                    fail("row " + r + ", column " + c + " of " + sql + ": expected " + e + " but got " + a);
+                }
+            }
+        }
+    }
+
+    private static boolean same(Object e, Object a) {
+        if (e == null || a == null) {
+            return e == a;
+        }
+        if (e instanceof Double x && a instanceof Double y) {
+            if (x.isNaN() || y.isNaN()) {
+                return x.isNaN() && y.isNaN();
+            }
+            return x.doubleValue() == y.doubleValue() || Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y));
+        }
+        if (e instanceof BigDecimal x && a instanceof BigDecimal y) {
+            return x.compareTo(y) == 0;
+        }
+        return e.equals(a);
+    }
+
+    /** Exact numbers as BigDecimal, dates as LocalDate; rows sorted. */
+    static List<List<Object>> canonical(List<List<Object>> rows) {
+        List<List<Object>> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<Object> c = new ArrayList<>();
+            for (Object v : row) {
+                c.add(canonical(v));
+            }
+            out.add(c);
+        }
+        out.sort(ROW_ORDER);
+        return out;
+    }
+
+    private static Object canonical(Object v) {
+        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            return BigDecimal.valueOf(((Number) v).longValue());
+        }
+        if (v instanceof BigInteger b) {
+            return new BigDecimal(b);
+        }
+        if (v instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (v instanceof java.sql.Date d) {
+            return d.toLocalDate();
+        }
+        return v;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static final Comparator<List<Object>> ROW_ORDER = (x, y) -> {
+        for (int c = 0; c < Math.min(x.size(), y.size()); c++) {
+            Object a = x.get(c);
+            Object b = y.get(c);
+            if (a == null || b == null) {
+                if (a != b) {
+                    return a == null ? -1 : 1;
+                }
+                continue;
+            }
+            int cmp = a.getClass() == b.getClass()
+                    ? ((Comparable) a).compareTo(b)
+                    : a.getClass().getName().compareTo(b.getClass().getName());
+            if (cmp != 0) {
+                return cmp;
+            }
+        }
+        return Integer.compare(x.size(), y.size());
+    };
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}

@@ -1,0 +1,158 @@
+package io.troupe.operators.agg;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Sink;
+import io.troupe.operators.exec.Source;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
+import io.troupe.operators.expr.Expression;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The sink and source protocol of the hash aggregate with several workers at once: locals that
+ * aggregate on their own threads and finish together, readers that split the output, batches
+ * with selection vectors. The reference is the same aggregation by one worker.
+ */
+@Timeout(60)
+class HashAggregateSinkTest {
+
+    private static final Schema SCHEMA = Schema.of(
+            Field.of("id", DataType.INT64), Field.of("name", DataType.VARCHAR), Field.of("v", DataType.INT32));
+
+    private static Table input() {
+        TableBuilder b = new TableBuilder("in", SCHEMA, 1000);
+        for (int j = 0; j < 60_000; j++) {
+            b.addRow(j % 7 == 0 ? null : (long) (j % 5003), "n" + (j % 11), j % 13 == 0 ? null : j % 1000);
+        }
+        return b.build();
+    }
+
+    private static ColumnExpression column(int index) {
+        return new ColumnExpression(index, SCHEMA.type(index), SCHEMA.field(index).name());
+    }
+
+    private static List<AggregateSpec> aggregates() {
+        return List.of(
+                new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
+                new AggregateSpec(AggregateFunction.SUM, column(2), false, DataType.INT64, "sum(v)"),
+                new AggregateSpec(AggregateFunction.COUNT, column(2), true, DataType.INT64, "count(DISTINCT v)"),
+                new AggregateSpec(AggregateFunction.MAX, column(1), false, DataType.VARCHAR, "max(name)"),
+                new AggregateSpec(AggregateFunction.AVG, column(2), false, DataType.FLOAT64, "avg(v)"));
+    }
+
+    /** Every other row of each chunk, as a selection vector: the shape a filter leaves. */
+    private static List<Batch> oddRows(Table table) {
+        List<Batch> out = new ArrayList<>();
+        for (Batch chunk : table.chunks()) {
+            int[] sel = new int[chunk.size() / 2];
+            for (int i = 0; i < sel.length; i++) {
+                sel[i] = 2 * i + 1;
+            }
+            out.add(chunk.withSelection(sel, sel.length));
+        }
+        return out;
+    }
+
+    /**
+     * Aggregates {@code batches} with {@code workers} threads taking batches from a shared counter,
+     * finishing at the same moment, then reads the output with {@code readers} threads.
+     */
+    private static List<List<Object>> run(List<Expression> keys, List<Batch> batches, int workers, int readers)
+            throws Exception {
+        StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
+        ExecContext ctx = new ExecContext(1, 500);
+        Sink.SinkState state = new HashAggregateSink(keys, aggregates(), key).open(ctx);
+        AtomicInteger next = new AtomicInteger();
+        CyclicBarrier allDone = new CyclicBarrier(workers);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(workers, readers));
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                running.add(pool.submit(() -> {
+                    BatchConsumer local = state.local();
+                    int b;
+                    while ((b = next.getAndIncrement()) < batches.size()) {
+                        local.accept(batches.get(b));
+                    }
+                    allDone.await();
+                    local.finish();
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            state.finalizeSink();
+            Source.SourceState output = new HashAggregateSource(key).open(ctx);
+            List<Future<List<List<Object>>>> reading = new ArrayList<>();
+            for (int r = 0; r < readers; r++) {
+                reading.add(pool.submit(() -> {
+                    Source.SourceReader reader = output.reader();
+                    List<List<Object>> rows = new ArrayList<>();
+                    Batch batch;
+                    while ((batch = reader.next()) != null) {
+                        for (int i = 0; i < batch.size(); i++) {
+                            rows.add(Arrays.asList(batch.rowObjects(i)));
+                        }
+                    }
+                    return rows;
+                }));
+            }
+            List<List<Object>> all = new ArrayList<>();
+            for (Future<List<List<Object>>> f : reading) {
+                all.addAll(f.get());
+            }
+            assertEquals(ctx.lookup(key).rowCount(), all.size(), "every group read exactly once");
+            assertThrows(IllegalStateException.class, state::finalizeSink);
+            return DuckDbOracle.canonical(all);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void shouldMergeWorkersThatFinishTogether() throws Exception {
+        List<Batch> batches = input().chunks();
+        for (List<Expression> keys : List.<List<Expression>>of(
+                List.of(column(0)), List.of(column(1), column(0)), List.of())) {
+            List<List<Object>> one = run(keys, batches, 1, 1);
+            assertEquals(one, run(keys, batches, 4, 3), "keys " + keys);
+        }
+    }
+
+    @Test
+    void shouldAggregateOnlyTheSelectedRows() throws Exception {
+        Table table = input();
+        List<Batch> selected = oddRows(table);
+        List<Batch> compacted = new ArrayList<>();
+        for (Batch b : selected) {
+            compacted.add(b.compact());
+        }
+        for (List<Expression> keys : List.<List<Expression>>of(
+                List.of(column(0)), List.of(column(1), column(0)), List.of())) {
+            assertEquals(run(keys, compacted, 1, 1), run(keys, selected, 3, 2), "keys " + keys);
+        }
+        assertEquals(BigDecimal.valueOf(30_000), run(List.of(), selected, 2, 1).get(0).get(0), "count(*)");
+    }
+}

@@ -1,0 +1,130 @@
+package io.troupe.operators.join;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
+import io.troupe.operators.types.DataType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
+import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two threads build one shared table: both materialise rows into their own chunks at the same
+ * time, then both link chunks into the bucket array with CAS at the same time. Every key is
+ * present in both threads' input (so their rows meet in the same buckets), and every row must be
+ * found exactly once on its key's chain.
+ */
+class HashJoinTableConcurrencyTest {
+
+    private static final int ROWS_PER_THREAD = 120_000;
+    private static final int DISTINCT_KEYS = 30_000;
+    private static final int BATCH_ROWS = 1000;
+
+    @Test
+    @Timeout(60)
+    void shouldFindEveryRowWhenTwoThreadsBuildOneTable() throws Exception {
+        StateKey<HashJoinTable> key = new StateKey<>("table", HashJoinTable.class);
+        HashJoinBuildSink sink = new HashJoinBuildSink(key, "test join",
+                List.of(new ColumnExpression(0, DataType.INT64, "k")),
+                new DataType[] {DataType.INT64, DataType.INT32}, false);
+        HashJoinBuildSink.BuildState state = (HashJoinBuildSink.BuildState) sink.open(new ExecContext(1, 1024));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CyclicBarrier together = new CyclicBarrier(2);
+            List<Future<?>> building = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int thread = t;
+                building.add(pool.submit(() -> {
+                    BatchConsumer local = state.local();
+                    together.await();
+                    for (int start = 0; start < ROWS_PER_THREAD; start += BATCH_ROWS) {
+                        local.accept(batch(thread, start));
+                    }
+                    local.finish();
+                    return null;
+                }));
+            }
+            for (Future<?> f : building) {
+                f.get();
+            }
+            HashJoinTable table = state.table();
+            table.allocate();
+            assertTrue(table.chunkCount() > 20, "both threads should have filled many chunks: " + table.chunkCount());
+            List<Future<Integer>> inserting = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                inserting.add(pool.submit(() -> {
+                    together.await();
+                    int chunks = 0;
+                    while (table.insertNextChunk()) {
+                        chunks++;
+                    }
+                    return chunks;
+                }));
+            }
+            int inserted = 0;
+            for (Future<Integer> f : inserting) {
+                inserted += f.get();
+            }
+            table.startProbing();
+            assertEquals(table.chunkCount(), inserted);
+            assertEquals(2L * ROWS_PER_THREAD, table.rowCount());
+            assertEveryRowOnItsChain(table);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Thread {@code thread}'s rows from {@code start}: key = row % DISTINCT_KEYS (NULL every 97th), tag = unique row number. */
+    private static Batch batch(int thread, int start) {
+        int n = Math.min(BATCH_ROWS, ROWS_PER_THREAD - start);
+        LongVector keys = new LongVector(DataType.INT64, n);
+        IntVector tags = new IntVector(DataType.INT32, n);
+        for (int i = 0; i < n; i++) {
+            int row = start + i;
+            keys.set(i, row % DISTINCT_KEYS);
+            if (row % 97 == 0) {
+                keys.setNull(i);
+            }
+            tags.set(i, thread * ROWS_PER_THREAD + row);
+        }
+        return Batch.of(n, keys, tags);
+    }
+
+    private static void assertEveryRowOnItsChain(HashJoinTable table) {
+        int[] seen = new int[2 * ROWS_PER_THREAD];
+        long[][] entries = table.entries();
+        for (long k = 0; k < DISTINCT_KEYS; k++) {
+            int id = table.heads()[(int) io.troupe.operators.batch.VectorHash.mix(k) & table.mask()];
+            while (id >= 0) {
+                long[] e = entries[id >>> CHUNK_SHIFT];
+                int p = (id & CHUNK_MASK) << 1;
+                if (e[p] == k) {
+                    int tag = ((IntVector) table.chunk(id >>> CHUNK_SHIFT).payload[1]).get(id & CHUNK_MASK);
+                    seen[tag]++;
+                }
+                id = (int) e[p + 1];
+            }
+        }
+        for (int tag = 0; tag < seen.length; tag++) {
+            int row = tag % ROWS_PER_THREAD;
+            int expected = row % 97 == 0 ? 0 : 1;
+            assertEquals(expected, seen[tag], "row " + tag + " (key " + (row % DISTINCT_KEYS) + ") found "
+                    + seen[tag] + " times");
+        }
+    }
+}
