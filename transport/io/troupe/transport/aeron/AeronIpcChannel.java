@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
-import io.aeron.exceptions.RegistrationException;
 import io.troupe.config.TroupeSettings;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.BatchReceiver;
@@ -82,7 +81,7 @@ public final class AeronIpcChannel implements BatchChannel {
             subscription = client.addSubscription(uri, streamId);
             ExclusivePublication publication = client.addExclusivePublication(uri, streamId);
             return new AeronIpcChannel(uri, streamId, publication, subscription, settings, onClosed);
-        } catch (RegistrationException e) {
+        } catch (RuntimeException e) {
             CloseHelper.quietClose(subscription);
             throw new IllegalStateException("cannot open channel " + uri + " stream=" + streamId + " in "
                     + aeron.directory() + ": " + e.getMessage()

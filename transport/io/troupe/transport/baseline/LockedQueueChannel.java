@@ -64,6 +64,8 @@ public final class LockedQueueChannel implements BatchChannel {
     private boolean senderClosed;
     private boolean receiverClosed;
     private boolean reportedClosed;
+    /** Wake-ups sent by either side: what lesson 3 counts. */
+    private long signals;
 
     /**
      * @param capacity batches the ring holds ({@code troupe.gather.queue-capacity})
@@ -151,7 +153,7 @@ public final class LockedQueueChannel implements BatchChannel {
                 sentEndOfStream = batch == END_OF_STREAM;
                 if (perBatch || sentEndOfStream || ++putsSinceSignal >= signalThreshold) {
                     putsSinceSignal = 0;
-                    monitor.notifyAll();
+                    signal();
                 }
                 return putPosition;
             }
@@ -162,7 +164,7 @@ public final class LockedQueueChannel implements BatchChannel {
             synchronized (monitor) {
                 if (putsSinceSignal > 0) {
                     putsSinceSignal = 0;
-                    monitor.notifyAll();
+                    signal();
                 }
             }
         }
@@ -251,7 +253,7 @@ public final class LockedQueueChannel implements BatchChannel {
                 takesSinceSignal += n;
                 if (perBatch || takesSinceSignal >= signalThreshold) {
                     takesSinceSignal = 0;
-                    monitor.notifyAll();
+                    signal();
                 }
                 return n;
             }
@@ -267,7 +269,7 @@ public final class LockedQueueChannel implements BatchChannel {
             synchronized (monitor) {
                 if (takesSinceSignal > 0) {
                     takesSinceSignal = 0;
-                    monitor.notifyAll();
+                    signal();
                 }
             }
         }
@@ -302,6 +304,19 @@ public final class LockedQueueChannel implements BatchChannel {
                 state = State.CLOSED;
             }
             reportIfClosed();
+        }
+    }
+
+    /** Wakes whoever waits on the monitor (held): the other side, if it is parked. */
+    private void signal() {
+        signals++;
+        monitor.notifyAll();
+    }
+
+    /** Wake-ups sent so far by put, take and flush (close not counted). Visible for testing. */
+    long signals() {
+        synchronized (monitor) {
+            return signals;
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Hand-run throughput of the channel kinds (lesson 3 side by side): one producer thread and one
  * consumer thread move N narrow rows (two INT64 columns, 16 bytes a row) in batches of
  * {@code troupe.batch-size} rows through a fresh channel; the consumer sums every value and the
- * total is checked. One warm-up run, then the median (and range) of the timed runs. The codec alone
+ * total is checked. Two warm-up runs, then the median (and range) of the timed runs. The codec alone
  * (encode + decode on one thread) is measured too: it is the copying Aeron pays and the in-heap
  * queue does not.
  *
@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class TransportThroughputMain {
 
     private static final int DISTINCT_BATCHES = 64;
+    /** Untimed runs first: the decode and sum loops are compiled by then. */
+    private static final int WARM_UPS = 2;
 
     private TransportThroughputMain() {
     }
@@ -52,8 +54,8 @@ public final class TransportThroughputMain {
             batches[i] = ChannelHarness.twoLongs(i * 1_000_000L, batchRows);
         }
         long expectedSum = expectedSum(batches, rows, batchRows);
-        System.out.printf("%,d rows of 2 x INT64 in batches of %d rows, %d timed runs after 1 warm-up%n",
-                rows, batchRows, runs);
+        System.out.printf("%,d rows of 2 x INT64 in batches of %d rows, %d timed runs after %d warm-ups%n",
+                rows, batchRows, runs, WARM_UPS);
         System.out.printf("%-22s %14s %10s %22s%n", "variant", "rows/s median", "MB/s", "rows/s min..max");
         report("codec encode+decode", measureCodec(batches, rows, batchRows, runs), rows);
         for (String variant : variants) {
@@ -63,7 +65,7 @@ public final class TransportThroughputMain {
             TroupeSettings.Transport settings = TroupeSettings.from(ConfigFactory.parseString(overrides)).transport();
             try (TransportRuntime runtime = TransportRuntime.start(settings)) {
                 double[] seconds = new double[runs];
-                for (int run = -1; run < runs; run++) {
+                for (int run = -WARM_UPS; run < runs; run++) {
                     double s = measureChannel(runtime, batches, rows, batchRows, expectedSum);
                     if (run >= 0) {
                         seconds[run] = s;
@@ -141,7 +143,7 @@ public final class TransportThroughputMain {
         UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(length, 64));
         double[] seconds = new double[runs];
         long check = 0;
-        for (int run = -1; run < runs; run++) {
+        for (int run = -WARM_UPS; run < runs; run++) {
             long start = System.nanoTime();
             for (long sent = 0, i = 0; sent < rows; sent += batchRows, i++) {
                 Batch batch = batches[(int) (i % batches.length)];
