@@ -114,8 +114,10 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      *                       CPU-bound workers; 0 in the file means one per available processor
      * @param defaultWorkers {@code troupe.workers.default}: workers per query when the caller does not
      *                       say; 0 runs the query on the caller's thread (the leader alone)
+     * @param leaderParticipation {@code troupe.gather.leader-participation}: whether a Gather runs
+     *                       morsels of its pipeline itself when no batch is ready
      */
-    public record Workers(int threads, int defaultWorkers) {
+    public record Workers(int threads, int defaultWorkers, boolean leaderParticipation) {
 
         public static final int MAX_WORKERS = 256;
 
@@ -167,7 +169,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Workers(
                             c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
                                     : c.getInt("workers.threads"),
-                            c.getInt("workers.default")));
+                            c.getInt("workers.default"),
+                            c.getBoolean("gather.leader-participation")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }

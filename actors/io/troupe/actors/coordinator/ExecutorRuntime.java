@@ -2,11 +2,10 @@ package io.troupe.actors.coordinator;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.troupe.actors.exchange.GatherChannels;
-import io.troupe.actors.exchange.QueueGatherChannels;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Pipeline;
+import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -17,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Pipeline;
+import io.troupe.transport.TransportRuntime;
 
 import java.time.Duration;
 import java.util.List;
@@ -29,11 +29,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The parallel executor of one Troupe: an actor system with a {@link SpawnProtocol} guardian (so
  * that coordinators can be spawned from callers' threads), a dedicated dispatcher for the CPU-bound
- * workers ({@code troupe.workers.threads} threads), a small one for the Gathers, and the channels
- * the Gathers read.
+ * workers ({@code troupe.workers.threads} threads), a small one for the Gathers, and the
+ * {@link TransportRuntime} whose channels carry the workers' batches to the Gathers.
  *
  * <p>Threadsafe. {@link #close()} terminates the actor system and waits for it, bounded by
- * {@link #SHUTDOWN_TIMEOUT}, so that no thread of this runtime outlives it.
+ * {@link #SHUTDOWN_TIMEOUT}, so that no thread of this runtime outlives it, then closes the transport.
  */
 public final class ExecutorRuntime implements AutoCloseable {
 
@@ -46,20 +46,27 @@ public final class ExecutorRuntime implements AutoCloseable {
 
     private final TroupeSettings settings;
     private final ActorSystem<SpawnProtocol.Command> system;
-    private final GatherChannels channels = new QueueGatherChannels();
+    private final TransportRuntime transport;
     private final AtomicInteger liveWorkers = new AtomicInteger();
 
-    private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system) {
+    private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system, TransportRuntime transport) {
         this.settings = settings;
         this.system = system;
+        this.transport = transport;
     }
 
-    /** Starts the actor system (its name is unique in this JVM: {@code troupe-N}). */
+    /** Starts the transport, then the actor system (its name is unique in this JVM: {@code troupe-N}). */
     public static ExecutorRuntime start(TroupeSettings settings) {
         // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
         LoggerFactory.getLogger(ExecutorRuntime.class);
-        String name = "troupe-" + SYSTEMS.incrementAndGet();
-        return new ExecutorRuntime(settings, ActorSystem.create(SpawnProtocol.create(), name, config(settings)));
+        TransportRuntime transport = TransportRuntime.start(settings.transport());
+        try {
+            String name = "troupe-" + SYSTEMS.incrementAndGet();
+            return new ExecutorRuntime(settings, ActorSystem.create(SpawnProtocol.create(), name, config(settings)), transport);
+        } catch (RuntimeException e) {
+            transport.close();
+            throw e;
+        }
     }
 
     /**
@@ -95,9 +102,9 @@ public final class ExecutorRuntime implements AutoCloseable {
         return liveWorkers.get();
     }
 
-    /** Gather channels of any query of this runtime that are still open. */
+    /** Channels of any query of this runtime that are still open. */
     public int openChannels() {
-        return channels.openChannels();
+        return transport.openChannels();
     }
 
     /** Spawns the coordinator of a query; it starts at once. */
@@ -119,9 +126,9 @@ public final class ExecutorRuntime implements AutoCloseable {
     /** A query spec on this runtime's dispatchers and channels. */
     public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines,
                                       int workers, Duration timeout, CompletableFuture<Void> done) {
-        return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, channels,
+        return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, transport,
                 DispatcherSelector.fromConfig(WORKER_DISPATCHER), DispatcherSelector.fromConfig(GATHER_DISPATCHER),
-                liveWorkers, done);
+                settings.workers().leaderParticipation(), liveWorkers, done);
     }
 
     /** Runs {@code action} once after {@code delay} on the actor system's scheduler. */
@@ -133,7 +140,7 @@ public final class ExecutorRuntime implements AutoCloseable {
         return settings;
     }
 
-    /** Terminates the actor system (stopping every query), waits for it, then closes the channels left. */
+    /** Terminates the actor system (stopping every query), waits for it, then closes the transport. */
     @Override
     public void close() {
         system.terminate();
@@ -145,7 +152,7 @@ public final class ExecutorRuntime implements AutoCloseable {
             throw new IllegalStateException("actor system " + system.name() + " did not terminate within "
                     + SHUTDOWN_TIMEOUT.toMillis() + " ms", e);
         } finally {
-            channels.close();
+            transport.close();
         }
     }
 }

@@ -1,11 +1,10 @@
 package io.troupe.actors.coordinator;
 
 import io.troupe.actors.exchange.Gather;
-import io.troupe.actors.exchange.GatherChannel;
-import io.troupe.actors.exchange.GatherChannels;
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.agg.HashAggregateSink;
+import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Pipeline;
@@ -14,6 +13,9 @@ import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.join.HashJoinBuildSink;
 import io.troupe.operators.sort.SortSink;
+import io.troupe.transport.BatchChannel;
+import io.troupe.transport.BatchReceiver;
+import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.ChildFailed;
@@ -37,9 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ol>
  *   <li>{@code binding} (one: the coordinator): open the pipeline's states once
  *       ({@link PipelineRun#open}); for the last pipeline, open one gather channel per worker and
- *       spawn the {@link Gather}; spawn the workers on the worker dispatcher and watch them. All:
+ *       spawn the {@link Gather} (with its own task bound first, under leader participation); spawn the workers on the worker dispatcher and watch them. All:
  *       each worker binds its chains and reports {@code WorkerBound}.</li>
- *   <li>{@code running}: once all are bound, {@code Start} to all (see {@link PipelineRun} for why
+ *   <li>{@code running}: once all are bound, {@code Start} to all, the Gather too (see {@link PipelineRun} for why
  *       nobody drives before everybody is bound). All drive their tasks and report
  *       {@code WorkerDone}; for the last pipeline the Gather reports {@code GatherDone}.</li>
  *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
@@ -89,16 +91,17 @@ public final class QueryCoordinator {
      * @param pipelines        the compiled pipelines; the last in dependency order feeds the Gather
      * @param workers          workers per pipeline, at least 1
      * @param timeout          stop the query after this long; null for none
-     * @param channels         where gather channels come from
+     * @param transport        where gather channels come from
      * @param workerDispatcher the dispatcher of the CPU-bound workers
      * @param gatherDispatcher the Gather's dispatcher (not the workers')
+     * @param leaderParticipation whether the Gather runs morsels of the last pipeline itself
      * @param liveWorkers      the Troupe's count of live workers
      * @param done             completed once every actor of the query has stopped: normally when the
      *                         result is published in {@code ctx}, else with the first cause
      */
     public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
-                       GatherChannels channels, DispatcherSelector workerDispatcher,
-                       DispatcherSelector gatherDispatcher, AtomicInteger liveWorkers,
+                       TransportRuntime transport, DispatcherSelector workerDispatcher,
+                       DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
                        CompletableFuture<Void> done) {
     }
 
@@ -109,6 +112,8 @@ public final class QueryCoordinator {
         final String role;
         final boolean gathered;
         final List<ActorRef<PipelineWorker.Command>> workers = new ArrayList<>();
+        /** The last pipeline's Gather; null for the others. */
+        ActorRef<Gather.Command> gather;
         int bound;
         int done;
         boolean gatherDone;
@@ -130,7 +135,7 @@ public final class QueryCoordinator {
     private final List<Pipeline> ordered;
     private final ActorRef<PipelineWorker.Report> workerReports;
     private final ActorRef<Gather.Report> gatherReports;
-    private final List<GatherChannel> openedChannels = new ArrayList<>();
+    private final List<BatchChannel> openedChannels = new ArrayList<>();
     private Throwable failure;
 
     private QueryCoordinator(ActorContext<Command> context, Spec spec) {
@@ -165,17 +170,20 @@ public final class QueryCoordinator {
             stage = new Stage(index, PipelineRun.open(pipeline, spec.ctx()), role(pipeline, gathered), gathered);
             List<GatherOutlet> outlets = new ArrayList<>();
             if (gathered) {
-                List<GatherChannel> inputs = new ArrayList<>();
+                List<BatchReceiver> inputs = new ArrayList<>();
                 for (int w = 0; w < spec.workers(); w++) {
-                    GatherChannel channel = spec.channels().open();
+                    BatchChannel channel = spec.transport().openChannel();
                     openedChannels.add(channel);
-                    inputs.add(channel);
-                    outlets.add(new GatherOutlet(channel, spec.ctx(), workerName(stage, w)));
+                    inputs.add(channel.receiver());
+                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w)));
                 }
+                BatchConsumer collect = stage.run.sinkState().local();
+                PipelineRun.WorkerTask leader = spec.leaderParticipation() ? Gather.bindLeader(stage.run, collect) : null;
                 ActorRef<Gather.Command> gather = context.spawn(
-                        Gather.create(inputs, stage.run.sinkState().local(), gatherReports, spec.ctx().queryId()),
+                        Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
                         "gather-p" + pipeline.id(), spec.gatherDispatcher());
                 context.watch(gather);
+                stage.gather = gather;
             }
             for (int w = 0; w < spec.workers(); w++) {
                 PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(stage, w), stage.run, spec.ctx(),
@@ -213,6 +221,9 @@ public final class QueryCoordinator {
             if (stage.bound == spec.workers()) {
                 for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
                     worker.tell(PipelineWorker.Start.INSTANCE);
+                }
+                if (stage.gather != null) {
+                    stage.gather.tell(Gather.Start.INSTANCE);
                 }
                 return running(stage);
             }
@@ -296,7 +307,7 @@ public final class QueryCoordinator {
 
     /** Runs after every child has stopped: closes the query's channels and completes its future. */
     private void finish() {
-        for (GatherChannel channel : openedChannels) {
+        for (BatchChannel channel : openedChannels) {
             channel.close();
         }
         if (failure == null) {

@@ -2,7 +2,12 @@ package io.troupe.actors.exchange;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.transport.BatchHandler;
+import io.troupe.transport.BatchReceiver;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -12,20 +17,26 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Collects the output of a query's last pipeline: polls one {@link GatherChannel} per worker and
+ * Collects the output of a query's last pipeline: polls one {@link BatchReceiver} per worker and
  * pushes every batch into the consumer it was given (a local of the query's result sink), then
  * finishes that consumer and reports {@link GatherDone} once every worker sent its end of stream.
  *
  * <p>Runs on a dispatcher other than the workers', so that workers back-pressured on a full channel
  * can never keep it from draining (the deadlock rule of shared/design.md). Work per message is
  * bounded: one round over the channels, at most {@link #POLL_LIMIT} frames each, then a private
- * {@code Poll} to itself, so that a stop is seen between rounds. A round that found nothing idles on
- * a channel first.
+ * {@code Poll} to itself, so that a stop is seen between rounds. A round that found nothing first
+ * flushes every receiver (a producer parked on a locked queue hears of consumption it was owed: the
+ * deadlock rule) and then idles with a backoff of its own, at most {@link #MAX_IDLE_PARK_NS}: never
+ * in one receiver's {@code idle}, which on the locked queue waits for that one producer only.
  *
- * <p>Leader participation (the Gather running a morsel of the fragment itself when nothing is ready)
- * is not done yet: the workers run every morsel.
+ * <p><b>Leader participation</b> ({@code troupe.gather.leader-participation}, PostgreSQL's
+ * {@code parallel_leader_participation}): given a task bound over the same pipeline
+ * ({@link #bindLeader}), a round that found no batch ready runs one batch of that task instead of
+ * idling, its output going straight into the consumer. The Gather is then done when every channel
+ * ended and its own task is done. The task is bound, like every worker's, before any worker starts.
  *
  * <p>Not threadsafe, as every actor: its state is touched only by its own messages. Its PostStop
  * closes every channel it reads.
@@ -34,9 +45,19 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
 
     /** Frames read from one channel per round: enough to amortise a round, few enough to interleave. */
     static final int POLL_LIMIT = 16;
+    /** The longest park between empty rounds: a batch waits at most this long for a Gather with nothing to do. */
+    static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** The Gather's messages. Only its own {@code Poll}: the coordinator stops it to cancel. */
-    public sealed interface Command permits Poll {
+    /** The Gather's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
+    public sealed interface Command permits Start, Poll {
+    }
+
+    /**
+     * Every worker is bound: start polling (and running the Gather's own task). Not before: the last
+     * of a RIGHT join's probers must not finish while another has yet to bind (see PipelineRun).
+     */
+    public enum Start implements Command {
+        INSTANCE
     }
 
     /** Private self-message: run one round over the channels. */
@@ -56,27 +77,33 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     public record GatherFailed(Throwable cause) implements Report {
     }
 
-    private enum Phase { GATHERING, DONE }
+    private enum Phase { WAITING, GATHERING, DONE }
 
-    private final List<GatherChannel> inputs;
+    private final List<BatchReceiver> inputs;
     private final BatchConsumer consumer;
     private final ActorRef<Report> reportTo;
     private final long queryId;
     private final boolean[] ended;
-    private final GatherChannel.Handler handler;
+    private final BatchHandler handler;
+    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
+    /** The Gather's own share of the pipeline; null without leader participation. */
+    private final PipelineRun.WorkerTask leader;
+    private boolean leaderDone;
     private int endedCount;
     private long batches;
-    private Phase phase = Phase.GATHERING;
+    private Phase phase = Phase.WAITING;
 
-    private Gather(ActorContext<Command> context, List<GatherChannel> inputs, BatchConsumer consumer,
-                   ActorRef<Report> reportTo, long queryId) {
+    private Gather(ActorContext<Command> context, List<BatchReceiver> inputs, BatchConsumer consumer,
+                   PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
         super(context);
+        this.leader = leader;
+        this.leaderDone = leader == null;
         this.inputs = List.copyOf(inputs);
         this.consumer = consumer;
         this.reportTo = reportTo;
         this.queryId = queryId;
         this.ended = new boolean[inputs.size()];
-        this.handler = new GatherChannel.Handler() {
+        this.handler = new BatchHandler() {
             @Override
             public void onBatch(Batch batch) {
                 batches++;
@@ -88,24 +115,53 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
                 // Counted from the channel's state after the poll.
             }
         };
-        context.getSelf().tell(Poll.INSTANCE);
     }
 
     /**
      * A Gather over {@code inputs} (one channel per worker) into {@code consumer}, reporting to
-     * {@code reportTo}; it starts polling at once.
+     * {@code reportTo}; it starts polling on {@link Start}.
+     *
+     * @param leader its own task from {@link #bindLeader}, or null when it only gathers
      */
-    public static Behavior<Command> create(List<GatherChannel> inputs, BatchConsumer consumer,
-                                           ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, consumer, reportTo, queryId));
+    public static Behavior<Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
+                                           PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
+        return Behaviors.setup(context -> new Gather(context, inputs, consumer, leader, reportTo, queryId));
+    }
+
+    /**
+     * Binds the Gather's own task over {@code run}, its chains ending in {@code consumer} (which the
+     * Gather finishes once, at the end: a branch's finish does not). Call it before any worker starts.
+     */
+    public static PipelineRun.WorkerTask bindLeader(PipelineRun run, BatchConsumer consumer) {
+        BatchConsumer tail = new BatchConsumer() {
+            @Override
+            public boolean accept(Batch batch) {
+                return consumer.accept(batch);
+            }
+
+            @Override
+            public void finish() {
+                // The Gather finishes the consumer after every channel and its own task ended.
+            }
+        };
+        return run.bind(() -> tail);
     }
 
     @Override
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
+                .onMessage(Start.class, m -> onStart())
                 .onMessage(Poll.class, p -> onPoll())
                 .onSignal(PostStop.class, s -> onPostStop())
                 .build();
+    }
+
+    private Behavior<Command> onStart() {
+        if (phase == Phase.WAITING) {
+            phase = Phase.GATHERING;
+            getContext().getSelf().tell(Poll.INSTANCE);
+        }
+        return this;
     }
 
     private Behavior<Command> onPoll() {
@@ -113,31 +169,32 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
             return this;
         }
         int work = 0;
-        GatherChannel firstOpen = null;
         try {
             for (int i = 0; i < inputs.size(); i++) {
                 if (ended[i]) {
                     continue;
                 }
-                GatherChannel input = inputs.get(i);
+                BatchReceiver input = inputs.get(i);
                 work += input.poll(handler, POLL_LIMIT);
-                GatherChannel.State state = input.state();
-                if (state == GatherChannel.State.END_OF_STREAM) {
+                BatchReceiver.State state = input.state();
+                if (state == BatchReceiver.State.END_OF_STREAM) {
                     ended[i] = true;
                     endedCount++;
-                } else if (state == GatherChannel.State.OPEN) {
-                    if (firstOpen == null) {
-                        firstOpen = input;
-                    }
-                } else {
+                } else if (state != BatchReceiver.State.OPEN) {
                     throw new QueryFailedException("query " + queryId + ": worker " + i
                             + " left its gather channel without an end of stream (" + state + ")");
                 }
             }
-            if (endedCount == inputs.size()) {
+            if (work == 0 && !leaderDone) {
+                // Nothing ready: run a morsel of the fragment here rather than wait.
+                leaderDone = !leader.step();
+                work = 1;
+            }
+            if (endedCount == inputs.size() && leaderDone) {
                 consumer.finish();
                 phase = Phase.DONE;
-                getContext().getLog().debug("[query {}] gather done batches=[{}]", queryId, batches);
+                getContext().getLog().debug("[query {}] gather done batches=[{}] leader batches=[{}]", queryId, batches,
+                        leader == null ? 0 : leader.batches());
                 reportTo.tell(new GatherDone(batches));
                 return Behaviors.stopped();
             }
@@ -146,15 +203,18 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
             reportTo.tell(new GatherFailed(e));
             return Behaviors.stopped();
         }
-        if (work == 0 && firstOpen != null) {
-            firstOpen.consumerIdle();
+        if (work == 0) {
+            for (BatchReceiver input : inputs) {
+                input.flush();
+            }
         }
+        idle.idle(work);
         getContext().getSelf().tell(Poll.INSTANCE);
         return this;
     }
 
     private Behavior<Command> onPostStop() {
-        for (GatherChannel input : inputs) {
+        for (BatchReceiver input : inputs) {
             input.close();
         }
         return this;

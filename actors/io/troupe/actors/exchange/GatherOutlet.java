@@ -4,28 +4,31 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.transport.BatchSender;
 
 /**
- * A worker's end of its {@link GatherChannel}: the tail its operator chains end in (instead of a
- * sink local), then the end of stream once the worker's task is done.
+ * A worker's end of its gather channel (a {@link BatchSender}): the tail its operator chains end in
+ * (instead of a sink local), then the end of stream once the worker's task is done.
  *
  * <p><b>Back-pressure.</b> An offer the Gather cannot take yet is retried after the channel's idle,
- * inside {@code accept}, since the chain above cannot be suspended half way through a batch. The
- * retry loop ends when the offer goes through, when the channel is closed (the Gather left: the query
- * is being torn down) or when the query is cancelled (cancel, timeout or another worker's failure set
- * the {@link ExecContext}'s flag), so a worker never holds its dispatcher thread forever. The Gather
- * drains on a dispatcher of its own, so a full channel always empties while the query lives.
+ * inside {@code accept}, since the chain above cannot be suspended half way through a batch (a
+ * partly sent batch is offered again, as {@link BatchSender#BACK_PRESSURED} asks). The retry loop
+ * ends when the offer goes through, when the channel is closed (the Gather left: the query is being
+ * torn down; the Gather's stop closes its receivers, which also wakes a sender waiting in
+ * {@link BatchSender#idle}) or when the query is cancelled (cancel, timeout or another worker's
+ * failure set the {@link ExecContext}'s flag), so a worker never holds its dispatcher thread forever.
+ * The Gather drains on a dispatcher of its own, so a full channel always empties while the query lives.
  *
  * <p>Not threadsafe: owned by one worker; {@link #close()} may come from its PostStop.
  */
 public final class GatherOutlet implements AutoCloseable {
 
-    private final GatherChannel channel;
+    private final BatchSender sender;
     private final ExecContext ctx;
     private final String worker;
 
-    public GatherOutlet(GatherChannel channel, ExecContext ctx, String worker) {
-        this.channel = channel;
+    public GatherOutlet(BatchSender sender, ExecContext ctx, String worker) {
+        this.sender = sender;
         this.ctx = ctx;
         this.worker = worker;
     }
@@ -55,22 +58,23 @@ public final class GatherOutlet implements AutoCloseable {
 
     private void send(Batch batch) {
         while (true) {
-            long result = batch == null ? channel.offerEndOfStream() : channel.offer(batch);
+            long result = batch == null ? sender.offerEndOfStream() : sender.offer(batch);
             if (result > 0) {
                 return;
             }
-            if (result == GatherChannel.CLOSED) {
+            if (result == BatchSender.CLOSED) {
                 ctx.checkCancelled();
                 throw new QueryCancelledException("query " + ctx.queryId() + ": the Gather closed the channel of " + worker);
             }
+            // NOT_CONNECTED (the Gather's subscription is not up yet) or BACK_PRESSURED: retry.
             ctx.checkCancelled();
-            channel.producerIdle();
+            sender.idle(0);
         }
     }
 
     /** Leaves the channel; without a prior end of stream the Gather sees the producer gone. */
     @Override
     public void close() {
-        channel.closeProducer();
+        sender.close();
     }
 }

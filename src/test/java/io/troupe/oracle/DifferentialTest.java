@@ -116,11 +116,12 @@ class DifferentialTest {
         int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
         TroupeSettings.MatchFlags[] flags = TroupeSettings.MatchFlags.values();
         // Workers per query: the leader alone, or 1, 2 or 4 worker actors (execute and createTable
-        // take troupe.workers.default).
+        // take troupe.workers.default), with or without the Gather's leader participation.
         int workers = WORKERS[(int) ((knobs >>> 44) & 3)];
+        boolean leaderParticipation = ((knobs >>> 46) & 1) == 0;
         TroupeSettings caseSettings = settings.withBatchSize(batchSize)
                 .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)])
-                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers));
+                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers, leaderParticipation));
         // One case in eight goes through CREATE TABLE AS, then scans the table it made.
         boolean materialise = (knobs >>> 40) % 8 == 0;
         try (Troupe troupe = Troupe.start(caseSettings)) {
@@ -208,6 +209,7 @@ class DifferentialTest {
         return "\nDifferential case failed. Replay: mvn -B -q test -Dtest=DifferentialTest -Dtroupe.seed=" + seed
                 + "   (batch size " + caseSettings.batchSize() + ", match flags " + caseSettings.matchFlags()
                 + ", workers " + caseSettings.workers().defaultWorkers()
+                + (caseSettings.workers().leaderParticipation() ? "" : " without leader participation")
                 + (materialise ? ", through createTable" : "") + ")\n";
     }
 

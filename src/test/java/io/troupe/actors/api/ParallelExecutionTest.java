@@ -7,6 +7,7 @@ import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.Expr;
+import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.lit;
@@ -86,6 +88,22 @@ class ParallelExecutionTest {
         assertEquals(0, troupe.liveWorkers());
     }
 
+    @Test
+    @Timeout(60)
+    void sameRowsWithoutLeaderParticipation() {
+        TroupeSettings s = troupe.settings();
+        try (Troupe gatherOnly = Troupe.start(s.withWorkers(new TroupeSettings.Workers(s.workers().threads(), 2, false)))) {
+            for (Table t : List.of(troupe.catalog().table("facts"), troupe.catalog().table("dims"))) {
+                gatherOnly.register(t);
+            }
+            for (Plan plan : plans()) {
+                assertEquals(sorted(troupe.execute(plan, QueryOptions.defaults().withWorkers(0))),
+                        sorted(gatherOnly.execute(plan)), () -> troupe.explain(plan));
+            }
+            assertEquals(0, gatherOnly.openChannels());
+        }
+    }
+
     @ParameterizedTest(name = "workers {0}")
     @ValueSource(ints = {1, 2, 4})
     @Timeout(60)
@@ -138,19 +156,23 @@ class ParallelExecutionTest {
     @Test
     @Timeout(60)
     void closeLeavesNoThreadBehind() throws InterruptedException {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         assertEquals(5000, troupe.execute(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2)).rows().size());
-        String prefix = troupe.actorSystemName();
-        assertTrue(prefix != null && threads(prefix).size() > 0, "the actor system runs");
+        String system = troupe.actorSystemName();
+        assertTrue(newThreads(before).stream().anyMatch(t -> t.getName().startsWith(system + "-")),
+                "the actor system's threads run");
         troupe.close();
-        for (Thread t : threads(prefix)) {
+        // Bounded: close() waited for the actor system; pool threads may still be on their way out.
+        for (Thread t : newThreads(before)) {
             t.join(10_000);
         }
-        assertEquals(List.of(), threads(prefix).stream().map(Thread::getName).toList());
+        assertEquals(List.of(), newThreads(before).stream().map(Thread::getName).toList());
     }
 
-    private static List<Thread> threads(String prefix) {
+    /** Live threads started since {@code before}. */
+    private static List<Thread> newThreads(Set<Thread> before) {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith(prefix + "-")).toList();
+                .filter(t -> t.isAlive() && !before.contains(t)).toList();
     }
 
     private static List<List<Object>> sorted(QueryResult result) {
