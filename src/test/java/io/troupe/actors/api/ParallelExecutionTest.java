@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
@@ -130,6 +131,18 @@ class ParallelExecutionTest {
 
     @Test
     @Timeout(60)
+    void divisionByZeroInAHashBuildFailsTheQuery() {
+        Plan plan = Plan.scan("facts").join(Plan.scan("dims").project(col("k").div(col("k").minus(col("k"))).as("k")),
+                JoinType.INNER, col("facts.k").eq(col("k")));
+        QueryFailedException e = assertThrows(QueryFailedException.class,
+                () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(2)));
+        assertTrue(e.getMessage().contains("division by zero"), e.getMessage());
+        assertEquals(0, troupe.openChannels());
+        assertEquals(0, troupe.liveWorkers());
+    }
+
+    @Test
+    @Timeout(60)
     void cancelStopsEveryWorkerAndClosesEveryChannel() {
         // Far more batches than run before the cancel comes.
         Plan plan = Plan.series("x", 1, 1_000_000_000L).aggregate(List.of(), Expr.sum(col("x")));
@@ -140,6 +153,50 @@ class ParallelExecutionTest {
         assertEquals(0, troupe.openChannels());
         assertEquals(0, troupe.liveWorkers());
         assertEquals(5000, troupe.execute(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2)).rows().size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TroupeSettings.GatherTransport.class)
+    @Timeout(60)
+    void cancelWhileWorkersFeedTheGatherClosesEveryChannel(TroupeSettings.GatherTransport kind) {
+        // Every row goes through the gather channels: workers are producing (or back-pressured) when the cancel comes.
+        try (Troupe other = Troupe.start(withTransport(troupe.settings(), kind))) {
+            RunningQuery running = other.submit(Plan.series("x", 1, 1_000_000_000L).filter(col("x").mod(lit(1000L)).eq(lit(0L))),
+                    QueryOptions.defaults().withWorkers(4));
+            running.cancel("test");
+            assertThrows(QueryCancelledException.class, running::await);
+            assertEquals(0, other.openChannels());
+            assertEquals(0, other.liveWorkers());
+            assertEquals(10, other.execute(Plan.series("x", 1, 10), QueryOptions.defaults().withWorkers(4)).rows().size());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TroupeSettings.GatherTransport.class)
+    @Timeout(60)
+    void queriesRunAtOnceOverEitherTransport(TroupeSettings.GatherTransport kind) {
+        try (Troupe other = Troupe.start(withTransport(troupe.settings(), kind))) {
+            other.register(troupe.catalog().table("facts")).register(troupe.catalog().table("dims"));
+            List<Plan> plans = plans();
+            List<RunningQuery> running = new ArrayList<>();
+            for (int i = 0; i < plans.size(); i++) {
+                running.add(other.submit(plans.get(i), QueryOptions.defaults().withWorkers(1 + i % 4)));
+            }
+            for (int i = 0; i < plans.size(); i++) {
+                Plan plan = plans.get(i);
+                assertEquals(sorted(troupe.execute(plan, QueryOptions.defaults().withWorkers(0))),
+                        sorted(running.get(i).await()), () -> other.explain(plan));
+            }
+            assertEquals(0, other.openChannels());
+            assertEquals(0, other.liveWorkers());
+        }
+    }
+
+    private static TroupeSettings withTransport(TroupeSettings s, TroupeSettings.GatherTransport kind) {
+        TroupeSettings.Transport t = s.transport();
+        return new TroupeSettings(s.batchSize(), s.matchFlags(), new TroupeSettings.Transport(kind, t.wakeups(),
+                t.queueCapacity(), t.termLengthBytes(), t.mtuBytes(), t.idleStrategy(), t.driverThreading(),
+                t.directoryParent()), s.workers());
     }
 
     @Test
