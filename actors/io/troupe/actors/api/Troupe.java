@@ -29,8 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A query runs on the caller's thread (the leader alone) when it asks for 0 workers, which is
  * what {@code troupe.workers.default = 0} gives {@link #execute(Plan)}; with workers it runs in the
  * actor executor ({@link ExecutorRuntime}): a coordinator per query and worker actors per pipeline.
- * The actor system starts with the first query that asks for it (or for a timeout), not in
- * {@link #start}: a Troupe used by the leader alone, as most tests use it, pays nothing for it.
+ * The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else with the
+ * first query that asks for workers (or a timeout): a Troupe used by the leader alone, as most tests
+ * use it, pays nothing for it.
  * {@link #close()} terminates it and waits, bounded, for its threads.
  *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
@@ -53,8 +54,17 @@ public final class Troupe implements AutoCloseable {
         return start(TroupeSettings.load());
     }
 
+    /**
+     * Starts a Troupe. With {@code troupe.workers.default > 0} the actor system and the transport start
+     * here, so that the first query does not pay for them; otherwise with the first query that asks for
+     * workers.
+     */
     public static Troupe start(TroupeSettings settings) {
-        return new Troupe(settings);
+        Troupe troupe = new Troupe(settings);
+        if (settings.workers().defaultWorkers() > 0) {
+            troupe.runtime();
+        }
+        return troupe;
     }
 
     public TroupeSettings settings() {

@@ -1,5 +1,6 @@
 package io.troupe.actors.cli;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.JoinType;
@@ -26,6 +27,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--rows", description = "rows N of the generated tables (default: ${DEFAULT-VALUE})")
     long rows = 1_000_000;
+
+    @Option(names = "--workers", description = "workers per query; 0 runs on the main thread alone "
+            + "(default: troupe.workers.default)")
+    int workers = QueryOptions.DEFAULT_WORKERS;
 
     private final PrintStream out = System.out;
 
@@ -58,7 +63,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println(title);
         out.print(troupe.explain(plan));
         long t0 = System.nanoTime();
-        QueryResult result = troupe.execute(plan);
+        QueryResult result = troupe.execute(plan, QueryOptions.defaults().withWorkers(workers));
         double elapsed = seconds(t0);
         out.print(result.format(10));
         out.printf("Time: %.3f s%n%n", elapsed);
