@@ -212,6 +212,15 @@ class ParallelExecutionTest {
 
     @Test
     @Timeout(60)
+    void timeoutCancelsTheLeaderAlone() {
+        Plan plan = Plan.series("x", 1, 1_000_000_000L).aggregate(List.of(), Expr.sum(col("x")));
+        QueryCancelledException e = assertThrows(QueryCancelledException.class,
+                () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(0).withTimeout(Duration.ofMillis(50))));
+        assertTrue(e.getMessage().contains("timed out after 50 ms"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(60)
     void closeLeavesNoThreadBehind() throws InterruptedException {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         assertEquals(5000, troupe.execute(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2)).rows().size());
