@@ -85,7 +85,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
         public Transport {
             if (queueCapacity < 1) {
-                throw new IllegalArgumentException("troupe.gather.queue-capacity must be at least 1, got " + queueCapacity);
+                throw new IllegalArgumentException("troupe.gather.queue-capacity must be at least 1, got "
+                        + queueCapacity);
             }
             if (termLengthBytes < MIN_TERM_LENGTH || termLengthBytes > MAX_TERM_LENGTH
                     || Integer.bitCount(termLengthBytes) != 1) {

@@ -31,8 +31,8 @@ public interface BatchSender extends AutoCloseable {
      * channel, handed over as it is: do not modify it afterwards (batches are immutable by contract).
      *
      * @return a positive position (grows with every send), or NOT_CONNECTED, BACK_PRESSURED or CLOSED
-     * @throws IllegalStateException after the end of stream, or when a batch other than the one last
-     *                               back-pressured is offered before that one was sent in full
+     * @throws IllegalStateException after the end of stream, or when another batch is offered while one
+     *                               is partly sent (back-pressured after some of its rows went out)
      * @throws IllegalArgumentException when one row alone encodes to more than the largest message
      */
     long offer(Batch batch);

@@ -66,7 +66,8 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
         batchLimit = limit;
         delivered = 0;
         try {
-            subscription.controlledPoll(assembler, (int) Math.min(Integer.MAX_VALUE, (long) limit * fragmentsPerMessage));
+            int fragmentLimit = (int) Math.min(Integer.MAX_VALUE, (long) limit * fragmentsPerMessage);
+            subscription.controlledPoll(assembler, fragmentLimit);
         } finally {
             handler = null;
         }

@@ -81,7 +81,8 @@ final class AeronBatchSender implements BatchSender {
                             + " (raise troupe.transport.term-length: the largest message is term-length / 8)");
                 }
                 // Rows are about equally wide: shrink in proportion, at least by one row, until it fits.
-                to = from + Math.max(1, Math.min(to - from - 1, (int) ((long) (to - from) * maxMessageLength / length)));
+                int shrunk = (int) ((long) (to - from) * maxMessageLength / length);
+                to = from + Math.max(1, Math.min(to - from - 1, shrunk));
                 length = BatchCodec.encodedLength(batch, from, to);
             }
             position = publish(batch, from, to, length);

@@ -161,7 +161,8 @@ public final class BatchCodec {
     /** A new dense batch from the batch frame of {@code length} bytes at {@code offset}. */
     public static Batch decode(DirectBuffer buffer, int offset, int length) {
         if (frameType(buffer, offset, length) != BATCH_FRAME) {
-            throw new IllegalStateException("not a batch frame: frameType=" + buffer.getByte(offset + FRAME_TYPE_OFFSET));
+            throw new IllegalStateException("not a batch frame: frameType="
+                    + buffer.getByte(offset + FRAME_TYPE_OFFSET));
         }
         int rows = buffer.getInt(offset + ROW_COUNT_OFFSET);
         int columnCount = buffer.getInt(offset + COLUMN_COUNT_OFFSET);
@@ -192,7 +193,8 @@ public final class BatchCodec {
             position += (int) sectionLength;
         }
         if (position != end) {
-            throw new IllegalStateException("malformed batch frame: " + (end - position) + " bytes after the last column");
+            throw new IllegalStateException("malformed batch frame: " + (end - position)
+                    + " bytes after the last column");
         }
         return Batch.of(rows, columns);
     }
@@ -420,7 +422,8 @@ public final class BatchCodec {
 
     private static void checkRange(Batch batch, int from, int to) {
         if (from < 0 || to > batch.size() || from > to) {
-            throw new IndexOutOfBoundsException("live rows [" + from + ", " + to + ") of a batch of size=" + batch.size());
+            throw new IndexOutOfBoundsException("live rows [" + from + ", " + to + ") of a batch of size="
+                    + batch.size());
         }
     }
 

@@ -147,7 +147,8 @@ public final class BatchDescriptor {
                 try {
                     return DataType.decimal(precision, scale);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalStateException("malformed batch frame: column=" + column + ": " + e.getMessage(), e);
+                    throw new IllegalStateException("malformed batch frame: column=" + column + ": "
+                            + e.getMessage(), e);
                 }
             case DATE_CODE:
                 return DataType.DATE;
@@ -156,7 +157,8 @@ public final class BatchDescriptor {
             case VARCHAR_CODE:
                 return DataType.VARCHAR;
             default:
-                throw new IllegalStateException("malformed batch frame: column=" + column + ", unknown type code=" + code);
+                throw new IllegalStateException("malformed batch frame: column=" + column
+                        + ", unknown type code=" + code);
         }
     }
 }

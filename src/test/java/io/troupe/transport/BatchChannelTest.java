@@ -61,7 +61,7 @@ class BatchChannelTest {
     private Thread producer;
 
     @AfterEach
-    void tearDown() throws InterruptedException, IOException {
+    void tearDown() throws InterruptedException {
         if (producer != null) {
             producer.interrupt();
             producer.join(10_000);
@@ -73,7 +73,7 @@ class BatchChannelTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void shouldMoveTwoMillionRowsInOrderAndKeepTheirSum(Kind kind) throws InterruptedException, IOException {
+    void shouldMoveTwoMillionRowsInOrderAndKeepTheirSum(Kind kind) throws InterruptedException {
         BatchChannel channel = start(kind, "").openChannel();
         long rows = 2_000_000;
         int batchRows = 2048;
@@ -159,7 +159,8 @@ class BatchChannelTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void shouldTellTheConsumerWhenTheProducerLeavesWithoutEndOfStream(Kind kind) throws InterruptedException, IOException {
+    void shouldTellTheConsumerWhenTheProducerLeavesWithoutEndOfStream(Kind kind)
+            throws InterruptedException, IOException {
         BatchChannel channel = start(kind, "").openChannel();
         for (int i = 0; i < 3; i++) {
             assertTrue(send(channel.sender(), twoLongs(100L * i, 100)) > 0);
@@ -208,7 +209,7 @@ class BatchChannelTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
-    void shouldWakeAProducerWaitingOnAFullChannelWhenTheConsumerCancels(Kind kind) throws InterruptedException, IOException {
+    void shouldWakeAProducerWaitingOnAFullChannelWhenTheConsumerCancels(Kind kind) throws InterruptedException {
         BatchChannel channel = start(kind, """
                 troupe.transport.term-length = 64k
                 troupe.transport.mtu = 8k

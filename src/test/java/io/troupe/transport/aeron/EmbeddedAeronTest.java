@@ -44,8 +44,8 @@ class EmbeddedAeronTest {
         try {
             EmbeddedAeron aeron = runtime.aeron().orElseThrow();
             directory = aeron.directory();
-            assertTrue(directory.getFileName().toString().startsWith("troupe-aeron-" + ProcessHandle.current().pid() + "-"),
-                    directory.toString());
+            String expectedPrefix = "troupe-aeron-" + ProcessHandle.current().pid() + "-";
+            assertTrue(directory.getFileName().toString().startsWith(expectedPrefix), directory.toString());
             assertEquals(dir, directory.getParent());
             assertTrue(Files.exists(directory.resolve("cnc.dat")));
             assertFalse(newAeronThreads(before).isEmpty(), "the driver and client run threads of their own");
@@ -91,8 +91,8 @@ class EmbeddedAeronTest {
         Path file = Files.createFile(dir.resolve("not-a-directory"));
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> EmbeddedAeron.launch(settingsUnder(file, "")));
-        assertTrue(e.getMessage().startsWith("cannot start the embedded Aeron media driver in " + file.resolve("troupe-aeron-")),
-                e.getMessage());
+        String expected = "cannot start the embedded Aeron media driver in " + file.resolve("troupe-aeron-");
+        assertTrue(e.getMessage().startsWith(expected), e.getMessage());
         assertEquals(List.of(), newAeronThreads(Thread.getAllStackTraces().keySet()));
     }
 

@@ -37,7 +37,8 @@ class BatchCodecTest {
         for (int rows : new int[] {1, 7, 63, 64, 65, 1000, 2048}) {
             for (boolean nulls : new boolean[] {false, true}) {
                 Batch batch = randomBatch(rows, nulls, 42 + rows);
-                Batch decoded = roundTrip(batch, 0, batch.size(), directBuffer(BatchCodec.encodedLength(batch, 0, rows)), 0);
+                UnsafeBuffer buffer = directBuffer(BatchCodec.encodedLength(batch, 0, rows));
+                Batch decoded = roundTrip(batch, 0, batch.size(), buffer, 0);
                 assertSameRows(batch, 0, rows, decoded);
                 for (int c = 0; c < ALL_TYPES.length; c++) {
                     assertEquals(ALL_TYPES[c], decoded.column(c).type(), "type of column " + c);
@@ -135,7 +136,8 @@ class BatchCodecTest {
         int position = BatchDescriptor.HEADER_LENGTH;
         for (int c = 0; c < batch.columnCount(); c++) {
             assertEquals(0, position % BatchDescriptor.ALIGNMENT, "column " + c + " at " + position);
-            assertEquals(BatchDescriptor.typeCode(ALL_TYPES[c].id()), buffer.getByte(position + BatchDescriptor.TYPE_ID_OFFSET));
+            assertEquals(BatchDescriptor.typeCode(ALL_TYPES[c].id()),
+                    buffer.getByte(position + BatchDescriptor.TYPE_ID_OFFSET));
             position += BatchDescriptor.columnLength(ALL_TYPES[c].id(), 13, true,
                     buffer.getInt(position + BatchDescriptor.VARIABLE_LENGTH_OFFSET));
         }
@@ -146,7 +148,8 @@ class BatchCodecTest {
     void shouldEncodeAndRecogniseEndOfStream() {
         UnsafeBuffer buffer = directBuffer(BatchDescriptor.HEADER_LENGTH);
         assertEquals(BatchDescriptor.HEADER_LENGTH, BatchCodec.encodeEndOfStream(buffer, 0));
-        assertEquals(BatchDescriptor.END_OF_STREAM_FRAME, BatchCodec.frameType(buffer, 0, BatchDescriptor.HEADER_LENGTH));
+        assertEquals(BatchDescriptor.END_OF_STREAM_FRAME,
+                BatchCodec.frameType(buffer, 0, BatchDescriptor.HEADER_LENGTH));
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> BatchCodec.decode(buffer, 0, BatchDescriptor.HEADER_LENGTH));
         assertEquals("not a batch frame: frameType=2", e.getMessage());
@@ -172,7 +175,8 @@ class BatchCodecTest {
         buffer.putInt(BatchDescriptor.ROW_COUNT_OFFSET, 4);
         assertEquals("malformed batch frame: column=0 of 40 bytes overruns the frame end by 8",
                 assertThrows(IllegalStateException.class, () -> BatchCodec.decode(buffer, 0, length)).getMessage());
-        assertThrows(IndexOutOfBoundsException.class, () -> BatchCodec.encode(batch, 0, 3, directBuffer(length - 1), 0));
+        assertThrows(IndexOutOfBoundsException.class,
+                () -> BatchCodec.encode(batch, 0, 3, directBuffer(length - 1), 0));
         assertThrows(IndexOutOfBoundsException.class, () -> BatchCodec.encodedLength(batch, 2, 4));
     }
 
