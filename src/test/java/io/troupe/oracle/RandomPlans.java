@@ -381,6 +381,15 @@ final class RandomPlans {
             }
             keys.add(pair);
         }
+        // Now and then a key computed on both sides (the join accepts any expression per side).
+        if (cast && exprs.anyFunction() && !keys.isEmpty() && rnd.nextInt(5) == 0) {
+            Kind kind = keys.get(0)[0].kind();
+            Term[] computed = castPair(new Term[] {exprs.of(kind, left, 2), exprs.of(kind, right, 2)});
+            if (computed != null && computed[0].sql().contains(".k") && computed[1].sql().contains(".k")) {
+                keys.set(0, computed);
+                count("join key computed");
+            }
+        }
         return keys;
     }
 
