@@ -61,7 +61,10 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HashJoinTable {
 
-    /** Rows per chunk, as a shift: 4096 rows, whose entries take 64 KiB (lesson 2's large chunks). */
+    /**
+     * Rows per chunk, as a shift: 4096 rows, whose entries take 32 KiB (packed) or 64 KiB: lesson 2's
+     * large per-worker chunks, at the design's 32 KiB default.
+     */
     static final int CHUNK_SHIFT = 12;
     static final int CHUNK_ROWS = 1 << CHUNK_SHIFT;
     static final int CHUNK_MASK = CHUNK_ROWS - 1;
