@@ -95,7 +95,7 @@ class HashJoinTableConcurrencyTest {
         }
     }
 
-    /** Thread {@code thread}'s rows from {@code start}: key = row % DISTINCT_KEYS (NULL every 97th), tag = unique row number. */
+    /** Thread {@code thread}'s rows from {@code start}: key row % DISTINCT_KEYS (NULL every 97th), a unique tag. */
     private static Batch batch(DataType type, int thread, int start) {
         int n = Math.min(BATCH_ROWS, ROWS_PER_THREAD - start);
         ColumnVector keys = ColumnVector.allocate(type, n);

@@ -59,7 +59,8 @@ public final class W1Bench {
             long c2 = threads.getCurrentThreadCpuTime();
             bestTroupe = Math.min(bestTroupe, (t1 - t0) / 1e9);
             bestHand = Math.min(bestHand, (t2 - t1) / 1e9);
-            System.out.printf("run %d: troupe count=%d %.3f s (cpu %.3f s)   hand-written count=%d %.3f s (cpu %.3f s)%n",
+            System.out.printf("run %d: troupe count=%d %.3f s (cpu %.3f s)"
+                            + "   hand-written count=%d %.3f s (cpu %.3f s)%n",
                     rep, joined, (t1 - t0) / 1e9, (c1 - c0) / 1e9, hand, (t2 - t1) / 1e9, (c2 - c1) / 1e9);
         }
         troupe.close();
