@@ -33,6 +33,9 @@ final class ColumnChunks {
     private final long[][] validity;
     /** False when no chunk holds a NULL in this column, so gathering skips the validity pass. */
     private final boolean hasNulls;
+    /** For the fast path's key column: the chunks' entries, whose key parts hold the values. */
+    private final long[][] keyEntries;
+    private final boolean packedEntries;
 
     /** @param vectors the column's vector in each chunk, indexed by chunk id */
     ColumnChunks(DataType type, ColumnVector[] vectors) {
@@ -74,6 +77,34 @@ final class ColumnChunks {
         this.booleans = bool;
         this.strings = str;
         this.hasNulls = nulls;
+        this.keyEntries = null;
+        this.packedEntries = false;
+    }
+
+    /**
+     * The build column that is itself the fast path's key: its values are the key slots of the
+     * entries (widened to long), and a row is NULL where its next part says NOT_LINKED. Storing it
+     * once saves memory, and gathering it reads the cache line the chain walk just read.
+     */
+    private ColumnChunks(DataType type, long[][] entries, boolean packed) {
+        this.type = type;
+        this.keyEntries = entries;
+        this.packedEntries = packed;
+        this.validity = null;
+        this.hasNulls = true;
+        this.ints = null;
+        this.longs = null;
+        this.doubles = null;
+        this.booleans = null;
+        this.strings = null;
+    }
+
+    /** A view of the fast path's key column over the entries of every chunk (indexed by chunk id). */
+    static ColumnChunks ofKeyEntries(DataType type, long[][] entries, boolean packed) {
+        if (!type.isIntBacked() && !type.isLongBacked()) {
+            throw new IllegalArgumentException("only an int or long key lives in the entries: " + type);
+        }
+        return new ColumnChunks(type, entries, packed);
     }
 
     DataType type() {
@@ -153,6 +184,9 @@ final class ColumnChunks {
      * @param withMissing whether {@code ids} may hold ids below zero
      */
     ColumnVector gather(int[] ids, int count, boolean withMissing) {
+        if (keyEntries != null) {
+            return gatherKeys(ids, count);
+        }
         if (strings != null) {
             return gatherStrings(ids, count, withMissing);
         }
@@ -193,6 +227,37 @@ final class ColumnChunks {
         if (hasNulls || withMissing) {
             gatherValidity(ids, count, out);
         }
+        return out;
+    }
+
+    private ColumnVector gatherKeys(int[] ids, int count) {
+        ColumnVector out = ColumnVector.allocate(type, count);
+        int[] ints32 = out instanceof IntVector v ? v.values() : null;
+        long[] ints64 = out instanceof LongVector v ? v.values() : null;
+        long[] bits = null;
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            long value = 0;
+            boolean isNull = id < 0;
+            if (!isNull) {
+                long[] e = keyEntries[id >>> CHUNK_SHIFT];
+                int o = id & CHUNK_MASK;
+                value = HashJoinTable.stored(e, o, packedEntries);
+                isNull = HashJoinTable.next(e, o, packedEntries) == HashJoinTable.NOT_LINKED;
+            }
+            if (ints32 != null) {
+                ints32[i] = (int) value;
+            } else {
+                ints64[i] = value;
+            }
+            if (isNull) {
+                if (bits == null) {
+                    bits = Validity.allValid(count);
+                }
+                bits[i >>> 6] &= ~(1L << i);
+            }
+        }
+        out.setValidity(bits);
         return out;
     }
 

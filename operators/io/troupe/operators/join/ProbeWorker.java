@@ -23,13 +23,14 @@ import static io.troupe.operators.join.HashJoinTable.END;
  *   <li>evaluate the left keys and hash them ({@link VectorHash}); read every live row's bucket
  *       head (independent loads, so their cache misses overlap); a row with a NULL key gets no
  *       chain;</li>
- *   <li>walk the chains, collecting (probe row, build row) pairs into a buffer of
- *       {@code batchSize} pairs: on the fast path the stored key equals the probe key, on the
- *       generic path the stored hash does and each key column is then compared over the whole
- *       buffer; when the buffer is full the walk stops where it is and resumes after the
- *       buffer has been emitted;</li>
- *   <li>record matches: the probe rows' own flags (LEFT, FULL, SEMI, ANTI) and the build rows'
- *       shared match flags (RIGHT, FULL; written only when not set yet, lesson 1);</li>
+ *   <li>walk the chains breadth-first (one step on every open chain per round), collecting
+ *       (probe row, build row) pairs into a buffer of {@code batchSize} pairs: on the fast path
+ *       the stored key equals the probe key, on the generic path the stored hash does and each
+ *       key column is then compared over the whole buffer; SEMI and ANTI on the fast path close a
+ *       chain at its first match;</li>
+ *   <li>whenever the buffer is full, and at the end, record the matches: the probe rows' own
+ *       flags (LEFT, FULL, SEMI, ANTI) and the build rows' shared match flags (RIGHT, FULL;
+ *       written only when not set yet, lesson 1);</li>
  *   <li>emit the pairs by gathering left columns from the batch and right columns from the
  *       table; then the unmatched left rows (LEFT, FULL: right columns NULL), or the matched
  *       (SEMI) or unmatched (ANTI) rows as a narrower selection of the input batch.</li>
@@ -64,15 +65,15 @@ final class ProbeWorker implements BatchConsumer {
     private long[] probeKeys = new long[0];
     /** Per live row: the first row id of its chain, or END. */
     private int[] chainStart = new int[0];
+    /** The chains still being walked: live row and the row id to look at next. */
+    private int[] openRows = new int[0];
+    private int[] openIds = new int[0];
     /** Per physical row: 1 once the probe row matched. */
     private byte[] matched = new byte[0];
     /** The output buffer: physical probe rows and build row ids (END: no build row). */
     private final int[] pairLeft;
     private final int[] pairId;
 
-    // Where the chain walk of the current batch stopped when the pair buffer filled up.
-    private int cursorRow;
-    private int cursorId;
 
     /** Set when downstream wants no more rows: later input is refused, unmatched rows are not emitted. */
     private boolean stopped;
@@ -121,9 +122,7 @@ final class ProbeWorker implements BatchConsumer {
         if (trackProbeMatches) {
             Arrays.fill(matched, 0, batch.rowCount(), (byte) 0);
         }
-        if (fastPath && !emitsPairs) {
-            markFirstMatches(batch.selection(), n);
-        } else if (!walkChains(batch, keyVectors, n)) {
+        if (!walkChains(batch, keyVectors, n)) {
             return false;
         }
         return emitProbeSideRows(batch, n);
@@ -135,6 +134,8 @@ final class ProbeWorker implements BatchConsumer {
             hashes = new long[size];
             probeKeys = new long[size];
             chainStart = new int[size];
+            openRows = new int[size];
+            openIds = new int[size];
         }
         if (matched.length < physicalRows) {
             matched = new byte[Math.max(physicalRows, matched.length * 2)];
@@ -186,113 +187,88 @@ final class ProbeWorker implements BatchConsumer {
 
     // ------------------------------------------------------------------ pass 2: walk chains
 
-    /** Walks every chain of the batch, emitting pair buffers as they fill; false when downstream stopped. */
+    /**
+     * Walks every chain of the batch breadth-first: each round takes one step on every chain still
+     * open, so a round's loads are independent of each other and their cache misses overlap
+     * (a depth-first walk would wait for each row's misses in turn). Matches go to the pair buffer,
+     * which is emitted whenever it is full and once at the end. False when downstream stopped.
+     */
     private boolean walkChains(Batch batch, ColumnVector[] keyVectors, int n) {
         int[] sel = batch.selection();
-        cursorRow = 0;
-        cursorId = chainStart[0];
-        while (cursorRow < n) {
-            int count = fastPath ? fillFast(sel, n) : fillByHash(sel, n);
-            if (!fastPath) {
-                for (int k = 0; k < keyVectors.length && count > 0; k++) {
-                    count = table.key(k).retainEqual(keyVectors[k], pairLeft, pairId, count);
-                }
-            }
-            if (count == 0) {
-                continue;
-            }
-            recordMatches(count);
-            if (emitsPairs && !emitPairs(batch, count, false)) {
-                return stop();
-            }
-        }
-        return true;
-    }
-
-    /** Fast path: pairs whose stored key equals the probe key. Resumes at, and saves, the cursor. */
-    private int fillFast(int[] sel, int n) {
-        long[][] e = entries;
-        int[] left = pairLeft;
-        int[] ids = pairId;
-        int cap = left.length;
-        int count = 0;
-        int i = cursorRow;
-        int id = cursorId;
-        while (true) {
-            long key = probeKeys[i];
-            while (id >= 0) {
-                long[] chunk = e[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                if (chunk[p] == key) {
-                    if (count == cap) {
-                        cursorRow = i;
-                        cursorId = id;
-                        return count;
-                    }
-                    left[count] = sel == null ? i : sel[i];
-                    ids[count++] = id;
-                }
-                id = (int) chunk[p + 1];
-            }
-            if (++i == n) {
-                break;
-            }
-            id = chainStart[i];
-        }
-        cursorRow = n;
-        return count;
-    }
-
-    /** Generic path: candidate pairs whose stored hash equals the probe hash; keys are compared after. */
-    private int fillByHash(int[] sel, int n) {
-        long[][] e = entries;
-        int[] left = pairLeft;
-        int[] ids = pairId;
-        int cap = left.length;
-        int count = 0;
-        int i = cursorRow;
-        int id = cursorId;
-        while (true) {
-            long hash = hashes[i];
-            while (id >= 0) {
-                long[] chunk = e[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                if (chunk[p] == hash) {
-                    if (count == cap) {
-                        cursorRow = i;
-                        cursorId = id;
-                        return count;
-                    }
-                    left[count] = sel == null ? i : sel[i];
-                    ids[count++] = id;
-                }
-                id = (int) chunk[p + 1];
-            }
-            if (++i == n) {
-                break;
-            }
-            id = chainStart[i];
-        }
-        cursorRow = n;
-        return count;
-    }
-
-    /** Fast path of SEMI and ANTI: one match per probe row is enough, so each walk stops at the first. */
-    private void markFirstMatches(int[] sel, int n) {
-        long[][] e = entries;
+        int[] rows = openRows;
+        int[] ids = openIds;
+        int open = 0;
         for (int i = 0; i < n; i++) {
-            long key = probeKeys[i];
             int id = chainStart[i];
-            while (id >= 0) {
-                long[] chunk = e[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                if (chunk[p] == key) {
-                    matched[sel == null ? i : sel[i]] = 1;
-                    break;
-                }
-                id = (int) chunk[p + 1];
+            if (id >= 0) {
+                rows[open] = i;
+                ids[open++] = id;
             }
         }
+        long[][] e = entries;
+        // The fast path compares keys, the generic path hashes (then the key columns, in flush).
+        long[] probe = fastPath ? probeKeys : hashes;
+        boolean firstMatchOnly = !emitsPairs && fastPath;
+        boolean packed = table.packed();
+        int[] left = pairLeft;
+        int[] right = pairId;
+        int cap = left.length;
+        int count = 0;
+        while (open > 0) {
+            int stillOpen = 0;
+            for (int j = 0; j < open; j++) {
+                int i = rows[j];
+                int id = ids[j];
+                long[] chunk = e[id >>> CHUNK_SHIFT];
+                int o = id & CHUNK_MASK;
+                long stored;
+                int next;
+                if (packed) {
+                    long entry = chunk[o];
+                    stored = entry >> 32;
+                    next = (int) entry;
+                } else {
+                    stored = chunk[o << 1];
+                    next = (int) chunk[(o << 1) + 1];
+                }
+                if (stored == probe[i]) {
+                    if (firstMatchOnly) {
+                        // SEMI and ANTI need one match per row: this chain is done.
+                        matched[sel == null ? i : sel[i]] = 1;
+                        continue;
+                    }
+                    left[count] = sel == null ? i : sel[i];
+                    right[count++] = id;
+                    if (count == cap) {
+                        if (!flush(batch, keyVectors, count)) {
+                            return stop();
+                        }
+                        count = 0;
+                    }
+                }
+                if (next >= 0) {
+                    rows[stillOpen] = i;
+                    ids[stillOpen++] = next;
+                }
+            }
+            open = stillOpen;
+        }
+        return count == 0 || flush(batch, keyVectors, count) || stop();
+    }
+
+    /** Checks the key columns of the buffered pairs (generic path), records the matches, emits the pairs. */
+    private boolean flush(Batch batch, ColumnVector[] keyVectors, int candidates) {
+        int count = candidates;
+        if (!fastPath) {
+            for (int k = 0; k < keyVectors.length && count > 0; k++) {
+                count = table.key(k).retainEqual(keyVectors[k], pairLeft, pairId, count);
+            }
+        }
+        if (count == 0) {
+            return true;
+        }
+        recordMatches(count);
+        return !emitsPairs || emitPairs(batch, count, false);
     }
 
     // ------------------------------------------------------------------ pass 3: record matches

@@ -1,0 +1,663 @@
+package io.troupe.golden;
+
+import io.troupe.golden.PlanLexer.Kind;
+import io.troupe.golden.PlanLexer.Token;
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.plan.Literal;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.types.DataType;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Parses the plan text of a golden case into a {@link Plan}, through the public builder API
+ * only ({@link Plan}, {@link Expr}, {@link SortKey}, {@link JoinType}), so a golden case runs
+ * exactly what a user's code would build. The grammar is in {@code src/test/resources/golden/README.md}.
+ *
+ * <p>Expressions bind, loosest first: {@code OR}, {@code AND}, {@code NOT}, the predicates
+ * (comparison, {@code IS [NOT] NULL}, {@code [NOT] IN}, {@code [NOT] BETWEEN}, {@code [NOT] LIKE}),
+ * {@code + -}, {@code * / %}, unary minus. The parser checks syntax and arity only; names and
+ * types are Troupe's to check, so that the error cases exercise Troupe's messages.
+ *
+ * <p>Not threadsafe: one parser reads one plan text.
+ */
+final class PlanParser {
+
+    /** A parsed plan, and whether its top-level rows come out in a defined order. */
+    record ParsedPlan(Plan plan, boolean ordered) {
+    }
+
+    private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti");
+    private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, coalesce, "
+            + "count, sum, min, max, avg";
+
+    private final String file;
+    private final List<Token> tokens;
+    private int pos;
+
+    private PlanParser(String file, List<Token> tokens) {
+        this.file = file;
+        this.tokens = tokens;
+    }
+
+    /**
+     * @param text      the plan text
+     * @param firstLine the file line the text starts on
+     * @param file      the file name, for errors
+     * @throws GoldenFormatException naming the file and line of the first syntax error
+     */
+    static ParsedPlan parse(String text, int firstLine, String file) {
+        PlanParser p = new PlanParser(file, PlanLexer.tokenize(text, firstLine, file));
+        ParsedPlan plan = p.plan();
+        if (p.peek().kind() != Kind.END) {
+            throw p.error("expected '|' or the end of the plan but found " + p.peek().describe());
+        }
+        return plan;
+    }
+
+    /** Parses one expression (for tests of the expression grammar). */
+    static Expr parseExpression(String text, String file) {
+        PlanParser p = new PlanParser(file, PlanLexer.tokenize(text, 1, file));
+        Expr e = p.expr();
+        if (p.peek().kind() != Kind.END) {
+            throw p.error("unexpected " + p.peek().describe() + " after the expression");
+        }
+        return e;
+    }
+
+    // ------------------------------------------------------------------ plans
+
+    private ParsedPlan plan() {
+        Plan plan = source();
+        boolean ordered = false;
+        while (acceptSymbol("|")) {
+            Token step = next();
+            String kw = step.kind() == Kind.IDENT ? step.text().toLowerCase(Locale.ROOT) : "";
+            switch (kw) {
+                case "as" -> plan = plan.as(identifier("an alias"));
+                case "filter" -> plan = plan.filter(expr());
+                case "project" -> plan = plan.project(namedList().toArray(new Expr[0]));
+                case "join" -> {
+                    plan = join(plan);
+                    ordered = false;
+                }
+                case "aggregate" -> {
+                    plan = aggregate(plan);
+                    ordered = false;
+                }
+                case "having" -> plan = plan.having(expr());
+                case "sort" -> {
+                    plan = plan.sort(sortKeys().toArray(new SortKey[0]));
+                    ordered = true;
+                }
+                case "limit" -> plan = limit(plan);
+                case "union" -> {
+                    expectKeyword("all");
+                    plan = plan.unionAll(source());
+                    ordered = false;
+                }
+                case "distinct" -> {
+                    plan = plan.distinct();
+                    ordered = false;
+                }
+                default -> throw error(step, "expected a step (as, filter, project, join, aggregate, having, sort, "
+                        + "limit, union all, distinct) but found " + step.describe());
+            }
+        }
+        return new ParsedPlan(plan, ordered);
+    }
+
+    /**
+     * {@code scan t [as a]}, {@code series x 1 10}, or {@code (plan) [as a]}: the start of a plan
+     * and the other input of a join or union.
+     */
+    private Plan source() {
+        if (acceptSymbol("(")) {
+            Plan inner = plan().plan();
+            expectSymbol(")");
+            return acceptKeyword("as") ? inner.as(identifier("an alias")) : inner;
+        }
+        Token t = next();
+        if (t.isKeyword("scan")) {
+            Plan scan = Plan.scan(identifier("a table name"));
+            return acceptKeyword("as") ? scan.as(identifier("an alias")) : scan;
+        }
+        if (t.isKeyword("series")) {
+            String column = identifier("a column name");
+            long start = signedLong();
+            long stop = signedLong();
+            return Plan.series(column, start, stop);
+        }
+        throw error(t, "expected a plan (scan, series or '(') but found " + t.describe());
+    }
+
+    private Plan join(Plan left) {
+        JoinType type = JoinType.INNER;
+        if (peek().kind() == Kind.IDENT && JOIN_TYPES.contains(peek().text().toLowerCase(Locale.ROOT))) {
+            type = JoinType.valueOf(next().text().toUpperCase(Locale.ROOT));
+        }
+        Plan right = source();
+        expectKeyword("on");
+        return left.join(right, type, expr());
+    }
+
+    /** {@code aggregate [by keys] [: aggregates]}. */
+    private Plan aggregate(Plan input) {
+        List<Expr> keys = new ArrayList<>();
+        if (acceptKeyword("by")) {
+            keys = namedList();
+        }
+        List<Expr> aggregates = new ArrayList<>();
+        if (acceptSymbol(":")) {
+            aggregates = namedList();
+        }
+        return input.aggregate(keys, aggregates.toArray(new Expr[0]));
+    }
+
+    private Plan limit(Plan input) {
+        long count = unsignedLong("a row count");
+        if (acceptKeyword("offset")) {
+            return input.limit(count, unsignedLong("an offset"));
+        }
+        return input.limit(count);
+    }
+
+    private List<Expr> namedList() {
+        List<Expr> list = new ArrayList<>();
+        do {
+            Expr e = expr();
+            list.add(acceptKeyword("as") ? e.as(identifier("a column name")) : e);
+        } while (acceptSymbol(","));
+        return list;
+    }
+
+    private List<SortKey> sortKeys() {
+        List<SortKey> keys = new ArrayList<>();
+        do {
+            Expr e = expr();
+            SortKey key;
+            if (acceptKeyword("desc")) {
+                key = e.desc();
+            } else {
+                acceptKeyword("asc");
+                key = e.asc();
+            }
+            if (acceptKeyword("nulls")) {
+                Token where = next();
+                if (where.isKeyword("first")) {
+                    key = key.withNullsFirst();
+                } else if (where.isKeyword("last")) {
+                    key = key.withNullsLast();
+                } else {
+                    throw error(where, "expected FIRST or LAST after NULLS but found " + where.describe());
+                }
+            }
+            keys.add(key);
+        } while (acceptSymbol(","));
+        return keys;
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    private Expr expr() {
+        Expr left = and();
+        while (acceptKeyword("or")) {
+            left = left.or(and());
+        }
+        return left;
+    }
+
+    private Expr and() {
+        Expr left = not();
+        while (acceptKeyword("and")) {
+            left = left.and(not());
+        }
+        return left;
+    }
+
+    private Expr not() {
+        if (acceptKeyword("not")) {
+            return not().not();
+        }
+        return predicate();
+    }
+
+    private Expr predicate() {
+        Expr left = additive();
+        Token t = peek();
+        if (t.kind() == Kind.SYMBOL) {
+            switch (t.text()) {
+                case "=" -> {
+                    next();
+                    return left.eq(additive());
+                }
+                case "<>", "!=" -> {
+                    next();
+                    return left.ne(additive());
+                }
+                case "<" -> {
+                    next();
+                    return left.lt(additive());
+                }
+                case "<=" -> {
+                    next();
+                    return left.le(additive());
+                }
+                case ">" -> {
+                    next();
+                    return left.gt(additive());
+                }
+                case ">=" -> {
+                    next();
+                    return left.ge(additive());
+                }
+                default -> {
+                    return left;
+                }
+            }
+        }
+        if (acceptKeyword("is")) {
+            boolean negated = acceptKeyword("not");
+            expectKeyword("null");
+            return negated ? left.isNotNull() : left.isNull();
+        }
+        boolean negated = acceptKeyword("not");
+        Expr result;
+        if (acceptKeyword("in")) {
+            expectSymbol("(");
+            List<Expr> candidates = new ArrayList<>();
+            do {
+                candidates.add(expr());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+            result = left.in(candidates.toArray(new Expr[0]));
+        } else if (acceptKeyword("between")) {
+            Expr low = additive();
+            expectKeyword("and");
+            result = left.between(low, additive());
+        } else if (acceptKeyword("like")) {
+            Token pattern = next();
+            if (pattern.kind() != Kind.STRING) {
+                throw error(pattern, "LIKE takes a string literal pattern, found " + pattern.describe());
+            }
+            result = left.like(pattern.text());
+        } else if (negated) {
+            throw error("expected IN, BETWEEN or LIKE after NOT but found " + peek().describe());
+        } else {
+            return left;
+        }
+        return negated ? result.not() : result;
+    }
+
+    private Expr additive() {
+        Expr left = multiplicative();
+        while (true) {
+            if (acceptSymbol("+")) {
+                left = left.plus(multiplicative());
+            } else if (acceptSymbol("-")) {
+                left = left.minus(multiplicative());
+            } else {
+                return left;
+            }
+        }
+    }
+
+    private Expr multiplicative() {
+        Expr left = unary();
+        while (true) {
+            if (acceptSymbol("*")) {
+                left = left.times(unary());
+            } else if (acceptSymbol("/")) {
+                left = left.div(unary());
+            } else if (acceptSymbol("%")) {
+                left = left.mod(unary());
+            } else {
+                return left;
+            }
+        }
+    }
+
+    private Expr unary() {
+        if (acceptSymbol("-")) {
+            Token t = peek();
+            // A minus sign glued to a number is part of the literal (so -2147483648 is INT32).
+            if (t.kind() == Kind.INTEGER || t.kind() == Kind.DECIMAL || t.kind() == Kind.FLOAT) {
+                return number(next(), true);
+            }
+            return unary().negate();
+        }
+        if (acceptSymbol("+")) {
+            return unary();
+        }
+        return primary();
+    }
+
+    private Expr primary() {
+        Token t = next();
+        switch (t.kind()) {
+            case INTEGER, DECIMAL, FLOAT -> {
+                return number(t, false);
+            }
+            case STRING -> {
+                return Expr.lit(t.text());
+            }
+            case SYMBOL -> {
+                if (t.isSymbol("(")) {
+                    Expr inner = expr();
+                    expectSymbol(")");
+                    return inner;
+                }
+                throw error(t, "expected an expression but found " + t.describe());
+            }
+            case END -> throw error(t, "expected an expression but found " + t.describe());
+            default -> {
+                return word(t);
+            }
+        }
+    }
+
+    /** An identifier in expression position: a keyword literal, CASE, CAST, a call or a column. */
+    private Expr word(Token t) {
+        String w = t.text().toLowerCase(Locale.ROOT);
+        switch (w) {
+            case "true" -> {
+                return Expr.lit(true);
+            }
+            case "false" -> {
+                return Expr.lit(false);
+            }
+            case "null" -> {
+                // Untyped: Troupe rejects it except where a CASE arm gives the type.
+                return new Literal(null, null);
+            }
+            case "case" -> {
+                return caseExpr();
+            }
+            case "cast" -> {
+                return cast();
+            }
+            case "date" -> {
+                if (peek().kind() == Kind.STRING) {
+                    return date(next());
+                }
+            }
+            default -> {
+                // a call or a column, below
+            }
+        }
+        if (acceptSymbol("(")) {
+            return call(t);
+        }
+        if (acceptSymbol(".")) {
+            return Expr.col(t.text() + "." + identifier("a column name"));
+        }
+        return Expr.col(t.text());
+    }
+
+    private Expr caseExpr() {
+        if (!peek().isKeyword("when")) {
+            throw error("only searched CASE is supported: write CASE WHEN x = v THEN ..., found " + peek().describe());
+        }
+        Expr.CaseBuilder builder = null;
+        while (acceptKeyword("when")) {
+            Expr condition = expr();
+            expectKeyword("then");
+            Expr result = expr();
+            builder = builder == null ? Expr.caseWhen(condition, result) : builder.when(condition, result);
+        }
+        if (acceptKeyword("else")) {
+            Expr otherwise = expr();
+            expectKeyword("end");
+            return builder.otherwise(otherwise);
+        }
+        expectKeyword("end");
+        return builder.end();
+    }
+
+    private Expr cast() {
+        expectSymbol("(");
+        Expr value = expr();
+        expectKeyword("as");
+        DataType type = type();
+        expectSymbol(")");
+        if (value instanceof Literal l && l.value() == null && l.type() == null) {
+            return Expr.nullOf(type);
+        }
+        return value.cast(type);
+    }
+
+    /** A type name as {@link DataType#parse} reads it: {@code INT32}, {@code DECIMAL(7,2)} ... */
+    private DataType type() {
+        Token name = next();
+        if (name.kind() != Kind.IDENT) {
+            throw error(name, "expected a type name but found " + name.describe());
+        }
+        String text = name.text();
+        if (acceptSymbol("(")) {
+            String precision = expectInteger();
+            expectSymbol(",");
+            String scale = expectInteger();
+            expectSymbol(")");
+            text = text + "(" + precision + "," + scale + ")";
+        }
+        try {
+            return DataType.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw error(name, e.getMessage());
+        }
+    }
+
+    private Expr call(Token name) {
+        String f = name.text().toLowerCase(Locale.ROOT);
+        if (AGGREGATES.contains(f)) {
+            return aggregateCall(name, f);
+        }
+        List<Expr> args = new ArrayList<>();
+        if (!acceptSymbol(")")) {
+            do {
+                args.add(expr());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        if (ONE_ARGUMENT.contains(f)) {
+            arity(name, args, 1);
+            Expr a = args.get(0);
+            return switch (f) {
+                case "upper" -> Expr.upper(a);
+                case "lower" -> Expr.lower(a);
+                case "length" -> Expr.length(a);
+                case "year" -> Expr.year(a);
+                case "month" -> Expr.month(a);
+                default -> Expr.day(a);
+            };
+        }
+        switch (f) {
+            case "substring" -> {
+                arity(name, args, 3);
+                return Expr.substring(args.get(0), intLiteral(name, args.get(1)), intLiteral(name, args.get(2)));
+            }
+            case "round" -> {
+                arity(name, args, 2);
+                return Expr.round(args.get(0), intLiteral(name, args.get(1)));
+            }
+            case "coalesce" -> {
+                if (args.isEmpty()) {
+                    throw error(name, "coalesce needs at least one argument");
+                }
+                return Expr.coalesce(args.toArray(new Expr[0]));
+            }
+            default -> throw error(name, "unknown function '" + name.text() + "'; known: " + FUNCTIONS);
+        }
+    }
+
+    private Expr aggregateCall(Token name, String f) {
+        if (f.equals("count") && acceptSymbol("*")) {
+            expectSymbol(")");
+            return Expr.count();
+        }
+        boolean distinct = acceptKeyword("distinct");
+        if (distinct && !f.equals("count")) {
+            throw error(name, "DISTINCT is supported in count only, not in " + f);
+        }
+        Expr arg = expr();
+        expectSymbol(")");
+        return switch (f) {
+            case "count" -> distinct ? Expr.countDistinct(arg) : Expr.count(arg);
+            case "sum" -> Expr.sum(arg);
+            case "min" -> Expr.min(arg);
+            case "max" -> Expr.max(arg);
+            default -> Expr.avg(arg);
+        };
+    }
+
+    private void arity(Token name, List<Expr> args, int expected) {
+        if (args.size() != expected) {
+            throw error(name, name.text() + " takes " + expected + " argument" + (expected == 1 ? "" : "s")
+                    + ", got " + args.size());
+        }
+    }
+
+    /** The INT32 literal argument that substring and round take. */
+    private int intLiteral(Token call, Expr arg) {
+        if (arg instanceof Literal l && l.value() instanceof Integer i) {
+            return i;
+        }
+        throw error(call, call.text() + " takes an integer literal here, not " + arg);
+    }
+
+    // ------------------------------------------------------------------ literals
+
+    private Expr number(Token t, boolean negative) {
+        String text = negative ? "-" + t.text() : t.text();
+        switch (t.kind()) {
+            case INTEGER -> {
+                try {
+                    long v = Long.parseLong(text);
+                    return v == (int) v ? Expr.lit((int) v) : Expr.lit(v);
+                } catch (NumberFormatException e) {
+                    throw error(t, "integer literal " + text + " does not fit INT64");
+                }
+            }
+            case DECIMAL -> {
+                BigDecimal d = new BigDecimal(text);
+                if (Math.max(d.precision(), d.scale()) > DataType.MAX_DECIMAL_PRECISION) {
+                    throw error(t, "decimal literal " + text + " has more than " + DataType.MAX_DECIMAL_PRECISION
+                            + " digits");
+                }
+                return Expr.lit(d);
+            }
+            default -> {
+                return Expr.lit(Double.parseDouble(text));
+            }
+        }
+    }
+
+    private Expr date(Token t) {
+        try {
+            return Expr.lit(LocalDate.parse(t.text()));
+        } catch (DateTimeParseException e) {
+            throw error(t, "bad DATE literal '" + t.text() + "': expected yyyy-mm-dd");
+        }
+    }
+
+    private long signedLong() {
+        boolean negative = acceptSymbol("-");
+        Token t = next();
+        if (t.kind() != Kind.INTEGER) {
+            throw error(t, "expected an integer but found " + t.describe());
+        }
+        try {
+            return Long.parseLong((negative ? "-" : "") + t.text());
+        } catch (NumberFormatException e) {
+            throw error(t, "integer " + t.text() + " does not fit INT64");
+        }
+    }
+
+    private long unsignedLong(String what) {
+        Token t = next();
+        if (t.kind() != Kind.INTEGER) {
+            throw error(t, "expected " + what + " (an integer) but found " + t.describe());
+        }
+        try {
+            return Long.parseLong(t.text());
+        } catch (NumberFormatException e) {
+            throw error(t, "integer " + t.text() + " does not fit INT64");
+        }
+    }
+
+    // ------------------------------------------------------------------ tokens
+
+    private Token peek() {
+        return tokens.get(pos);
+    }
+
+    private Token next() {
+        Token t = tokens.get(pos);
+        if (t.kind() != Kind.END) {
+            pos++;
+        }
+        return t;
+    }
+
+    private boolean acceptSymbol(String symbol) {
+        if (peek().isSymbol(symbol)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private boolean acceptKeyword(String keyword) {
+        if (peek().isKeyword(keyword)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expectSymbol(String symbol) {
+        if (!acceptSymbol(symbol)) {
+            throw error("expected '" + symbol + "' but found " + peek().describe());
+        }
+    }
+
+    private void expectKeyword(String keyword) {
+        if (!acceptKeyword(keyword)) {
+            throw error("expected " + keyword.toUpperCase(Locale.ROOT) + " but found " + peek().describe());
+        }
+    }
+
+    private String expectInteger() {
+        Token t = next();
+        if (t.kind() != Kind.INTEGER) {
+            throw error(t, "expected an integer but found " + t.describe());
+        }
+        return t.text();
+    }
+
+    private String identifier(String what) {
+        Token t = next();
+        if (t.kind() != Kind.IDENT) {
+            throw error(t, "expected " + what + " but found " + t.describe());
+        }
+        return t.text();
+    }
+
+    private GoldenFormatException error(String message) {
+        return error(peek(), message);
+    }
+
+    private GoldenFormatException error(Token at, String message) {
+        return new GoldenFormatException(file, at.line(), message);
+    }
+}

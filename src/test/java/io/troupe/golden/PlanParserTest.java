@@ -1,0 +1,136 @@
+package io.troupe.golden;
+
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.Literal;
+import io.troupe.operators.types.DataType;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The plan and expression grammar of golden files: precedence, literal types, plan steps, errors. */
+class PlanParserTest {
+
+    private static String expr(String text) {
+        return PlanParser.parseExpression(text, "t.test").toString();
+    }
+
+    private static Literal literal(String text) {
+        return (Literal) PlanParser.parseExpression(text, "t.test");
+    }
+
+    @Test
+    void shouldBindOperatorsByPrecedence() {
+        assertEquals("(a + (b * c))", expr("a + b * c"));
+        assertEquals("((a - b) - c)", expr("a - b - c"));
+        assertEquals("((a % b) / c)", expr("a % b / c"));
+        assertEquals("((a * b) + (- c))", expr("a * b + -c"));
+        assertEquals("((a = 1) OR ((b = 2) AND (c = 3)))", expr("a = 1 or b = 2 and c = 3"));
+        assertEquals("((NOT (a = 1)) AND b)", expr("not a = 1 and b"));
+        assertEquals("((a + 1) < (b * 2))", expr("a + 1 < b * 2"));
+        assertEquals("((a + 1) * 2)", expr("(a + 1) * 2"));
+    }
+
+    @Test
+    void shouldParsePredicates() {
+        assertEquals("(a IS NULL)", expr("a is null"));
+        assertEquals("((a IS NOT NULL) AND b)", expr("a IS NOT NULL AND b"));
+        assertEquals("(a IN (1, 2, 3))", expr("a in (1, 2, 3)"));
+        assertEquals("(NOT (a IN (1)))", expr("a not in (1)"));
+        assertEquals("((a BETWEEN 1 AND (2 + 1)) AND c)", expr("a between 1 and 2 + 1 and c"));
+        assertEquals("(NOT (a BETWEEN 1 AND 2))", expr("a not between 1 and 2"));
+        assertEquals("(s LIKE 'a%')", expr("s like 'a%'"));
+        assertEquals("(NOT (s LIKE '_b'))", expr("s NOT LIKE '_b'"));
+        assertEquals("(a <> b)", expr("a != b"));
+    }
+
+    @Test
+    void shouldTypeLiteralsAsTroupeDoes() {
+        assertEquals(new Literal(7, DataType.INT32), literal("7"));
+        assertEquals(new Literal(-2147483648, DataType.INT32), literal("-2147483648"));
+        assertEquals(new Literal(3000000000L, DataType.INT64), literal("3000000000"));
+        assertEquals(new Literal(new BigDecimal("1.50"), DataType.decimal(3, 2)), literal("1.50"));
+        assertEquals(new Literal(new BigDecimal("-0.05"), DataType.decimal(2, 2)), literal("-0.05"));
+        assertEquals(new Literal(1.5, DataType.FLOAT64), literal("1.5e0"));
+        assertEquals(new Literal("it's", DataType.VARCHAR), literal("'it''s'"));
+        assertEquals(new Literal(LocalDate.of(2001, 1, 2), DataType.DATE), literal("DATE '2001-01-02'"));
+        assertEquals(new Literal(true, DataType.BOOLEAN), literal("TRUE"));
+        assertEquals(new Literal(null, DataType.decimal(7, 2)), literal("cast(null as decimal(7, 2))"));
+        assertEquals(new Literal(null, null), literal("null"));
+    }
+
+    @Test
+    void shouldParseFunctionsCaseAndCast() {
+        assertEquals("substring(s, 2, 3)", expr("SUBSTRING(s, 2, 3)"));
+        assertEquals("round(x, 1)", expr("round(x, 1)"));
+        assertEquals("coalesce(a, b, 0)", expr("coalesce(a, b, 0)"));
+        assertEquals("upper(lower(s))", expr("upper(lower(s))"));
+        assertEquals("year(d)", expr("year(d)"));
+        assertEquals("CAST(t.a AS DECIMAL(9,2))", expr("cast(t.a as decimal(9,2))"));
+        assertEquals("CASE WHEN (a > 1) THEN 'big' WHEN (a = 1) THEN 'one' ELSE 'small' END",
+                expr("case when a > 1 then 'big' when a = 1 then 'one' else 'small' end"));
+        assertEquals("CASE WHEN (a > 1) THEN 1 END", expr("case when a > 1 then 1 end"));
+        assertEquals("count(*)", expr("count(*)"));
+        assertEquals("count(DISTINCT x)", expr("count(distinct x)"));
+        assertEquals("avg((x + 1))", expr("avg(x + 1)"));
+    }
+
+    @Test
+    void shouldBuildPlansThroughTheBuilder() {
+        PlanParser.ParsedPlan p = PlanParser.parse("""
+                scan t as t1
+                | join left (scan u | filter u.x > 0) on t1.a = u.a and t1.b = u.b
+                | filter t1.c > 1.00
+                | project t1.a, t1.c * 2 as c2
+                | aggregate by a : count(*) as n, sum(c2) as s
+                | having n > 1
+                | sort a desc nulls last, s
+                | limit 10 offset 2""", 5, "t.test");
+        assertTrue(p.ordered());
+        assertEquals("Limit 10 Offset 2", p.plan().label());
+        assertTrue(p.plan().children().get(0).label().contains("a DESC NULLS LAST, s ASC NULLS LAST"),
+                p.plan().children().get(0).label());
+        assertFalse(PlanParser.parse("scan t | sort a | distinct", 1, "t.test").ordered());
+        assertFalse(PlanParser.parse("series x 1 3 | union all (series y -1 0)", 1, "t.test").ordered());
+        assertTrue(PlanParser.parse("scan t | sort a | project a | limit 1", 1, "t.test").ordered());
+        assertEquals("Alias s", PlanParser.parse("(scan t | project a) as s", 1, "t.test").plan().label());
+    }
+
+    private static String syntaxError(String plan) {
+        return assertThrows(GoldenFormatException.class, () -> PlanParser.parse(plan, 1, "x.test")).getMessage();
+    }
+
+    @Test
+    void shouldNameFileAndLineOfSyntaxErrors() {
+        GoldenFormatException e = assertThrows(GoldenFormatException.class,
+                () -> PlanParser.parse("scan t\n| filter (a > 1\n| limit 3", 12, "f/x.test"));
+        assertEquals("f/x.test:14: expected ')' but found '|'", e.getMessage());
+        String step = syntaxError("scan t | frobnicate");
+        assertTrue(step.startsWith("x.test:1: expected a step (as, filter"), step);
+        String function = syntaxError("scan t | filter f(a)");
+        assertTrue(function.startsWith("x.test:1: unknown function 'f'; known: substring"), function);
+        assertEquals("x.test:1: upper takes 1 argument, got 2", syntaxError("scan t | project upper(a, b)"));
+        assertEquals("x.test:1: LIKE takes a string literal pattern, found '3'",
+                syntaxError("scan t | filter s like 3"));
+        assertEquals("x.test:1: unclosed string literal", syntaxError("scan t | filter s = 'x"));
+        assertEquals("x.test:1: unknown type: int9", syntaxError("scan t | project cast(a as int9)"));
+        assertEquals("x.test:1: DISTINCT is supported in count only, not in sum",
+                syntaxError("scan t | project sum(distinct a)"));
+        assertEquals("x.test:1: substring takes an integer literal here, not b",
+                syntaxError("scan t | project substring(s, b, 1)"));
+        assertEquals("x.test:1: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
+        assertEquals("x.test:1: integer literal 99999999999999999999 does not fit INT64",
+                syntaxError("scan t | filter a = 99999999999999999999"));
+    }
+
+    @Test
+    void shouldKeepAggregatesForTroupeToReject() {
+        Expr e = PlanParser.parseExpression("sum(a) > 1", "t.test");
+        assertEquals("(sum(a) > 1)", e.toString());
+    }
+}
