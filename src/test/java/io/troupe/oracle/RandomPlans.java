@@ -102,7 +102,8 @@ final class RandomPlans {
 
     /** A whole case: a relation, then maybe a total sort, a top-N or a bare LIMIT on top. */
     Case generate() {
-        Rel rel = rel(rnd.nextInt(5));
+        // Mostly shallow plans, which fail readably; now and then a deep one.
+        Rel rel = rel(rnd.nextInt(10) == 0 ? 5 + rnd.nextInt(3) : rnd.nextInt(5));
         int top = rnd.nextInt(10);
         if (fs.has(Feature.SORT) && top < 4 && !rel.anyFuzzy()) {
             rel = sort(rel, true);
@@ -367,7 +368,7 @@ final class RandomPlans {
         Collections.shuffle(equal, rnd);
         Collections.shuffle(castable, rnd);
         List<Term[]> keys = new ArrayList<>();
-        int wanted = rnd.nextInt(3) == 0 ? 2 : 1;
+        int wanted = rnd.nextInt(3) > 0 ? 1 : rnd.nextInt(4) > 0 ? 2 : 3;
         boolean cast = fs.has(Function.CAST);
         for (int i = 0; keys.size() < wanted && i < equal.size() + castable.size(); i++) {
             Term[] pair = i < equal.size() ? equal.get(i) : castable.get(i - equal.size());
@@ -411,7 +412,7 @@ final class RandomPlans {
         String a = fresh("w");
         List<Term> scope = in.terms(a, true);
         List<Term> exact = Terms.exactOnly(scope);
-        int keyCount = exact.isEmpty() ? 0 : rnd.nextInt(3);
+        int keyCount = exact.isEmpty() ? 0 : rnd.nextInt(8) == 0 ? 3 + rnd.nextInt(2) : rnd.nextInt(3);
         List<Expr> keys = new ArrayList<>();
         List<Col> cols = new ArrayList<>();
         List<String> keySql = new ArrayList<>();
