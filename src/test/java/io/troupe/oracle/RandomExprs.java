@@ -354,7 +354,8 @@ final class RandomExprs {
         }
         Term m = switch (kind) {
             case INTEGER -> nonZeroIntLiteral();
-            case DECIMAL -> a.kind() == Kind.INTEGER || rnd.nextBoolean() ? nonZeroDecimalLiteral() : nonZeroIntLiteral();
+            case DECIMAL -> a.kind() == Kind.INTEGER || rnd.nextBoolean()
+                    ? nonZeroDecimalLiteral() : nonZeroIntLiteral();
             default -> nonZeroDoubleLiteral();
         };
         if (!fits(arithmeticType(Function.ADD, a.type(), m.type()), a.bound())) {
@@ -453,7 +454,7 @@ final class RandomExprs {
     }
 
     private Term castToVarchar(List<Term> scope, int d) {
-        Kind from = new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE, Kind.DATE, Kind.BOOLEAN, Kind.STRING}[rnd.nextInt(6)];
+        Kind from = Kind.values()[rnd.nextInt(Kind.values().length)];
         Term a = of(from, scope, d);
         // Only exact types: a decimal's text shows its scale, which Troupe may choose differently.
         // Not DECIMAL(p,p): DuckDB prints those without the leading zero ('-.5'), Troupe with it.

@@ -4,6 +4,8 @@ import io.troupe.oracle.FeatureSet.Feature;
 import io.troupe.oracle.Rel.Col;
 import io.troupe.oracle.Term.Kind;
 import io.troupe.operators.expr.Function;
+import io.troupe.operators.plan.Call;
+import io.troupe.operators.plan.ColumnRef;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
@@ -114,10 +116,12 @@ final class RandomPlans {
             long count = rnd.nextInt(4) == 0 ? rnd.nextInt(3) : rnd.nextInt(rnd.nextInt(4) == 0 ? 5000 : 60);
             long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(rnd.nextInt(4) == 0 ? 3000 : 10);
             count("limit (no order)");
-            Plan plan = validated(offset == 0 && rnd.nextBoolean() ? rel.plan().limit(count) : rel.plan().limit(count, offset));
+            Plan limited = offset == 0 && rnd.nextBoolean() ? rel.plan().limit(count) : rel.plan().limit(count, offset);
+            Plan plan = validated(limited);
             return new Case(plan, rel.sql(), Check.SUBSET, count, offset);
         }
-        return new Case(rel.plan(), rel.sql(), rel.ordered() && rel.totalOrder() ? Check.ORDERED : Check.MULTISET, 0, 0);
+        Check check = rel.ordered() && rel.totalOrder() ? Check.ORDERED : Check.MULTISET;
+        return new Case(rel.plan(), rel.sql(), check, 0, 0);
     }
 
     // ------------------------------------------------------------------ relations
@@ -242,7 +246,7 @@ final class RandomPlans {
                 t = rnd.nextInt(3) == 0 ? scope.get(source) : exprs.any(scope, rnd.nextInt(4));
                 items.add(used(t.expr()).as(name));
                 col = Col.of(null, name, t);
-                count(t.expr() instanceof io.troupe.operators.plan.ColumnRef ? "project rename" : "project computed");
+                count(t.expr() instanceof ColumnRef ? "project rename" : "project computed");
             }
             cols.add(col);
             sql.append(i == 0 ? "" : ", ").append(t.sql()).append(" AS k").append(i);
@@ -325,8 +329,8 @@ final class RandomPlans {
         if (type == JoinType.SEMI || type == JoinType.ANTI) {
             String sql;
             if (rnd.nextBoolean()) {
-                sql = "SELECT " + left.passThrough(la) + " FROM " + l + " WHERE " + (type == JoinType.ANTI ? "NOT " : "")
-                        + "EXISTS (SELECT 1 FROM " + r + " WHERE " + cond + ")";
+                sql = "SELECT " + left.passThrough(la) + " FROM " + l + " WHERE "
+                        + (type == JoinType.ANTI ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + r + " WHERE " + cond + ")";
             } else {
                 sql = "SELECT " + left.passThrough(la) + " FROM " + l + " " + type + " JOIN " + r + " ON " + cond;
             }
@@ -477,7 +481,8 @@ final class RandomPlans {
             }
         }
         count("aggregate (" + keys.size() + " keys)");
-        Rel agg = finish(Rel.of(in.plan().aggregate(keys, aggregates.toArray(new Expr[0])), sql.toString(), cols, groups));
+        Plan aggregated = in.plan().aggregate(keys, aggregates.toArray(new Expr[0]));
+        Rel agg = finish(Rel.of(aggregated, sql.toString(), cols, groups));
         if (rnd.nextInt(3) > 0) {
             return agg;
         }
@@ -676,7 +681,7 @@ final class RandomPlans {
 
     /** Counts the functions {@code e} calls (for the coverage table) and returns it. */
     private Expr used(Expr e) {
-        if (e instanceof io.troupe.operators.plan.Call call) {
+        if (e instanceof Call call) {
             count("fn " + call.function());
         }
         for (Expr child : e.children()) {
