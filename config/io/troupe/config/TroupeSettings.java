@@ -13,8 +13,9 @@ import java.util.Locale;
  *
  * @param batchSize  rows per batch ({@code troupe.batch-size})
  * @param matchFlags how probes record matches ({@code troupe.hash.match-flags})
+ * @param transport  how batches move between workers ({@code troupe.gather.*}, {@code troupe.transport.*})
  */
-public record TroupeSettings(int batchSize, MatchFlags matchFlags) {
+public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -24,9 +25,94 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags) {
         ALWAYS_WRITE
     }
 
+    /** Lesson 3's switch: see {@code troupe.gather.transport} in reference.conf. */
+    public enum GatherTransport {
+        /** An Aeron IPC log buffer per producer: no locks, positions instead of wake-ups. */
+        AERON,
+        /** A bounded ring under a monitor with wait/notify (the baseline the lesson measures against). */
+        LOCKED_QUEUE
+    }
+
+    /** When the locked queue wakes the other side: see {@code troupe.gather.wakeups}. */
+    public enum Wakeups {
+        /** Only once a quarter of the ring has changed hands, or at end of stream (shm_mq's rule). */
+        BATCHED,
+        /** After every batch (shm_mq before PostgreSQL 11 and 15). */
+        PER_BATCH
+    }
+
+    /** How a channel end waits when it can make no progress: see {@code troupe.transport.idle-strategy}. */
+    public enum ChannelIdle {
+        /** Spin, then yield, then park from 1 us up to 1 ms (Agrona's BackoffIdleStrategy). */
+        BACKOFF,
+        /** Thread.yield() between tries. */
+        YIELDING,
+        /** Spin on the core: only where every thread has a core of its own. */
+        BUSY_SPIN
+    }
+
+    /** Which threads run the embedded media driver: see {@code troupe.transport.driver-threading}. */
+    public enum DriverThreading {
+        /** One thread for the driver's conductor, sender and receiver. */
+        SHARED,
+        /** Conductor, sender and receiver on three threads of their own. */
+        DEDICATED
+    }
+
+    /**
+     * The transport settings ({@code troupe.gather.*} and {@code troupe.transport.*}).
+     *
+     * @param gatherTransport    {@code troupe.gather.transport}
+     * @param wakeups            {@code troupe.gather.wakeups}
+     * @param queueCapacity      {@code troupe.gather.queue-capacity}: batches in a locked-queue ring
+     * @param termLengthBytes    {@code troupe.transport.term-length}: Aeron term per channel
+     * @param mtuBytes           {@code troupe.transport.mtu}: largest Aeron frame, header included
+     * @param idleStrategy       {@code troupe.transport.idle-strategy}
+     * @param driverThreading    {@code troupe.transport.driver-threading}
+     * @param directoryParent    {@code troupe.transport.dir}: where the driver's directory is made; empty
+     *                           means /dev/shm where it exists, else java.io.tmpdir
+     */
+    public record Transport(GatherTransport gatherTransport, Wakeups wakeups, int queueCapacity,
+                            int termLengthBytes, int mtuBytes, ChannelIdle idleStrategy,
+                            DriverThreading driverThreading, String directoryParent) {
+
+        public static final int MIN_TERM_LENGTH = 64 * 1024;
+        public static final int MAX_TERM_LENGTH = 1 << 30;
+        /** Aeron's limit: a frame must fit a UDP payload, in 32-byte steps. */
+        public static final int MAX_MTU = 65504;
+        public static final int MIN_MTU = 64;
+
+        public Transport {
+            if (queueCapacity < 1) {
+                throw new IllegalArgumentException("troupe.gather.queue-capacity must be at least 1, got "
+                        + queueCapacity);
+            }
+            if (termLengthBytes < MIN_TERM_LENGTH || termLengthBytes > MAX_TERM_LENGTH
+                    || Integer.bitCount(termLengthBytes) != 1) {
+                throw new IllegalArgumentException("troupe.transport.term-length must be a power of two in "
+                        + MIN_TERM_LENGTH + ".." + MAX_TERM_LENGTH + " bytes, got " + termLengthBytes);
+            }
+            if (mtuBytes < MIN_MTU || mtuBytes > MAX_MTU || mtuBytes % 32 != 0) {
+                throw new IllegalArgumentException("troupe.transport.mtu must be a multiple of 32 in "
+                        + MIN_MTU + ".." + MAX_MTU + " bytes, got " + mtuBytes);
+            }
+            // Aeron refuses a publication whose MTU exceeds its largest message (term / 8).
+            if (mtuBytes > termLengthBytes / 8) {
+                throw new IllegalArgumentException("troupe.transport.mtu must be at most term-length / 8 = "
+                        + termLengthBytes / 8 + " bytes, got " + mtuBytes);
+            }
+            if (directoryParent == null) {
+                throw new IllegalArgumentException("troupe.transport.dir must not be null (empty means the default)");
+            }
+        }
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     public TroupeSettings {
+        if (transport == null) {
+            throw new IllegalArgumentException("troupe transport settings must not be null");
+        }
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
             throw new IllegalArgumentException("troupe.batch-size must be in 1.." + MAX_BATCH_SIZE + ", got " + batchSize);
         }
@@ -43,18 +129,35 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags) {
         try {
             return new TroupeSettings(
                     c.getInt("batch-size"),
-                    parseEnum(MatchFlags.class, c, "hash.match-flags"));
+                    parseEnum(MatchFlags.class, c, "hash.match-flags"),
+                    new Transport(
+                            parseEnum(GatherTransport.class, c, "gather.transport"),
+                            parseEnum(Wakeups.class, c, "gather.wakeups"),
+                            c.getInt("gather.queue-capacity"),
+                            intBytes(c, "transport.term-length"),
+                            intBytes(c, "transport.mtu"),
+                            parseEnum(ChannelIdle.class, c, "transport.idle-strategy"),
+                            parseEnum(DriverThreading.class, c, "transport.driver-threading"),
+                            c.getString("transport.dir")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags);
+        return new TroupeSettings(newBatchSize, matchFlags, transport);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags);
+        return new TroupeSettings(batchSize, newMatchFlags, transport);
+    }
+
+    private static int intBytes(Config c, String key) {
+        long bytes = c.getBytes(key);
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("troupe." + key + " must be below 2 GiB, got " + bytes + " bytes");
+        }
+        return (int) bytes;
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {

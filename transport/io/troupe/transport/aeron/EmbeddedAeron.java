@@ -1,0 +1,194 @@
+package io.troupe.transport.aeron;
+
+import io.aeron.Aeron;
+import io.aeron.CommonContext;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.driver.status.PublisherLimit;
+import io.aeron.driver.status.SubscriberPos;
+import io.troupe.config.TroupeSettings;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.UUID;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An embedded Aeron media driver and the one Aeron client Troupe uses with it: launched in a
+ * directory of its own ({@code troupe-aeron-<pid>-<unique>} under {@code troupe.transport.dir}),
+ * deleted on start and on shutdown, so that two Troupes never share or inherit a driver.
+ *
+ * <p>Sizing, for a 64 MiB container /dev/shm (shared/stack-notes.md, section 3): the driver's own
+ * files come to 12 MiB here instead of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which
+ * counters take 5 MiB at Aeron's 1 MiB minimum of values instead of its 8 MiB default, since Troupe
+ * needs a few counters per channel, not tens of thousands; the error log and loss report stay at
+ * their minimums, 4 MiB and 1 MiB), and each channel adds 3 terms + 4 KiB: 3 MiB at the default
+ * 1 MiB term, so the driver and 16 channels fit in 64 MiB.
+ *
+ * <p>Threads: one driver thread in {@code shared} mode (the default: on 2 cores the driver must not
+ * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
+ * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), three in
+ * {@code dedicated} mode, plus the client's conductor thread. All are daemon threads (an embedded
+ * library must not keep the JVM alive), named by Aeron after their roles and, for the driver, its
+ * directory; {@link #close()} stops them and unmaps every file.
+ *
+ * <p>Threadsafe: {@link #aeron()} is Aeron's threadsafe client; {@link #close()} may be called once
+ * everything using the client has stopped.
+ */
+public final class EmbeddedAeron implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedAeron.class);
+
+    /** Aeron's minimum; its default (8 MiB values, 32 MiB metadata) is most of its 47 MiB footprint. */
+    private static final int COUNTER_VALUES_BUFFER_LENGTH = 1024 * 1024;
+    /** IPC logs are drained before they linger; a short linger frees /dev/shm soon after a query. */
+    private static final long PUBLICATION_LINGER_NS = 100_000_000L;
+    /**
+     * How often the driver checks its timeouts, linger included: 100 ms instead of 1 s, so that a
+     * closed channel's log leaves /dev/shm in about 0.2 s rather than 1.8 s (measured), at the cost of
+     * ten cheap timer checks a second.
+     */
+    private static final long TIMER_INTERVAL_NS = 100_000_000L;
+    /**
+     * The client conductor's sleep between duty cycles: it is what tells a subscription that its
+     * producer's log is there, so it bounds a new channel's time to first batch. Aeron's 16 ms default
+     * made every channel wait 15-16 ms for its first batch (measured); 1 ms costs the client thread a
+     * thousand short wake-ups a second.
+     */
+    private static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
+    /** First stream id handed out; each channel gets the next, so no two channels share a stream. */
+    private static final int FIRST_STREAM_ID = 1001;
+
+    private final MediaDriver driver;
+    private final Aeron aeron;
+    private final Path directory;
+    private final AtomicInteger nextStreamId = new AtomicInteger(FIRST_STREAM_ID);
+
+    private EmbeddedAeron(MediaDriver driver, Aeron aeron, Path directory) {
+        this.driver = driver;
+        this.aeron = aeron;
+        this.directory = directory;
+    }
+
+    /**
+     * Launches a driver and connects a client to it.
+     *
+     * @throws IllegalStateException naming the directory when the driver cannot start
+     */
+    public static EmbeddedAeron launch(TroupeSettings.Transport settings) {
+        Path directory = parentDirectory(settings.directoryParent())
+                .resolve("troupe-aeron-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
+        MediaDriver.Context driverContext = new MediaDriver.Context()
+                .aeronDirectoryName(directory.toString())
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .warnIfDirectoryExists(false)
+                .ipcTermBufferLength(settings.termLengthBytes())
+                .ipcMtuLength(settings.mtuBytes())
+                .counterValuesBufferLength(COUNTER_VALUES_BUFFER_LENGTH)
+                .publicationLingerTimeoutNs(PUBLICATION_LINGER_NS)
+                .timerIntervalNs(TIMER_INTERVAL_NS)
+                // Its tasks are UDP's (network publications, subscriptions, name resolution): IPC needs
+                // no extra thread polling for them. Turn it back on with the UDP channels.
+                .asyncExecutorEnabled(false)
+                .errorHandler(error -> LOG.warn("[{}] Aeron driver error", directory, error));
+        ThreadFactory driverThreads = daemonThreads("troupe-aeron-driver");
+        if (settings.driverThreading() == TroupeSettings.DriverThreading.DEDICATED) {
+            driverContext.threadingMode(ThreadingMode.DEDICATED)
+                    .conductorIdleStrategy(new BackoffIdleStrategy())
+                    .senderIdleStrategy(new BackoffIdleStrategy())
+                    .receiverIdleStrategy(new BackoffIdleStrategy())
+                    .conductorThreadFactory(driverThreads)
+                    .senderThreadFactory(driverThreads)
+                    .receiverThreadFactory(driverThreads);
+        } else {
+            driverContext.threadingMode(ThreadingMode.SHARED)
+                    .sharedIdleStrategy(new BackoffIdleStrategy())
+                    .sharedThreadFactory(driverThreads);
+        }
+        MediaDriver driver = null;
+        try {
+            driver = MediaDriver.launchEmbedded(driverContext);
+            Aeron aeron = Aeron.connect(new Aeron.Context()
+                    .aeronDirectoryName(directory.toString())
+                    .threadFactory(daemonThreads("troupe-aeron-client"))
+                    .idleSleepDurationNs(CLIENT_IDLE_SLEEP_NS)
+                    .errorHandler(error -> LOG.warn("[{}] Aeron client error", directory, error)));
+            LOG.debug("[{}] embedded Aeron started", directory);
+            return new EmbeddedAeron(driver, aeron, directory);
+        } catch (RuntimeException e) {
+            CloseHelper.quietClose(driver);
+            throw new IllegalStateException("cannot start the embedded Aeron media driver in " + directory
+                    + " (troupe.transport.dir): " + e.getMessage(), e);
+        }
+    }
+
+    /** The client: threadsafe, shared by every channel of this Troupe. */
+    public Aeron aeron() {
+        return aeron;
+    }
+
+    /** The driver's directory (gone once closed). */
+    public Path directory() {
+        return directory;
+    }
+
+    /** A stream id no other channel of this driver has used. */
+    public int nextStreamId() {
+        return nextStreamId.getAndIncrement();
+    }
+
+    /**
+     * Publications the driver still holds (its publisher-limit counters). The driver frees a closed
+     * IPC publication once its consumer has drained it and a short linger has passed, so this count
+     * falls to 0 shortly after the channels close, not at once.
+     */
+    public int driverPublications() {
+        return countCounters(PublisherLimit.PUBLISHER_LIMIT_TYPE_ID);
+    }
+
+    /** Subscriber positions the driver still holds: one per subscription linked to a publication. */
+    public int driverSubscriberPositions() {
+        return countCounters(SubscriberPos.SUBSCRIBER_POSITION_TYPE_ID);
+    }
+
+    /** Stops the client, then the driver (its thread, its mapped files, its directory). Idempotent. */
+    @Override
+    public void close() {
+        CloseHelper.closeAll(aeron, driver);
+        LOG.debug("[{}] embedded Aeron stopped", directory);
+    }
+
+    @Override
+    public String toString() {
+        return "EmbeddedAeron[" + directory + "]";
+    }
+
+    private int countCounters(int typeId) {
+        int[] count = {0};
+        aeron.countersReader().forEach((counterId, type, key, label) -> {
+            if (type == typeId) {
+                count[0]++;
+            }
+        });
+        return count[0];
+    }
+
+    /** The parent Aeron itself would use: /dev/shm on Linux, else java.io.tmpdir. */
+    private static Path parentDirectory(String configured) {
+        return configured.isEmpty() ? Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent() : Path.of(configured);
+    }
+
+    private static ThreadFactory daemonThreads(String name) {
+        AtomicInteger next = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + next.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}
