@@ -14,8 +14,9 @@ import java.util.Locale;
  * @param batchSize  rows per batch ({@code troupe.batch-size})
  * @param matchFlags how probes record matches ({@code troupe.hash.match-flags})
  * @param transport  how batches move between workers ({@code troupe.gather.*}, {@code troupe.transport.*})
+ * @param workers    how many workers run a query, on how many threads ({@code troupe.workers.*})
  */
-public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport) {
+public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -107,11 +108,36 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
     }
 
+    /**
+     * The parallel executor's settings ({@code troupe.workers.*}).
+     *
+     * @param threads        {@code troupe.workers.threads}: threads of the dispatcher that runs the
+     *                       CPU-bound workers; 0 in the file means one per available processor
+     * @param defaultWorkers {@code troupe.workers.default}: workers per query when the caller does not
+     *                       say; 0 runs the query on the caller's thread (the leader alone)
+     */
+    public record Workers(int threads, int defaultWorkers) {
+
+        public static final int MAX_WORKERS = 256;
+
+        public Workers {
+            if (threads < 1 || threads > MAX_WORKERS) {
+                throw new IllegalArgumentException("troupe.workers.threads must be in 1.." + MAX_WORKERS + ", got " + threads);
+            }
+            if (defaultWorkers < 0 || defaultWorkers > MAX_WORKERS) {
+                throw new IllegalArgumentException("troupe.workers.default must be in 0.." + MAX_WORKERS + ", got " + defaultWorkers);
+            }
+        }
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     public TroupeSettings {
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
+        }
+        if (workers == null) {
+            throw new IllegalArgumentException("troupe workers settings must not be null");
         }
         if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
             throw new IllegalArgumentException("troupe.batch-size must be in 1.." + MAX_BATCH_SIZE + ", got " + batchSize);
@@ -138,18 +164,26 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                             intBytes(c, "transport.mtu"),
                             parseEnum(ChannelIdle.class, c, "transport.idle-strategy"),
                             parseEnum(DriverThreading.class, c, "transport.driver-threading"),
-                            c.getString("transport.dir")));
+                            c.getString("transport.dir")),
+                    new Workers(
+                            c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
+                                    : c.getInt("workers.threads"),
+                            c.getInt("workers.default")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers);
+    }
+
+    public TroupeSettings withWorkers(Workers newWorkers) {
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers);
     }
 
     private static int intBytes(Config c, String key) {

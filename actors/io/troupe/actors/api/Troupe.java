@@ -1,5 +1,7 @@
 package io.troupe.actors.api;
 
+import io.troupe.actors.coordinator.ExecutorRuntime;
+import io.troupe.actors.coordinator.QueryCoordinator;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.LocalExecutor;
@@ -9,6 +11,9 @@ import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 
+import org.apache.pekko.actor.typed.ActorRef;
+
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,9 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  *
+ * <p>A query runs on the caller's thread (the leader alone) when it asks for 0 workers, which is
+ * what {@code troupe.workers.default = 0} gives {@link #execute(Plan)}; with workers it runs in the
+ * actor executor ({@link ExecutorRuntime}): a coordinator per query and worker actors per pipeline.
+ * The actor system starts with the first query that asks for it (or for a timeout), not in
+ * {@link #start}: a Troupe used by the leader alone, as most tests use it, pays nothing for it.
+ * {@link #close()} terminates it and waits, bounded, for its threads.
+ *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
- * Queries now run on the calling thread (the leader alone); parallel execution over worker actors
- * comes with the actor runtime.
  */
 public final class Troupe implements AutoCloseable {
 
@@ -31,6 +41,8 @@ public final class Troupe implements AutoCloseable {
     private final Catalog catalog = new Catalog();
     private final AtomicLong nextQueryId = new AtomicLong(1);
     private volatile boolean closed;
+    /** Started on first use; guarded by this. */
+    private ExecutorRuntime runtime;
 
     private Troupe(TroupeSettings settings) {
         this.settings = settings;
@@ -61,17 +73,65 @@ public final class Troupe implements AutoCloseable {
     }
 
     /**
-     * Validates and runs {@code plan}, returning all its rows.
+     * Validates and runs {@code plan} with {@link QueryOptions#defaults()}, returning all its rows.
      *
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
      */
     public QueryResult execute(Plan plan) {
+        return execute(plan, QueryOptions.defaults());
+    }
+
+    /**
+     * Validates and runs {@code plan} with {@code options}, waiting for all its rows.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, with the
+     *         first cause; a {@link io.troupe.operators.exec.QueryCancelledException} on a timeout
+     */
+    public QueryResult execute(Plan plan, QueryOptions options) {
+        return submit(plan, options).await();
+    }
+
+    /**
+     * Validates {@code plan} and starts it with {@code options}. With workers, it returns at once and
+     * the query runs in the actor executor; with 0 workers it runs on the calling thread before this
+     * returns (the handle is then complete).
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     */
+    public RunningQuery submit(Plan plan, QueryOptions options) {
         checkOpen();
         PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
-        ExecContext ctx = new ExecContext(nextQueryId.getAndIncrement(), settings.batchSize());
-        new LocalExecutor().run(query.pipelines(), ctx);
-        return new QueryResult(query.schema(), ctx.lookup(query.result()).batches());
+        long queryId = nextQueryId.getAndIncrement();
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize());
+        int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+        CompletableFuture<QueryResult> result = new CompletableFuture<>();
+        if (workers == 0) {
+            if (options.timeout() != null) {
+                runtime().scheduleOnce(options.timeout(),
+                        () -> ctx.cancel("timed out after " + options.timeout().toMillis() + " ms"));
+            }
+            try {
+                new LocalExecutor().run(query.pipelines(), ctx);
+                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+            return new RunningQuery(queryId, result, ctx::cancel);
+        }
+        ExecutorRuntime executor = runtime();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        done.whenComplete((v, e) -> {
+            if (e == null) {
+                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
+            } else {
+                result.completeExceptionally(e);
+            }
+        });
+        ActorRef<QueryCoordinator.Command> coordinator = executor.spawnCoordinator(
+                executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
+        return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
     }
 
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
@@ -93,8 +153,38 @@ public final class Troupe implements AutoCloseable {
         }
     }
 
+    private synchronized ExecutorRuntime runtime() {
+        checkOpen();
+        if (runtime == null) {
+            runtime = ExecutorRuntime.start(settings);
+        }
+        return runtime;
+    }
+
+    // visible for testing: the actor system's name (null before it started), live workers, open channels
+    synchronized String actorSystemName() {
+        return runtime == null ? null : runtime.name();
+    }
+
+    synchronized int liveWorkers() {
+        return runtime == null ? 0 : runtime.liveWorkers();
+    }
+
+    synchronized int openChannels() {
+        return runtime == null ? 0 : runtime.openChannels();
+    }
+
+    /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */
     @Override
     public void close() {
-        closed = true;
+        ExecutorRuntime toClose;
+        synchronized (this) {
+            closed = true;
+            toClose = runtime;
+            runtime = null;
+        }
+        if (toClose != null) {
+            toClose.close();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.golden;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
 import io.troupe.golden.PlanParser.ParsedPlan;
@@ -49,19 +50,22 @@ class GoldenTest {
     private static final boolean WRITE = Boolean.getBoolean("troupe.golden.write");
 
     /** One way of running every case; each must give the same rows. */
-    record Setting(String name, int batchSize) {
+    record Setting(String name, int batchSize, int workers) {
     }
 
     /**
      * Batch size 1 puts every row in its own batch and chunk; 3 makes batches that do not divide
      * the tables evenly; the default is what users get. Tables are cut into chunks of the batch
-     * size, so a scan yields batches of that size too.
+     * size, so a scan yields batches of that size too. The last two run the plan over worker
+     * actors (small batches, so that every worker gets morsels); the others on the leader alone.
      */
     static List<Setting> settings() {
         return List.of(
-                new Setting("batch-size 1", 1),
-                new Setting("batch-size 3", 3),
-                new Setting("batch-size default", TroupeSettings.load().batchSize()));
+                new Setting("batch-size 1", 1, 0),
+                new Setting("batch-size 3", 3, 0),
+                new Setting("batch-size default", TroupeSettings.load().batchSize(), 0),
+                new Setting("batch-size 3, workers 2", 3, 2),
+                new Setting("batch-size 1, workers 4", 1, 4));
     }
 
     @TestFactory
@@ -182,12 +186,12 @@ class GoldenTest {
                 troupe.register(t.build(setting.batchSize()));
             }
             if (c.kind() == GoldenCase.Kind.ERROR) {
-                expectError(troupe, parsed, c, where);
+                expectError(troupe, parsed, c, where, setting);
                 return;
             }
             QueryResult result;
             try {
-                result = troupe.execute(parsed.plan());
+                result = troupe.execute(parsed.plan(), options(setting));
             } catch (TroupeException e) {
                 throw new AssertionError(where + ": Troupe failed: " + e.getMessage() + "\n" + c.planText(), e);
             }
@@ -202,10 +206,14 @@ class GoldenTest {
         }
     }
 
-    private static void expectError(Troupe troupe, ParsedPlan parsed, GoldenCase c, String where) {
+    private static QueryOptions options(Setting setting) {
+        return QueryOptions.defaults().withWorkers(setting.workers());
+    }
+
+    private static void expectError(Troupe troupe, ParsedPlan parsed, GoldenCase c, String where, Setting setting) {
         QueryResult result;
         try {
-            result = troupe.execute(parsed.plan());
+            result = troupe.execute(parsed.plan(), options(setting));
         } catch (TroupeException e) {
             String message = String.valueOf(e.getMessage());
             if (!message.contains(c.errorText())) {

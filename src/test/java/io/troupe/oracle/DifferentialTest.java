@@ -54,6 +54,7 @@ class DifferentialTest {
     private static final long MAX_RESULT_ROWS = 30_000;
     private static final int ATTEMPTS = 5;
     private static final int[] BATCH_SIZES = {1, 2, 3, 7, 64, 1000, 2048};
+    private static final int[] WORKERS = {0, 1, 2, 4};
     private static final Duration CASE_TIMEOUT = Duration.ofSeconds(60);
 
     private static DuckDbOracle oracle;
@@ -114,8 +115,12 @@ class DifferentialTest {
         long knobs = mix(seed ^ 0x5eed);
         int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
         TroupeSettings.MatchFlags[] flags = TroupeSettings.MatchFlags.values();
+        // Workers per query: the leader alone, or 1, 2 or 4 worker actors (execute and createTable
+        // take troupe.workers.default).
+        int workers = WORKERS[(int) ((knobs >>> 44) & 3)];
         TroupeSettings caseSettings = settings.withBatchSize(batchSize)
-                .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)]);
+                .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)])
+                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers));
         // One case in eight goes through CREATE TABLE AS, then scans the table it made.
         boolean materialise = (knobs >>> 40) % 8 == 0;
         try (Troupe troupe = Troupe.start(caseSettings)) {
@@ -202,6 +207,7 @@ class DifferentialTest {
     private static String header(long seed, TroupeSettings caseSettings, boolean materialise) {
         return "\nDifferential case failed. Replay: mvn -B -q test -Dtest=DifferentialTest -Dtroupe.seed=" + seed
                 + "   (batch size " + caseSettings.batchSize() + ", match flags " + caseSettings.matchFlags()
+                + ", workers " + caseSettings.workers().defaultWorkers()
                 + (materialise ? ", through createTable" : "") + ")\n";
     }
 

@@ -1,0 +1,151 @@
+package io.troupe.actors.coordinator;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.troupe.actors.exchange.GatherChannels;
+import io.troupe.actors.exchange.QueueGatherChannels;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Pipeline;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.SpawnProtocol;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.slf4j.LoggerFactory;
+
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Pipeline;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The parallel executor of one Troupe: an actor system with a {@link SpawnProtocol} guardian (so
+ * that coordinators can be spawned from callers' threads), a dedicated dispatcher for the CPU-bound
+ * workers ({@code troupe.workers.threads} threads), a small one for the Gathers, and the channels
+ * the Gathers read.
+ *
+ * <p>Threadsafe. {@link #close()} terminates the actor system and waits for it, bounded by
+ * {@link #SHUTDOWN_TIMEOUT}, so that no thread of this runtime outlives it.
+ */
+public final class ExecutorRuntime implements AutoCloseable {
+
+    /** Long enough for running queries to see the stop between two batches; short enough not to hang a caller. */
+    public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration SPAWN_TIMEOUT = Duration.ofSeconds(10);
+    private static final String WORKER_DISPATCHER = "troupe-worker-dispatcher";
+    private static final String GATHER_DISPATCHER = "troupe-gather-dispatcher";
+    private static final AtomicInteger SYSTEMS = new AtomicInteger();
+
+    private final TroupeSettings settings;
+    private final ActorSystem<SpawnProtocol.Command> system;
+    private final GatherChannels channels = new QueueGatherChannels();
+    private final AtomicInteger liveWorkers = new AtomicInteger();
+
+    private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system) {
+        this.settings = settings;
+        this.system = system;
+    }
+
+    /** Starts the actor system (its name is unique in this JVM: {@code troupe-N}). */
+    public static ExecutorRuntime start(TroupeSettings settings) {
+        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
+        LoggerFactory.getLogger(ExecutorRuntime.class);
+        String name = "troupe-" + SYSTEMS.incrementAndGet();
+        return new ExecutorRuntime(settings, ActorSystem.create(SpawnProtocol.create(), name, config(settings)));
+    }
+
+    /**
+     * Pekko's settings for an embedded executor: dispatchers sized from the settings, a small default
+     * dispatcher (coordinators only finalize sinks), and no JVM shutdown hook (the owner closes it).
+     */
+    private static Config config(TroupeSettings settings) {
+        int threads = settings.workers().threads();
+        String text = ""
+                + "pekko.loglevel = WARNING\n"
+                + "pekko.log-dead-letters = off\n"
+                + "pekko.log-dead-letters-during-shutdown = off\n"
+                + "pekko.jvm-shutdown-hooks = off\n"
+                + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
+                + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min = 2\n"
+                + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 4\n"
+                // One thread per worker; throughput 1 so that a worker's Continue queues behind the
+                // other workers' messages instead of holding the thread for a run of batches.
+                + WORKER_DISPATCHER + " { type = Dispatcher, executor = thread-pool-executor, "
+                + "thread-pool-executor.fixed-pool-size = " + threads + ", throughput = 1 }\n"
+                + GATHER_DISPATCHER + " { type = Dispatcher, executor = thread-pool-executor, "
+                + "thread-pool-executor.fixed-pool-size = 2, throughput = 1 }\n";
+        return ConfigFactory.parseString(text).withFallback(ConfigFactory.load());
+    }
+
+    /** The actor system's name: its threads' names start with it. */
+    public String name() {
+        return system.name();
+    }
+
+    /** Workers of any query of this runtime that have not stopped yet. */
+    public int liveWorkers() {
+        return liveWorkers.get();
+    }
+
+    /** Gather channels of any query of this runtime that are still open. */
+    public int openChannels() {
+        return channels.openChannels();
+    }
+
+    /** Spawns the coordinator of a query; it starts at once. */
+    public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
+        try {
+            return AskPattern.<SpawnProtocol.Command, ActorRef<QueryCoordinator.Command>>ask(system,
+                    replyTo -> new SpawnProtocol.Spawn<>(QueryCoordinator.create(spec),
+                            "query-" + spec.ctx().queryId(), Props.empty(), replyTo),
+                    SPAWN_TIMEOUT, system.scheduler())
+                    .toCompletableFuture().get(SPAWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting query " + spec.ctx().queryId(), e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not start query " + spec.ctx().queryId() + ": " + e, e);
+        }
+    }
+
+    /** A query spec on this runtime's dispatchers and channels. */
+    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines,
+                                      int workers, Duration timeout, CompletableFuture<Void> done) {
+        return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, channels,
+                DispatcherSelector.fromConfig(WORKER_DISPATCHER), DispatcherSelector.fromConfig(GATHER_DISPATCHER),
+                liveWorkers, done);
+    }
+
+    /** Runs {@code action} once after {@code delay} on the actor system's scheduler. */
+    public void scheduleOnce(Duration delay, Runnable action) {
+        system.scheduler().scheduleOnce(delay, action, system.executionContext());
+    }
+
+    public TroupeSettings settings() {
+        return settings;
+    }
+
+    /** Terminates the actor system (stopping every query), waits for it, then closes the channels left. */
+    @Override
+    public void close() {
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("actor system " + system.name() + " did not terminate within "
+                    + SHUTDOWN_TIMEOUT.toMillis() + " ms", e);
+        } finally {
+            channels.close();
+        }
+    }
+}

@@ -1,0 +1,333 @@
+package io.troupe.actors.coordinator;
+
+import io.troupe.actors.exchange.Gather;
+import io.troupe.actors.exchange.GatherChannel;
+import io.troupe.actors.exchange.GatherChannels;
+import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.worker.PipelineWorker;
+import io.troupe.operators.agg.HashAggregateSink;
+import io.troupe.operators.exec.CollectSink;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.PipelineRun;
+import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.join.HashJoinBuildSink;
+import io.troupe.operators.sort.SortSink;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.ChildFailed;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Terminated;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs one query's compiled pipelines over worker actors, one pipeline after another in dependency
+ * order. It compiles nothing: it takes the pipelines {@code PlanCompiler} made.
+ *
+ * <h2>Phases, per pipeline</h2>
+ * <ol>
+ *   <li>{@code binding} (one: the coordinator): open the pipeline's states once
+ *       ({@link PipelineRun#open}); for the last pipeline, open one gather channel per worker and
+ *       spawn the {@link Gather}; spawn the workers on the worker dispatcher and watch them. All:
+ *       each worker binds its chains and reports {@code WorkerBound}.</li>
+ *   <li>{@code running}: once all are bound, {@code Start} to all (see {@link PipelineRun} for why
+ *       nobody drives before everybody is bound). All drive their tasks and report
+ *       {@code WorkerDone}; for the last pipeline the Gather reports {@code GatherDone}.</li>
+ *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
+ * </ol>
+ * <b>Deadlock rule.</b> The only barrier (bound before start) is passed before anyone has produced a
+ * batch, and the wait for {@code WorkerDone} happens in the coordinator, not in a worker whose output
+ * may be full: the Gather drains on its own dispatcher while the workers produce.
+ *
+ * <h2>Failure, cancel, timeout</h2>
+ * A worker's or the Gather's failure, a crash seen through death watch, {@link Cancel} or the
+ * timeout keeps the first cause (later ones are attached as suppressed), sets the query's cancel
+ * flag (so a worker retrying a full channel gives up), and stops the coordinator. Pekko stops its
+ * children first (their PostStop leaves the channels), so the result future completes only once
+ * every actor of the query has stopped and every channel of the query is closed. Query actors are
+ * never restarted.
+ *
+ * <p>Not threadsafe, as every actor; the {@link ExecContext} and the result future are the only
+ * state shared with other threads.
+ */
+public final class QueryCoordinator {
+
+    /** The coordinator's messages. */
+    public sealed interface Command permits Cancel, WorkerReport, GatherReport, TimedOut {
+    }
+
+    /** Stop the query: the caller cancelled it. */
+    public record Cancel(String reason) implements Command {
+    }
+
+    /** A worker's report, adapted. */
+    record WorkerReport(PipelineWorker.Report report) implements Command {
+    }
+
+    /** The Gather's report, adapted. */
+    record GatherReport(Gather.Report report) implements Command {
+    }
+
+    /** Private: the query's timeout expired. */
+    enum TimedOut implements Command {
+        INSTANCE
+    }
+
+    /**
+     * What a coordinator runs.
+     *
+     * @param ctx              the query's context (id, batch size, published values, cancel flag)
+     * @param pipelines        the compiled pipelines; the last in dependency order feeds the Gather
+     * @param workers          workers per pipeline, at least 1
+     * @param timeout          stop the query after this long; null for none
+     * @param channels         where gather channels come from
+     * @param workerDispatcher the dispatcher of the CPU-bound workers
+     * @param gatherDispatcher the Gather's dispatcher (not the workers')
+     * @param liveWorkers      the Troupe's count of live workers
+     * @param done             completed once every actor of the query has stopped: normally when the
+     *                         result is published in {@code ctx}, else with the first cause
+     */
+    public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
+                       GatherChannels channels, DispatcherSelector workerDispatcher,
+                       DispatcherSelector gatherDispatcher, AtomicInteger liveWorkers,
+                       CompletableFuture<Void> done) {
+    }
+
+    /** One pipeline's execution, as the coordinator tracks it. */
+    private static final class Stage {
+        final int index;
+        final PipelineRun run;
+        final String role;
+        final boolean gathered;
+        final List<ActorRef<PipelineWorker.Command>> workers = new ArrayList<>();
+        int bound;
+        int done;
+        boolean gatherDone;
+
+        Stage(int index, PipelineRun run, String role, boolean gathered) {
+            this.index = index;
+            this.run = run;
+            this.role = role;
+            this.gathered = gathered;
+        }
+
+        boolean complete(int expected) {
+            return done == expected && (!gathered || gatherDone);
+        }
+    }
+
+    private final ActorContext<Command> context;
+    private final Spec spec;
+    private final List<Pipeline> ordered;
+    private final ActorRef<PipelineWorker.Report> workerReports;
+    private final ActorRef<Gather.Report> gatherReports;
+    private final List<GatherChannel> openedChannels = new ArrayList<>();
+    private Throwable failure;
+
+    private QueryCoordinator(ActorContext<Command> context, Spec spec) {
+        this.context = context;
+        this.spec = spec;
+        this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
+        this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
+        this.gatherReports = context.messageAdapter(Gather.Report.class, GatherReport::new);
+    }
+
+    public static Behavior<Command> create(Spec spec) {
+        if (spec.workers() < 1) {
+            throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
+        }
+        return Behaviors.withTimers(timers -> Behaviors.setup(context -> new QueryCoordinator(context, spec).start(timers)));
+    }
+
+    private Behavior<Command> start(TimerScheduler<Command> timers) {
+        if (spec.timeout() != null) {
+            timers.startSingleTimer(TimedOut.INSTANCE, spec.timeout());
+        }
+        return startPipeline(0);
+    }
+
+    // ------------------------------------------------------------------ phases
+
+    private Behavior<Command> startPipeline(int index) {
+        Stage stage;
+        try {
+            Pipeline pipeline = ordered.get(index);
+            boolean gathered = index == ordered.size() - 1 && pipeline.sink() instanceof CollectSink;
+            stage = new Stage(index, PipelineRun.open(pipeline, spec.ctx()), role(pipeline, gathered), gathered);
+            List<GatherOutlet> outlets = new ArrayList<>();
+            if (gathered) {
+                List<GatherChannel> inputs = new ArrayList<>();
+                for (int w = 0; w < spec.workers(); w++) {
+                    GatherChannel channel = spec.channels().open();
+                    openedChannels.add(channel);
+                    inputs.add(channel);
+                    outlets.add(new GatherOutlet(channel, spec.ctx(), workerName(stage, w)));
+                }
+                ActorRef<Gather.Command> gather = context.spawn(
+                        Gather.create(inputs, stage.run.sinkState().local(), gatherReports, spec.ctx().queryId()),
+                        "gather-p" + pipeline.id(), spec.gatherDispatcher());
+                context.watch(gather);
+            }
+            for (int w = 0; w < spec.workers(); w++) {
+                PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(stage, w), stage.run, spec.ctx(),
+                        gathered ? outlets.get(w) : null, spec.liveWorkers(), workerReports);
+                ActorRef<PipelineWorker.Command> worker = context.spawn(PipelineWorker.create(workerSpec),
+                        "p" + pipeline.id() + "-" + stage.role + "-worker-" + w, spec.workerDispatcher());
+                context.watch(worker);
+                stage.workers.add(worker);
+            }
+        } catch (RuntimeException e) {
+            return fail(e);
+        }
+        context.getLog().debug("[query {}] pipeline {} ({}) starts with [{}] workers",
+                spec.ctx().queryId(), index, stage.role, spec.workers());
+        return binding(stage);
+    }
+
+    private Behavior<Command> binding(Stage stage) {
+        return Behaviors.receive(Command.class)
+                .onMessage(WorkerReport.class, m -> onBindingReport(stage, m.report()))
+                .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
+                .onMessage(Cancel.class, this::onCancel)
+                .onMessage(TimedOut.class, m -> onTimedOut())
+                .onSignal(ChildFailed.class, this::onChildFailed)
+                .onSignal(Terminated.class, t -> Behaviors.same())
+                .build();
+    }
+
+    private Behavior<Command> onBindingReport(Stage stage, PipelineWorker.Report report) {
+        if (report instanceof PipelineWorker.WorkerFailed failed) {
+            return fail(failed.cause());
+        }
+        if (report instanceof PipelineWorker.WorkerBound) {
+            stage.bound++;
+            if (stage.bound == spec.workers()) {
+                for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
+                    worker.tell(PipelineWorker.Start.INSTANCE);
+                }
+                return running(stage);
+            }
+            return Behaviors.same();
+        }
+        return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": " + report + " before every worker was bound"));
+    }
+
+    private Behavior<Command> running(Stage stage) {
+        return Behaviors.receive(Command.class)
+                .onMessage(WorkerReport.class, m -> onRunningReport(stage, m.report()))
+                .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
+                .onMessage(Cancel.class, this::onCancel)
+                .onMessage(TimedOut.class, m -> onTimedOut())
+                .onSignal(ChildFailed.class, this::onChildFailed)
+                .onSignal(Terminated.class, t -> Behaviors.same())
+                .build();
+    }
+
+    private Behavior<Command> onRunningReport(Stage stage, PipelineWorker.Report report) {
+        if (report instanceof PipelineWorker.WorkerFailed failed) {
+            return fail(failed.cause());
+        }
+        if (report instanceof PipelineWorker.WorkerDone) {
+            stage.done++;
+            return completeIfDone(stage);
+        }
+        return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": unexpected " + report + " while running"));
+    }
+
+    private Behavior<Command> onGatherReport(Stage stage, Gather.Report report) {
+        if (report instanceof Gather.GatherFailed failed) {
+            return fail(failed.cause());
+        }
+        stage.gatherDone = true;
+        return completeIfDone(stage);
+    }
+
+    private Behavior<Command> completeIfDone(Stage stage) {
+        if (!stage.complete(spec.workers())) {
+            return Behaviors.same();
+        }
+        try {
+            stage.run.finalizeSink();
+        } catch (RuntimeException e) {
+            return fail(e);
+        }
+        context.getLog().debug("[query {}] pipeline {} ({}) finalized", spec.ctx().queryId(), stage.index, stage.role);
+        if (stage.index + 1 < ordered.size()) {
+            return startPipeline(stage.index + 1);
+        }
+        return Behaviors.stopped(this::finish);
+    }
+
+    // ------------------------------------------------------------------ failure and the end
+
+    private Behavior<Command> onCancel(Cancel cancel) {
+        return fail(new QueryCancelledException("query " + spec.ctx().queryId() + " cancelled: " + cancel.reason()));
+    }
+
+    private Behavior<Command> onTimedOut() {
+        return fail(new QueryCancelledException("query " + spec.ctx().queryId() + " timed out after "
+                + spec.timeout().toMillis() + " ms"));
+    }
+
+    private Behavior<Command> onChildFailed(ChildFailed failed) {
+        return fail(failed.getCause());
+    }
+
+    /** Keeps the first cause, raises the cancel flag, and stops: children stop first, then {@link #finish()}. */
+    private Behavior<Command> fail(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        } else if (failure != cause) {
+            failure.addSuppressed(cause);
+        }
+        spec.ctx().cancel(cause.getMessage() == null ? cause.toString() : cause.getMessage());
+        context.getLog().debug("[query {}] failed: {}", spec.ctx().queryId(), cause.toString());
+        return Behaviors.stopped(this::finish);
+    }
+
+    /** Runs after every child has stopped: closes the query's channels and completes its future. */
+    private void finish() {
+        for (GatherChannel channel : openedChannels) {
+            channel.close();
+        }
+        if (failure == null) {
+            spec.done().complete(null);
+        } else if (failure instanceof QueryFailedException) {
+            spec.done().completeExceptionally(failure);
+        } else {
+            spec.done().completeExceptionally(new QueryFailedException(
+                    "query " + spec.ctx().queryId() + " failed: " + failure, failure));
+        }
+    }
+
+    // ------------------------------------------------------------------ names
+
+    private static String role(Pipeline pipeline, boolean gathered) {
+        if (gathered) {
+            return "gathered";
+        }
+        if (pipeline.sink() instanceof HashJoinBuildSink) {
+            return "hash-build";
+        }
+        if (pipeline.sink() instanceof HashAggregateSink) {
+            return "aggregate";
+        }
+        if (pipeline.sink() instanceof SortSink) {
+            return "sort";
+        }
+        return "collect";
+    }
+
+    private static String workerName(Stage stage, int worker) {
+        return stage.role + " worker " + worker;
+    }
+}

@@ -1,0 +1,173 @@
+package io.troupe.actors.worker;
+
+import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.PipelineRun;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One worker of one pipeline: a thin adapter over the kernels (Flink's mailbox "default action").
+ * It binds its own readers, operator chains and sink local (or {@link GatherOutlet} tail) over the
+ * states its coordinator opened, reports {@link WorkerBound}, and on {@link Start} drives its task
+ * one batch per private {@code Continue} message sent to itself, so that a {@link Cancel} (or a stop)
+ * is seen between batches. It reports {@link WorkerDone} or {@link WorkerFailed} and stops.
+ *
+ * <p>Operators know nothing of this actor: an operator's exception becomes a {@link WorkerFailed}
+ * carrying it. Why bind before starting: see {@link PipelineRun} (the last of a RIGHT join's probers
+ * must know it is the last).
+ *
+ * <p>Not threadsafe, as every actor. Its PostStop leaves its gather channel (without an end of
+ * stream unless it was sent), so that the Gather never waits on a worker that is gone.
+ */
+public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Command> {
+
+    /** The worker's messages. */
+    public sealed interface Command permits Start, Cancel, Continue {
+    }
+
+    /** Every worker of the pipeline is bound: start driving. */
+    public enum Start implements Command {
+        INSTANCE
+    }
+
+    /** Stop now, between two batches. */
+    public enum Cancel implements Command {
+        INSTANCE
+    }
+
+    /** Private self-message: process one batch. */
+    enum Continue implements Command {
+        INSTANCE
+    }
+
+    /** What a worker tells its coordinator. */
+    public sealed interface Report permits WorkerBound, WorkerDone, WorkerFailed {
+        int worker();
+    }
+
+    /** Bound over the pipeline's states; waiting for {@link Start}. */
+    public record WorkerBound(int worker) implements Report {
+    }
+
+    /** Its task is done: every chain finished (and the end of stream was sent to the Gather). */
+    public record WorkerDone(int worker, long batches) implements Report {
+    }
+
+    /** Binding or a batch failed with {@code cause}. */
+    public record WorkerFailed(int worker, Throwable cause) implements Report {
+    }
+
+    /**
+     * What one worker runs.
+     *
+     * @param worker   its index in the pipeline (0-based)
+     * @param role     its role in logs: "hash-build worker 2"
+     * @param run      the opened pipeline it binds over
+     * @param ctx      the query's context
+     * @param outlet   its gather channel, for the query's last pipeline; null when its chains end in
+     *                 the pipeline's sink
+     * @param live     the count of live workers of this Troupe (visible for tests: none after a query)
+     * @param reportTo its coordinator
+     */
+    public record Spec(int worker, String role, PipelineRun run, ExecContext ctx, GatherOutlet outlet,
+                       AtomicInteger live, ActorRef<Report> reportTo) {
+    }
+
+    private enum Phase { BOUND, RUNNING, FINISHED }
+
+    private final Spec spec;
+    private PipelineRun.WorkerTask task;
+    private Phase phase = Phase.BOUND;
+
+    private PipelineWorker(ActorContext<Command> context, Spec spec) {
+        super(context);
+        this.spec = spec;
+        spec.live().incrementAndGet();
+    }
+
+    public static Behavior<Command> create(Spec spec) {
+        return Behaviors.setup(context -> new PipelineWorker(context, spec).bind());
+    }
+
+    private Behavior<Command> bind() {
+        try {
+            task = spec.outlet() == null ? spec.run().bind() : spec.run().bind(spec.outlet()::tail);
+        } catch (RuntimeException e) {
+            // Stays alive (FINISHED) until its coordinator stops the query: a behavior that stops
+            // inside its setup would skip the PostStop that releases what the constructor counted.
+            fail(e);
+            return this;
+        }
+        spec.reportTo().tell(new WorkerBound(spec.worker()));
+        return this;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Start.class, m -> onStart())
+                .onMessage(Continue.class, m -> onContinue())
+                .onMessage(Cancel.class, m -> onCancel())
+                .onSignal(PostStop.class, s -> onPostStop())
+                .build();
+    }
+
+    private Behavior<Command> onStart() {
+        if (phase == Phase.BOUND) {
+            phase = Phase.RUNNING;
+            getContext().getLog().debug("[query {}] [{}] started", spec.ctx().queryId(), spec.role());
+            getContext().getSelf().tell(Continue.INSTANCE);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onContinue() {
+        if (phase != Phase.RUNNING) {
+            return this;
+        }
+        try {
+            spec.ctx().checkCancelled();
+            if (task.step()) {
+                getContext().getSelf().tell(Continue.INSTANCE);
+                return this;
+            }
+            if (spec.outlet() != null) {
+                spec.outlet().endOfStream();
+            }
+        } catch (RuntimeException e) {
+            return fail(e);
+        }
+        phase = Phase.FINISHED;
+        getContext().getLog().debug("[query {}] [{}] done batches=[{}]", spec.ctx().queryId(), spec.role(), task.batches());
+        spec.reportTo().tell(new WorkerDone(spec.worker(), task.batches()));
+        return Behaviors.stopped();
+    }
+
+    private Behavior<Command> onCancel() {
+        phase = Phase.FINISHED;
+        return Behaviors.stopped();
+    }
+
+    private Behavior<Command> fail(RuntimeException e) {
+        phase = Phase.FINISHED;
+        getContext().getLog().debug("[query {}] [{}] failed: {}", spec.ctx().queryId(), spec.role(), e.toString());
+        spec.reportTo().tell(new WorkerFailed(spec.worker(), e));
+        return Behaviors.stopped();
+    }
+
+    private Behavior<Command> onPostStop() {
+        if (spec.outlet() != null) {
+            spec.outlet().close();
+        }
+        spec.live().decrementAndGet();
+        return this;
+    }
+}

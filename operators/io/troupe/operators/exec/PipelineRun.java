@@ -1,0 +1,165 @@
+package io.troupe.operators.exec;
+
+import io.troupe.operators.batch.Batch;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * One execution of one {@link Pipeline}: its sink, source and operator states, opened once, and the
+ * per-worker tasks bound over them. Shared by the executors (the leader alone in
+ * {@link LocalExecutor}, the worker actors of the parallel executor) so that both open and bind a
+ * pipeline the same way.
+ *
+ * <p>Lifecycle: {@link #open} once; {@link #bind} once per worker; every worker drives its
+ * {@link WorkerTask} to the end; then {@link #finalizeSink()} once.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #open} and {@link #finalizeSink()} run on one thread (the executor's). {@link #bind} may be
+ * called from any thread and concurrently (the states it binds over are threadsafe), but every worker
+ * must be bound before any drives its task: an operator shared by the branches of a union, or a
+ * RIGHT join's probe, learns its number of consumers at bind time and lets the last to finish emit
+ * what is left. A {@link WorkerTask} is not threadsafe: it is owned by one worker.
+ */
+public final class PipelineRun {
+
+    private final Pipeline pipeline;
+    private final ExecContext ctx;
+    private final Sink.SinkState sinkState;
+    private final List<Source.SourceState> sources;
+    private final Map<Operator, Operator.OperatorState> operators;
+
+    private PipelineRun(Pipeline pipeline, ExecContext ctx, Sink.SinkState sinkState,
+                        List<Source.SourceState> sources, Map<Operator, Operator.OperatorState> operators) {
+        this.pipeline = pipeline;
+        this.ctx = ctx;
+        this.sinkState = sinkState;
+        this.sources = sources;
+        this.operators = operators;
+    }
+
+    /** Opens the sink, then every branch's source and operators (an operator shared by branches once). */
+    public static PipelineRun open(Pipeline pipeline, ExecContext ctx) {
+        Sink.SinkState sinkState = pipeline.sink().open(ctx);
+        List<Source.SourceState> sources = new ArrayList<>();
+        Map<Operator, Operator.OperatorState> opened = new IdentityHashMap<>();
+        for (Pipeline.Branch branch : pipeline.branches()) {
+            ctx.checkCancelled();
+            sources.add(branch.source().open(ctx));
+            List<Operator> ops = branch.operators();
+            for (int i = ops.size() - 1; i >= 0; i--) {
+                opened.computeIfAbsent(ops.get(i), o -> o.open(ctx));
+            }
+        }
+        return new PipelineRun(pipeline, ctx, sinkState, sources, opened);
+    }
+
+    /** {@code pipelines} with every pipeline after its dependencies (a stable depth-first order). */
+    public static List<Pipeline> inDependencyOrder(List<Pipeline> pipelines) {
+        List<Pipeline> ordered = new ArrayList<>();
+        Set<Pipeline> seen = new HashSet<>();
+        for (Pipeline p : pipelines) {
+            addWithDependencies(p, ordered, seen);
+        }
+        return ordered;
+    }
+
+    private static void addWithDependencies(Pipeline pipeline, List<Pipeline> ordered, Set<Pipeline> seen) {
+        if (!seen.add(pipeline)) {
+            return;
+        }
+        for (Pipeline dependency : pipeline.dependencies()) {
+            addWithDependencies(dependency, ordered, seen);
+        }
+        ordered.add(pipeline);
+    }
+
+    public Pipeline pipeline() {
+        return pipeline;
+    }
+
+    /** The opened sink state: for an executor that feeds it some other way (a Gather). */
+    public Sink.SinkState sinkState() {
+        return sinkState;
+    }
+
+    /** A worker's task whose branches end in locals of this pipeline's sink. */
+    public WorkerTask bind() {
+        return bind(sinkState::local);
+    }
+
+    /**
+     * A worker's task whose branches end in consumers from {@code tails} (one per branch): the sink's
+     * locals, or an exchange that ships the batches elsewhere.
+     */
+    public WorkerTask bind(Supplier<BatchConsumer> tails) {
+        List<Source.SourceReader> readers = new ArrayList<>();
+        List<BatchConsumer> chains = new ArrayList<>();
+        List<Pipeline.Branch> branches = pipeline.branches();
+        for (int b = 0; b < branches.size(); b++) {
+            readers.add(sources.get(b).reader());
+            BatchConsumer chain = tails.get();
+            List<Operator> ops = branches.get(b).operators();
+            for (int i = ops.size() - 1; i >= 0; i--) {
+                chain = operators.get(ops.get(i)).bind(chain);
+            }
+            chains.add(chain);
+        }
+        return new WorkerTask(readers, chains);
+    }
+
+    /** Finalizes the sink, once every worker's task is done. */
+    public void finalizeSink() {
+        ctx.checkCancelled();
+        sinkState.finalizeSink();
+    }
+
+    /**
+     * One worker's share of a pipeline: its reader and bound chain per branch, driven one batch per
+     * {@link #step()} so that the driver can look for a cancel between batches. Not threadsafe.
+     */
+    public static final class WorkerTask {
+        private final List<Source.SourceReader> readers;
+        private final List<BatchConsumer> chains;
+        private int branch;
+        private long batches;
+
+        WorkerTask(List<Source.SourceReader> readers, List<BatchConsumer> chains) {
+            this.readers = readers;
+            this.chains = chains;
+        }
+
+        /**
+         * Reads one batch and pushes it through the current branch's chain; finishes the chain when
+         * its reader is exhausted or the chain wants no more, and moves to the next branch.
+         *
+         * @return true while work is left, false once every branch's chain has finished
+         */
+        public boolean step() {
+            if (branch >= chains.size()) {
+                return false;
+            }
+            BatchConsumer chain = chains.get(branch);
+            Batch batch = readers.get(branch).next();
+            if (batch != null) {
+                batches++;
+                if (chain.accept(batch)) {
+                    return true;
+                }
+            }
+            chain.finish();
+            branch++;
+            return branch < chains.size();
+        }
+
+        /** Batches read so far, over all branches. */
+        public long batches() {
+            return batches;
+        }
+    }
+}
