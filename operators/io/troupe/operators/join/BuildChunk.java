@@ -9,16 +9,8 @@ import io.troupe.operators.types.DataType;
  * rows need no global counter and workers never share a chunk (lesson 2: each worker writes only
  * memory it was handed, in large pieces).
  *
- * <pre>
- *   entries (2 longs per row, so that a chain step reads one cache line):
- *   +----------------------------+----------------------------+
- *   | key (fast path) or hash    | next row id in the bucket  |  row 0
- *   +----------------------------+----------------------------+
- *   | ...                        | ...                        |  row 1 ..
- * </pre>
- * The next slot holds {@link HashJoinTable#END} until the row is linked, or
- * {@link HashJoinTable#NOT_LINKED} for a row with a NULL key (such a row never matches, but a
- * RIGHT or FULL join still emits it).
+ * The entries hold each row's key (or hash) and its next link, in the table's layout (see
+ * {@link HashJoinTable}).
  *
  * <p>Not threadsafe: written by one build worker, then (after the table changes phase) linked by
  * the one inserter that claimed it and read by every prober.
@@ -37,10 +29,13 @@ final class BuildChunk {
     /** Rows filled, 0..CHUNK_ROWS. */
     int rows;
 
-    /** @param keyColumn the payload column not stored because it is the key, or -1 */
-    BuildChunk(int id, DataType[] payloadTypes, int keyColumn, DataType[] keyTypes) {
+    /**
+     * @param entryLongs the size of the entries: CHUNK_ROWS times the longs per row
+     * @param keyColumn  the payload column not stored because it is the key, or -1
+     */
+    BuildChunk(int id, int entryLongs, DataType[] payloadTypes, int keyColumn, DataType[] keyTypes) {
         this.id = id;
-        this.entries = new long[HashJoinTable.CHUNK_ROWS * 2];
+        this.entries = new long[entryLongs];
         this.payload = allocate(payloadTypes);
         if (keyColumn >= 0) {
             payload[keyColumn] = null;

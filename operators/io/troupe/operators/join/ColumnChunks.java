@@ -33,8 +33,9 @@ final class ColumnChunks {
     private final long[][] validity;
     /** False when no chunk holds a NULL in this column, so gathering skips the validity pass. */
     private final boolean hasNulls;
-    /** For the fast path's key column: the chunks' entries, whose key slots hold the values. */
+    /** For the fast path's key column: the chunks' entries, whose key parts hold the values. */
     private final long[][] keyEntries;
+    private final boolean packedEntries;
 
     /** @param vectors the column's vector in each chunk, indexed by chunk id */
     ColumnChunks(DataType type, ColumnVector[] vectors) {
@@ -77,16 +78,18 @@ final class ColumnChunks {
         this.strings = str;
         this.hasNulls = nulls;
         this.keyEntries = null;
+        this.packedEntries = false;
     }
 
     /**
      * The build column that is itself the fast path's key: its values are the key slots of the
-     * entries (widened to long), and a row is NULL where its next slot says NOT_LINKED. Storing it
+     * entries (widened to long), and a row is NULL where its next part says NOT_LINKED. Storing it
      * once saves memory, and gathering it reads the cache line the chain walk just read.
      */
-    private ColumnChunks(DataType type, long[][] entries) {
+    private ColumnChunks(DataType type, long[][] entries, boolean packed) {
         this.type = type;
         this.keyEntries = entries;
+        this.packedEntries = packed;
         this.validity = null;
         this.hasNulls = true;
         this.ints = null;
@@ -97,11 +100,11 @@ final class ColumnChunks {
     }
 
     /** A view of the fast path's key column over the entries of every chunk (indexed by chunk id). */
-    static ColumnChunks ofKeyEntries(DataType type, long[][] entries) {
+    static ColumnChunks ofKeyEntries(DataType type, long[][] entries, boolean packed) {
         if (!type.isIntBacked() && !type.isLongBacked()) {
             throw new IllegalArgumentException("only an int or long key lives in the entries: " + type);
         }
-        return new ColumnChunks(type, entries);
+        return new ColumnChunks(type, entries, packed);
     }
 
     DataType type() {
@@ -238,9 +241,9 @@ final class ColumnChunks {
             boolean isNull = id < 0;
             if (!isNull) {
                 long[] e = keyEntries[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                value = e[p];
-                isNull = e[p + 1] == HashJoinTable.NOT_LINKED;
+                int o = id & CHUNK_MASK;
+                value = HashJoinTable.stored(e, o, packedEntries);
+                isNull = HashJoinTable.next(e, o, packedEntries) == HashJoinTable.NOT_LINKED;
             }
             if (ints32 != null) {
                 ints32[i] = (int) value;

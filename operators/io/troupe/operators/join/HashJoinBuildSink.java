@@ -151,29 +151,29 @@ public final class HashJoinBuildSink implements Sink {
             return true;
         }
 
-        /** Fast path: the key, widened to a long, and an unlinked (or never-linked, if NULL) next slot. */
+        /** Fast path: the key, and an unlinked (or never-linked, if NULL) next part. */
         private void writeKeys(ColumnVector key, Batch batch, int from, int count, BuildChunk chunk) {
             long[] e = chunk.entries;
             int[] sel = batch.selection();
-            int p = chunk.rows << 1;
+            int o = chunk.rows;
+            boolean packed = table.packed();
             if (key instanceof IntVector v) {
                 int[] values = v.values();
-                for (int j = 0; j < count; j++, p += 2) {
-                    e[p] = values[sel == null ? from + j : sel[from + j]];
-                    e[p + 1] = HashJoinTable.END;
+                for (int j = 0; j < count; j++) {
+                    HashJoinTable.setEntry(e, o + j, values[sel == null ? from + j : sel[from + j]],
+                            HashJoinTable.END, packed);
                 }
             } else {
                 long[] values = ((LongVector) key).values();
-                for (int j = 0; j < count; j++, p += 2) {
-                    e[p] = values[sel == null ? from + j : sel[from + j]];
-                    e[p + 1] = HashJoinTable.END;
+                for (int j = 0; j < count; j++) {
+                    HashJoinTable.setEntry(e, o + j, values[sel == null ? from + j : sel[from + j]],
+                            HashJoinTable.END, packed);
                 }
             }
             if (key.mayHaveNulls()) {
-                p = chunk.rows << 1;
-                for (int j = 0; j < count; j++, p += 2) {
+                for (int j = 0; j < count; j++) {
                     if (key.isNull(sel == null ? from + j : sel[from + j])) {
-                        e[p + 1] = HashJoinTable.NOT_LINKED;
+                        HashJoinTable.setNext(e, o + j, HashJoinTable.NOT_LINKED, packed);
                     }
                 }
             }
@@ -201,10 +201,10 @@ public final class HashJoinBuildSink implements Sink {
 
         private void writeHashes(int from, int count, BuildChunk chunk) {
             long[] e = chunk.entries;
-            int p = chunk.rows << 1;
-            for (int j = 0; j < count; j++, p += 2) {
-                e[p] = hashes[from + j];
-                e[p + 1] = nullKey[from + j] != 0 ? HashJoinTable.NOT_LINKED : HashJoinTable.END;
+            int o = chunk.rows;
+            for (int j = 0; j < count; j++) {
+                int next = nullKey[from + j] != 0 ? HashJoinTable.NOT_LINKED : HashJoinTable.END;
+                HashJoinTable.setEntry(e, o + j, hashes[from + j], next, false);
             }
         }
 

@@ -18,12 +18,20 @@ import java.util.concurrent.atomic.AtomicReference;
  * chains run through the chunks' next slots. Also holds the match flags of RIGHT and FULL joins.
  *
  * <pre>
- *   heads[hash &amp; mask] --&gt; row id --&gt; chunk[id &gt;&gt;&gt; 12].entries[2 * (id &amp; 4095) .. +1]
- *                                      = [ key or hash | next row id ] --&gt; ... --&gt; END
- * </pre>
+ *   heads[hash &amp; mask] --&gt; row id --&gt; entry of row (id &amp; 4095) in chunk (id &gt;&gt;&gt; 12)
+ *                                      --&gt; next row id --&gt; ... --&gt; END
  *
- * <p>Two key layouts. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
- * key itself, widened to a long, sits in the entry, and a chain step compares two longs; when
+ *   entry layouts (per table, by key type):
+ *     INT32, DATE key       one long  [ key (high 32 bits) | next (low 32 bits) ]
+ *     INT64, DECIMAL key    two longs [ key ][ next ]
+ *     any other keys        two longs [ 64-bit hash ][ next ]
+ * </pre>
+ * Either way a chain step reads one cache line. The next part holds {@link #END} until the row is
+ * linked, or {@link #NOT_LINKED} for a row with a NULL key (such a row never matches, but a RIGHT
+ * or FULL join still emits it).
+ *
+ * <p>Two key paths. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
+ * key itself, widened to a long, is in the entry, and a chain step compares two longs; when
  * the key is a plain build column, that column is read from the entries instead of being stored
  * twice (and gathering it touches the line the chain walk just read). The
  * <b>generic path</b> (several keys, or a VARCHAR, FLOAT64 or BOOLEAN key) stores the 64-bit
@@ -53,14 +61,19 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HashJoinTable {
 
-    /** Rows per chunk, as a shift: 4096 rows, whose entries take 64 KiB (lesson 2's large chunks). */
+    /**
+     * Rows per chunk, as a shift: 4096 rows, whose entries take 32 KiB (packed) or 64 KiB: lesson 2's
+     * large per-worker chunks, at the design's 32 KiB default.
+     */
     static final int CHUNK_SHIFT = 12;
     static final int CHUNK_ROWS = 1 << CHUNK_SHIFT;
     static final int CHUNK_MASK = CHUNK_ROWS - 1;
     /** The end of a chain, and an empty bucket. */
     static final int END = -1;
-    /** The next slot of a row whose key has a NULL: never linked, so never matched. */
-    static final long NOT_LINKED = -2;
+    /** The next part of a row whose key has a NULL: never linked, so never matched. */
+    static final int NOT_LINKED = -2;
+    private static final long HIGH_HALF = 0xFFFFFFFF00000000L;
+    private static final long LOW_HALF = 0xFFFFFFFFL;
     /** Row ids are ints: at most 2^31 rows, so at most this many chunks. */
     private static final int MAX_CHUNKS = 1 << (31 - CHUNK_SHIFT);
 
@@ -69,6 +82,8 @@ public final class HashJoinTable {
     private final DataType[] keyTypes;
     private final DataType[] payloadTypes;
     private final boolean fastPath;
+    /** One long per row: an INT32 or DATE key packed with the next link (see the layouts above). */
+    private final boolean packed;
     /** The payload column that is the fast path's key (read from the entries, not stored), or -1. */
     private final int keyColumn;
     private final boolean matchFlagsNeeded;
@@ -108,6 +123,7 @@ public final class HashJoinTable {
         this.keyTypes = keyTypes.clone();
         this.payloadTypes = payloadTypes.clone();
         this.fastPath = isFastPath(keyTypes);
+        this.packed = fastPath && keyTypes[0].isIntBacked();
         boolean keyInEntries = fastPath && keyColumn >= 0 && keyColumn < payloadTypes.length
                 && payloadTypes[keyColumn].equals(keyTypes[0]);
         this.keyColumn = keyInEntries ? keyColumn : -1;
@@ -129,7 +145,8 @@ public final class HashJoinTable {
             throw new IllegalStateException("hash join build side over " + ((long) MAX_CHUNKS << CHUNK_SHIFT)
                     + " rows: " + name);
         }
-        return new BuildChunk(id, payloadTypes, keyColumn, fastPath ? new DataType[0] : keyTypes);
+        return new BuildChunk(id, CHUNK_ROWS << (packed ? 0 : 1), payloadTypes, keyColumn,
+                fastPath ? new DataType[0] : keyTypes);
     }
 
     /** Hands in every chunk a build worker created (once per worker, when it finishes). Threadsafe. */
@@ -179,7 +196,7 @@ public final class HashJoinTable {
         this.payload = new ColumnChunks[payloadTypes.length];
         for (int k = 0; k < payload.length; k++) {
             payload[k] = k == keyColumn
-                    ? ColumnChunks.ofKeyEntries(payloadTypes[k], entryArrays)
+                    ? ColumnChunks.ofKeyEntries(payloadTypes[k], entryArrays, packed)
                     : column(payloadTypes[k], byId, k, false);
         }
         this.keys = new ColumnChunks[fastPath ? 0 : keyTypes.length];
@@ -226,30 +243,59 @@ public final class HashJoinTable {
         int m = mask;
         int rows = chunk.rows;
         boolean hashed = !fastPath;
+        boolean p = packed;
         for (int o = 0; o < rows; o++) {
-            int p = o << 1;
-            if (e[p + 1] != NOT_LINKED) {
-                e[p + 1] = h[bucket(e[p], hashed, m)];
+            if (next(e, o, p) != NOT_LINKED) {
+                setNext(e, o, h[bucket(stored(e, o, p), hashed, m)], p);
             }
         }
         int base = chunk.id << CHUNK_SHIFT;
         for (int o = 0; o < rows; o++) {
-            int p = o << 1;
-            long expected = e[p + 1];
+            int expected = next(e, o, p);
             if (expected == NOT_LINKED) {
                 continue;
             }
-            int b = bucket(e[p], hashed, m);
+            int b = bucket(stored(e, o, p), hashed, m);
             int id = base | o;
-            while (!HEADS.compareAndSet(h, b, (int) expected, id)) {
+            while (!HEADS.compareAndSet(h, b, expected, id)) {
                 expected = (int) HEADS.getVolatile(h, b);
-                e[p + 1] = expected;
+                setNext(e, o, expected, p);
             }
         }
     }
 
     private static int bucket(long keyOrHash, boolean hashed, int mask) {
         return (int) (hashed ? keyOrHash : VectorHash.mix(keyOrHash)) & mask;
+    }
+
+    // ------------------------------------------------------------------ entry access (inlined by the JIT)
+
+    /** The key (sign-extended for a packed INT32 or DATE key) or hash of row {@code o} of a chunk. */
+    static long stored(long[] e, int o, boolean packed) {
+        return packed ? e[o] >> 32 : e[o << 1];
+    }
+
+    /** The next row id on row {@code o}'s chain, END, or NOT_LINKED. */
+    static int next(long[] e, int o, boolean packed) {
+        return (int) (packed ? e[o] : e[(o << 1) + 1]);
+    }
+
+    static void setNext(long[] e, int o, int next, boolean packed) {
+        if (packed) {
+            e[o] = (e[o] & HIGH_HALF) | (next & LOW_HALF);
+        } else {
+            e[(o << 1) + 1] = next;
+        }
+    }
+
+    /** Writes row {@code o}'s whole entry; a packed key must fit an int. */
+    static void setEntry(long[] e, int o, long keyOrHash, int next, boolean packed) {
+        if (packed) {
+            e[o] = (keyOrHash << 32) | (next & LOW_HALF);
+        } else {
+            e[o << 1] = keyOrHash;
+            e[(o << 1) + 1] = next;
+        }
     }
 
     /** Ends the build: the table is complete and may be published to probers. Called once. */
@@ -293,6 +339,10 @@ public final class HashJoinTable {
 
     boolean fastPath() {
         return fastPath;
+    }
+
+    boolean packed() {
+        return packed;
     }
 
     int chunkCount() {

@@ -209,6 +209,7 @@ final class ProbeWorker implements BatchConsumer {
         // The fast path compares keys, the generic path hashes (then the key columns, in flush).
         long[] probe = fastPath ? probeKeys : hashes;
         boolean firstMatchOnly = !emitsPairs && fastPath;
+        boolean packed = table.packed();
         int[] left = pairLeft;
         int[] right = pairId;
         int cap = left.length;
@@ -219,9 +220,18 @@ final class ProbeWorker implements BatchConsumer {
                 int i = rows[j];
                 int id = ids[j];
                 long[] chunk = e[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                int next = (int) chunk[p + 1];
-                if (chunk[p] == probe[i]) {
+                int o = id & CHUNK_MASK;
+                long stored;
+                int next;
+                if (packed) {
+                    long entry = chunk[o];
+                    stored = entry >> 32;
+                    next = (int) entry;
+                } else {
+                    stored = chunk[o << 1];
+                    next = (int) chunk[(o << 1) + 1];
+                }
+                if (stored == probe[i]) {
                     if (firstMatchOnly) {
                         // SEMI and ANTI need one match per row: this chain is done.
                         matched[sel == null ? i : sel[i]] = 1;

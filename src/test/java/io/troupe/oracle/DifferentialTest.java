@@ -224,7 +224,8 @@ class DifferentialTest {
         for (TableSpec t : loadedWorld.tables()) {
             tables.append("  ").append(t.table()).append('\n');
         }
-        return header(seed, troupe.settings(), materialise) + "-- tables:\n" + tables + "-- Troupe plan (EXPLAIN):\n" + explain
+        return header(seed, troupe.settings(), materialise) + "-- tables:\n" + tables
+                + "-- Troupe plan (EXPLAIN):\n" + explain
                 + "-- DuckDB SQL (" + c.check() + (c.check() == Check.SUBSET ? ", LIMIT " + c.limitCount()
                 + " OFFSET " + c.limitOffset() + " over it" : "") + "):\n" + c.sql() + "\n-- diff:\n" + diff;
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+/** The oracle loads every Troupe type and NULL through DuckDB's appender and reads them back unchanged. */
 class DuckDbOracleTest {
 
     @Test

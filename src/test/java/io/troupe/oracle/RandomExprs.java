@@ -188,7 +188,7 @@ final class RandomExprs {
             if (fs.has(Function.DIVIDE)) {
                 o.add(() -> divide(kind, scope, d));
             }
-            if (fs.has(Function.MODULO) && kind != Kind.DECIMAL) {
+            if (fs.has(Function.MODULO)) {
                 o.add(() -> modulo(kind, scope, d));
             }
             if (fs.has(Function.NEGATE)) {
@@ -228,6 +228,9 @@ final class RandomExprs {
             if (fs.has(Function.CAST)) {
                 o.add(() -> castToVarchar(scope, d));
             }
+        }
+        if ((kind == Kind.DATE || kind == Kind.BOOLEAN) && fs.has(Function.CAST)) {
+            o.add(() -> castThroughText(kind, scope, d));
         }
         if (kind == Kind.DATE && fs.has(Function.CAST)) {
             o.add(() -> {
@@ -344,12 +347,20 @@ final class RandomExprs {
     }
 
     private Term modulo(Kind kind, List<Term> scope, int d) {
-        Term a = of(kind, scope, d);
+        Term a = of(kind == Kind.DECIMAL && rnd.nextBoolean() ? Kind.INTEGER : kind, scope, d);
         // Also keeps MIN_VALUE % -1 out, which DuckDB calls an overflow and Java answers 0.
         if (a.fuzzy() || !fits(a.type(), a.bound())) {
             return null;
         }
-        Term m = kind == Kind.INTEGER ? nonZeroIntLiteral() : nonZeroDoubleLiteral();
+        Term m = switch (kind) {
+            case INTEGER -> nonZeroIntLiteral();
+            case DECIMAL -> a.kind() == Kind.INTEGER || rnd.nextBoolean()
+                    ? nonZeroDecimalLiteral() : nonZeroIntLiteral();
+            default -> nonZeroDoubleLiteral();
+        };
+        if (!fits(arithmeticType(Function.ADD, a.type(), m.type()), a.bound())) {
+            return null;
+        }
         DataType type = arithmeticType(Function.ADD, a.type(), m.type());
         double bound = Math.min(a.bound(), Math.abs(divisorValue(m)));
         int dyadic = kind == Kind.DOUBLE ? (a.dyadic() < 0 ? -1 : Math.max(a.dyadic(), 2)) : 0;
@@ -368,9 +379,10 @@ final class RandomExprs {
     }
 
     private Term nonZeroFractionLiteral() {
-        if (rnd.nextBoolean()) {
-            return nonZeroDoubleLiteral();
-        }
+        return rnd.nextBoolean() ? nonZeroDoubleLiteral() : nonZeroDecimalLiteral();
+    }
+
+    private Term nonZeroDecimalLiteral() {
         long unscaled = 1 + rnd.nextInt(99);
         return decimalLiteral(BigDecimal.valueOf(rnd.nextBoolean() ? unscaled : -unscaled, 1 + rnd.nextInt(2)));
     }
@@ -393,6 +405,9 @@ final class RandomExprs {
     // ------------------------------------------------------------------ casts
 
     private Term castToKind(Kind kind, List<Term> scope, int d) {
+        if (rnd.nextInt(4) == 0) {
+            return castThroughText(kind, scope, d);
+        }
         Term a = of(new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)], scope, d);
         DataType target = switch (kind) {
             case INTEGER -> rnd.nextBoolean() ? DataType.INT32 : DataType.INT64;
@@ -400,6 +415,31 @@ final class RandomExprs {
             default -> decimalFor(a.bound());
         };
         return target == null || (a.fuzzy() && target.id() != TypeId.FLOAT64) ? null : cast(a, target);
+    }
+
+    /**
+     * A value of {@code kind} cast to VARCHAR and parsed back (to a type of the same kind, maybe
+     * another decimal scale): the text each engine writes must be text it reads.
+     */
+    private Term castThroughText(Kind kind, List<Term> scope, int d) {
+        Term a = of(kind == Kind.DOUBLE ? numericKind() : kind, scope, d);
+        if (a.fuzzy() || !a.exactType()) {
+            return null;
+        }
+        DataType target = switch (kind) {
+            case INTEGER -> a.type().id() == TypeId.INT32 || rnd.nextBoolean() ? DataType.INT64 : DataType.INT32;
+            case DECIMAL -> decimalFor(a.bound());
+            case DOUBLE -> DataType.FLOAT64;
+            default -> a.type();
+        };
+        Term text = cast(a, DataType.VARCHAR);
+        // The parsed value is a's (maybe rounded to the target's scale): a's bounds, checked as a cast's.
+        Term asNumber = target == null || text == null ? null : cast(a, target);
+        if (asNumber == null) {
+            return null;
+        }
+        return new Term(text.expr().cast(target), "CAST(" + text.sql() + " AS " + DuckDbOracle.sqlType(target) + ")",
+                target, true, asNumber.bound(), asNumber.dyadic(), false);
     }
 
     /** A decimal type that holds values up to {@code bound} (after rounding), or null. */
@@ -414,19 +454,20 @@ final class RandomExprs {
     }
 
     private Term castToVarchar(List<Term> scope, int d) {
-        Kind from = new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DATE, Kind.BOOLEAN, Kind.STRING}[rnd.nextInt(5)];
+        Kind from = Kind.values()[rnd.nextInt(Kind.values().length)];
         Term a = of(from, scope, d);
         // Only exact types: a decimal's text shows its scale, which Troupe may choose differently.
         // Not DECIMAL(p,p): DuckDB prints those without the leading zero ('-.5'), Troupe with it.
         boolean allFraction = a.type().id() == TypeId.DECIMAL && a.type().precision() == a.type().scale();
-        return a.exactType() && !allFraction ? cast(a, DataType.VARCHAR) : null;
+        return a.exactType() && !a.fuzzy() && !allFraction ? cast(a, DataType.VARCHAR) : null;
     }
 
     // ------------------------------------------------------------------ strings
 
     private Term substring(Term a) {
-        int start = 1 + rnd.nextInt(4);
-        int length = rnd.nextInt(5);
+        // Also starts at or before 0 and negative lengths, where DuckDB has its own rules.
+        int start = rnd.nextInt(5) == 0 ? -3 + rnd.nextInt(4) : 1 + rnd.nextInt(4);
+        int length = rnd.nextInt(6) == 0 ? -2 + rnd.nextInt(2) : rnd.nextInt(5);
         return Term.plain(Expr.substring(a.expr(), start, length),
                 "substring(" + a.sql() + ", " + start + ", " + length + ")", DataType.VARCHAR);
     }
@@ -564,6 +605,26 @@ final class RandomExprs {
         return nullOf(type);
     }
 
+    /**
+     * Another CASE result or COALESCE argument: mostly of exactly the first one's type, now and
+     * then of a narrower numeric type (INT32 next to INT64, an integer next to a decimal or a
+     * double), which both engines promote to a common type.
+     */
+    private Term otherArm(Term first, List<Term> scope, int d) {
+        if (first.kind().isNumeric() && rnd.nextInt(3) == 0) {
+            Term arm = of(first.kind() == Kind.INTEGER ? Kind.INTEGER : narrowerOrSame(first.kind()), scope, d);
+            if (first.kind() != Kind.DECIMAL) {
+                return arm;
+            }
+            // The common type is a DECIMAL(18, largest scale): every arm's values must fit it.
+            int scale = Math.max(first.type().scale(), arm.type().id() == TypeId.DECIMAL ? arm.type().scale() : 0);
+            if (fits(DataType.decimal(18, scale), Math.max(first.bound(), arm.bound()))) {
+                return arm;
+            }
+        }
+        return sameType(first.type(), scope, d);
+    }
+
     private Term caseWhen(Kind kind, List<Term> scope, int d) {
         Term first = firstArm(kind, scope, d);
         int arms = 1 + rnd.nextInt(3);
@@ -573,9 +634,9 @@ final class RandomExprs {
         results.add(first);
         for (int i = 1; i < arms; i++) {
             conditions.add(predicate(scope, d));
-            results.add(sameType(first.type(), scope, d));
+            results.add(otherArm(first, scope, d));
         }
-        Term otherwise = rnd.nextInt(10) < 7 ? sameType(first.type(), scope, d) : null;
+        Term otherwise = rnd.nextInt(10) < 7 ? otherArm(first, scope, d) : null;
         Expr.CaseBuilder builder = Expr.caseWhen(conditions.get(0).expr(), results.get(0).expr());
         StringBuilder sql = new StringBuilder("(CASE");
         for (int i = 0; i < arms; i++) {
@@ -592,7 +653,7 @@ final class RandomExprs {
         } else {
             e = builder.end();
         }
-        return merged(e, sql.append(" END)").toString(), first.type(), results);
+        return merged(e, sql.append(" END)").toString(), first, results);
     }
 
     private Term coalesce(Kind kind, List<Term> scope, int d) {
@@ -601,7 +662,7 @@ final class RandomExprs {
         List<Term> args = new ArrayList<>();
         args.add(first);
         for (int i = 1; i < n; i++) {
-            args.add(sameType(first.type(), scope, d));
+            args.add(otherArm(first, scope, d));
         }
         Expr[] exprs = new Expr[n];
         StringBuilder sql = new StringBuilder("coalesce(");
@@ -609,7 +670,7 @@ final class RandomExprs {
             exprs[i] = args.get(i).expr();
             sql.append(i == 0 ? "" : ", ").append(args.get(i).sql());
         }
-        return merged(Expr.coalesce(exprs), sql.append(")").toString(), first.type(), args);
+        return merged(Expr.coalesce(exprs), sql.append(")").toString(), first, args);
     }
 
 }

@@ -4,6 +4,8 @@ import io.troupe.oracle.FeatureSet.Feature;
 import io.troupe.oracle.Rel.Col;
 import io.troupe.oracle.Term.Kind;
 import io.troupe.operators.expr.Function;
+import io.troupe.operators.plan.Call;
+import io.troupe.operators.plan.ColumnRef;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
@@ -102,7 +104,8 @@ final class RandomPlans {
 
     /** A whole case: a relation, then maybe a total sort, a top-N or a bare LIMIT on top. */
     Case generate() {
-        Rel rel = rel(rnd.nextInt(5));
+        // Mostly shallow plans, which fail readably; now and then a deep one.
+        Rel rel = rel(rnd.nextInt(10) == 0 ? 5 + rnd.nextInt(3) : rnd.nextInt(5));
         int top = rnd.nextInt(10);
         if (fs.has(Feature.SORT) && top < 4 && !rel.anyFuzzy()) {
             rel = sort(rel, true);
@@ -113,10 +116,12 @@ final class RandomPlans {
             long count = rnd.nextInt(4) == 0 ? rnd.nextInt(3) : rnd.nextInt(rnd.nextInt(4) == 0 ? 5000 : 60);
             long offset = rnd.nextBoolean() ? 0 : rnd.nextInt(rnd.nextInt(4) == 0 ? 3000 : 10);
             count("limit (no order)");
-            Plan plan = validated(offset == 0 && rnd.nextBoolean() ? rel.plan().limit(count) : rel.plan().limit(count, offset));
+            Plan limited = offset == 0 && rnd.nextBoolean() ? rel.plan().limit(count) : rel.plan().limit(count, offset);
+            Plan plan = validated(limited);
             return new Case(plan, rel.sql(), Check.SUBSET, count, offset);
         }
-        return new Case(rel.plan(), rel.sql(), rel.ordered() && rel.totalOrder() ? Check.ORDERED : Check.MULTISET, 0, 0);
+        Check check = rel.ordered() && rel.totalOrder() ? Check.ORDERED : Check.MULTISET;
+        return new Case(rel.plan(), rel.sql(), check, 0, 0);
     }
 
     // ------------------------------------------------------------------ relations
@@ -241,7 +246,7 @@ final class RandomPlans {
                 t = rnd.nextInt(3) == 0 ? scope.get(source) : exprs.any(scope, rnd.nextInt(4));
                 items.add(used(t.expr()).as(name));
                 col = Col.of(null, name, t);
-                count(t.expr() instanceof io.troupe.operators.plan.ColumnRef ? "project rename" : "project computed");
+                count(t.expr() instanceof ColumnRef ? "project rename" : "project computed");
             }
             cols.add(col);
             sql.append(i == 0 ? "" : ", ").append(t.sql()).append(" AS k").append(i);
@@ -324,8 +329,8 @@ final class RandomPlans {
         if (type == JoinType.SEMI || type == JoinType.ANTI) {
             String sql;
             if (rnd.nextBoolean()) {
-                sql = "SELECT " + left.passThrough(la) + " FROM " + l + " WHERE " + (type == JoinType.ANTI ? "NOT " : "")
-                        + "EXISTS (SELECT 1 FROM " + r + " WHERE " + cond + ")";
+                sql = "SELECT " + left.passThrough(la) + " FROM " + l + " WHERE "
+                        + (type == JoinType.ANTI ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + r + " WHERE " + cond + ")";
             } else {
                 sql = "SELECT " + left.passThrough(la) + " FROM " + l + " " + type + " JOIN " + r + " ON " + cond;
             }
@@ -367,7 +372,7 @@ final class RandomPlans {
         Collections.shuffle(equal, rnd);
         Collections.shuffle(castable, rnd);
         List<Term[]> keys = new ArrayList<>();
-        int wanted = rnd.nextInt(3) == 0 ? 2 : 1;
+        int wanted = rnd.nextInt(3) > 0 ? 1 : rnd.nextInt(4) > 0 ? 2 : 3;
         boolean cast = fs.has(Function.CAST);
         for (int i = 0; keys.size() < wanted && i < equal.size() + castable.size(); i++) {
             Term[] pair = i < equal.size() ? equal.get(i) : castable.get(i - equal.size());
@@ -380,6 +385,15 @@ final class RandomPlans {
                 break;
             }
             keys.add(pair);
+        }
+        // Now and then a key computed on both sides (the join accepts any expression per side).
+        if (cast && exprs.anyFunction() && !keys.isEmpty() && rnd.nextInt(5) == 0) {
+            Kind kind = keys.get(0)[0].kind();
+            Term[] computed = castPair(new Term[] {exprs.of(kind, left, 2), exprs.of(kind, right, 2)});
+            if (computed != null && computed[0].sql().contains(".k") && computed[1].sql().contains(".k")) {
+                keys.set(0, computed);
+                count("join key computed");
+            }
         }
         return keys;
     }
@@ -402,7 +416,7 @@ final class RandomPlans {
         String a = fresh("w");
         List<Term> scope = in.terms(a, true);
         List<Term> exact = Terms.exactOnly(scope);
-        int keyCount = exact.isEmpty() ? 0 : rnd.nextInt(3);
+        int keyCount = exact.isEmpty() ? 0 : rnd.nextInt(8) == 0 ? 3 + rnd.nextInt(2) : rnd.nextInt(3);
         List<Expr> keys = new ArrayList<>();
         List<Col> cols = new ArrayList<>();
         List<String> keySql = new ArrayList<>();
@@ -467,7 +481,8 @@ final class RandomPlans {
             }
         }
         count("aggregate (" + keys.size() + " keys)");
-        Rel agg = finish(Rel.of(in.plan().aggregate(keys, aggregates.toArray(new Expr[0])), sql.toString(), cols, groups));
+        Plan aggregated = in.plan().aggregate(keys, aggregates.toArray(new Expr[0]));
+        Rel agg = finish(Rel.of(aggregated, sql.toString(), cols, groups));
         if (rnd.nextInt(3) > 0) {
             return agg;
         }
@@ -666,7 +681,7 @@ final class RandomPlans {
 
     /** Counts the functions {@code e} calls (for the coverage table) and returns it. */
     private Expr used(Expr e) {
-        if (e instanceof io.troupe.operators.plan.Call call) {
+        if (e instanceof Call call) {
             count("fn " + call.function());
         }
         for (Expr child : e.children()) {

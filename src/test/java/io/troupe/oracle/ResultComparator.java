@@ -105,8 +105,8 @@ final class ResultComparator {
                 int from = Math.max(0, i - 2);
                 return "ordered results differ first at row " + (i + 1) + " (DuckDB " + expected.size()
                         + " rows, Troupe " + actual.size() + ")\n"
-                        + render("DuckDB rows " + (from + 1) + "..", expected.subList(from, Math.min(expected.size(), i + 3)))
-                        + render("Troupe rows " + (from + 1) + "..", actual.subList(from, Math.min(actual.size(), i + 3)))
+                        + render("DuckDB rows " + (from + 1) + "..", window(expected, from, i))
+                        + render("Troupe rows " + (from + 1) + "..", window(actual, from, i))
                         + (compareMultisets(expected, actual, false) == null ? "(same rows, different order)\n" : "");
             }
         }
@@ -117,6 +117,11 @@ final class ResultComparator {
                     + render("rest of Troupe's", actual.subList(n, actual.size()));
         }
         return null;
+    }
+
+    /** Rows from..i+2 (as far as there are). */
+    private static List<List<Object>> window(List<List<Object>> rows, int from, int i) {
+        return rows.subList(from, Math.min(rows.size(), i + 3));
     }
 
     /**

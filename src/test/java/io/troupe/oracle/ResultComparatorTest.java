@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/** The comparator: multisets, order, tolerance, LIMIT subsets, kinds of type, and value normalisation. */
 class ResultComparatorTest {
 
     private static List<Object> row(Object... values) {

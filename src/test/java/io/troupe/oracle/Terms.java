@@ -189,9 +189,9 @@ final class Terms {
             case INT64 -> numeric && bound <= INT64_LIMIT;
             case FLOAT64 -> numeric;
             case DECIMAL -> numeric && bound < Math.pow(10, target.precision() - target.scale());
-            case VARCHAR -> from != TypeId.FLOAT64;
+            case VARCHAR -> true;
             case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR;
-            case BOOLEAN -> from == TypeId.BOOLEAN;
+            case BOOLEAN -> from == TypeId.BOOLEAN || from == TypeId.VARCHAR;
         };
         if (!ok) {
             return null;
@@ -212,16 +212,34 @@ final class Terms {
         return Term.plain(e, "(" + a.sql() + " " + f.symbol() + " " + b.sql() + ")", DataType.BOOLEAN);
     }
 
-    /** A term whose value is one of {@code parts}: the widest bound, the coarsest fractions. */
-    static Term merged(Expr e, String sql, DataType type, List<Term> parts) {
+    /**
+     * A term whose value is one of {@code parts} (CASE results, COALESCE arguments): the widest
+     * bound, the coarsest fractions. When the parts' types differ, the result has the common
+     * type of {@code first}'s kind (the widest kind among them), known only up to its width.
+     */
+    static Term merged(Expr e, String sql, Term first, List<Term> parts) {
         double bound = 0;
         int dyadic = 0;
         boolean fuzzy = false;
+        boolean sameType = true;
+        boolean anyInt64 = false;
+        int scale = 0;
         for (Term t : parts) {
             bound = Math.max(bound, t.bound());
-            dyadic = dyadic < 0 || t.dyadic() < 0 ? -1 : Math.max(dyadic, t.dyadic());
+            int d = first.kind() == Term.Kind.DOUBLE ? dyadicOf(t) : t.dyadic();
+            dyadic = dyadic < 0 || d < 0 ? -1 : Math.max(dyadic, d);
             fuzzy |= t.fuzzy();
+            sameType &= t.type().equals(first.type()) && t.exactType();
+            anyInt64 |= t.type().id() == TypeId.INT64;
+            scale = Math.max(scale, t.type().id() == TypeId.DECIMAL ? t.type().scale() : 0);
         }
-        return new Term(e, sql, type, true, bound, dyadic, fuzzy);
+        if (sameType) {
+            return new Term(e, sql, first.type(), true, bound, dyadic, fuzzy);
+        }
+        return switch (first.kind()) {
+            case INTEGER -> new Term(e, sql, anyInt64 ? DataType.INT64 : DataType.INT32, false, bound, 0, fuzzy);
+            case DECIMAL -> new Term(e, sql, DataType.decimal(18, scale), false, bound, 0, fuzzy);
+            default -> new Term(e, sql, DataType.FLOAT64, true, bound, dyadic, fuzzy);
+        };
     }
 }

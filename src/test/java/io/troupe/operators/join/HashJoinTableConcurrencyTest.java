@@ -1,6 +1,7 @@
 package io.troupe.operators.join;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.exec.BatchConsumer;
@@ -8,8 +9,9 @@ import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.types.DataType;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,13 +37,16 @@ class HashJoinTableConcurrencyTest {
     private static final int DISTINCT_KEYS = 30_000;
     private static final int BATCH_ROWS = 1000;
 
-    @Test
+    /** INT32 keys use the packed layout (one long per row), INT64 keys the two-long one. */
+    @ParameterizedTest(name = "{0} keys")
+    @ValueSource(strings = {"INT32", "INT64"})
     @Timeout(60)
-    void shouldFindEveryRowWhenTwoThreadsBuildOneTable() throws Exception {
+    void shouldFindEveryRowWhenTwoThreadsBuildOneTable(String keyType) throws Exception {
+        DataType type = DataType.parse(keyType);
         StateKey<HashJoinTable> key = new StateKey<>("table", HashJoinTable.class);
         HashJoinBuildSink sink = new HashJoinBuildSink(key, "test join",
-                List.of(new ColumnExpression(0, DataType.INT64, "k")),
-                new DataType[] {DataType.INT64, DataType.INT32}, false);
+                List.of(new ColumnExpression(0, type, "k")),
+                new DataType[] {type, DataType.INT32}, false);
         HashJoinBuildSink.BuildState state = (HashJoinBuildSink.BuildState) sink.open(new ExecContext(1, 1024));
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
@@ -53,7 +58,7 @@ class HashJoinTableConcurrencyTest {
                     BatchConsumer local = state.local();
                     together.await();
                     for (int start = 0; start < ROWS_PER_THREAD; start += BATCH_ROWS) {
-                        local.accept(batch(thread, start));
+                        local.accept(batch(type, thread, start));
                     }
                     local.finish();
                     return null;
@@ -83,20 +88,25 @@ class HashJoinTableConcurrencyTest {
             table.startProbing();
             assertEquals(table.chunkCount(), inserted);
             assertEquals(2L * ROWS_PER_THREAD, table.rowCount());
+            assertEquals(type.isIntBacked(), table.packed());
             assertEveryRowOnItsChain(table);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    /** Thread {@code thread}'s rows from {@code start}: key = row % DISTINCT_KEYS (NULL every 97th), tag = unique row number. */
-    private static Batch batch(int thread, int start) {
+    /** Thread {@code thread}'s rows from {@code start}: key row % DISTINCT_KEYS (NULL every 97th), a unique tag. */
+    private static Batch batch(DataType type, int thread, int start) {
         int n = Math.min(BATCH_ROWS, ROWS_PER_THREAD - start);
-        LongVector keys = new LongVector(DataType.INT64, n);
+        ColumnVector keys = ColumnVector.allocate(type, n);
         IntVector tags = new IntVector(DataType.INT32, n);
         for (int i = 0; i < n; i++) {
             int row = start + i;
-            keys.set(i, row % DISTINCT_KEYS);
+            if (keys instanceof IntVector ints) {
+                ints.set(i, row % DISTINCT_KEYS);
+            } else {
+                ((LongVector) keys).set(i, row % DISTINCT_KEYS);
+            }
             if (row % 97 == 0) {
                 keys.setNull(i);
             }
@@ -112,12 +122,12 @@ class HashJoinTableConcurrencyTest {
             int id = table.heads()[(int) io.troupe.operators.batch.VectorHash.mix(k) & table.mask()];
             while (id >= 0) {
                 long[] e = entries[id >>> CHUNK_SHIFT];
-                int p = (id & CHUNK_MASK) << 1;
-                if (e[p] == k) {
-                    int tag = ((IntVector) table.chunk(id >>> CHUNK_SHIFT).payload[1]).get(id & CHUNK_MASK);
+                int o = id & CHUNK_MASK;
+                if (HashJoinTable.stored(e, o, table.packed()) == k) {
+                    int tag = ((IntVector) table.chunk(id >>> CHUNK_SHIFT).payload[1]).get(o);
                     seen[tag]++;
                 }
-                id = (int) e[p + 1];
+                id = HashJoinTable.next(e, o, table.packed());
             }
         }
         for (int tag = 0; tag < seen.length; tag++) {

@@ -108,7 +108,8 @@ class HashJoinTest {
         try (Statement st = duck.createStatement()) {
             st.execute("CREATE TABLE " + name + " " + DUCK_COLUMNS);
         }
-        try (PreparedStatement insert = duck.prepareStatement("INSERT INTO " + name + " VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+        String sql = "INSERT INTO " + name + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+        try (PreparedStatement insert = duck.prepareStatement(sql)) {
             for (Object[] row : rows) {
                 builder.addRow(row);
                 for (int c = 0; c < row.length; c++) {
@@ -165,8 +166,10 @@ class HashJoinTest {
             case LEFT -> "SELECT a.*, c.* FROM " + from + " LEFT OUTER JOIN " + right + " AS c ON " + on;
             case RIGHT -> "SELECT a.*, c.* FROM " + from + " RIGHT OUTER JOIN " + right + " AS c ON " + on;
             case FULL -> "SELECT a.*, c.* FROM " + from + " FULL OUTER JOIN " + right + " AS c ON " + on;
-            case SEMI -> "SELECT a.* FROM " + from + " WHERE EXISTS (SELECT 1 FROM " + right + " AS c WHERE " + on + ")";
-            case ANTI -> "SELECT a.* FROM " + from + " WHERE NOT EXISTS (SELECT 1 FROM " + right + " AS c WHERE " + on + ")";
+            case SEMI -> "SELECT a.* FROM " + from + " WHERE EXISTS (SELECT 1 FROM " + right + " AS c WHERE " + on
+                    + ")";
+            case ANTI -> "SELECT a.* FROM " + from + " WHERE NOT EXISTS (SELECT 1 FROM " + right + " AS c WHERE "
+                    + on + ")";
         };
     }
 
@@ -220,8 +223,8 @@ class HashJoinTest {
     @EnumSource(value = JoinType.class, names = {"RIGHT", "FULL", "ANTI"})
     void shouldProbeFromEveryBranchOfAUnion(JoinType type) throws SQLException {
         Keys k = keys("int32");
-        List<String> expected = duck(duckSql(type, "(SELECT * FROM l UNION ALL SELECT * FROM e UNION ALL SELECT * FROM r)",
-                "l", k.sql()));
+        String unionSql = "(SELECT * FROM l UNION ALL SELECT * FROM e UNION ALL SELECT * FROM r)";
+        List<String> expected = duck(duckSql(type, unionSql, "l", k.sql()));
         Plan union = Plan.scan("l").unionAll(Plan.scan("e")).unionAll(Plan.scan("r"));
         Plan plan = union.as("a").join(Plan.scan("l").as("c"), type, k.on());
         for (int batchSize : BATCH_SIZES) {
