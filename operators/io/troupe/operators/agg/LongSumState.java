@@ -11,11 +11,13 @@ import io.troupe.operators.types.TypeId;
 import java.util.Arrays;
 
 /**
- * sum and avg over INT32, INT64 and DECIMAL: an exact {@code long} sum and a count of non-NULL
- * inputs per group. A sum past the range of a long is an error naming the aggregate, as is a
- * DECIMAL sum past 18 digits (checked when the groups are complete, since a running sum may
- * pass the limit and come back). sum is NULL and avg is NULL for a group with no non-NULL input.
- * avg divides in double precision, after the exact sum.
+ * sum and avg over INT32, INT64 and DECIMAL: an exact 128-bit sum (a high and a low long) and a
+ * count of non-NULL inputs per group. The sum is 128 bits wide, as DuckDB's HUGEINT, so that the
+ * result does not depend on the order rows arrive in: with several workers a partial sum may pass
+ * the range of a long where the whole sum does not. Only the final sum must fit the result type:
+ * past the range of a long (INT64), or past 18 digits (DECIMAL), it is an error naming the
+ * aggregate. avg never overflows: it divides the exact sum in double precision. sum and avg are
+ * NULL for a group with no non-NULL input.
  *
  * <p>Not threadsafe (see {@link AggregateState}).
  */
@@ -27,7 +29,9 @@ final class LongSumState extends AggregateState {
     private final boolean average;
     private final boolean decimal;
     private final int scale;
+    /** Low 64 bits of each group's sum (wrapping); the high 64 bits are in {@link #highs}. */
     private long[] sums = new long[0];
+    private long[] highs = new long[0];
     private long[] counts = new long[0];
     private long[] values;
     private byte[] valid;
@@ -45,6 +49,7 @@ final class LongSumState extends AggregateState {
         if (groups > sums.length) {
             int capacity = grow(sums.length, groups);
             sums = Arrays.copyOf(sums, capacity);
+            highs = Arrays.copyOf(highs, capacity);
             counts = Arrays.copyOf(counts, capacity);
         }
     }
@@ -55,51 +60,65 @@ final class LongSumState extends AggregateState {
         long[] x = values = Inputs.longs(argument, batch, values);
         byte[] v = valid = Inputs.valid(argument, batch, valid);
         long[] s = sums;
+        long[] h = highs;
         long[] c = counts;
-        try {
-            if (v == null) {
-                for (int i = 0; i < n; i++) {
+        if (v == null) {
+            for (int i = 0; i < n; i++) {
+                int g = gids[i];
+                long before = s[g];
+                long after = before + x[i];
+                s[g] = after;
+                h[g] += (x[i] >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+                c[g]++;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (v[i] != 0) {
                     int g = gids[i];
-                    s[g] = Math.addExact(s[g], x[i]);
+                    long before = s[g];
+                    long after = before + x[i];
+                    s[g] = after;
+                    h[g] += (x[i] >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
                     c[g]++;
                 }
-            } else {
-                for (int i = 0; i < n; i++) {
-                    if (v[i] != 0) {
-                        int g = gids[i];
-                        s[g] = Math.addExact(s[g], x[i]);
-                        c[g]++;
-                    }
-                }
             }
-        } catch (ArithmeticException e) {
-            throw overflow(DataType.INT64);
         }
     }
 
     @Override
     void combine(AggregateState other, int[] gidMap, int otherGroups) {
         LongSumState o = (LongSumState) other;
-        try {
-            for (int g = 0; g < otherGroups; g++) {
-                int to = gidMap[g];
-                sums[to] = Math.addExact(sums[to], o.sums[g]);
-                counts[to] += o.counts[g];
-            }
-        } catch (ArithmeticException e) {
-            throw overflow(DataType.INT64);
+        for (int g = 0; g < otherGroups; g++) {
+            int to = gidMap[g];
+            long before = sums[to];
+            long after = before + o.sums[g];
+            sums[to] = after;
+            highs[to] += o.highs[g] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+            counts[to] += o.counts[g];
         }
     }
 
     @Override
     void finish(int groups) {
-        if (decimal && !average) {
-            for (int g = 0; g < groups; g++) {
-                if (sums[g] > MAX_DECIMAL || sums[g] < -MAX_DECIMAL) {
-                    throw overflow(spec.resultType());
-                }
+        if (average) {
+            return;
+        }
+        for (int g = 0; g < groups; g++) {
+            boolean fitsLong = highs[g] == (sums[g] >> 63);
+            if (!fitsLong || (decimal && (sums[g] > MAX_DECIMAL || sums[g] < -MAX_DECIMAL))) {
+                throw overflow(spec.resultType());
             }
         }
+    }
+
+    /** The 128-bit sum of group {@code g} as a double. */
+    private double sumAsDouble(int g) {
+        long low = sums[g];
+        if (highs[g] == (low >> 63)) {
+            return low;
+        }
+        double unsignedLow = (double) (low >>> 1) * 2.0 + (low & 1);
+        return highs[g] * 0x1p64 + unsignedLow;
     }
 
     @Override
@@ -110,7 +129,7 @@ final class LongSumState extends AggregateState {
             double unit = Decimals.pow10(scale);
             for (int k = 0; k < count; k++) {
                 long n = counts[from + k];
-                means[k] = n == 0 ? 0 : (double) sums[from + k] / n / unit;
+                means[k] = n == 0 ? 0 : sumAsDouble(from + k) / n / unit;
             }
             out = new DoubleVector(means);
         } else {

@@ -195,9 +195,6 @@ class GoldenTest {
             try {
                 result = troupe.execute(parsed.plan(), options(setting));
             } catch (TroupeException e) {
-                if (partialSumOverflow(e, setting)) {
-                    return;
-                }
                 throw new AssertionError(where + ": Troupe failed: " + e.getMessage() + "\n" + c.planText(), e);
             }
             assertEquals(c.types(), typeCodes(result.schema()), where + ": result column types "
@@ -235,17 +232,6 @@ class GoldenTest {
             lastSort = sort.start();
         }
         return limit.start() < lastSort;
-    }
-
-    /**
-     * A known limit of parallel aggregation, accepted here until it is fixed in the kernel: an INT64
-     * sum (or avg) is accumulated in a long, so with several workers a partial sum may overflow where
-     * the leader's row order does not (aggregate/values.test: 9e18 and -9e18 in either table). DuckDB
-     * accumulates in INT128. The leader-alone settings still check these cases in full.
-     */
-    static boolean partialSumOverflow(TroupeException e, Setting setting) {
-        String message = String.valueOf(e.getMessage());
-        return setting.workers() > 1 && message.startsWith("overflow in ") && message.contains("does not fit INT64");
     }
 
     /**

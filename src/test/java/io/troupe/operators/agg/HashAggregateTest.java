@@ -308,23 +308,49 @@ class HashAggregateTest {
     }
 
     @Test
-    void shouldFailNamingTheAggregateWhenSumsOverflow() {
+    void shouldFailNamingTheAggregateWhenSumsOverflow() throws SQLException {
         Schema schema = Schema.of(Field.of("l", DataType.INT64), Field.of("m", DataType.decimal(18, 0)));
         try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(2))) {
-            TableBuilder b = new TableBuilder("big", schema, 2);
+            List<Object[]> data = new java.util.ArrayList<>();
             for (int j = 0; j < 3; j++) {
-                b.addRow(Long.MAX_VALUE / 2, new BigDecimal("500000000000000000"));
+                data.add(new Object[] {Long.MAX_VALUE / 2, new BigDecimal("500000000000000000")});
             }
+            TableBuilder b = new TableBuilder("big", schema, 2);
+            data.forEach(b::addRow);
             troupe.register(b.build());
+            duck.load("big", schema, data);
             QueryFailedException e = assertThrows(QueryFailedException.class,
                     () -> troupe.execute(Plan.scan("big").aggregate(List.of(), sum(col("l")))));
             assertEquals("overflow in sum(l): the sum does not fit INT64", e.getMessage());
             e = assertThrows(QueryFailedException.class,
                     () -> troupe.execute(Plan.scan("big").aggregate(List.of(), sum(col("m")))));
             assertEquals("overflow in sum(m): the sum does not fit DECIMAL(18,0)", e.getMessage());
-            e = assertThrows(QueryFailedException.class,
-                    () -> troupe.execute(Plan.scan("big").aggregate(List.of(col("m")), avg(col("l")))));
-            assertEquals("overflow in avg(l): the sum does not fit INT64", e.getMessage());
+            // avg divides the exact 128-bit sum, as DuckDB does: no overflow.
+            check(troupe, Plan.scan("big").aggregate(List.of(col("m")), avg(col("l"))),
+                    "select m, avg(l) from big group by m");
+        }
+    }
+
+    @Test
+    void shouldSumExactlyWhenARunningSumPassesTheRangeOfALong() throws SQLException {
+        Schema schema = Schema.of(Field.of("g", DataType.INT32), Field.of("l", DataType.INT64));
+        long big = 9_000_000_000_000_000_000L;
+        List<Object[]> data = List.of(new Object[] {1, big}, new Object[] {1, big}, new Object[] {1, -big},
+                new Object[] {1, -big}, new Object[] {1, 5L}, new Object[] {2, -big}, new Object[] {2, -big},
+                new Object[] {2, big}, new Object[] {2, big}, new Object[] {2, -7L});
+        duck.load("swing", schema, data);
+        for (int workers : new int[] {0, 2}) {
+            try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(2))) {
+                TableBuilder b = new TableBuilder("swing", schema, 2);
+                data.forEach(b::addRow);
+                troupe.register(b.build());
+                Plan plan = Plan.scan("swing").aggregate(List.of(col("g")), sum(col("l")).as("s"), avg(col("l")).as("a"))
+                        .sort(col("g").asc());
+                assertEquals(List.of(List.of(1, 5L, 1.0), List.of(2, -7L, -1.4)),
+                        troupe.execute(plan, io.troupe.actors.api.QueryOptions.defaults().withWorkers(workers)).rows(),
+                        "workers=" + workers);
+                check(troupe, plan, "select g, sum(l) s, avg(l) a from swing group by g order by g");
+            }
         }
     }
 }
