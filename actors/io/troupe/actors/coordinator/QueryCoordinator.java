@@ -3,7 +3,6 @@ package io.troupe.actors.coordinator;
 import io.troupe.actors.exchange.Gather;
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.worker.PipelineWorker;
-import io.troupe.operators.agg.HashAggregateSink;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.ExecContext;
@@ -11,8 +10,6 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
-import io.troupe.operators.join.HashJoinBuildSink;
-import io.troupe.operators.sort.SortSink;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.TransportRuntime;
@@ -323,19 +320,7 @@ public final class QueryCoordinator {
     // ------------------------------------------------------------------ names
 
     private static String role(Pipeline pipeline, boolean gathered) {
-        if (gathered) {
-            return "gathered";
-        }
-        if (pipeline.sink() instanceof HashJoinBuildSink) {
-            return "hash-build";
-        }
-        if (pipeline.sink() instanceof HashAggregateSink) {
-            return "aggregate";
-        }
-        if (pipeline.sink() instanceof SortSink) {
-            return "sort";
-        }
-        return "collect";
+        return gathered ? "gathered" : pipeline.sink().role();
     }
 
     private static String workerName(Stage stage, int worker) {

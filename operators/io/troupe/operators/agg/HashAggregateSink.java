@@ -48,6 +48,11 @@ public final class HashAggregateSink implements Sink {
     }
 
     @Override
+    public String role() {
+        return "aggregate";
+    }
+
+    @Override
     public SinkState open(ExecContext ctx) {
         return new Shared(ctx);
     }

@@ -22,6 +22,11 @@ public final class CollectSink implements Sink {
     }
 
     @Override
+    public String role() {
+        return "collect";
+    }
+
+    @Override
     public SinkState open(ExecContext ctx) {
         List<Batch> all = new ArrayList<>();
         return new SinkState() {

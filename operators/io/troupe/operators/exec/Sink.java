@@ -18,6 +18,9 @@ public interface Sink {
 
     SinkState open(ExecContext ctx);
 
+    /** What the workers feeding this sink do, for their names in logs and EXPLAIN ANALYZE ("hash-build"). */
+    String role();
+
     /** The shared state of one execution of a sink. Threadsafe as described on {@link Sink}. */
     interface SinkState {
         BatchConsumer local();

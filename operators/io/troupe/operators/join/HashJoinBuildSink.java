@@ -52,6 +52,11 @@ public final class HashJoinBuildSink implements Sink {
     }
 
     @Override
+    public String role() {
+        return "hash-build";
+    }
+
+    @Override
     public SinkState open(ExecContext ctx) {
         DataType[] keyTypes = new DataType[keys.length];
         for (int k = 0; k < keys.length; k++) {

@@ -54,6 +54,11 @@ public final class SortSink implements Sink {
     }
 
     @Override
+    public String role() {
+        return "sort";
+    }
+
+    @Override
     public SinkState open(ExecContext ctx) {
         int keep = count == 0 ? 0 : (int) Math.min(SortedRun.MAX_ROWS, SortedResult.saturatedAdd(offset, count));
         List<SortedRun> runs = new ArrayList<>();
