@@ -15,8 +15,11 @@ import java.util.Locale;
  * @param matchFlags how probes record matches ({@code troupe.hash.match-flags})
  * @param transport  how batches move between workers ({@code troupe.gather.*}, {@code troupe.transport.*})
  * @param workers    how many workers run a query, on how many threads ({@code troupe.workers.*})
+ * @param memory     hash-table memory: chunk size, preallocation, budget ({@code troupe.hash.chunk-size},
+ *                   {@code troupe.memory.*})
  */
-public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers) {
+public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
+                             Memory memory) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -132,9 +135,45 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
     }
 
+    /**
+     * Lesson 2's settings: the memory arena's chunks, preallocation and budget.
+     *
+     * @param chunkBytes       {@code troupe.hash.chunk-size}: bytes per hash-table chunk, a power of two
+     * @param preallocateBytes {@code troupe.memory.preallocate}: bytes allocated and pre-touched at
+     *                         start and reused by every query; 0 allocates on demand ("off")
+     * @param budgetBytes      {@code troupe.memory.budget}: the most hash-table memory all queries may hold
+     */
+    public record Memory(int chunkBytes, long preallocateBytes, long budgetBytes) {
+
+        public static final int MIN_CHUNK_BYTES = 4 * 1024;
+        public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
+
+        public Memory {
+            if (chunkBytes < MIN_CHUNK_BYTES || chunkBytes > MAX_CHUNK_BYTES || Integer.bitCount(chunkBytes) != 1) {
+                throw new IllegalArgumentException("troupe.hash.chunk-size must be a power of two in "
+                        + MIN_CHUNK_BYTES + ".." + MAX_CHUNK_BYTES + " bytes, got " + chunkBytes);
+            }
+            if (preallocateBytes < 0) {
+                throw new IllegalArgumentException("troupe.memory.preallocate must not be negative, got " + preallocateBytes);
+            }
+            if (budgetBytes < chunkBytes) {
+                throw new IllegalArgumentException("troupe.memory.budget must hold at least one chunk ("
+                        + chunkBytes + " bytes), got " + budgetBytes);
+            }
+        }
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
+    /** The settings before lesson 2's: memory as reference.conf's defaults give it. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers) {
+        this(batchSize, matchFlags, transport, workers, from(ConfigFactory.empty()).memory());
+    }
+
     public TroupeSettings {
+        if (memory == null) {
+            throw new IllegalArgumentException("troupe memory settings must not be null");
+        }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
         }
@@ -171,22 +210,49 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                             c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
                                     : c.getInt("workers.threads"),
                             c.getInt("workers.default"),
-                            c.getBoolean("gather.leader-participation")));
+                            c.getBoolean("gather.leader-participation")),
+                    new Memory(
+                            intBytes(c, "hash.chunk-size"),
+                            c.getBytes("memory.preallocate"),
+                            budgetBytes(c, "memory.budget")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory);
+    }
+
+    public TroupeSettings withMemory(Memory newMemory) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory);
+    }
+
+    /** A size in bytes, or a percentage of the maximum heap ("75%"). */
+    private static long budgetBytes(Config c, String key) {
+        String raw = c.getString(key).trim();
+        if (raw.endsWith("%")) {
+            double percent;
+            try {
+                percent = Double.parseDouble(raw.substring(0, raw.length() - 1).trim());
+            } catch (NumberFormatException e) {
+                percent = -1;
+            }
+            if (!(percent > 0 && percent <= 100)) {
+                throw new IllegalArgumentException("troupe." + key + " must be bytes or a percentage in (0, 100] of the heap, got '"
+                        + raw + "'");
+            }
+            return (long) (Runtime.getRuntime().maxMemory() * (percent / 100));
+        }
+        return c.getBytes(key);
     }
 
     private static int intBytes(Config c, String key) {

@@ -6,6 +6,7 @@ import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.LocalExecutor;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.table.Catalog;
@@ -34,12 +35,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * use it, pays nothing for it.
  * {@link #close()} terminates it and waits, bounded, for its threads.
  *
+ * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
+ * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
+ * the query ends, by {@link LocalExecutor} or by the query's coordinator.
+ *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
  */
 public final class Troupe implements AutoCloseable {
 
     private final TroupeSettings settings;
     private final Catalog catalog = new Catalog();
+    private final MemoryArena arena;
     private final AtomicLong nextQueryId = new AtomicLong(1);
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
@@ -47,6 +53,8 @@ public final class Troupe implements AutoCloseable {
 
     private Troupe(TroupeSettings settings) {
         this.settings = settings;
+        TroupeSettings.Memory memory = settings.memory();
+        this.arena = new MemoryArena(memory.chunkBytes(), memory.preallocateBytes(), memory.budgetBytes());
     }
 
     /** Starts a Troupe with the settings of reference.conf, application.conf and -Dtroupe.* properties. */
@@ -73,6 +81,11 @@ public final class Troupe implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /** The hash-table memory that every query of this Troupe takes from (for monitoring). */
+    public MemoryArena memoryArena() {
+        return arena;
     }
 
     /** Makes {@code table} scannable by its name, replacing a table of the same name. */
@@ -114,7 +127,7 @@ public final class Troupe implements AutoCloseable {
         checkOpen();
         PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = new ExecContext(queryId, settings.batchSize());
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId));
         int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
         CompletableFuture<QueryResult> result = new CompletableFuture<>();
         if (workers == 0) {
@@ -139,8 +152,13 @@ public final class Troupe implements AutoCloseable {
                 result.completeExceptionally(e);
             }
         });
-        ActorRef<QueryCoordinator.Command> coordinator = executor.spawnCoordinator(
-                executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
+        ActorRef<QueryCoordinator.Command> coordinator;
+        try {
+            coordinator = executor.spawnCoordinator(executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
+        } catch (RuntimeException e) {
+            ctx.memory().releaseAll();
+            throw e;
+        }
         return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
     }
 

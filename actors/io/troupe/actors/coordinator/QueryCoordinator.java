@@ -302,11 +302,15 @@ public final class QueryCoordinator {
         return Behaviors.stopped(this::finish);
     }
 
-    /** Runs after every child has stopped: closes the query's channels and completes its future. */
+    /**
+     * Runs after every child has stopped: closes the query's channels, returns its memory to the
+     * arena (no worker can write it any more) and completes its future.
+     */
     private void finish() {
         for (BatchChannel channel : openedChannels) {
             channel.close();
         }
+        spec.ctx().memory().releaseAll();
         if (failure == null) {
             spec.done().complete(null);
         } else if (failure instanceof QueryFailedException) {

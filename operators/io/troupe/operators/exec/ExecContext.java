@@ -1,11 +1,15 @@
 package io.troupe.operators.exec;
 
+import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.memory.QueryMemory;
+
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * The state of one query execution that every operator may see: its id, its batch size, the
- * values pipelines publish for each other, and the cancel flag.
+ * values pipelines publish for each other, the cancel flag, and the hash-table memory it holds
+ * ({@link QueryMemory}, which the executor releases when the query ends).
  *
  * <h2>Concurrency</h2>
  * Threadsafe. {@link #publish} happens before the dependent pipelines start (the executor starts
@@ -15,17 +19,36 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class ExecContext {
 
+    /** The chunk size of {@code troupe.hash.chunk-size}'s default: 32 KiB. */
+    public static final int DEFAULT_CHUNK_BYTES = 32 * 1024;
+
     private final long queryId;
     private final int batchSize;
     private final ConcurrentMap<StateKey<?>, Object> published = new ConcurrentHashMap<>();
+    private final QueryMemory memory;
     private volatile String cancelReason;
 
+    /** A context whose hash memory comes on demand, under no budget, in chunks of the default size. */
     public ExecContext(long queryId, int batchSize) {
+        this(queryId, batchSize, MemoryArena.onDemand(DEFAULT_CHUNK_BYTES).forQuery(queryId));
+    }
+
+    /** A context whose operators take hash memory from {@code memory} (a Troupe's arena). */
+    public ExecContext(long queryId, int batchSize, QueryMemory memory) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
         this.queryId = queryId;
         this.batchSize = batchSize;
+        if (memory == null) {
+            throw new IllegalArgumentException("memory must not be null");
+        }
+        this.memory = memory;
+    }
+
+    /** The query's hash-table memory: operators take chunks here; the executor releases them at the end. */
+    public QueryMemory memory() {
+        return memory;
     }
 
     public long queryId() {

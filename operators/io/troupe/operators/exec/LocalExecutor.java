@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * Runs pipelines on the calling thread, one after another in dependency order: the executor of
  * a query with no workers (the leader alone), and the reference the parallel executor is tested
- * against. Checks for cancellation once per batch.
+ * against. Checks for cancellation once per batch. When the query ends (its last pipeline done,
+ * or a failure or cancel thrown out of any), it releases the query's memory ({@link ExecContext#memory()}):
+ * nothing runs any more, so the arena may hand the chunks to the next query.
  *
  * <p>Not threadsafe: one instance runs one query at a time.
  */
@@ -13,8 +15,12 @@ public final class LocalExecutor {
 
     /** Runs {@code pipelines} (each listed after its dependencies, or in any order: it sorts them). */
     public void run(List<Pipeline> pipelines, ExecContext ctx) {
-        for (Pipeline p : PipelineRun.inDependencyOrder(pipelines)) {
-            runOne(p, ctx);
+        try {
+            for (Pipeline p : PipelineRun.inDependencyOrder(pipelines)) {
+                runOne(p, ctx);
+            }
+        } finally {
+            ctx.memory().releaseAll();
         }
     }
 

@@ -4,8 +4,9 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
 
 /**
- * A fixed-size block of build rows, owned by the worker that fills it: the rows' hash entries and
- * their stored columns. A row's id in the table is {@code chunkId << CHUNK_SHIFT | offset}, so
+ * A fixed-size block of build rows, owned by the worker that fills it: the rows' hash entries (one
+ * chunk of the query's arena memory) and their stored columns. A row's id in the table is
+ * {@code chunkId << chunkShift | offset}, so
  * rows need no global counter and workers never share a chunk (lesson 2: each worker writes only
  * memory it was handed, in large pieces).
  *
@@ -26,31 +27,35 @@ final class BuildChunk {
     final ColumnVector[] payload;
     /** The evaluated key columns, for the generic key path only (empty on the fast path). */
     final ColumnVector[] keys;
-    /** Rows filled, 0..CHUNK_ROWS. */
+    /** Rows the chunk holds when full. */
+    final int capacity;
+    /** Rows filled, 0..capacity. */
     int rows;
 
     /**
-     * @param entryLongs the size of the entries: CHUNK_ROWS times the longs per row
-     * @param keyColumn  the payload column not stored because it is the key, or -1
+     * @param entries   the entries: capacity times the longs per row, taken from the query's memory
+     * @param capacity  rows the chunk holds
+     * @param keyColumn the payload column not stored because it is the key, or -1
      */
-    BuildChunk(int id, int entryLongs, DataType[] payloadTypes, int keyColumn, DataType[] keyTypes) {
+    BuildChunk(int id, long[] entries, int capacity, DataType[] payloadTypes, int keyColumn, DataType[] keyTypes) {
         this.id = id;
-        this.entries = new long[entryLongs];
-        this.payload = allocate(payloadTypes);
+        this.entries = entries;
+        this.capacity = capacity;
+        this.payload = allocate(payloadTypes, capacity);
         if (keyColumn >= 0) {
             payload[keyColumn] = null;
         }
-        this.keys = allocate(keyTypes);
+        this.keys = allocate(keyTypes, capacity);
     }
 
     boolean isFull() {
-        return rows == HashJoinTable.CHUNK_ROWS;
+        return rows == capacity;
     }
 
-    private static ColumnVector[] allocate(DataType[] types) {
+    private static ColumnVector[] allocate(DataType[] types, int capacity) {
         ColumnVector[] vectors = new ColumnVector[types.length];
         for (int c = 0; c < types.length; c++) {
-            vectors[c] = ColumnVector.allocate(types[c], HashJoinTable.CHUNK_ROWS);
+            vectors[c] = ColumnVector.allocate(types[c], capacity);
         }
         return vectors;
     }

@@ -10,9 +10,6 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 
-import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
-import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
-
 /**
  * One build-side column across all chunks of a {@link HashJoinTable}, indexed by row id: the
  * chunk vectors with typed views of their arrays, so that gathering by row id and comparing keys
@@ -36,10 +33,18 @@ final class ColumnChunks {
     /** For the fast path's key column: the chunks' entries, whose key parts hold the values. */
     private final long[][] keyEntries;
     private final boolean packedEntries;
+    /** Rows per chunk as a shift, and the mask of a row's offset in its chunk. */
+    private final int shift;
+    private final int mask;
 
-    /** @param vectors the column's vector in each chunk, indexed by chunk id */
-    ColumnChunks(DataType type, ColumnVector[] vectors) {
+    /**
+     * @param vectors the column's vector in each chunk, indexed by chunk id
+     * @param shift   rows per chunk, as a shift
+     */
+    ColumnChunks(DataType type, ColumnVector[] vectors, int shift) {
         this.type = type;
+        this.shift = shift;
+        this.mask = (1 << shift) - 1;
         int n = vectors.length;
         this.validity = new long[n][];
         boolean nulls = false;
@@ -86,8 +91,10 @@ final class ColumnChunks {
      * entries (widened to long), and a row is NULL where its next part says NOT_LINKED. Storing it
      * once saves memory, and gathering it reads the cache line the chain walk just read.
      */
-    private ColumnChunks(DataType type, long[][] entries, boolean packed) {
+    private ColumnChunks(DataType type, long[][] entries, boolean packed, int shift) {
         this.type = type;
+        this.shift = shift;
+        this.mask = (1 << shift) - 1;
         this.keyEntries = entries;
         this.packedEntries = packed;
         this.validity = null;
@@ -100,11 +107,11 @@ final class ColumnChunks {
     }
 
     /** A view of the fast path's key column over the entries of every chunk (indexed by chunk id). */
-    static ColumnChunks ofKeyEntries(DataType type, long[][] entries, boolean packed) {
+    static ColumnChunks ofKeyEntries(DataType type, long[][] entries, boolean packed, int shift) {
         if (!type.isIntBacked() && !type.isLongBacked()) {
             throw new IllegalArgumentException("only an int or long key lives in the entries: " + type);
         }
-        return new ColumnChunks(type, entries, packed);
+        return new ColumnChunks(type, entries, packed, shift);
     }
 
     DataType type() {
@@ -196,7 +203,7 @@ final class ColumnChunks {
             for (int i = 0; i < count; i++) {
                 int id = ids[i];
                 if (id >= 0) {
-                    dst[i] = ints[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                    dst[i] = ints[id >>> shift][id & mask];
                 }
             }
         } else if (longs != null) {
@@ -204,7 +211,7 @@ final class ColumnChunks {
             for (int i = 0; i < count; i++) {
                 int id = ids[i];
                 if (id >= 0) {
-                    dst[i] = longs[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                    dst[i] = longs[id >>> shift][id & mask];
                 }
             }
         } else if (doubles != null) {
@@ -212,7 +219,7 @@ final class ColumnChunks {
             for (int i = 0; i < count; i++) {
                 int id = ids[i];
                 if (id >= 0) {
-                    dst[i] = doubles[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                    dst[i] = doubles[id >>> shift][id & mask];
                 }
             }
         } else {
@@ -220,7 +227,7 @@ final class ColumnChunks {
             for (int i = 0; i < count; i++) {
                 int id = ids[i];
                 if (id >= 0) {
-                    dst[i] = booleans[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                    dst[i] = booleans[id >>> shift][id & mask];
                 }
             }
         }
@@ -240,8 +247,8 @@ final class ColumnChunks {
             long value = 0;
             boolean isNull = id < 0;
             if (!isNull) {
-                long[] e = keyEntries[id >>> CHUNK_SHIFT];
-                int o = id & CHUNK_MASK;
+                long[] e = keyEntries[id >>> shift];
+                int o = id & mask;
                 value = HashJoinTable.stored(e, o, packedEntries);
                 isNull = HashJoinTable.next(e, o, packedEntries) == HashJoinTable.NOT_LINKED;
             }
@@ -266,7 +273,7 @@ final class ColumnChunks {
         for (int i = 0; i < count; i++) {
             int id = ids[i];
             if (id >= 0) {
-                bytes += strings[id >>> CHUNK_SHIFT].length(id & CHUNK_MASK);
+                bytes += strings[id >>> shift].length(id & mask);
             }
         }
         StringVector out = new StringVector(count, Math.max(16, bytes));
@@ -275,8 +282,8 @@ final class ColumnChunks {
             if (id < 0) {
                 out.putNull(i);
             } else {
-                StringVector s = strings[id >>> CHUNK_SHIFT];
-                int o = id & CHUNK_MASK;
+                StringVector s = strings[id >>> shift];
+                int o = id & mask;
                 out.put(i, s.data(), s.start(o), s.length(o));
             }
         }
@@ -294,8 +301,8 @@ final class ColumnChunks {
             if (id < 0) {
                 isNull = true;
             } else {
-                long[] v = validity[id >>> CHUNK_SHIFT];
-                int o = id & CHUNK_MASK;
+                long[] v = validity[id >>> shift];
+                int o = id & mask;
                 isNull = v != null && (v[o >>> 6] & (1L << o)) == 0;
             }
             if (isNull) {
@@ -329,7 +336,7 @@ final class ColumnChunks {
             for (int j = 0; j < count; j++) {
                 int id = ids[j];
                 int r = leftRows[j];
-                if (lv[r] == ints[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                if (lv[r] == ints[id >>> shift][id & mask]) {
                     leftRows[kept] = r;
                     ids[kept++] = id;
                 }
@@ -339,7 +346,7 @@ final class ColumnChunks {
             for (int j = 0; j < count; j++) {
                 int id = ids[j];
                 int r = leftRows[j];
-                if (lv[r] == longs[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                if (lv[r] == longs[id >>> shift][id & mask]) {
                     leftRows[kept] = r;
                     ids[kept++] = id;
                 }
@@ -350,7 +357,7 @@ final class ColumnChunks {
                 int id = ids[j];
                 int r = leftRows[j];
                 double a = lv[r];
-                double b = doubles[id >>> CHUNK_SHIFT][id & CHUNK_MASK];
+                double b = doubles[id >>> shift][id & mask];
                 if (a == b || (a != a && b != b)) {
                     leftRows[kept] = r;
                     ids[kept++] = id;
@@ -361,7 +368,7 @@ final class ColumnChunks {
             for (int j = 0; j < count; j++) {
                 int id = ids[j];
                 int r = leftRows[j];
-                if (lv[r] == booleans[id >>> CHUNK_SHIFT][id & CHUNK_MASK]) {
+                if (lv[r] == booleans[id >>> shift][id & mask]) {
                     leftRows[kept] = r;
                     ids[kept++] = id;
                 }
@@ -371,7 +378,7 @@ final class ColumnChunks {
             for (int j = 0; j < count; j++) {
                 int id = ids[j];
                 int r = leftRows[j];
-                if (lv.equals(r, strings[id >>> CHUNK_SHIFT], id & CHUNK_MASK)) {
+                if (lv.equals(r, strings[id >>> shift], id & mask)) {
                     leftRows[kept] = r;
                     ids[kept++] = id;
                 }

@@ -63,7 +63,8 @@ public final class HashJoinBuildSink implements Sink {
             keyTypes[k] = keys[k].type();
         }
         int keyColumn = keys.length == 1 && keys[0] instanceof ColumnExpression column ? column.index() : -1;
-        return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded), ctx);
+        return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
+                ctx.memory()), ctx);
     }
 
     /** One execution: the table being built. Threadsafe as {@link Sink} describes. */
@@ -136,7 +137,7 @@ public final class HashJoinBuildSink implements Sink {
                     current = table.newChunk();
                     mine.add(current);
                 }
-                int take = Math.min(n - done, HashJoinTable.CHUNK_ROWS - current.rows);
+                int take = Math.min(n - done, current.capacity - current.rows);
                 if (fastPath) {
                     writeKeys(keyVectors[0], batch, done, take, current);
                 } else {

@@ -2,6 +2,7 @@ package io.troupe.operators.join;
 
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorHash;
+import io.troupe.operators.memory.QueryMemory;
 import io.troupe.operators.types.DataType;
 
 import java.lang.invoke.MethodHandles;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * chains run through the chunks' next slots. Also holds the match flags of RIGHT and FULL joins.
  *
  * <pre>
- *   heads[hash &amp; mask] --&gt; row id --&gt; entry of row (id &amp; 4095) in chunk (id &gt;&gt;&gt; 12)
+ *   heads[hash &amp; mask] --&gt; row id --&gt; entry of row (id &amp; chunkMask) in chunk (id &gt;&gt;&gt; chunkShift)
  *                                      --&gt; next row id --&gt; ... --&gt; END
  *
  *   entry layouts (per table, by key type):
@@ -29,6 +30,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * Either way a chain step reads one cache line. The next part holds {@link #END} until the row is
  * linked, or {@link #NOT_LINKED} for a row with a NULL key (such a row never matches, but a RIGHT
  * or FULL join still emits it).
+ *
+ * <p>Chunk size (lesson 2, seed 001). A chunk's entries are one chunk of the query's
+ * {@link QueryMemory} ({@code troupe.hash.chunk-size}, 32 KiB by default, from the Troupe's arena,
+ * preallocated when {@code troupe.memory.preallocate} asks), so a chunk holds as many rows as its
+ * entries fit: 4096 packed or 2048 two-long rows at 32 KiB, four times as many at 128 KiB. The
+ * entries go back to the arena when the query ends (the executor releases the query's memory);
+ * the stored columns are ordinary heap vectors of the same row count.
  *
  * <p>Two key paths. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
  * key itself, widened to a long, is in the entry, and a chain step compares two longs; when
@@ -61,21 +69,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class HashJoinTable {
 
-    /**
-     * Rows per chunk, as a shift: 4096 rows, whose entries take 32 KiB (packed) or 64 KiB: lesson 2's
-     * large per-worker chunks, at the design's 32 KiB default.
-     */
-    static final int CHUNK_SHIFT = 12;
-    static final int CHUNK_ROWS = 1 << CHUNK_SHIFT;
-    static final int CHUNK_MASK = CHUNK_ROWS - 1;
     /** The end of a chain, and an empty bucket. */
     static final int END = -1;
     /** The next part of a row whose key has a NULL: never linked, so never matched. */
     static final int NOT_LINKED = -2;
     private static final long HIGH_HALF = 0xFFFFFFFF00000000L;
     private static final long LOW_HALF = 0xFFFFFFFFL;
-    /** Row ids are ints: at most 2^31 rows, so at most this many chunks. */
-    private static final int MAX_CHUNKS = 1 << (31 - CHUNK_SHIFT);
 
     private static final VarHandle HEADS = MethodHandles.arrayElementVarHandle(int[].class);
 
@@ -88,6 +87,12 @@ public final class HashJoinTable {
     private final int keyColumn;
     private final boolean matchFlagsNeeded;
     private final String name;
+    private final QueryMemory memory;
+    /** Rows per chunk, as a shift: the chunk's entries fill one arena chunk. */
+    private final int chunkShift;
+    private final int chunkRows;
+    /** Row ids are ints: at most 2^31 rows, so at most this many chunks. */
+    private final int maxChunks;
 
     private final AtomicInteger nextChunkId = new AtomicInteger();
     /** Chunks handed in by finished build workers; guarded by itself. */
@@ -113,9 +118,10 @@ public final class HashJoinTable {
      *                         on the fast path its values are the entries' key slots, so it is not
      *                         stored a second time
      * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL)
+     * @param memory           the query's memory, which the chunks' entries come from
      */
     public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn,
-                         boolean matchFlagsNeeded) {
+                         boolean matchFlagsNeeded, QueryMemory memory) {
         if (keyTypes.length == 0) {
             throw new IllegalArgumentException("a hash join needs at least one key: " + name);
         }
@@ -128,6 +134,11 @@ public final class HashJoinTable {
                 && payloadTypes[keyColumn].equals(keyTypes[0]);
         this.keyColumn = keyInEntries ? keyColumn : -1;
         this.matchFlagsNeeded = matchFlagsNeeded;
+        this.memory = memory;
+        int rows = memory.chunkLongs() >> (packed ? 0 : 1);
+        this.chunkShift = Integer.numberOfTrailingZeros(rows);
+        this.chunkRows = rows;
+        this.maxChunks = 1 << (31 - chunkShift);
     }
 
     /** True for one key held in an int[] or long[] (INT32, DATE, INT64, DECIMAL): keys compare as longs. */
@@ -141,11 +152,11 @@ public final class HashJoinTable {
     BuildChunk newChunk() {
         requirePhase(JoinPhase.BUILDING);
         int id = nextChunkId.getAndIncrement();
-        if (id >= MAX_CHUNKS) {
-            throw new IllegalStateException("hash join build side over " + ((long) MAX_CHUNKS << CHUNK_SHIFT)
+        if (id >= maxChunks) {
+            throw new IllegalStateException("hash join build side over " + ((long) maxChunks << chunkShift)
                     + " rows: " + name);
         }
-        return new BuildChunk(id, CHUNK_ROWS << (packed ? 0 : 1), payloadTypes, keyColumn,
+        return new BuildChunk(id, memory.take("hash join " + name), chunkRows, payloadTypes, keyColumn,
                 fastPath ? new DataType[0] : keyTypes);
     }
 
@@ -192,26 +203,26 @@ public final class HashJoinTable {
         this.heads = bucketHeads;
         this.mask = buckets - 1;
         this.rowCount = rows;
-        this.matchFlags = matchFlagsNeeded ? new byte[byId.length << CHUNK_SHIFT] : null;
+        this.matchFlags = matchFlagsNeeded ? new byte[byId.length << chunkShift] : null;
         this.payload = new ColumnChunks[payloadTypes.length];
         for (int k = 0; k < payload.length; k++) {
             payload[k] = k == keyColumn
-                    ? ColumnChunks.ofKeyEntries(payloadTypes[k], entryArrays, packed)
-                    : column(payloadTypes[k], byId, k, false);
+                    ? ColumnChunks.ofKeyEntries(payloadTypes[k], entryArrays, packed, chunkShift)
+                    : column(payloadTypes[k], byId, k, false, chunkShift);
         }
         this.keys = new ColumnChunks[fastPath ? 0 : keyTypes.length];
         for (int k = 0; k < keys.length; k++) {
-            keys[k] = column(keyTypes[k], byId, k, true);
+            keys[k] = column(keyTypes[k], byId, k, true, chunkShift);
         }
         advance(JoinPhase.BUILDING, JoinPhase.INSERTING);
     }
 
-    private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn) {
+    private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn, int shift) {
         ColumnVector[] vectors = new ColumnVector[byId.length];
         for (int c = 0; c < byId.length; c++) {
             vectors[c] = keyColumn ? byId[c].keys[index] : byId[c].payload[index];
         }
-        return new ColumnChunks(type, vectors);
+        return new ColumnChunks(type, vectors, shift);
     }
 
     // ------------------------------------------------------------------ INSERTING (all workers)
@@ -249,7 +260,7 @@ public final class HashJoinTable {
                 setNext(e, o, h[bucket(stored(e, o, p), hashed, m)], p);
             }
         }
-        int base = chunk.id << CHUNK_SHIFT;
+        int base = chunk.id << chunkShift;
         for (int o = 0; o < rows; o++) {
             int expected = next(e, o, p);
             if (expected == NOT_LINKED) {
@@ -335,6 +346,16 @@ public final class HashJoinTable {
 
     String name() {
         return name;
+    }
+
+    /** Rows per chunk, as a shift: a row id is {@code chunk << chunkShift | offset}. */
+    int chunkShift() {
+        return chunkShift;
+    }
+
+    /** Rows per chunk. */
+    int chunkRows() {
+        return chunkRows;
     }
 
     boolean fastPath() {

@@ -13,8 +13,6 @@ import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
 
-import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
-import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
 import static io.troupe.operators.join.HashJoinTable.END;
 
 /**
@@ -206,6 +204,8 @@ final class ProbeWorker implements BatchConsumer {
             }
         }
         long[][] e = entries;
+        int shift = table.chunkShift();
+        int offsetMask = table.chunkRows() - 1;
         // The fast path compares keys, the generic path hashes (then the key columns, in flush).
         long[] probe = fastPath ? probeKeys : hashes;
         boolean firstMatchOnly = !emitsPairs && fastPath;
@@ -219,8 +219,8 @@ final class ProbeWorker implements BatchConsumer {
             for (int j = 0; j < open; j++) {
                 int i = rows[j];
                 int id = ids[j];
-                long[] chunk = e[id >>> CHUNK_SHIFT];
-                int o = id & CHUNK_MASK;
+                long[] chunk = e[id >>> shift];
+                int o = id & offsetMask;
                 long stored;
                 int next;
                 if (packed) {
@@ -385,7 +385,7 @@ final class ProbeWorker implements BatchConsumer {
         byte[] flags = matchFlags;
         int count = 0;
         for (int c = 0; c < table.chunkCount(); c++) {
-            int base = c << CHUNK_SHIFT;
+            int base = c << table.chunkShift();
             int rows = table.chunk(c).rows;
             for (int o = 0; o < rows; o++) {
                 if (flags[base | o] == 0) {

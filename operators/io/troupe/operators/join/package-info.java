@@ -12,9 +12,11 @@
  *
  * <pre>
  *   BUILDING            all   each build worker evaluates the right keys of its batches and copies
- *                             keys and columns into chunks of 4096 rows that it alone writes; a
- *                             chunk id (and so each row's id) comes from an atomic counter; when
- *                             its input ends, the worker hands its chunks to the table and leaves
+ *                             keys and columns into chunks that it alone writes, each chunk's entries
+ *                             one chunk of the query's arena memory (troupe.hash.chunk-size: 4096
+ *                             INT32-keyed rows at 32 KiB; lesson 2), taken lock-free; a chunk id
+ *                             (and so each row's id) comes from an atomic counter; when its input
+ *                             ends, the worker hands its chunks to the table and leaves
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
  *                             heads (a power of two at least the row count, all END) and, for
@@ -36,6 +38,8 @@
  *                             0 to CLOSED) emits, for RIGHT and FULL joins, every build row whose
  *                             flag is still 0 with NULL left columns, then forwards its finish()
  *   DONE                one   that same prober marks the join done; the table may be dropped
+ *   (query end)               the executor returns the entries to the arena once no worker of the
+ *                             query runs (LocalExecutor, or the query's coordinator)
  * </pre>
  *
  * <h3>Memory ordering</h3>

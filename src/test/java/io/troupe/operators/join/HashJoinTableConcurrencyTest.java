@@ -20,8 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import static io.troupe.operators.join.HashJoinTable.CHUNK_MASK;
-import static io.troupe.operators.join.HashJoinTable.CHUNK_SHIFT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,10 +119,10 @@ class HashJoinTableConcurrencyTest {
         for (long k = 0; k < DISTINCT_KEYS; k++) {
             int id = table.heads()[(int) io.troupe.operators.batch.VectorHash.mix(k) & table.mask()];
             while (id >= 0) {
-                long[] e = entries[id >>> CHUNK_SHIFT];
-                int o = id & CHUNK_MASK;
+                long[] e = entries[id >>> table.chunkShift()];
+                int o = id & (table.chunkRows() - 1);
                 if (HashJoinTable.stored(e, o, table.packed()) == k) {
-                    int tag = ((IntVector) table.chunk(id >>> CHUNK_SHIFT).payload[1]).get(o);
+                    int tag = ((IntVector) table.chunk(id >>> table.chunkShift()).payload[1]).get(o);
                     seen[tag]++;
                 }
                 id = HashJoinTable.next(e, o, table.packed());
