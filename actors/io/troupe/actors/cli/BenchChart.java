@@ -29,7 +29,8 @@ final class BenchChart {
     private static final int PANEL_HEIGHT = 420;
     /** Troupe, then the peers: colours that stay apart in print and for the colour-blind. */
     private static final Color[] ENGINE_COLORS = {
-        new Color(0x1F, 0x77, 0xB4), new Color(0xFF, 0x7F, 0x0E), new Color(0x2C, 0xA0, 0x2C), new Color(0x94, 0x67, 0xBD)};
+        new Color(0x1F, 0x77, 0xB4), new Color(0xFF, 0x7F, 0x0E),
+        new Color(0x2C, 0xA0, 0x2C), new Color(0x94, 0x67, 0xBD)};
     private static final Color IDEAL_COLOR = new Color(0xC8, 0xC8, 0xC8);
 
     private final List<BenchSummary> summaries;
@@ -70,8 +71,8 @@ final class BenchChart {
     }
 
     private CategoryChart timeChart(BenchWorkload workload) {
-        CategoryChart chart = chart(String.format(Locale.ROOT, "%s, %,d rows: median time", workload.id().toUpperCase(Locale.ROOT), rows),
-                "seconds (median of timed runs)", workers);
+        String title = String.format(Locale.ROOT, "%s, %,d rows: median time", upper(workload), rows);
+        CategoryChart chart = chart(title, "seconds (median of timed runs)", workers);
         chart.getStyler().setDecimalPattern("0.000");
         for (String engine : engines) {
             addEngineSeries(chart, workload, engine, workers, false);
@@ -81,8 +82,8 @@ final class BenchChart {
 
     private CategoryChart speedupChart(BenchWorkload workload) {
         List<Integer> positive = workers.stream().filter(w -> w >= 1).toList();
-        CategoryChart chart = chart(String.format(Locale.ROOT, "%s: speedup over 1 worker", workload.id().toUpperCase(Locale.ROOT)),
-                "speedup (1-worker median / median)", positive);
+        CategoryChart chart = chart(upper(workload) + ": speedup over 1 worker", "speedup (1-worker median / median)",
+                positive);
         chart.getStyler().setDecimalPattern("0.00");
         for (String engine : engines) {
             addEngineSeries(chart, workload, engine, positive, true);
@@ -122,8 +123,10 @@ final class BenchChart {
     }
 
     private static CategoryChart chart(String title, String yTitle, List<Integer> xs) {
+        String xTitle = xs.contains(0)
+                ? "workers (0: Troupe's leader alone; a peer: threads)" : "workers (a peer: threads)";
         CategoryChart chart = new CategoryChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT).title(title)
-                .xAxisTitle("workers (0: Troupe's leader alone; a peer: threads)").yAxisTitle(yTitle).build();
+                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setLabelsVisible(true);
@@ -135,6 +138,10 @@ final class BenchChart {
         chart.getStyler().setPlotGridLinesColor(new Color(0xDD, 0xDD, 0xDD));
         chart.getStyler().setAvailableSpaceFill(0.7);
         return chart;
+    }
+
+    private static String upper(BenchWorkload workload) {
+        return workload.id().toUpperCase(Locale.ROOT);
     }
 
     private static List<String> labels(List<Integer> xs) {

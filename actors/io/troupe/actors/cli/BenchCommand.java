@@ -44,7 +44,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "workloads to run, of w1 (self join), w2 (grouping) (default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
-    @Option(names = "--rows", paramLabel = "N", description = "rows N of each generated table (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rows", paramLabel = "N",
+            description = "rows N of each generated table (default: ${DEFAULT-VALUE})")
     long rows = 1_000_000;
 
     @Option(names = "--workers", split = ",", paramLabel = "K",
@@ -52,7 +53,8 @@ final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     List<Integer> workers = new ArrayList<>(List.of(0, 1, 2));
 
-    @Option(names = "--runs", paramLabel = "R", description = "timed runs of each engine and worker count (default: ${DEFAULT-VALUE})")
+    @Option(names = "--runs", paramLabel = "R",
+            description = "timed runs of each engine and worker count (default: ${DEFAULT-VALUE})")
     int runs = 5;
 
     @Option(names = "--warmups", paramLabel = "R", description = "untimed runs before (default: ${DEFAULT-VALUE})")
@@ -62,7 +64,8 @@ final class BenchCommand implements Callable<Integer> {
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
 
-    @Option(names = "--out", paramLabel = "DIR", description = "directory for results.csv and chart.png (default: ${DEFAULT-VALUE})")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "directory for results.csv and chart.png (default: ${DEFAULT-VALUE})")
     Path out = Path.of("bench-results");
 
     @Spec
@@ -100,8 +103,9 @@ final class BenchCommand implements Callable<Integer> {
             Path csv = out.resolve("results.csv");
             report.writeCsv(csv);
             List<String> ids = engines.stream().map(BenchEngine::id).toList();
-            stdout.printf(Locale.ROOT, "troupe bench: %,d rows, %d timed runs after %d warm-up(s), engines alternating, "
-                            + "%d processors; wall seconds of the whole query; speedup = 1-worker median / median%n",
+            stdout.printf(Locale.ROOT, "troupe bench: %,d rows, %d timed runs after %d warm-up(s), engines "
+                            + "alternating, %d processors; wall seconds of the whole query; speedup = 1-worker "
+                            + "median / median%n",
                     rows, runs, warmups, Runtime.getRuntime().availableProcessors());
             stdout.print(report.table(ids));
             Path png = out.resolve("chart.png");

@@ -118,7 +118,8 @@ final class BenchReport {
                     s.workers(), s.median(), String.format(Locale.ROOT, "%.3f-%.3f", s.min(), s.max()),
                     Double.isNaN(s.speedup()) ? "-" : String.format(Locale.ROOT, "%.2fx", s.speedup())));
             for (String peer : peers) {
-                BenchSummary other = s.engine().equals(engines.get(0)) ? find(summaries, s.workload(), peer, s.workers()) : null;
+                BenchSummary other = s.engine().equals(engines.get(0))
+                        ? find(summaries, s.workload(), peer, s.workers()) : null;
                 sb.append(String.format(Locale.ROOT, " %14s",
                         other == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.median() / other.median())));
             }

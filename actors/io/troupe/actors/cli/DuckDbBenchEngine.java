@@ -35,9 +35,9 @@ final class DuckDbBenchEngine implements BenchEngine {
         try {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
-            throw new IllegalStateException("peer duckdb needs the DuckDB JDBC driver (org.duckdb:duckdb_jdbc) on the "
-                    + "classpath, and no driver accepts " + url + ": build with 'mvn -DskipTests package', which copies "
-                    + "it to target/bench-lib/ for bin/troupe, or leave out --peers duckdb", e);
+            throw new IllegalStateException("peer duckdb needs the DuckDB JDBC driver (org.duckdb:duckdb_jdbc) on "
+                    + "the classpath, and no driver accepts " + url + ": build with 'mvn -DskipTests package', which "
+                    + "copies it to target/bench-lib/ for bin/troupe, or leave out --peers duckdb", e);
         }
         return new DuckDbBenchEngine(DriverManager.getConnection(url));
     }

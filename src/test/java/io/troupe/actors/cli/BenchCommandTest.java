@@ -97,7 +97,8 @@ class BenchCommandTest {
         assertEquals(List.of("w2,troupe,0,1"), lines.subList(1, lines.size()).stream()
                 .map(l -> String.join(",", Arrays.copyOf(l.split(","), 4))).toList());
         assertNotNull(ImageIO.read(dir.resolve("chart.png").toFile()));
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w2       troupe        0") && l.contains(" - ")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w2       troupe        0") && l.contains(" - ")),
+                r.out());
     }
 
     @Test
@@ -139,7 +140,8 @@ class BenchCommandTest {
         assertBad("--workers must be in 0..256, got -1", "--workers", "0,-1", "--out", out);
         assertBad("--runs must be at least 1, got 0", "--runs", "0", "--out", out);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
-        assertBad("--out " + file.resolve("sub") + " is not a writable directory", "--out", file.resolve("sub").toString());
+        Path below = file.resolve("sub");
+        assertBad("--out " + below + " is not a writable directory", "--out", below.toString());
         assertBad("--out " + file + " is not a writable directory", "--out", file.toString());
     }
 

@@ -48,7 +48,7 @@ class BenchReportTest {
         report.check(BenchWorkload.W2, "duckdb", 1, new BenchOutcome(1, 0, BigDecimal.ZERO));
         BenchMismatchException e = assertThrows(BenchMismatchException.class,
                 () -> report.check(BenchWorkload.W1, "duckdb", 2, new BenchOutcome(1, 1, new BigDecimal("11"))));
-        assertEquals("w1: results disagree: duckdb with 2 workers returned 1 rows, checksum 11, but troupe with 0 workers "
-                + "returned 1 rows, checksum 10", e.getMessage());
+        assertEquals("w1: results disagree: duckdb with 2 workers returned 1 rows, checksum 11, but troupe with 0 "
+                + "workers returned 1 rows, checksum 10", e.getMessage());
     }
 }
