@@ -186,7 +186,7 @@ final class BenchCommand implements Callable<Integer> {
                 for (BenchEngine opened : peerEngines) {
                     opened.close();
                 }
-                throw bad(e.getMessage() + " (" + peer + ")");
+                throw bad(e.getMessage());
             }
         }
         engines.add(new TroupeBenchEngine());

@@ -36,7 +36,7 @@ final class DuckDbBenchEngine implements BenchEngine {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
             throw new IllegalStateException("peer duckdb needs the DuckDB JDBC driver (org.duckdb:duckdb_jdbc) on "
-                    + "the classpath, and no driver accepts " + url + ": build with 'mvn -DskipTests package', which "
+                    + "the classpath, and no driver accepts the URL '" + url + "': build with 'mvn -DskipTests package', which "
                     + "copies it to target/bench-lib/ for bin/troupe, or leave out --peers duckdb", e);
         }
         return new DuckDbBenchEngine(DriverManager.getConnection(url));
