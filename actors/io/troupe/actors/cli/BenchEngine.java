@@ -1,0 +1,29 @@
+package io.troupe.actors.cli;
+
+/**
+ * One engine that {@code troupe bench} times: Troupe itself or a peer. An engine generates a
+ * workload's table and then runs its query with a number of workers (threads, for a peer),
+ * returning the wall time and the result's rows and checksum.
+ *
+ * <p>Not threadsafe: the bench drives its engines from one thread, one query at a time.
+ */
+interface BenchEngine extends AutoCloseable {
+
+    /** The name in results.csv and in the printed table (troupe, duckdb). */
+    String id();
+
+    /** The smallest worker count it runs with: 0 (the leader alone) for Troupe, 1 thread for a peer. */
+    int minWorkers();
+
+    /** Creates the workload's table with {@code rows} rows, replacing an older one. */
+    void load(BenchWorkload workload, long rows) throws Exception;
+
+    /** Runs the workload's query with {@code workers}, timing only the query. */
+    BenchOutcome run(BenchWorkload workload, int workers) throws Exception;
+
+    /** Frees the workload's table. */
+    void unload(BenchWorkload workload) throws Exception;
+
+    @Override
+    void close() throws Exception;
+}
