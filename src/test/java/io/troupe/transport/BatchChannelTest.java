@@ -294,7 +294,11 @@ class BatchChannelTest {
         BatchSender sender = channel.sender();
         // 8192 rows of 16 bytes = 128 KiB: several 8 KiB messages (term / 8), more than the term holds.
         Batch large = twoLongs(0, 8192);
-        assertEquals(BatchSender.BACK_PRESSURED, sender.offer(large));
+        long first;
+        while ((first = sender.offer(large)) == BatchSender.NOT_CONNECTED) {
+            sender.idle(0); // the subscription connects asynchronously (bounded by @Timeout)
+        }
+        assertEquals(BatchSender.BACK_PRESSURED, first);
         assertEquals("offer of " + twoLongs(0, 1) + " while " + large + " is partly sent on " + channel
                         + ": offer that batch again until it is sent",
                 assertThrows(IllegalStateException.class, () -> sender.offer(twoLongs(0, 1))).getMessage());
