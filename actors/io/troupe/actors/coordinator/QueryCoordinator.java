@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * Runs one query's compiled pipelines over worker actors, one pipeline after another in dependency
@@ -199,8 +200,14 @@ public final class QueryCoordinator {
     }
 
     private Behavior<Command> binding(Stage stage) {
+        return phase(stage, report -> onBindingReport(stage, report));
+    }
+
+    /** A phase of one pipeline: the two phases differ only in what a worker's report means. */
+    private Behavior<Command> phase(Stage stage,
+                                    Function<PipelineWorker.Report, Behavior<Command>> onWorkerReport) {
         return Behaviors.receive(Command.class)
-                .onMessage(WorkerReport.class, m -> onBindingReport(stage, m.report()))
+                .onMessage(WorkerReport.class, m -> onWorkerReport.apply(m.report()))
                 .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
                 .onMessage(Cancel.class, this::onCancel)
                 .onMessage(TimedOut.class, m -> onTimedOut())
@@ -230,14 +237,7 @@ public final class QueryCoordinator {
     }
 
     private Behavior<Command> running(Stage stage) {
-        return Behaviors.receive(Command.class)
-                .onMessage(WorkerReport.class, m -> onRunningReport(stage, m.report()))
-                .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
-                .onMessage(Cancel.class, this::onCancel)
-                .onMessage(TimedOut.class, m -> onTimedOut())
-                .onSignal(ChildFailed.class, this::onChildFailed)
-                .onSignal(Terminated.class, t -> Behaviors.same())
-                .build();
+        return phase(stage, report -> onRunningReport(stage, report));
     }
 
     private Behavior<Command> onRunningReport(Stage stage, PipelineWorker.Report report) {
