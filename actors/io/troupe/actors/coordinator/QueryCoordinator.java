@@ -6,6 +6,7 @@ import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
@@ -37,16 +38,24 @@ import java.util.function.Function;
  * <ol>
  *   <li>{@code binding} (one: the coordinator): open the pipeline's states once
  *       ({@link PipelineRun#open}); for the last pipeline, open one gather channel per worker and
- *       spawn the {@link Gather} (with its own task bound first, under leader participation); spawn the workers on the worker dispatcher and watch them. All:
- *       each worker binds its chains and reports {@code WorkerBound}.</li>
- *   <li>{@code running}: once all are bound, {@code Start} to all, the Gather too (see {@link PipelineRun} for why
- *       nobody drives before everybody is bound). All drive their tasks and report
- *       {@code WorkerDone}; for the last pipeline the Gather reports {@code GatherDone}.</li>
+ *       spawn the {@link Gather} (with its own task bound first, under leader participation); spawn
+ *       the workers on the worker dispatcher and watch them. All: each worker binds its chains and
+ *       reports {@code WorkerBound}.</li>
+ *   <li>{@code running}: once all are bound, {@code Start} to all, the Gather too (see
+ *       {@link PipelineRun} for why nobody drives before everybody is bound). All drive their tasks
+ *       and report {@code WorkerDone}; for the last pipeline the Gather reports
+ *       {@code GatherDone}.</li>
+ *   <li>{@code finalizing}: once all are done (the barrier of a hash join build), one: the
+ *       coordinator prepares the sink's finalize work ({@link PipelineRun#prepareFinalize}, which
+ *       allocates a join's bucket array) and sends it to every worker; all: each steps it until no
+ *       unit is left (a join's inserts) and reports {@code FinalizeDone}. The last pipeline's
+ *       workers have no sink of their own (they feed the Gather) and skip this phase.</li>
  *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
  * </ol>
- * <b>Deadlock rule.</b> The only barrier (bound before start) is passed before anyone has produced a
- * batch, and the wait for {@code WorkerDone} happens in the coordinator, not in a worker whose output
- * may be full: the Gather drains on its own dispatcher while the workers produce.
+ * <b>Deadlock rule.</b> The barriers (bound before start; every worker done before the finalize
+ * work) are passed by workers that hold no output: before anyone produced a batch, or after every
+ * chain finished. The waits happen in the coordinator, not in a worker whose output may be full:
+ * the Gather drains on its own dispatcher while the workers produce.
  *
  * <h2>Failure, cancel, timeout</h2>
  * A worker's or the Gather's failure, a crash seen through death watch, {@link Cancel} or the
@@ -114,6 +123,7 @@ public final class QueryCoordinator {
         ActorRef<Gather.Command> gather;
         int bound;
         int done;
+        int finalized;
         boolean gatherDone;
 
         Stage(int index, PipelineRun run, String role, boolean gathered) {
@@ -263,7 +273,45 @@ public final class QueryCoordinator {
         if (!stage.complete(spec.workers())) {
             return Behaviors.same();
         }
+        FinalizeWork work;
         try {
+            work = stage.run.prepareFinalize();
+        } catch (RuntimeException e) {
+            return fail(e);
+        }
+        if (stage.gathered) {
+            return finalizeSink(stage, work);
+        }
+        for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
+            worker.tell(new PipelineWorker.Finalize(work));
+        }
+        return finalizing(stage);
+    }
+
+    private Behavior<Command> finalizing(Stage stage) {
+        return phase(stage, report -> onFinalizingReport(stage, report));
+    }
+
+    private Behavior<Command> onFinalizingReport(Stage stage, PipelineWorker.Report report) {
+        if (report instanceof PipelineWorker.WorkerFailed failed) {
+            return fail(failed.cause());
+        }
+        if (report instanceof PipelineWorker.FinalizeDone) {
+            stage.finalized++;
+            return stage.finalized == spec.workers() ? finalizeSink(stage, FinalizeWork.NONE) : Behaviors.same();
+        }
+        return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": unexpected " + report + " while finalizing"));
+    }
+
+    /**
+     * Does what is left of the finalize {@code work} here (the last pipeline's workers are gone, and
+     * its result sink has none), finalizes the sink, and moves to the next pipeline or stops.
+     */
+    private Behavior<Command> finalizeSink(Stage stage, FinalizeWork work) {
+        try {
+            while (work.step()) {
+                spec.ctx().checkCancelled();
+            }
             stage.run.finalizeSink();
         } catch (RuntimeException e) {
             return fail(e);

@@ -2,6 +2,7 @@ package io.troupe.actors.worker;
 
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.PipelineRun;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -18,7 +19,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * It binds its own readers, operator chains and sink local (or {@link GatherOutlet} tail) over the
  * states its coordinator opened, reports {@link WorkerBound}, and on {@link Start} drives its task
  * one batch per private {@code Continue} message sent to itself, so that a {@link Cancel} (or a stop)
- * is seen between batches. It reports {@link WorkerDone} or {@link WorkerFailed} and stops.
+ * is seen between batches, and reports {@link WorkerDone}.
+ *
+ * <p>Phases:
+ * <pre>
+ *   BOUND       bound over the pipeline; waits for Start (every worker must bind before any drives)
+ *   RUNNING     one batch per Continue; at the end reports WorkerDone
+ *   DRAINED     (a worker whose chains end in the sink) waits for the sink's Finalize work, which
+ *               the coordinator sends once every worker is done: the barrier of a hash join build
+ *   FINALIZING  one unit of that work per Continue (a chunk of inserts); at the end reports
+ *               FinalizeDone and stops
+ *   FINISHED    a worker of the query's last pipeline, which sends to the Gather and has no sink
+ *               work, stops right after WorkerDone; so does a worker that failed or was cancelled
+ * </pre>
+ * The wait in DRAINED holds no output (its chains have finished): the deadlock rule holds.
  *
  * <p>Operators know nothing of this actor: an operator's exception becomes a {@link WorkerFailed}
  * carrying it. Why bind before starting: see {@link PipelineRun} (the last of a RIGHT join's probers
@@ -30,12 +44,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Command> {
 
     /** The worker's messages. */
-    public sealed interface Command permits Start, Cancel, Continue {
+    public sealed interface Command permits Start, Finalize, Cancel, Continue {
     }
 
     /** Every worker of the pipeline is bound: start driving. */
     public enum Start implements Command {
         INSTANCE
+    }
+
+    /** Every worker is done: share the sink's finalize {@code work} with the others, then stop. */
+    public record Finalize(FinalizeWork work) implements Command {
     }
 
     /** Stop now, between two batches. */
@@ -49,7 +67,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     }
 
     /** What a worker tells its coordinator. */
-    public sealed interface Report permits WorkerBound, WorkerDone, WorkerFailed {
+    public sealed interface Report permits WorkerBound, WorkerDone, FinalizeDone, WorkerFailed {
         int worker();
     }
 
@@ -61,7 +79,11 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     public record WorkerDone(int worker, long batches) implements Report {
     }
 
-    /** Binding or a batch failed with {@code cause}. */
+    /** No unit of the finalize work is left to claim: this worker's last unit is done. */
+    public record FinalizeDone(int worker, long units) implements Report {
+    }
+
+    /** Binding, a batch or a unit of finalize work failed with {@code cause}. */
     public record WorkerFailed(int worker, Throwable cause) implements Report {
     }
 
@@ -81,10 +103,12 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
                        AtomicInteger live, ActorRef<Report> reportTo) {
     }
 
-    private enum Phase { BOUND, RUNNING, FINISHED }
+    private enum Phase { BOUND, RUNNING, DRAINED, FINALIZING, FINISHED }
 
     private final Spec spec;
     private PipelineRun.WorkerTask task;
+    private FinalizeWork finalizeWork;
+    private long finalizeUnits;
     private Phase phase = Phase.BOUND;
 
     private PipelineWorker(ActorContext<Command> context, Spec spec) {
@@ -114,6 +138,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     public Receive<Command> createReceive() {
         return newReceiveBuilder()
                 .onMessage(Start.class, m -> onStart())
+                .onMessage(Finalize.class, this::onFinalize)
                 .onMessage(Continue.class, m -> onContinue())
                 .onMessage(Cancel.class, m -> onCancel())
                 .onSignal(PostStop.class, s -> onPostStop())
@@ -130,24 +155,56 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     }
 
     private Behavior<Command> onContinue() {
-        if (phase != Phase.RUNNING) {
-            return this;
-        }
         try {
-            spec.ctx().checkCancelled();
-            if (task.step()) {
-                getContext().getSelf().tell(Continue.INSTANCE);
-                return this;
+            if (phase == Phase.RUNNING) {
+                return runOneBatch();
             }
-            if (spec.outlet() != null) {
-                spec.outlet().endOfStream();
+            if (phase == Phase.FINALIZING) {
+                return finalizeOneUnit();
             }
         } catch (RuntimeException e) {
             return fail(e);
         }
-        phase = Phase.FINISHED;
+        return this;
+    }
+
+    private Behavior<Command> runOneBatch() {
+        spec.ctx().checkCancelled();
+        if (task.step()) {
+            getContext().getSelf().tell(Continue.INSTANCE);
+            return this;
+        }
+        if (spec.outlet() != null) {
+            spec.outlet().endOfStream();
+        }
         getContext().getLog().debug("[query {}] [{}] done batches=[{}]", spec.ctx().queryId(), spec.role(), task.batches());
         spec.reportTo().tell(new WorkerDone(spec.worker(), task.batches()));
+        if (spec.outlet() != null) {
+            phase = Phase.FINISHED;
+            return Behaviors.stopped();
+        }
+        phase = Phase.DRAINED;
+        return this;
+    }
+
+    private Behavior<Command> onFinalize(Finalize finalize) {
+        if (phase == Phase.DRAINED) {
+            phase = Phase.FINALIZING;
+            finalizeWork = finalize.work();
+            getContext().getSelf().tell(Continue.INSTANCE);
+        }
+        return this;
+    }
+
+    private Behavior<Command> finalizeOneUnit() {
+        spec.ctx().checkCancelled();
+        if (finalizeWork.step()) {
+            finalizeUnits++;
+            getContext().getSelf().tell(Continue.INSTANCE);
+            return this;
+        }
+        phase = Phase.FINISHED;
+        spec.reportTo().tell(new FinalizeDone(spec.worker(), finalizeUnits));
         return Behaviors.stopped();
     }
 

@@ -25,8 +25,9 @@ public final class LocalExecutor {
     }
 
     /**
-     * Binds before driving (see {@link PipelineRun}): the leader is the only worker, so its one task
-     * is driven to the end, checking for cancellation once per batch.
+     * Binds before driving (see {@link PipelineRun}): the leader is the only worker, so it drives its
+     * one task to the end and does all of the sink's finalize work, checking for cancellation
+     * once per batch and once per unit.
      */
     private void runOne(Pipeline pipeline, ExecContext ctx) {
         PipelineRun run = PipelineRun.open(pipeline, ctx);
@@ -34,6 +35,10 @@ public final class LocalExecutor {
         do {
             ctx.checkCancelled();
         } while (task.step());
+        FinalizeWork work = run.prepareFinalize();
+        while (work.step()) {
+            ctx.checkCancelled();
+        }
         run.finalizeSink();
     }
 }

@@ -17,10 +17,11 @@ import java.util.function.Supplier;
  * pipeline the same way.
  *
  * <p>Lifecycle: {@link #open} once; {@link #bind} once per worker; every worker drives its
- * {@link WorkerTask} to the end; then {@link #finalizeSink()} once.
+ * {@link WorkerTask} to the end; {@link #prepareFinalize()} once; every worker steps the returned
+ * {@link FinalizeWork} until it has none left; then {@link #finalizeSink()} once.
  *
  * <h2>Concurrency</h2>
- * {@link #open} and {@link #finalizeSink()} run on one thread (the executor's). {@link #bind} may be
+ * {@link #open}, {@link #prepareFinalize()} and {@link #finalizeSink()} run on one thread (the executor's). {@link #bind} may be
  * called from any thread and concurrently (the states it binds over are threadsafe), but every worker
  * must be bound before any drives its task: an operator shared by the branches of a union, or a
  * RIGHT join's probe, learns its number of consumers at bind time and lets the last to finish emit
@@ -113,7 +114,13 @@ public final class PipelineRun {
         return new WorkerTask(readers, chains);
     }
 
-    /** Finalizes the sink, once every worker's task is done. */
+    /** The work every worker shares before {@link #finalizeSink()}, once every worker's task is done. */
+    public FinalizeWork prepareFinalize() {
+        ctx.checkCancelled();
+        return sinkState.prepareFinalize();
+    }
+
+    /** Finalizes the sink, once every worker has stepped the {@link #prepareFinalize() finalize work} to its end. */
     public void finalizeSink() {
         ctx.checkCancelled();
         sinkState.finalizeSink();

@@ -10,8 +10,11 @@ package io.troupe.operators.exec;
  *   <li>{@link SinkState#local()} once per worker (any thread); the worker pushes its batches into
  *       it and calls {@code finish()}, which merges the worker's local state into the shared
  *       state (may run concurrently with other workers' finish);</li>
- *   <li>{@link SinkState#finalizeSink()} once, after every local has finished, single-threaded.
- *       It publishes the result in the {@link ExecContext} for the pipelines that depend on it.</li>
+ *   <li>{@link SinkState#prepareFinalize()} once, after every local has finished, single-threaded:
+ *       it returns the {@link FinalizeWork} that every worker then shares (a hash join's inserts);</li>
+ *   <li>{@link SinkState#finalizeSink()} once, after every worker's last {@code step()},
+ *       single-threaded. It publishes the result in the {@link ExecContext} for the pipelines that
+ *       depend on it.</li>
  * </ol>
  */
 public interface Sink {
@@ -24,6 +27,11 @@ public interface Sink {
     /** The shared state of one execution of a sink. Threadsafe as described on {@link Sink}. */
     interface SinkState {
         BatchConsumer local();
+
+        /** The work the workers share before {@link #finalizeSink()}; none unless a sink has some. */
+        default FinalizeWork prepareFinalize() {
+            return FinalizeWork.NONE;
+        }
 
         void finalizeSink();
     }

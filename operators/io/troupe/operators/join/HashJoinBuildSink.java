@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.VectorHash;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
@@ -20,8 +21,9 @@ import java.util.List;
 /**
  * The build side of a hash join: materialises its input (the join's right input) into a
  * {@link HashJoinTable} and publishes the finished table under a {@link StateKey} for the probe
- * pipeline. Each worker copies its batches into chunks of its own (phase BUILDING); finalize
- * sizes the bucket array and links every row into it (ALLOCATING, INSERTING). See note on
+ * pipeline. Each worker copies its batches into chunks of its own (phase BUILDING); the one thread
+ * that prepares the finalize sizes the bucket array (ALLOCATING), every worker then links chunks of
+ * rows into it ({@link FinalizeWork}: INSERTING), and finalize publishes the table. See note on
  * parallelism in {@code package-info.java}.
  *
  * <p>Immutable and threadsafe; the state of an execution is in the {@link SinkState} it opens,
@@ -83,16 +85,16 @@ public final class HashJoinBuildSink implements Sink {
             return new BuildWorker(table);
         }
 
-        /**
-         * ALLOCATING and INSERTING, done here by the one thread that finalizes: the parallel
-         * executor may instead run {@link HashJoinTable#insertNextChunk} on every worker.
-         */
+        /** ALLOCATING, on the one thread that prepares; then INSERTING, a chunk per step, by every worker. */
+        @Override
+        public FinalizeWork prepareFinalize() {
+            table.allocate();
+            return table::insertNextChunk;
+        }
+
+        /** The barrier after INSERTING is passed: the table goes to the probers. */
         @Override
         public void finalizeSink() {
-            table.allocate();
-            while (table.insertNextChunk()) {
-                ctx.checkCancelled();
-            }
             table.startProbing();
             ctx.publish(key, table);
         }

@@ -5,6 +5,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.StateKey;
@@ -65,9 +66,21 @@ class HashJoinProtocolTest {
         HashJoinBuildSink sink = sink();
         HashJoinBuildSink.BuildState state = (HashJoinBuildSink.BuildState) sink.open(new ExecContext(1, 1024));
         state.local().accept(batch(1, 2));
-        IllegalStateException e = assertThrows(IllegalStateException.class, state::finalizeSink);
+        IllegalStateException e = assertThrows(IllegalStateException.class, state::prepareFinalize);
         assertEquals("hash join allocated before every build worker finished: 0 of 1 chunks handed in (test join)",
                 e.getMessage());
+    }
+
+    @Test
+    void shouldRejectFinalizingBeforeEveryChunkWasInserted() {
+        ExecContext ctx = new ExecContext(1, 1024);
+        HashJoinBuildSink.BuildState state = (HashJoinBuildSink.BuildState) sink().open(ctx);
+        BatchConsumer local = state.local();
+        local.accept(batch(1, 2));
+        local.finish();
+        state.prepareFinalize();
+        IllegalStateException e = assertThrows(IllegalStateException.class, state::finalizeSink);
+        assertEquals("hash join probed before every chunk was inserted: test join", e.getMessage());
     }
 
     @Test
@@ -87,6 +100,10 @@ class HashJoinProtocolTest {
         BatchConsumer local = state.local();
         local.accept(batch(keys));
         local.finish();
+        FinalizeWork inserts = state.prepareFinalize();
+        while (inserts.step()) {
+            // one chunk per step
+        }
         state.finalizeSink();
     }
 
