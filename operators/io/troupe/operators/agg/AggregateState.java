@@ -58,10 +58,11 @@ abstract class AggregateState {
     abstract void update(ColumnVector argument, Batch batch, int[] gids);
 
     /**
-     * Adds {@code other}'s groups 0 .. otherGroups-1 into this state's groups
-     * {@code gidMap[0 .. otherGroups-1]} (a worker's partial result into the shared one).
+     * Adds {@code other}'s group {@code theirs[theirsFrom + k]} into this state's group
+     * {@code mine[k]}, for every k below {@code count} (a worker's partial result, or one partition
+     * of it, into a merged one). The groups of {@code theirs} are distinct.
      */
-    abstract void combine(AggregateState other, int[] gidMap, int otherGroups);
+    abstract void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count);
 
     /** Called once after the last update and combine, with the final group count. */
     void finish(int groups) {

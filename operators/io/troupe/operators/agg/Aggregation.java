@@ -11,9 +11,9 @@ import java.util.List;
  * {@link AggregateState} per aggregate, indexed by those numbers. A worker's partial aggregation
  * and the shared, merged one are both instances of this class.
  *
- * <p>Not threadsafe: owned by one worker until its {@code finish()}, then by the sink's shared
- * state under its lock; read-only (and readable by several threads) once {@link #finish()} ran
- * and the result was published.
+ * <p>Not threadsafe: owned by one worker until its {@code finish()}; then read-only while merge
+ * units (each on one worker) read it and write only their own merged aggregations; read-only
+ * (and readable by several threads) once {@link #finish()} ran and the result was published.
  */
 final class Aggregation {
 
@@ -58,25 +58,43 @@ final class Aggregation {
     }
 
     /**
-     * Merges {@code other} (another worker's partial aggregation over the same keys and aggregates)
-     * into this one: its groups are looked up here by key, a chunk at a time, then every
-     * aggregate state combines through the resulting map of group ids. {@code other} is spent.
+     * Merges groups {@code theirs[from .. to)} of {@code other} (another worker's partial
+     * aggregation over the same keys and aggregates) into this one: they are looked up here by
+     * key, a chunk at a time, then every aggregate state combines through the resulting map of
+     * group ids. {@code otherKeys} are the keys of all of other's groups, by group id.
      */
-    void absorb(Aggregation other) {
-        int theirs = other.groupCount();
-        int[] gidMap = new int[theirs];
-        int[] chunkGids = new int[Math.min(MERGE_CHUNK, theirs)];
-        for (int from = 0; from < theirs; from += MERGE_CHUNK) {
-            int count = Math.min(MERGE_CHUNK, theirs - from);
-            ColumnVector[] keys = other.table.keys(from, count);
-            table.findOrInsert(keys, Batch.of(count, keys), chunkGids);
-            System.arraycopy(chunkGids, 0, gidMap, from, count);
+    void absorb(Aggregation other, ColumnVector[] otherKeys, int[] theirs, int from, int to) {
+        int count = to - from;
+        int[] mine = new int[count];
+        Batch all = Batch.of(other.groupCount(), otherKeys);
+        int[] selection = new int[Math.min(MERGE_CHUNK, count)];
+        int[] chunkGids = new int[selection.length];
+        for (int start = 0; start < count; start += MERGE_CHUNK) {
+            int n = Math.min(MERGE_CHUNK, count - start);
+            System.arraycopy(theirs, from + start, selection, 0, n);
+            table.findOrInsert(otherKeys, all.withSelection(selection, n), chunkGids);
+            System.arraycopy(chunkGids, 0, mine, start, n);
         }
         int groups = table.groupCount();
         for (int a = 0; a < states.length; a++) {
             states[a].ensureCapacity(groups);
-            states[a].combine(other.states[a], gidMap, theirs);
+            states[a].combine(other.states[a], theirs, from, mine, count);
         }
+    }
+
+    /** Merges every group of {@code other} into this one; {@code other} is spent. */
+    void absorb(Aggregation other) {
+        int theirs = other.groupCount();
+        int[] all = new int[theirs];
+        for (int g = 0; g < theirs; g++) {
+            all[g] = g;
+        }
+        absorb(other, other.keys(0, theirs), all, 0, theirs);
+    }
+
+    /** The keys of groups {@code from .. from+count-1}, one dense vector per key column. */
+    ColumnVector[] keys(int from, int count) {
+        return table.keys(from, count);
     }
 
     /** Completes every aggregate (checks that need all input, derived counts); once, before output. */

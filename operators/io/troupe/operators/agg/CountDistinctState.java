@@ -61,19 +61,38 @@ final class CountDistinctState extends AggregateState {
         pairs.findOrInsert(new ColumnVector[] {batch.column(0), batch.column(1)}, batch, pairGids);
     }
 
+    /** Scans all of the other's pairs once, keeping those of the groups in {@code theirs}. */
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
-        GroupTable theirs = ((CountDistinctState) other).pairs;
-        int total = theirs.groupCount();
-        for (int from = 0; from < total; from += CHUNK) {
-            int count = Math.min(CHUNK, total - from);
-            ColumnVector[] pair = theirs.keys(from, count);
-            int[] ids = ((IntVector) pair[0]).values();
-            for (int k = 0; k < count; k++) {
-                ids[k] = gidMap[ids[k]];
-            }
-            insert(Batch.of(count, pair));
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
+        int[] gidMap = new int[maxGroup(theirs, theirsFrom, count) + 1];
+        Arrays.fill(gidMap, -1);
+        for (int k = 0; k < count; k++) {
+            gidMap[theirs[theirsFrom + k]] = mine[k];
         }
+        GroupTable theirPairs = ((CountDistinctState) other).pairs;
+        int total = theirPairs.groupCount();
+        int[] keep = new int[Math.min(CHUNK, total)];
+        for (int from = 0; from < total; from += CHUNK) {
+            int n = Math.min(CHUNK, total - from);
+            ColumnVector[] pair = theirPairs.keys(from, n);
+            int[] ids = ((IntVector) pair[0]).values();
+            int kept = 0;
+            for (int k = 0; k < n; k++) {
+                int to = ids[k] < gidMap.length ? gidMap[ids[k]] : -1;
+                ids[k] = to;
+                keep[kept] = k;
+                kept += to < 0 ? 0 : 1;
+            }
+            insert(Batch.of(n, pair).withSelection(keep, kept));
+        }
+    }
+
+    private static int maxGroup(int[] gids, int from, int count) {
+        int max = -1;
+        for (int k = 0; k < count; k++) {
+            max = Math.max(max, gids[from + k]);
+        }
+        return max;
     }
 
     @Override

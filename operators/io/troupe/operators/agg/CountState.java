@@ -44,10 +44,10 @@ final class CountState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
-        long[] theirs = ((CountState) other).counts;
-        for (int g = 0; g < otherGroups; g++) {
-            counts[gidMap[g]] += theirs[g];
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
+        long[] theirCounts = ((CountState) other).counts;
+        for (int k = 0; k < count; k++) {
+            counts[mine[k]] += theirCounts[theirs[theirsFrom + k]];
         }
     }
 

@@ -71,13 +71,14 @@ final class DoubleMinMaxState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
         DoubleMinMaxState o = (DoubleMinMaxState) other;
-        for (int g = 0; g < otherGroups; g++) {
+        for (int k = 0; k < count; k++) {
+            int g = theirs[theirsFrom + k];
             if (o.seen[g] == 0) {
                 continue;
             }
-            int to = gidMap[g];
+            int to = mine[k];
             double x = o.best[g];
             if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
                 best[to] = x;

@@ -59,10 +59,11 @@ final class DoubleSumState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
         DoubleSumState o = (DoubleSumState) other;
-        for (int g = 0; g < otherGroups; g++) {
-            int to = gidMap[g];
+        for (int k = 0; k < count; k++) {
+            int g = theirs[theirsFrom + k];
+            int to = mine[k];
             sums[to] += o.sums[g];
             counts[to] += o.counts[g];
         }

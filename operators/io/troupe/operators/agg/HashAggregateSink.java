@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.Expression;
@@ -11,24 +12,31 @@ import io.troupe.operators.types.DataType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The build side of a hash aggregate (GROUP BY, DISTINCT): evaluates the group keys and the
  * aggregate arguments of each batch and aggregates them into a worker-local {@link Aggregation}
- * (partial aggregation, no sharing while rows flow); the locals merge into one at their
- * {@code finish()}, and {@code finalizeSink()} publishes the result for a
- * {@link HashAggregateSource}. See the package note for the phases.
+ * (partial aggregation, no sharing while rows flow); the locals hand their partials in at their
+ * {@code finish()}, every worker then takes merge units ({@link FinalizeWork}: a partition of the
+ * key space each, or the whole merge when it is small), and {@code finalizeSink()} publishes the
+ * merged parts for a {@link HashAggregateSource}. See the package note for the phases.
  *
  * <p>Immutable and threadsafe; the state of an execution is threadsafe as {@link Sink} requires:
- * several workers may finish at once, and their merges take turns on one lock (each worker
- * merges once, so the lock is not on the per-batch path).
+ * several workers may finish at once and take turns on one lock to hand in their partials (once
+ * per worker, so the lock is not on the per-batch path).
  */
 public final class HashAggregateSink implements Sink {
+
 
     private final List<Expression> keys;
     private final List<AggregateSpec> aggregates;
     private final List<DataType> keyTypes;
     private final StateKey<AggregateResult> resultKey;
+    /** Whether partials may split into partitions (see {@link PartialAggregation}). */
+    private final boolean splittable;
+    /** Groups at which a partial splits. */
+    private final int splitAt;
 
     /**
      * @param keys       the group keys (none: one group over the whole input)
@@ -37,6 +45,13 @@ public final class HashAggregateSink implements Sink {
      */
     public HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates,
                              StateKey<AggregateResult> resultKey) {
+        this(keys, aggregates, resultKey, PartialAggregation.SPLIT_AT);
+    }
+
+    // visible for testing: a small split threshold lets small inputs take the partitioned merge
+    HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates, StateKey<AggregateResult> resultKey,
+                      int splitAt) {
+        this.splitAt = splitAt;
         this.keys = List.copyOf(keys);
         this.aggregates = List.copyOf(aggregates);
         this.resultKey = resultKey;
@@ -45,6 +60,7 @@ public final class HashAggregateSink implements Sink {
             types.add(key.type());
         }
         this.keyTypes = List.copyOf(types);
+        this.splittable = !this.keys.isEmpty() && this.aggregates.stream().noneMatch(AggregateSpec::distinct);
     }
 
     @Override
@@ -59,19 +75,30 @@ public final class HashAggregateSink implements Sink {
 
     /** The phases of one execution's shared state. */
     private enum Phase {
-        /** Workers aggregate locally and merge on finish. */
+        /** Workers aggregate locally and hand their partials in on finish. */
         AGGREGATING,
+        /** The partials merge, a unit of work at a time, on every worker. */
+        MERGING,
         /** The result is published; nothing changes any more. */
         FINALIZED
     }
 
+    /**
+     * The partials of one execution and their merge. Partials come in under the lock (once per
+     * worker); the merge units each write their own slot of {@code parts}, which the executor
+     * orders before {@code finalizeSink()} (see {@link FinalizeWork}).
+     */
     private final class Shared implements SinkState {
 
         private final ExecContext ctx;
         private final Object lock = new Object();
-        /** The merge of the locals that finished so far; guarded by lock. */
-        private Aggregation merged;
+        /** The non-empty partials; guarded by lock until prepareFinalize, then read-only. */
+        private final List<PartialAggregation> partials = new ArrayList<>();
+        private final AtomicInteger nextUnit = new AtomicInteger();
         private Phase phase = Phase.AGGREGATING;
+        /** For a merge by partition: the partials that did not split, sorted by partition. */
+        private final List<PartitionedGroups> unsplit = new ArrayList<>();
+        private Aggregation[] parts;
 
         Shared(ExecContext ctx) {
             this.ctx = ctx;
@@ -82,35 +109,105 @@ public final class HashAggregateSink implements Sink {
             return new Local(this);
         }
 
-        /** Merges a finished worker's aggregation, the smaller into the larger (the sum is symmetric). */
-        void merge(Aggregation local) {
+        void add(PartialAggregation partial) {
             synchronized (lock) {
                 if (phase != Phase.AGGREGATING) {
-                    throw new IllegalStateException("a worker finished after finalizeSink: " + resultKey);
+                    throw new IllegalStateException("a worker finished after the merge began: " + resultKey);
                 }
-                if (merged == null) {
-                    merged = local;
-                } else if (local.groupCount() > merged.groupCount()) {
-                    local.absorb(merged);
-                    merged = local;
-                } else {
-                    merged.absorb(local);
+                if (partial.groupCount() > 0) {
+                    partials.add(partial);
                 }
             }
+        }
+
+        /**
+         * One merge unit per partition when some partial split (it had many groups); otherwise a
+         * single unit that merges every partial into the largest. Sorting the partials that did
+         * not split by partition is quick: each has fewer than {@link PartialAggregation#SPLIT_AT}
+         * groups.
+         */
+        @Override
+        public FinalizeWork prepareFinalize() {
+            synchronized (lock) {
+                if (phase != Phase.AGGREGATING) {
+                    throw new IllegalStateException("prepareFinalize called twice: " + resultKey);
+                }
+                phase = Phase.MERGING;
+            }
+            if (partials.stream().noneMatch(PartialAggregation::isSplit)) {
+                parts = new Aggregation[1];
+                return this::mergeAll;
+            }
+            for (PartialAggregation partial : partials) {
+                if (!partial.isSplit()) {
+                    unsplit.add(PartitionedGroups.of(partial.whole()));
+                }
+            }
+            parts = new Aggregation[PartitionedGroups.PARTITIONS];
+            return this::mergeNextPartition;
+        }
+
+        /** Adopts the largest split partial's partition p and merges every other partial's groups of p into it. */
+        private boolean mergeNextPartition() {
+            int p = nextUnit.getAndIncrement();
+            if (p >= parts.length) {
+                return false;
+            }
+            Aggregation merged = null;
+            for (PartialAggregation partial : partials) {
+                if (partial.isSplit() && (merged == null || partial.partition(p).groupCount() > merged.groupCount())) {
+                    merged = partial.partition(p);
+                }
+            }
+            for (PartialAggregation partial : partials) {
+                if (partial.isSplit() && partial.partition(p) != merged) {
+                    ctx.checkCancelled();
+                    merged.absorb(partial.partition(p));
+                }
+            }
+            for (PartitionedGroups small : unsplit) {
+                small.mergePartitionInto(merged, p);
+            }
+            merged.finish();
+            parts[p] = merged;
+            return true;
+        }
+
+        private boolean mergeAll() {
+            if (!nextUnit.compareAndSet(0, 1)) {
+                return false;
+            }
+            Aggregation merged = new Aggregation(keyTypes, aggregates);
+            for (PartialAggregation partial : partials) {
+                if (partial.whole().groupCount() > merged.groupCount()) {
+                    merged = partial.whole();
+                }
+            }
+            for (PartialAggregation partial : partials) {
+                if (partial.whole() != merged) {
+                    ctx.checkCancelled();
+                    merged.absorb(partial.whole());
+                }
+            }
+            merged.finish();
+            parts[0] = merged;
+            return true;
         }
 
         @Override
         public void finalizeSink() {
             synchronized (lock) {
-                if (phase != Phase.AGGREGATING) {
-                    throw new IllegalStateException("finalizeSink called twice: " + resultKey);
+                if (phase != Phase.MERGING) {
+                    throw new IllegalStateException("finalizeSink in phase " + phase + ", expected MERGING: " + resultKey);
                 }
-                Aggregation result = merged != null ? merged : new Aggregation(keyTypes, aggregates);
-                merged = null;
-                result.finish();
+                for (Aggregation part : parts) {
+                    if (part == null) {
+                        throw new IllegalStateException("finalizeSink before every merge unit ran: " + resultKey);
+                    }
+                }
                 phase = Phase.FINALIZED;
-                ctx.publish(resultKey, new AggregateResult(result));
             }
+            ctx.publish(resultKey, new AggregateResult(parts));
         }
     }
 
@@ -120,7 +217,7 @@ public final class HashAggregateSink implements Sink {
         private final Shared shared;
         private final ColumnVector[] keyColumns = new ColumnVector[keys.size()];
         private final ColumnVector[] arguments = new ColumnVector[aggregates.size()];
-        private Aggregation aggregation = new Aggregation(keyTypes, aggregates);
+        private PartialAggregation aggregation = new PartialAggregation(keyTypes, aggregates, splittable ? splitAt : Integer.MAX_VALUE);
 
         Local(Shared shared) {
             this.shared = shared;
@@ -147,7 +244,7 @@ public final class HashAggregateSink implements Sink {
             if (aggregation == null) {
                 throw new IllegalStateException("finish called twice on a worker of " + resultKey);
             }
-            shared.merge(aggregation);
+            shared.add(aggregation);
             aggregation = null;
         }
     }

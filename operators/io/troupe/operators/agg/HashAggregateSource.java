@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The output side of a hash aggregate: emits the groups a {@link HashAggregateSink} published,
- * in batches of the query's batch size. Readers take morsels (batch-sized ranges of group ids)
- * from one shared atomic counter, so several workers split the output without coordination.
+ * in batches of at most the query's batch size. Readers take morsels (batch-sized ranges of group
+ * ids of one part) from one shared atomic counter, so several workers split the output without coordination.
  * Immutable and threadsafe; each execution's state is threadsafe, its readers are not.
  */
 public final class HashAggregateSource implements Source {
@@ -24,14 +24,11 @@ public final class HashAggregateSource implements Source {
     public SourceState open(ExecContext ctx) {
         AggregateResult result = ctx.lookup(resultKey);
         int batchSize = ctx.batchSize();
-        int rows = result.rowCount();
+        int morsels = result.morselCount(batchSize);
         AtomicInteger nextMorsel = new AtomicInteger();
         return () -> () -> {
-            long from = (long) nextMorsel.getAndIncrement() * batchSize;
-            if (from >= rows) {
-                return null;
-            }
-            return result.rows((int) from, (int) Math.min(batchSize, rows - from));
+            int m = nextMorsel.getAndIncrement();
+            return m < morsels ? result.morsel(m, batchSize) : null;
         };
     }
 }

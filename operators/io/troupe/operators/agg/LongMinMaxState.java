@@ -69,13 +69,14 @@ final class LongMinMaxState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
         LongMinMaxState o = (LongMinMaxState) other;
-        for (int g = 0; g < otherGroups; g++) {
+        for (int k = 0; k < count; k++) {
+            int g = theirs[theirsFrom + k];
             if (o.seen[g] == 0) {
                 continue;
             }
-            int to = gidMap[g];
+            int to = mine[k];
             long x = o.best[g];
             if (seen[to] == 0 || (min ? x < best[to] : x > best[to])) {
                 best[to] = x;

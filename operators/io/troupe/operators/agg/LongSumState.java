@@ -86,10 +86,11 @@ final class LongSumState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
         LongSumState o = (LongSumState) other;
-        for (int g = 0; g < otherGroups; g++) {
-            int to = gidMap[g];
+        for (int k = 0; k < count; k++) {
+            int g = theirs[theirsFrom + k];
+            int to = mine[k];
             long before = sums[to];
             long after = before + o.sums[g];
             sums[to] = after;

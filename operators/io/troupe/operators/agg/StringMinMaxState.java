@@ -59,11 +59,12 @@ final class StringMinMaxState extends AggregateState {
     }
 
     @Override
-    void combine(AggregateState other, int[] gidMap, int otherGroups) {
+    void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
         StringMinMaxState o = (StringMinMaxState) other;
-        for (int g = 0; g < otherGroups; g++) {
+        for (int k = 0; k < count; k++) {
+            int g = theirs[theirsFrom + k];
             if (o.seen[g] != 0) {
-                offer(gidMap[g], o.heap, o.starts[g], o.lengths[g]);
+                offer(mine[k], o.heap, o.starts[g], o.lengths[g]);
             }
         }
     }

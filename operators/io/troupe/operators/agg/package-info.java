@@ -8,18 +8,26 @@
  *   <li><b>AGGREGATING</b> (all): each worker aggregates the batches it is given into its own
  *       {@link io.troupe.operators.agg.Aggregation}: its own group table, its own state arrays.
  *       Nothing is shared, so nothing is written that another worker reads (lesson 1).</li>
- *   <li><b>Merge</b> (all, one at a time): at its {@code finish()} a worker merges its partial
- *       aggregation into the shared one under the sink's lock; the first to finish hands its
- *       own over without copying, later ones merge the smaller side into the larger. Each worker
- *       takes the lock once, so it is off the per-batch path.</li>
- *   <li><b>FINALIZED</b> (one): {@code finalizeSink()} completes the states (DECIMAL range
- *       checks, distinct counts) and publishes an {@link io.troupe.operators.agg.AggregateResult}.
- *       A global aggregate over no rows still has its one group.</li>
+ *   <li><b>Hand-in</b> (all, one at a time): at its {@code finish()} a worker sorts its partial
+ *       aggregation's groups into 64 partitions by key hash
+ *       ({@link io.troupe.operators.agg.PartitionedGroups}, on its own thread) and hands it to the
+ *       shared state under the sink's lock, once.</li>
+ *   <li><b>MERGING</b> (all): once every worker handed in (the executor's barrier), the merge is
+ *       shared out as units of finalize work. With many groups (32K and up) and several
+ *       partials, a unit is one partition: a worker claims it from an atomic counter and merges
+ *       that partition of every partial into a new aggregation of its own, then completes its
+ *       states (DECIMAL range checks); units never touch the same groups, so they need no lock.
+ *       Otherwise one unit merges every partial into the largest (count(DISTINCT) always does:
+ *       its pairs are not partitioned).</li>
+ *   <li><b>FINALIZED</b> (one): {@code finalizeSink()} publishes the merged parts as an
+ *       {@link io.troupe.operators.agg.AggregateResult}. A global aggregate over no rows still
+ *       has its one group.</li>
  *   <li><b>Emit</b> (all): {@link io.troupe.operators.agg.HashAggregateSource} readers take
  *       batch-sized ranges of group ids from an atomic counter and only read.</li>
  * </ol>
  * No worker ever waits for another while holding output, so the phases cannot deadlock: the
- * only wait is the lock around a merge, which holds no batch in flight.
+ * only waits are the lock around a hand-in and the barrier before the merge, and neither holds a
+ * batch in flight.
  *
  * <h2>Layout</h2>
  * Groups are numbered densely in order of first appearance; group keys and aggregate states are

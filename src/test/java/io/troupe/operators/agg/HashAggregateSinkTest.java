@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.Source;
 import io.troupe.operators.exec.StateKey;
@@ -80,9 +81,15 @@ class HashAggregateSinkTest {
      */
     private static List<List<Object>> run(List<Expression> keys, List<Batch> batches, int workers, int readers)
             throws Exception {
+        return run(keys, aggregates(), batches, workers, readers, PartialAggregation.SPLIT_AT);
+    }
+
+    /** As above, then every worker takes merge units until none is left, as the executor has them do. */
+    private static List<List<Object>> run(List<Expression> keys, List<AggregateSpec> aggregates, List<Batch> batches,
+                                          int workers, int readers, int splitAt) throws Exception {
         StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
         ExecContext ctx = new ExecContext(1, 500);
-        Sink.SinkState state = new HashAggregateSink(keys, aggregates(), key).open(ctx);
+        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, splitAt).open(ctx);
         AtomicInteger next = new AtomicInteger();
         CyclicBarrier allDone = new CyclicBarrier(workers);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(workers, readers));
@@ -101,6 +108,19 @@ class HashAggregateSinkTest {
                 }));
             }
             for (Future<?> f : running) {
+                f.get();
+            }
+            FinalizeWork merge = state.prepareFinalize();
+            List<Future<?>> merging = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                merging.add(pool.submit(() -> {
+                    while (merge.step()) {
+                        ctx.checkCancelled();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : merging) {
                 f.get();
             }
             state.finalizeSink();
@@ -139,6 +159,53 @@ class HashAggregateSinkTest {
             List<List<Object>> one = run(keys, batches, 1, 1);
             assertEquals(one, run(keys, batches, 4, 3), "keys " + keys);
         }
+    }
+
+    /**
+     * Partials that split into partitions (and no count(DISTINCT), which never splits), merged
+     * partition by partition by four workers at once, agree with DuckDB, as does one worker; with
+     * a threshold near the partials' size, some split and some do not.
+     */
+    @Test
+    void shouldMergeManyGroupsPartitionByPartition() throws Exception {
+        List<Object[]> rows = new ArrayList<>();
+        TableBuilder b = new TableBuilder("in", SCHEMA, 1000);
+        for (int j = 0; j < 120_000; j++) {
+            Object[] row = {j % 97 == 0 ? null : (long) (j % 70_001), "n" + (j % 3), j % 13 == 0 ? null : j % 1000};
+            rows.add(row);
+            b.addRow(row);
+        }
+        List<Batch> batches = b.build().chunks();
+        List<AggregateSpec> aggregates = List.of(
+                new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
+                new AggregateSpec(AggregateFunction.SUM, column(2), false, DataType.INT64, "sum(v)"),
+                new AggregateSpec(AggregateFunction.MIN, column(1), false, DataType.VARCHAR, "min(name)"),
+                new AggregateSpec(AggregateFunction.AVG, column(2), false, DataType.FLOAT64, "avg(v)"));
+        try (DuckDbOracle duck = new DuckDbOracle()) {
+            duck.load("t", SCHEMA, rows);
+            for (int splitAt : new int[] {1024, 20_000}) {
+                for (int workers : new int[] {1, 4}) {
+                    duck.assertSameRows("SELECT id, count(*), sum(v), min(name), avg(v) FROM t GROUP BY id",
+                            run(List.of(column(0)), aggregates, batches, workers, 2, splitAt));
+                    duck.assertSameRows("SELECT name, id, count(*), sum(v), min(name), avg(v) FROM t GROUP BY name, id",
+                            run(List.of(column(1), column(0)), aggregates, batches, workers, 2, splitAt));
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldRejectFinalizingBeforeTheMergeRan() {
+        StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
+        Sink.SinkState state = new HashAggregateSink(List.of(column(0)), aggregates(), key).open(new ExecContext(1, 500));
+        BatchConsumer local = state.local();
+        local.accept(input().chunks().get(0));
+        local.finish();
+        assertEquals("finalizeSink in phase AGGREGATING, expected MERGING: agg",
+                assertThrows(IllegalStateException.class, state::finalizeSink).getMessage());
+        state.prepareFinalize();
+        assertEquals("finalizeSink before every merge unit ran: agg",
+                assertThrows(IllegalStateException.class, state::finalizeSink).getMessage());
     }
 
     @Test
