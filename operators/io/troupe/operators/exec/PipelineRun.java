@@ -19,6 +19,10 @@ import java.util.function.Supplier;
  * <p>Lifecycle: {@link #open} once; {@link #bind} once per worker; every worker drives its
  * {@link WorkerTask} to the end; then {@link #finalizeSink()} once.
  *
+ * <p>EXPLAIN ANALYZE: when the context has an {@link ExecutionProbe}, {@link #bind} lets it wrap each
+ * reader and consumer of the task in a counting one, and {@link #finalizeSink()} reports its time;
+ * without one nothing is wrapped.
+ *
  * <h2>Concurrency</h2>
  * {@link #open} and {@link #finalizeSink()} run on one thread (the executor's). {@link #bind} may be
  * called from any thread and concurrently (the states it binds over are threadsafe), but every worker
