@@ -4,11 +4,14 @@ import io.troupe.actors.coordinator.ExecutorRuntime;
 import io.troupe.actors.coordinator.QueryCoordinator;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.LocalExecutor;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
+import io.troupe.operators.profile.Profiler;
+import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 
@@ -125,10 +128,41 @@ public final class Troupe implements AutoCloseable {
      */
     public RunningQuery submit(Plan plan, QueryOptions options) {
         checkOpen();
-        PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
+        return submit(new PlanCompiler(catalog, settings).compile(plan), workers(options), options, null);
+    }
+
+    /**
+     * EXPLAIN ANALYZE: validates and runs {@code plan} with {@code options}, for real, counting rows,
+     * batches and time per plan node and per worker, and returns its rows with that profile
+     * ({@link QueryProfile#render()} prints it as PostgreSQL does; {@link io.troupe.operators.profile.NodeProfile}
+     * says what each number means). Only such a query wraps its chains with counters.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
+     */
+    public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
+        checkOpen();
+        PlanCompiler compiler = new PlanCompiler(catalog, settings);
+        PlanCompiler.CompiledQuery query = compiler.compile(plan);
+        int workers = workers(options);
+        if (workers > 0) {
+            runtime(); // started before the clock: its start is no part of the query's time
+        }
+        Profiler profiler = new Profiler();
+        long start = System.nanoTime();
+        QueryResult result = submit(query, workers, options, profiler).await();
+        long elapsed = System.nanoTime() - start;
+        return profiler.profile(plan, query.pipelines(), compiler::origin, workers, elapsed, result);
+    }
+
+    private int workers(QueryOptions options) {
+        return options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+    }
+
+    /** Starts {@code query}; {@code probe} is EXPLAIN ANALYZE's, null for an ordinary query. */
+    private RunningQuery submit(PlanCompiler.CompiledQuery query, int workers, QueryOptions options, ExecutionProbe probe) {
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId));
-        int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId), probe);
         CompletableFuture<QueryResult> result = new CompletableFuture<>();
         if (workers == 0) {
             if (options.timeout() != null) {

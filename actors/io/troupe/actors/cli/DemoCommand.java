@@ -5,6 +5,7 @@ import io.troupe.actors.api.Troupe;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.types.DataType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,7 +20,8 @@ import static io.troupe.operators.plan.Expr.lit;
 
 /**
  * {@code troupe demo}: generates the benchmark tables of shared/design.md and runs W1 (a self
- * join) and W2 (a grouping that finds no duplicates), printing each plan, its result and its time.
+ * join) and W2 (a grouping that finds no duplicates), printing each plan, its result and its time;
+ * with {@code --analyze}, each query's EXPLAIN ANALYZE profile instead of its plan and time.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Generate data and run the W1 and W2 workloads on it.")
@@ -31,6 +33,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--workers", description = "workers per query; 0 runs on the main thread alone "
             + "(default: troupe.workers.default)")
     int workers = QueryOptions.DEFAULT_WORKERS;
+
+    @Option(names = "--analyze", description = "run each query under EXPLAIN ANALYZE and print its profile "
+            + "(rows, batches and time per node and per worker) instead of its plan")
+    boolean analyze;
 
     private final PrintStream out = System.out;
 
@@ -61,9 +67,17 @@ final class DemoCommand implements Callable<Integer> {
 
     private void run(Troupe troupe, String title, Plan plan) {
         out.println(title);
+        QueryOptions options = QueryOptions.defaults().withWorkers(workers);
+        if (analyze) {
+            QueryProfile profile = troupe.explainAnalyze(plan, options);
+            out.print(profile.render());
+            out.print(profile.result().format(10));
+            out.println();
+            return;
+        }
         out.print(troupe.explain(plan));
         long t0 = System.nanoTime();
-        QueryResult result = troupe.execute(plan, QueryOptions.defaults().withWorkers(workers));
+        QueryResult result = troupe.execute(plan, options);
         double elapsed = seconds(t0);
         out.print(result.format(10));
         out.printf("Time: %.3f s%n%n", elapsed);

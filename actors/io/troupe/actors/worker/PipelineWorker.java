@@ -123,7 +123,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
 
     private Behavior<Command> bind() {
         try {
-            task = spec.outlet() == null ? spec.run().bind() : spec.run().bind(spec.outlet()::tail);
+            task = spec.outlet() == null ? spec.run().bind(spec.worker()) : spec.run().bind(spec.outlet()::tail, spec.worker());
         } catch (RuntimeException e) {
             // Stays alive (FINISHED) until its coordinator stops the query: a behavior that stops
             // inside its setup would skip the PostStop that releases what the constructor counted.

@@ -26,6 +26,7 @@ public final class ExecContext {
     private final int batchSize;
     private final ConcurrentMap<StateKey<?>, Object> published = new ConcurrentHashMap<>();
     private final QueryMemory memory;
+    private final ExecutionProbe probe;
     private volatile String cancelReason;
 
     /** A context whose hash memory comes on demand, under no budget, in chunks of the default size. */
@@ -35,6 +36,14 @@ public final class ExecContext {
 
     /** A context whose operators take hash memory from {@code memory} (a Troupe's arena). */
     public ExecContext(long queryId, int batchSize, QueryMemory memory) {
+        this(queryId, batchSize, memory, null);
+    }
+
+    /**
+     * A context whose executors report to {@code probe} (EXPLAIN ANALYZE), or to none when it is null.
+     * The probe is for the executors ({@link PipelineRun}); operators never use it.
+     */
+    public ExecContext(long queryId, int batchSize, QueryMemory memory, ExecutionProbe probe) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
@@ -44,6 +53,12 @@ public final class ExecContext {
             throw new IllegalArgumentException("memory must not be null");
         }
         this.memory = memory;
+        this.probe = probe;
+    }
+
+    /** EXPLAIN ANALYZE's probe, or null when the query is not profiled. */
+    public ExecutionProbe probe() {
+        return probe;
     }
 
     /** The query's hash-table memory: operators take chunks here; the executor releases them at the end. */

@@ -20,6 +20,10 @@ import java.util.function.Supplier;
  * {@link WorkerTask} to the end; {@link #prepareFinalize()} once; every worker steps the returned
  * {@link FinalizeWork} until it has none left; then {@link #finalizeSink()} once.
  *
+ * <p>EXPLAIN ANALYZE: when the context has an {@link ExecutionProbe}, {@link #bind} lets it wrap each
+ * reader and consumer of the task in a counting one, and {@link #finalizeSink()} reports its time;
+ * without one nothing is wrapped.
+ *
  * <h2>Concurrency</h2>
  * {@link #open}, {@link #prepareFinalize()} and {@link #finalizeSink()} run on one thread (the executor's). {@link #bind} may be
  * called from any thread and concurrently (the states it binds over are threadsafe), but every worker
@@ -89,25 +93,47 @@ public final class PipelineRun {
         return sinkState;
     }
 
-    /** A worker's task whose branches end in locals of this pipeline's sink. */
+    /** The leader's task whose branches end in locals of this pipeline's sink. */
     public WorkerTask bind() {
-        return bind(sinkState::local);
+        return bind(sinkState::local, ExecutionProbe.LEADER);
+    }
+
+    /** Worker {@code worker}'s task whose branches end in locals of this pipeline's sink. */
+    public WorkerTask bind(int worker) {
+        return bind(sinkState::local, worker);
+    }
+
+    /** The leader's task whose branches end in consumers from {@code tails} (see {@link #bind(Supplier, int)}). */
+    public WorkerTask bind(Supplier<BatchConsumer> tails) {
+        return bind(tails, ExecutionProbe.LEADER);
     }
 
     /**
-     * A worker's task whose branches end in consumers from {@code tails} (one per branch): the sink's
-     * locals, or an exchange that ships the batches elsewhere.
+     * A task whose branches end in consumers from {@code tails} (one per branch): the sink's locals,
+     * or an exchange that ships the batches elsewhere. {@code participant} (a worker's index, or
+     * {@link ExecutionProbe#LEADER}) names the task to EXPLAIN ANALYZE's probe, when the query has one:
+     * the probe then wraps every reader and consumer of the task.
      */
-    public WorkerTask bind(Supplier<BatchConsumer> tails) {
+    public WorkerTask bind(Supplier<BatchConsumer> tails, int participant) {
+        ExecutionProbe probe = ctx.probe();
+        ExecutionProbe.Recorder recorder = probe == null ? null : probe.bind(pipeline, participant);
         List<Source.SourceReader> readers = new ArrayList<>();
         List<BatchConsumer> chains = new ArrayList<>();
         List<Pipeline.Branch> branches = pipeline.branches();
         for (int b = 0; b < branches.size(); b++) {
-            readers.add(sources.get(b).reader());
+            Source.SourceReader reader = sources.get(b).reader();
             BatchConsumer chain = tails.get();
+            if (recorder != null) {
+                reader = recorder.source(b, reader);
+                chain = recorder.sink(b, chain);
+            }
+            readers.add(reader);
             List<Operator> ops = branches.get(b).operators();
             for (int i = ops.size() - 1; i >= 0; i--) {
                 chain = operators.get(ops.get(i)).bind(chain);
+                if (recorder != null) {
+                    chain = recorder.operator(b, i, chain);
+                }
             }
             chains.add(chain);
         }
@@ -123,7 +149,14 @@ public final class PipelineRun {
     /** Finalizes the sink, once every worker has stepped the {@link #prepareFinalize() finalize work} to its end. */
     public void finalizeSink() {
         ctx.checkCancelled();
+        ExecutionProbe probe = ctx.probe();
+        if (probe == null) {
+            sinkState.finalizeSink();
+            return;
+        }
+        long start = System.nanoTime();
         sinkState.finalizeSink();
+        probe.finalized(pipeline, System.nanoTime() - start);
     }
 
     /**

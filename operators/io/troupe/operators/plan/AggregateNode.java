@@ -93,7 +93,7 @@ final class AggregateNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema in = input.deriveSchema(compiler.catalog());
         List<Expression> keys = new ArrayList<>();
         for (Expr key : groupBy) {

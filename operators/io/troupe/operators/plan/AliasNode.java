@@ -32,7 +32,7 @@ final class AliasNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         return input.compile(compiler);
     }
 }

@@ -41,7 +41,7 @@ final class DistinctNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema in = input.deriveSchema(compiler.catalog());
         List<Expression> keys = new ArrayList<>();
         for (int c = 0; c < in.size(); c++) {

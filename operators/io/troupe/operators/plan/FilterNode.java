@@ -51,7 +51,7 @@ final class FilterNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         Expression bound = bind(input.deriveSchema(compiler.catalog()));
         return input.compile(compiler).then(new FilterOperator(bound));
     }

@@ -118,7 +118,7 @@ final class JoinNode extends Plan {
      * probe appended. One state key ties the two: the sink publishes the table under it.
      */
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema l = left.deriveSchema(compiler.catalog());
         Schema r = right.deriveSchema(compiler.catalog());
         Keys keys = bindKeys(l, r);

@@ -54,7 +54,7 @@ final class LimitNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         if (input instanceof SortNode sort) {
             return sort.compileTopN(compiler, count, offset);
         }

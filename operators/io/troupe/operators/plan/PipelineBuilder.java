@@ -30,6 +30,7 @@ public final class PipelineBuilder {
 
     /** Appends a streaming operator to every branch. */
     public PipelineBuilder then(Operator operator) {
+        compiler.recordOrigin(operator);
         for (List<Operator> ops : operators) {
             ops.add(operator);
         }
@@ -52,6 +53,7 @@ public final class PipelineBuilder {
 
     /** Ends this pipeline in {@code sink}; the result is registered with the compiler. */
     public Pipeline into(Sink sink) {
+        compiler.recordOrigin(sink);
         List<Pipeline.Branch> branches = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++) {
             branches.add(new Pipeline.Branch(sources.get(i), operators.get(i)));

@@ -154,8 +154,16 @@ public abstract class Plan {
      */
     abstract Schema deriveSchema(Catalog catalog);
 
+    /**
+     * Compiles this node ({@link #compileNode}), recording it as the origin of the sources, operators
+     * and sinks it adds, for EXPLAIN ANALYZE ({@link PlanCompiler#origin}).
+     */
+    final PipelineBuilder compile(PlanCompiler compiler) {
+        return compiler.compiling(this, () -> compileNode(compiler));
+    }
+
     /** Compiles this node: extends or ends its children's pipelines. Runs after validation. */
-    abstract PipelineBuilder compile(PlanCompiler compiler);
+    abstract PipelineBuilder compileNode(PlanCompiler compiler);
 
     @Override
     public String toString() {

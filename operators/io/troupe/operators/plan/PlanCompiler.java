@@ -9,8 +9,13 @@ import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Turns a validated {@link Plan} into {@link Pipeline}s: streaming nodes extend their child's
@@ -25,6 +30,10 @@ public final class PlanCompiler {
     private final TroupeSettings settings;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private int nextKey;
+    /** The plan node each source, operator and sink was compiled for (EXPLAIN ANALYZE). */
+    private final Map<Object, Plan> origins = new IdentityHashMap<>();
+    /** The nodes whose compile is running, innermost first. */
+    private final Deque<Plan> compiling = new ArrayDeque<>();
 
     public PlanCompiler(Catalog catalog, TroupeSettings settings) {
         this.catalog = catalog;
@@ -54,7 +63,35 @@ public final class PlanCompiler {
 
     /** A new pipeline builder reading from {@code source}. */
     public PipelineBuilder source(Source source) {
+        recordOrigin(source);
         return new PipelineBuilder(this, source);
+    }
+
+    /**
+     * The plan node that {@code compiled} (a {@link Source}, an {@link io.troupe.operators.exec.Operator}
+     * or a {@link Sink} of the compiled pipelines) was compiled for; null for what no node made (the
+     * result's {@link CollectSink}).
+     */
+    public Plan origin(Object compiled) {
+        return origins.get(compiled);
+    }
+
+    /** Runs {@code body} (the compile of {@code node}) with {@code node} as the origin of what it adds. */
+    PipelineBuilder compiling(Plan node, Supplier<PipelineBuilder> body) {
+        compiling.push(node);
+        try {
+            return body.get();
+        } finally {
+            compiling.pop();
+        }
+    }
+
+    /** Records the innermost node being compiled as {@code compiled}'s origin (the first to add it). */
+    void recordOrigin(Object compiled) {
+        Plan node = compiling.peek();
+        if (node != null) {
+            origins.putIfAbsent(compiled, node);
+        }
     }
 
     /** A key unique to this query, for a sink to publish its result to later pipelines. */

@@ -62,7 +62,7 @@ final class ProjectNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         List<Expression> bound = bind(input.deriveSchema(compiler.catalog()));
         return input.compile(compiler).then(new ProjectOperator(bound));
     }

@@ -48,7 +48,7 @@ final class ScanNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         Table t = resolve(compiler.catalog());
         int[] all = new int[t.schema().size()];
         for (int i = 0; i < all.length; i++) {

@@ -37,7 +37,7 @@ final class SeriesNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         return compiler.source(new SeriesSource(start, stop));
     }
 }

@@ -52,7 +52,7 @@ final class SortNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         StateKey<SortedResult> key = compiler.newKey("sort", SortedResult.class);
         return compileInto(compiler, SortSink.sort(spec(compiler), key), key);
     }
@@ -60,7 +60,8 @@ final class SortNode extends Plan {
     /** ORDER BY ... LIMIT count OFFSET offset: one sink that keeps only the rows it will emit. */
     PipelineBuilder compileTopN(PlanCompiler compiler, long count, long offset) {
         StateKey<SortedResult> key = compiler.newKey("topn", SortedResult.class);
-        return compileInto(compiler, SortSink.topN(spec(compiler), count, offset, key), key);
+        // Compiled for the Limit above, but a sort: EXPLAIN ANALYZE counts it as this node.
+        return compiler.compiling(this, () -> compileInto(compiler, SortSink.topN(spec(compiler), count, offset, key), key));
     }
 
     private PipelineBuilder compileInto(PlanCompiler compiler, SortSink sink, StateKey<SortedResult> key) {

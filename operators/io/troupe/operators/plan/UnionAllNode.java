@@ -52,7 +52,7 @@ final class UnionAllNode extends Plan {
     }
 
     @Override
-    PipelineBuilder compile(PlanCompiler compiler) {
+    PipelineBuilder compileNode(PlanCompiler compiler) {
         return left.compile(compiler).union(right.compile(compiler));
     }
 }

@@ -1,0 +1,45 @@
+package io.troupe.operators.exec;
+
+/**
+ * What an executor reports to EXPLAIN ANALYZE: {@link PipelineRun} hands each participant's readers
+ * and consumers to a probe to be wrapped while it binds them, and times each sink's finalize. An
+ * {@link ExecContext} without a probe (every ordinary query) wraps nothing and times nothing, so
+ * instrumentation costs nothing when it is off: the only test is one null check per bind.
+ *
+ * <p>Operators never see a probe: the wrappers sit between them, in the chains that
+ * {@link PipelineRun#bind} builds.
+ *
+ * <h2>Concurrency</h2>
+ * {@link #bind} is called on the binding participant's thread, concurrently for different
+ * participants; the {@link Recorder} it returns and the wrappers that recorder makes belong to that
+ * one participant (they are touched only by the thread driving its task at the time, as the task
+ * itself). {@link #finalized} is called on the executor's thread. Implementations say how their
+ * counts are published to the thread that reads them at the end.
+ */
+public interface ExecutionProbe {
+
+    /** The participant number of the leader: LocalExecutor's thread, or a Gather running morsels itself. */
+    int LEADER = -1;
+
+    /**
+     * {@code participant} (a worker's index, or {@link #LEADER}) is about to bind its chains over
+     * {@code pipeline}: the recorder that wraps them.
+     */
+    Recorder bind(Pipeline pipeline, int participant);
+
+    /** {@code pipeline}'s sink finished {@link Sink.SinkState#finalizeSink()} in {@code nanos}. */
+    void finalized(Pipeline pipeline, long nanos);
+
+    /** Wraps one participant's readers and consumers. Not threadsafe: owned by that participant. */
+    interface Recorder {
+
+        /** Branch {@code branch}'s reader. */
+        Source.SourceReader source(int branch, Source.SourceReader reader);
+
+        /** The consumer that branch {@code branch} ends in (a sink local, or an exchange's tail). */
+        BatchConsumer sink(int branch, BatchConsumer tail);
+
+        /** The consumer operator {@code index} of branch {@code branch} bound for this participant. */
+        BatchConsumer operator(int branch, int index, BatchConsumer bound);
+    }
+}

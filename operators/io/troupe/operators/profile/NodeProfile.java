@@ -1,0 +1,124 @@
+package io.troupe.operators.profile;
+
+import io.troupe.operators.exec.ExecutionProbe;
+import io.troupe.operators.plan.Plan;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedMap;
+
+/**
+ * One line of EXPLAIN ANALYZE: a plan node (or the build side of a hash join, or the Gather) with
+ * what it did over the whole query, summed over every participant, and what each participant did.
+ *
+ * <p>The numbers, by kind of node:
+ * <ul>
+ *   <li>a scan or series: {@code rows}/{@code batches} it read; time in its readers;</li>
+ *   <li>a streaming node (filter, project, limit, the probe of a hash join): rows/batches it pushed on;
+ *       time in its operator minus the time in the operators it pushed into (its own time);</li>
+ *   <li>a pipeline breaker (aggregate, distinct, sort, also a sort compiled with the limit above it
+ *       into a top-N): rows/batches it emitted from its result, and {@code rowsIn}/{@code batchesIn}
+ *       pushed into its sink; time in its sink (accept and finish), in its finalize (one thread, not
+ *       counted in any participant's time) and in the readers of its result;</li>
+ *   <li>{@link Kind#HASH}, the build side of a hash join: {@code rows}/{@code batches} pushed into the
+ *       hash table ({@code rowsIn} is the same); time in the build sink and its finalize;</li>
+ *   <li>{@link Kind#GATHER}: rows/batches that reached the query's result; time the participants
+ *       spent handing them over (a worker's send into its gather channel, waits on a full channel
+ *       included; the leader's hand-over);</li>
+ *   <li>a node that compiles to nothing of its own (an alias, a union all, a limit whose sort became a
+ *       top-N): the rows and batches of its children, no time ({@link #timed()} is false) and no
+ *       participants.</li>
+ * </ul>
+ * Times are summed over participants, so with several workers a node's time may exceed the query's
+ * wall-clock time. Participants are keyed by worker index, {@link ExecutionProbe#LEADER} for the
+ * leader; the workers of different pipelines share indices (the workers of a breaker's sink and of
+ * its result are listed together by index).
+ *
+ * <p>Immutable.
+ */
+public final class NodeProfile {
+
+    /** What the line stands for. */
+    public enum Kind { PLAN, HASH, GATHER }
+
+    private final String label;
+    private final Kind kind;
+    private final Plan node;
+    private final boolean timed;
+    private final boolean breaker;
+    private final Counts total;
+    private final SortedMap<Integer, Counts> participants;
+    private final List<NodeProfile> children;
+
+    NodeProfile(String label, Kind kind, Plan node, boolean timed, boolean breaker, Counts total,
+                SortedMap<Integer, Counts> participants, List<NodeProfile> children) {
+        this.label = label;
+        this.kind = kind;
+        this.node = node;
+        this.timed = timed;
+        this.breaker = breaker;
+        this.total = total;
+        this.participants = Collections.unmodifiableSortedMap(participants);
+        this.children = List.copyOf(children);
+    }
+
+    /** The node's label, as EXPLAIN prints it; "Hash" for a join's build side, "Gather" for the Gather. */
+    public String label() {
+        return label;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The plan node: for {@link Kind#HASH}, the join; null for the Gather. */
+    public Plan node() {
+        return node;
+    }
+
+    /** False for a node that compiles to nothing of its own: its counts are its children's. */
+    public boolean timed() {
+        return timed;
+    }
+
+    /** True for a pipeline breaker: it has rows in as well as rows out. */
+    public boolean breaker() {
+        return breaker;
+    }
+
+    /** The totals over every participant (and, for the time, the sink's finalize). */
+    public Counts total() {
+        return total;
+    }
+
+    public long rows() {
+        return total.rows();
+    }
+
+    public long batches() {
+        return total.batches();
+    }
+
+    public long rowsIn() {
+        return total.rowsIn();
+    }
+
+    public long nanos() {
+        return total.nanos();
+    }
+
+    /** What each participant did, by worker index, the leader ({@link ExecutionProbe#LEADER}) first. */
+    public SortedMap<Integer, Counts> participants() {
+        return participants;
+    }
+
+    /** The inputs of this node, as EXPLAIN lists them (a join's build side under a {@link Kind#HASH} line). */
+    public List<NodeProfile> children() {
+        return children;
+    }
+
+    @Override
+    public String toString() {
+        return label + " " + total;
+    }
+}

@@ -1,0 +1,234 @@
+package io.troupe.operators.profile;
+
+import io.troupe.operators.exec.ExecutionProbe;
+import io.troupe.operators.exec.Operator;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.Plan;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import static io.troupe.operators.profile.ParticipantCounters.BATCHES;
+import static io.troupe.operators.profile.ParticipantCounters.NANOS;
+import static io.troupe.operators.profile.ParticipantCounters.ROWS;
+
+/**
+ * EXPLAIN ANALYZE's probe: set on the {@link io.troupe.operators.exec.ExecContext} of one query, it
+ * gives every participant that binds a pipeline its own {@link ParticipantCounters}, and after the
+ * query sums them per plan node into a {@link QueryProfile} ({@link #profile}).
+ *
+ * <p>From sites to nodes: a reader counts for the node its source was compiled for, an operator for
+ * its node, a tail for the node of the pipeline's sink (the Gather for the result's collector), as
+ * {@code PlanCompiler.origin} records them. An operator's rows out are the rows into the next site of
+ * its chain, and its own time is its time minus the next site's (the next site is called only from
+ * inside it). A node with an operator and a sink (a hash join: probe and build) shows its sink as a
+ * separate "Hash" line over the input that feeds it, as PostgreSQL does.
+ *
+ * <h2>Concurrency and happens-before</h2>
+ * {@link #bind} and {@link #finalized} may come from any thread; they and {@link #profile} synchronize
+ * on this. The counts themselves are written without synchronization, each by its participant only,
+ * and read by {@link #profile}, which must run after the query completed. That read sees every write:
+ * with the leader alone everything runs on the caller's thread; with workers each participant's last
+ * write precedes its done report (a worker's {@code WorkerDone}, the Gather's {@code GatherDone}: an
+ * actor message, whose send happens before its receipt), the coordinator completes the query's future
+ * only after receiving every report of every pipeline, and the caller reads after that future
+ * completed. A failed or cancelled query is never profiled.
+ */
+public final class Profiler implements ExecutionProbe {
+
+    private final List<ParticipantCounters> participants = new ArrayList<>();
+    private final Map<Pipeline, Long> finalizeNanos = new IdentityHashMap<>();
+
+    @Override
+    public synchronized Recorder bind(Pipeline pipeline, int participant) {
+        ParticipantCounters counters = new ParticipantCounters(pipeline, participant);
+        participants.add(counters);
+        return counters;
+    }
+
+    @Override
+    public synchronized void finalized(Pipeline pipeline, long nanos) {
+        finalizeNanos.merge(pipeline, nanos, Long::sum);
+    }
+
+    /**
+     * The profile of the completed query.
+     *
+     * @param plan           the plan that ran
+     * @param pipelines      what it was compiled into
+     * @param origins        the plan node each source, operator and sink was compiled for (null for none)
+     * @param workersPlanned the workers it asked for (0: the leader alone)
+     * @param executionNanos its wall-clock time
+     * @param result         its rows
+     */
+    public synchronized QueryProfile profile(Plan plan, List<Pipeline> pipelines, Function<Object, Plan> origins,
+                                             int workersPlanned, long executionNanos, QueryResult result) {
+        return new Summary(pipelines, origins).profile(plan, workersPlanned, executionNanos, result);
+    }
+
+    /** Counts of one line being summed: totals, and per participant. */
+    private static final class Tally {
+        Counts total = Counts.ZERO;
+        final TreeMap<Integer, Counts> participants = new TreeMap<>();
+
+        void add(int participant, Counts counts) {
+            total = total.plus(counts);
+            participants.merge(participant, counts, Counts::plus);
+        }
+
+        /** Time of no participant's (a finalize on the executor's thread). */
+        void addTime(long nanos) {
+            total = total.plus(new Counts(0, 0, 0, 0, nanos));
+        }
+    }
+
+    /** One summing of the counts into lines. Not threadsafe; runs under the profiler's lock. */
+    private final class Summary {
+        private final Function<Object, Plan> origins;
+        private final Map<Plan, Tally> nodes = new IdentityHashMap<>();
+        private final Map<Plan, Tally> builds = new IdentityHashMap<>();
+        /** Per node with a build side, the node whose output feeds the build. */
+        private final Map<Plan, Plan> buildInputs = new IdentityHashMap<>();
+        private final Set<Plan> breakers = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Tally gather = new Tally();
+
+        Summary(List<Pipeline> pipelines, Function<Object, Plan> origins) {
+            this.origins = origins;
+            Set<Plan> streaming = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Pipeline p : pipelines) {
+                for (Pipeline.Branch branch : p.branches()) {
+                    for (Operator op : branch.operators()) {
+                        streaming.add(origins.apply(op));
+                    }
+                }
+            }
+            for (Pipeline p : pipelines) {
+                Plan sinkNode = origins.apply(p.sink());
+                if (sinkNode == null) {
+                    continue;
+                }
+                if (streaming.contains(sinkNode)) {
+                    buildInputs.put(sinkNode, origins.apply(p.branches().get(0).source()));
+                    builds.put(sinkNode, new Tally());
+                } else {
+                    breakers.add(sinkNode);
+                }
+            }
+            for (ParticipantCounters counters : participants) {
+                sum(counters);
+            }
+            for (Map.Entry<Pipeline, Long> e : finalizeNanos.entrySet()) {
+                sinkTally(e.getKey()).addTime(e.getValue());
+            }
+        }
+
+        private Tally sinkTally(Pipeline p) {
+            Plan node = origins.apply(p.sink());
+            if (node == null) {
+                return gather;
+            }
+            Tally build = builds.get(node);
+            return build != null ? build : nodes.computeIfAbsent(node, n -> new Tally());
+        }
+
+        private void sum(ParticipantCounters c) {
+            Pipeline p = c.pipeline();
+            int who = c.participant();
+            for (int b = 0; b < p.branches().size(); b++) {
+                Pipeline.Branch branch = p.branches().get(b);
+                int source = c.firstSite(b);
+                nodeTally(branch.source()).add(who, new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0,
+                        c.get(source, NANOS)));
+                List<Operator> ops = branch.operators();
+                for (int i = 0; i < ops.size(); i++) {
+                    int site = source + 1 + i;
+                    nodeTally(ops.get(i)).add(who, new Counts(c.get(site + 1, ROWS), c.get(site + 1, BATCHES), 0, 0,
+                            c.get(site, NANOS) - c.get(site + 1, NANOS)));
+                }
+                int tail = source + ops.size() + 1;
+                long rows = c.get(tail, ROWS);
+                long batches = c.get(tail, BATCHES);
+                Plan sinkNode = origins.apply(p.sink());
+                // What a Gather or a hash build takes in is what its line shows as its rows.
+                Counts counts = sinkNode == null || builds.containsKey(sinkNode)
+                        ? new Counts(rows, batches, rows, batches, c.get(tail, NANOS))
+                        : new Counts(0, 0, rows, batches, c.get(tail, NANOS));
+                sinkTally(p).add(who, counts);
+            }
+        }
+
+        private Tally nodeTally(Object compiled) {
+            Plan node = origins.apply(compiled);
+            if (node == null) {
+                throw new IllegalStateException("EXPLAIN ANALYZE: no plan node compiled " + compiled);
+            }
+            return nodes.computeIfAbsent(node, n -> new Tally());
+        }
+
+        QueryProfile profile(Plan plan, int workersPlanned, long executionNanos, QueryResult result) {
+            NodeProfile root = line(plan);
+            int launched = workersPlanned == 0 ? 0 : launched();
+            if (workersPlanned > 0) {
+                root = new NodeProfile("Gather", NodeProfile.Kind.GATHER, null, true, false, gather.total,
+                        gather.participants, List.of(root));
+            }
+            return new QueryProfile(root, workersPlanned, launched, executionNanos, result);
+        }
+
+        /** The fewest workers (not the leader) that bound any one pipeline. */
+        private int launched() {
+            Map<Pipeline, Set<Integer>> bound = new IdentityHashMap<>();
+            for (ParticipantCounters c : participants) {
+                if (c.participant() != LEADER) {
+                    bound.computeIfAbsent(c.pipeline(), p -> new HashSet<>()).add(c.participant());
+                }
+            }
+            return bound.values().stream().mapToInt(Set::size).min().orElse(0);
+        }
+
+        private NodeProfile line(Plan node) {
+            List<NodeProfile> children = new ArrayList<>();
+            Plan buildInput = buildInputs.get(node);
+            for (Plan child : node.children()) {
+                NodeProfile line = line(child);
+                if (buildInput != null && contains(child, buildInput)) {
+                    Tally build = builds.get(node);
+                    line = new NodeProfile("Hash", NodeProfile.Kind.HASH, node, true, false, build.total,
+                            build.participants, List.of(line));
+                }
+                children.add(line);
+            }
+            Tally tally = nodes.get(node);
+            if (tally == null) {
+                Counts passed = Counts.ZERO;
+                for (NodeProfile child : children) {
+                    passed = passed.plus(new Counts(child.rows(), child.batches(), 0, 0, 0));
+                }
+                return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, false, false, passed,
+                        new TreeMap<>(), children);
+            }
+            return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, true, breakers.contains(node),
+                    tally.total, tally.participants, children);
+        }
+
+        private boolean contains(Plan tree, Plan node) {
+            if (tree == node) {
+                return true;
+            }
+            for (Plan child : tree.children()) {
+                if (contains(child, node)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}
