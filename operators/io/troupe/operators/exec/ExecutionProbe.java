@@ -13,7 +13,8 @@ package io.troupe.operators.exec;
  * {@link #bind} is called on the binding participant's thread, concurrently for different
  * participants; the {@link Recorder} it returns and the wrappers that recorder makes belong to that
  * one participant (they are touched only by the thread driving its task at the time, as the task
- * itself). {@link #finalized} is called on the executor's thread. Implementations say how their
+ * itself). {@link #finalized} is called on the executor's thread and, for the steps of a sink's
+ * finalize work, on every worker's, concurrently: it must be threadsafe. Implementations say how their
  * counts are published to the thread that reads them at the end.
  */
 public interface ExecutionProbe {
@@ -27,7 +28,10 @@ public interface ExecutionProbe {
      */
     Recorder bind(Pipeline pipeline, int participant);
 
-    /** {@code pipeline}'s sink finished {@link Sink.SinkState#finalizeSink()} in {@code nanos}. */
+    /**
+     * {@code pipeline}'s sink spent {@code nanos} finalizing: preparing, one step of its
+     * {@link FinalizeWork} (from any worker), or {@link Sink.SinkState#finalizeSink()} itself.
+     */
     void finalized(Pipeline pipeline, long nanos);
 
     /** Wraps one participant's readers and consumers. Not threadsafe: owned by that participant. */

@@ -140,10 +140,25 @@ public final class PipelineRun {
         return new WorkerTask(readers, chains);
     }
 
-    /** The work every worker shares before {@link #finalizeSink()}, once every worker's task is done. */
+    /**
+     * The work every worker shares before {@link #finalizeSink()}, once every worker's task is done.
+     * Under EXPLAIN ANALYZE the preparation and every step count in the sink's finalize time.
+     */
     public FinalizeWork prepareFinalize() {
         ctx.checkCancelled();
-        return sinkState.prepareFinalize();
+        ExecutionProbe probe = ctx.probe();
+        if (probe == null) {
+            return sinkState.prepareFinalize();
+        }
+        long start = System.nanoTime();
+        FinalizeWork work = sinkState.prepareFinalize();
+        probe.finalized(pipeline, System.nanoTime() - start);
+        return () -> {
+            long stepStart = System.nanoTime();
+            boolean did = work.step();
+            probe.finalized(pipeline, System.nanoTime() - stepStart);
+            return did;
+        };
     }
 
     /** Finalizes the sink, once every worker has stepped the {@link #prepareFinalize() finalize work} to its end. */

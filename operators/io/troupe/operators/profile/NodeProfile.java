@@ -18,10 +18,12 @@ import java.util.SortedMap;
  *       time in its operator minus the time in the operators it pushed into (its own time);</li>
  *   <li>a pipeline breaker (aggregate, distinct, sort, also a sort compiled with the limit above it
  *       into a top-N): rows/batches it emitted from its result, and {@code rowsIn}/{@code batchesIn}
- *       pushed into its sink; time in its sink (accept and finish), in its finalize (one thread, not
+ *       pushed into its sink; time in its sink (accept and finish), in its finalize (the preparation,
+ *       every worker's finalize work such as a partition merge, and the publication: summed, not
  *       counted in any participant's time) and in the readers of its result;</li>
  *   <li>{@link Kind#HASH}, the build side of a hash join: {@code rows}/{@code batches} pushed into the
- *       hash table ({@code rowsIn} is the same); time in the build sink and its finalize;</li>
+ *       hash table ({@code rowsIn} is the same); time in the build sink and its finalize (the
+ *       bucket allocation and every worker's inserts, summed);</li>
  *   <li>{@link Kind#GATHER}: rows/batches that reached the query's result; time the participants
  *       spent handing them over (a worker's send into its gather channel, waits on a full channel
  *       included; the leader's hand-over);</li>
