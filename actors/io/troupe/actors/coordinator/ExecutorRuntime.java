@@ -107,9 +107,14 @@ public final class ExecutorRuntime implements AutoCloseable {
         return liveWorkers.get();
     }
 
-    /** Channels of any query of this runtime that are still open. */
+    /** Channels of any query of this runtime that are still open (in use). */
     public int openChannels() {
         return transport.openChannels();
+    }
+
+    /** Aeron logs kept idle for the next queries' channels (see {@code AeronChannelPool}). */
+    public int idleChannels() {
+        return transport.idleChannels();
     }
 
     /** Spawns the coordinator of a query; it starts at once. */
