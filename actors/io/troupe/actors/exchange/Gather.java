@@ -257,9 +257,15 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         return this;
     }
 
-    /** No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. */
+    /**
+     * No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. Producers
+     * first hear of all consumption they are owed (the deadlock rule, as before an idle round).
+     */
     private Behavior<Command> park() {
         if (handOver.parkIfFull(wake)) {
+            for (BatchReceiver input : inputs) {
+                input.flush();
+            }
             phase = Phase.PARKED;
         } else {
             getContext().getSelf().tell(Poll.INSTANCE);
