@@ -2,6 +2,7 @@ package io.troupe.actors.api;
 
 import io.troupe.actors.coordinator.ExecutorRuntime;
 import io.troupe.actors.coordinator.QueryCoordinator;
+import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
@@ -36,7 +37,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else with the
  * first query that asks for workers (or a timeout): a Troupe used by the leader alone, as most tests
  * use it, pays nothing for it.
- * {@link #close()} terminates it and waits, bounded, for its threads.
+ * {@link #close()} terminates it and waits, bounded, for its threads. {@link #stream} runs a query
+ * the same ways and hands its result out batch by batch, with back-pressure ({@link QueryStream}).
  *
  * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
  * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
@@ -196,6 +198,38 @@ public final class Troupe implements AutoCloseable {
         return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
     }
 
+    /**
+     * Validates {@code plan} and starts it with {@code options}, its result to be pulled batch by
+     * batch: a caller slower than the query holds it back (see {@link QueryStream}). With workers the
+     * query starts at once in the actor executor; with 0 workers it runs lazily on the thread that
+     * reads the stream. Close the stream (try-with-resources) to release the query early.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     */
+    public QueryStream stream(Plan plan, QueryOptions options) {
+        checkOpen();
+        PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
+        long queryId = nextQueryId.getAndIncrement();
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId));
+        int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+        if (workers == 0) {
+            return QueryStream.local(query.schema(), query.pipelines(), ctx, options.timeout());
+        }
+        ExecutorRuntime executor = runtime();
+        BatchHandOver handOver = new BatchHandOver(QueryStream.HAND_OVER_BATCHES);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        ActorRef<QueryCoordinator.Command> coordinator;
+        try {
+            coordinator = executor.spawnCoordinator(
+                    executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver));
+        } catch (RuntimeException e) {
+            ctx.memory().releaseAll();
+            throw e;
+        }
+        return QueryStream.parallel(queryId, query.schema(), handOver, done,
+                reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
+    }
+
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
     public Table createTable(String name, Plan plan) {
         Table table = execute(plan).toTable(name);
@@ -223,7 +257,7 @@ public final class Troupe implements AutoCloseable {
         return runtime;
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, open channels
+    // visible for testing: the actor system's name (null before it started), live workers, channels in use
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }
@@ -234,6 +268,12 @@ public final class Troupe implements AutoCloseable {
 
     synchronized int openChannels() {
         return runtime == null ? 0 : runtime.openChannels();
+    }
+
+    // visible for testing: Aeron logs of cleanly ended channels, kept idle for the next queries
+    // (the driver counts their publications and subscriptions as live)
+    synchronized int idleChannels() {
+        return runtime == null ? 0 : runtime.idleChannels();
     }
 
     /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */

@@ -3,8 +3,10 @@ package io.troupe.actors.coordinator;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.troupe.config.TroupeSettings;
+import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -14,13 +16,11 @@ import org.apache.pekko.actor.typed.SpawnProtocol;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.slf4j.LoggerFactory;
 
-import io.troupe.operators.exec.ExecContext;
-import io.troupe.operators.exec.Pipeline;
-import io.troupe.transport.TransportRuntime;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,6 +34,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Threadsafe. {@link #close()} terminates the actor system and waits for it, bounded by
  * {@link #SHUTDOWN_TIMEOUT}, so that no thread of this runtime outlives it, then closes the transport.
+ * A query still running then was stopped with the actor system, before its coordinator could finish
+ * it: close returns its memory and fails its future with a {@link QueryCancelledException}, so that
+ * no caller waits on it (a stream's reader included).
  */
 public final class ExecutorRuntime implements AutoCloseable {
 
@@ -48,6 +51,8 @@ public final class ExecutorRuntime implements AutoCloseable {
     private final ActorSystem<SpawnProtocol.Command> system;
     private final TransportRuntime transport;
     private final AtomicInteger liveWorkers = new AtomicInteger();
+    /** Queries whose coordinator has not finished yet, by query id. */
+    private final ConcurrentMap<Long, QueryCoordinator.Spec> running = new ConcurrentHashMap<>();
 
     private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system, TransportRuntime transport) {
         this.settings = settings;
@@ -102,13 +107,21 @@ public final class ExecutorRuntime implements AutoCloseable {
         return liveWorkers.get();
     }
 
-    /** Channels of any query of this runtime that are still open. */
+    /** Channels of any query of this runtime that are still open (in use). */
     public int openChannels() {
         return transport.openChannels();
     }
 
+    /** Aeron logs kept idle for the next queries' channels (see {@code AeronChannelPool}). */
+    public int idleChannels() {
+        return transport.idleChannels();
+    }
+
     /** Spawns the coordinator of a query; it starts at once. */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
+        long queryId = spec.ctx().queryId();
+        running.put(queryId, spec);
+        spec.done().whenComplete((v, e) -> running.remove(queryId));
         try {
             return AskPattern.<SpawnProtocol.Command, ActorRef<QueryCoordinator.Command>>ask(system,
                     replyTo -> new SpawnProtocol.Spawn<>(QueryCoordinator.create(spec),
@@ -116,19 +129,27 @@ public final class ExecutorRuntime implements AutoCloseable {
                     SPAWN_TIMEOUT, system.scheduler())
                     .toCompletableFuture().get(SPAWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
+            running.remove(queryId);
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting query " + spec.ctx().queryId(), e);
+            throw new IllegalStateException("interrupted while starting query " + queryId, e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not start query " + spec.ctx().queryId() + ": " + e, e);
+            running.remove(queryId);
+            throw new IllegalStateException("could not start query " + queryId + ": " + e, e);
         }
     }
 
-    /** A query spec on this runtime's dispatchers and channels. */
+    /** A query spec on this runtime's dispatchers and channels, collecting its result. */
     public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines,
                                       int workers, Duration timeout, CompletableFuture<Void> done) {
+        return spec(ctx, pipelines, workers, timeout, done, null);
+    }
+
+    /** A query spec whose Gather hands its batches to {@code handOver} (null: collect them). */
+    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
+                                      CompletableFuture<Void> done, BatchHandOver handOver) {
         return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, transport,
                 DispatcherSelector.fromConfig(WORKER_DISPATCHER), DispatcherSelector.fromConfig(GATHER_DISPATCHER),
-                settings.workers().leaderParticipation(), liveWorkers, done);
+                settings.workers().leaderParticipation(), liveWorkers, done, handOver);
     }
 
     /** Runs {@code action} once after {@code delay} on the actor system's scheduler. */
@@ -140,12 +161,22 @@ public final class ExecutorRuntime implements AutoCloseable {
         return settings;
     }
 
-    /** Terminates the actor system (stopping every query), waits for it, then closes the transport. */
+    /**
+     * Terminates the actor system (stopping every query), waits for it, fails the queries it stopped,
+     * then closes the transport.
+     */
     @Override
     public void close() {
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            // No actor runs any more: the memory of the queries it stopped can go back.
+            for (QueryCoordinator.Spec stopped : List.copyOf(running.values())) {
+                stopped.ctx().cancel("the Troupe closed");
+                stopped.ctx().memory().releaseAll();
+                stopped.done().completeExceptionally(new QueryCancelledException(
+                        "query " + stopped.ctx().queryId() + " cancelled: the Troupe closed"));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {

@@ -1,5 +1,6 @@
 package io.troupe.actors.coordinator;
 
+import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.Gather;
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.worker.PipelineWorker;
@@ -105,11 +106,13 @@ public final class QueryCoordinator {
      * @param liveWorkers      the Troupe's count of live workers
      * @param done             completed once every actor of the query has stopped: normally when the
      *                         result is published in {@code ctx}, else with the first cause
+     * @param handOver         for a streamed query, where the Gather hands its batches (bounded) instead
+     *                         of the result sink, which then collects nothing; null to collect
      */
     public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
                        TransportRuntime transport, DispatcherSelector workerDispatcher,
                        DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
-                       CompletableFuture<Void> done) {
+                       CompletableFuture<Void> done, BatchHandOver handOver) {
     }
 
     /** One pipeline's execution, as the coordinator tracks it. */
@@ -185,10 +188,11 @@ public final class QueryCoordinator {
                     inputs.add(channel.receiver());
                     outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w)));
                 }
-                BatchConsumer collect = stage.run.sinkState().local();
+                BatchConsumer collect = spec.handOver() != null ? spec.handOver() : stage.run.sinkState().local();
                 PipelineRun.WorkerTask leader = spec.leaderParticipation() ? Gather.bindLeader(stage.run, collect) : null;
-                ActorRef<Gather.Command> gather = context.spawn(
-                        Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
+                ActorRef<Gather.Command> gather = context.spawn(spec.handOver() != null
+                                ? Gather.streaming(inputs, spec.handOver(), leader, gatherReports, spec.ctx().queryId())
+                                : Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
                         "gather-p" + pipeline.id(), spec.gatherDispatcher());
                 context.watch(gather);
                 stage.gather = gather;

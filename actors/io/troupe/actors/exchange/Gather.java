@@ -38,6 +38,15 @@ import java.util.concurrent.TimeUnit;
  * idling, its output going straight into the consumer. The Gather is then done when every channel
  * ended and its own task is done. The task is bound, like every worker's, before any worker starts.
  *
+ * <p><b>Streaming</b> ({@link #streaming}): the consumer is a {@link BatchHandOver} of a few batches
+ * that the caller of the stream pulls from. A round then takes from the channels no more batches
+ * than the hand-over has room for, and runs the leader's task only when there is room. With no room
+ * the Gather parks ({@code PARKED}): it stops polling, without holding its dispatcher thread, so the
+ * workers' channels fill and the workers wait on them (their idle strategy), and it resumes when the
+ * caller has freed half the hand-over (a {@code Resume} the caller's thread sends; the hand-over's
+ * protocol comment says why none is lost). It reports {@link GatherDone} only once all it delivered
+ * is in the hand-over.
+ *
  * <p>Not threadsafe, as every actor: its state is touched only by its own messages. Its PostStop
  * closes every channel it reads.
  */
@@ -48,8 +57,11 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     /** The longest park between empty rounds: a batch waits at most this long for a Gather with nothing to do. */
     static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    /** The Gather's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
-    public sealed interface Command permits Start, Poll {
+    /**
+     * The Gather's messages: {@link Start} from the coordinator (which stops it to cancel), its own
+     * {@code Poll}, and {@code Resume} from a stream's consumer.
+     */
+    public sealed interface Command permits Start, Poll, Resume {
     }
 
     /**
@@ -65,6 +77,11 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         INSTANCE
     }
 
+    /** From the consumer of a streaming Gather's hand-over, while the Gather is parked: there is room again. */
+    enum Resume implements Command {
+        INSTANCE
+    }
+
     /** What the Gather tells its coordinator. */
     public sealed interface Report permits GatherDone, GatherFailed {
     }
@@ -77,10 +94,15 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     public record GatherFailed(Throwable cause) implements Report {
     }
 
-    private enum Phase { WAITING, GATHERING, DONE }
+    /** WAITING for Start; GATHERING, a Poll in flight; PARKED on a full hand-over, no Poll in flight; DONE. */
+    private enum Phase { WAITING, GATHERING, PARKED, DONE }
 
     private final List<BatchReceiver> inputs;
     private final BatchConsumer consumer;
+    /** The consumer when streaming, whose room bounds what a round takes in; null when collecting. */
+    private final BatchHandOver handOver;
+    /** Tells this Gather to resume: run by the hand-over's consumer thread. */
+    private final Runnable wake;
     private final ActorRef<Report> reportTo;
     private final long queryId;
     private final boolean[] ended;
@@ -94,12 +116,15 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     private Phase phase = Phase.WAITING;
 
     private Gather(ActorContext<Command> context, List<BatchReceiver> inputs, BatchConsumer consumer,
-                   PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
+                   BatchHandOver handOver, PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
         super(context);
         this.leader = leader;
         this.leaderDone = leader == null;
         this.inputs = List.copyOf(inputs);
         this.consumer = consumer;
+        this.handOver = handOver;
+        ActorRef<Command> self = context.getSelf();
+        this.wake = () -> self.tell(Resume.INSTANCE);
         this.reportTo = reportTo;
         this.queryId = queryId;
         this.ended = new boolean[inputs.size()];
@@ -125,7 +150,18 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
      */
     public static Behavior<Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
                                            PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, consumer, leader, reportTo, queryId));
+        return Behaviors.setup(context -> new Gather(context, inputs, consumer, null, leader, reportTo, queryId));
+    }
+
+    /**
+     * A Gather over {@code inputs} that hands every batch to {@code handOver}, taking in no more than
+     * it has room for (see the class comment); otherwise as {@link #create}.
+     *
+     * @param leader its own task from {@link #bindLeader} over {@code handOver}, or null
+     */
+    public static Behavior<Command> streaming(List<BatchReceiver> inputs, BatchHandOver handOver,
+                                              PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
+        return Behaviors.setup(context -> new Gather(context, inputs, handOver, handOver, leader, reportTo, queryId));
     }
 
     /**
@@ -152,6 +188,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         return newReceiveBuilder()
                 .onMessage(Start.class, m -> onStart())
                 .onMessage(Poll.class, p -> onPoll())
+                .onMessage(Resume.class, r -> onResume())
                 .onSignal(PostStop.class, s -> onPostStop())
                 .build();
     }
@@ -170,12 +207,19 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         }
         int work = 0;
         try {
-            for (int i = 0; i < inputs.size(); i++) {
+            // Batches the consumer may take in this round: unbounded when collecting.
+            int room = handOver == null ? Integer.MAX_VALUE : handOver.room();
+            if (room == 0) {
+                return park();
+            }
+            for (int i = 0; i < inputs.size() && room > 0; i++) {
                 if (ended[i]) {
                     continue;
                 }
                 BatchReceiver input = inputs.get(i);
-                work += input.poll(handler, POLL_LIMIT);
+                int delivered = input.poll(handler, Math.min(POLL_LIMIT, room));
+                work += delivered;
+                room -= delivered;
                 BatchReceiver.State state = input.state();
                 if (state == BatchReceiver.State.END_OF_STREAM) {
                     ended[i] = true;
@@ -185,12 +229,12 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
                             + " left its gather channel without an end of stream (" + state + ")");
                 }
             }
-            if (work == 0 && !leaderDone) {
+            if (work == 0 && !leaderDone && room > 0) {
                 // Nothing ready: run a morsel of the fragment here rather than wait.
                 leaderDone = !leader.step();
                 work = 1;
             }
-            if (endedCount == inputs.size() && leaderDone) {
+            if (endedCount == inputs.size() && leaderDone && (handOver == null || handOver.overflowEmpty())) {
                 consumer.finish();
                 phase = Phase.DONE;
                 getContext().getLog().debug("[query {}] gather done batches=[{}] leader batches=[{}]", queryId, batches,
@@ -211,6 +255,30 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         idle.idle(work);
         getContext().getSelf().tell(Poll.INSTANCE);
         return this;
+    }
+
+    /**
+     * No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. Producers
+     * first hear of all consumption they are owed (the deadlock rule, as before an idle round).
+     */
+    private Behavior<Command> park() {
+        if (handOver.parkIfFull(wake)) {
+            for (BatchReceiver input : inputs) {
+                input.flush();
+            }
+            phase = Phase.PARKED;
+        } else {
+            getContext().getSelf().tell(Poll.INSTANCE);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onResume() {
+        if (phase != Phase.PARKED) {
+            return this;
+        }
+        phase = Phase.GATHERING;
+        return onPoll();
     }
 
     private Behavior<Command> onPostStop() {

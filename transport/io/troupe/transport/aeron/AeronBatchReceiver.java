@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * would hide a failed decode or a failing consumer. So the handler here catches it, stops the poll,
  * and {@link #poll} rethrows it to its caller.
  *
+ * <p>Closing after the end of stream was delivered leaves the subscription open for the channel's
+ * pool (see {@link AeronChannelPool}); closing before closes it.
+ *
  * <p>Not threadsafe: owned by one consumer ({@link Subscription} is single-reader); only
  * {@link #close()} may come from another thread.
  */
@@ -36,7 +39,7 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private volatile State state = State.OPEN;
-    /** The stream position after the last frame delivered. */
+    /** The stream position after the last frame delivered (where the stream started, before any). */
     private long consumedPosition;
     /** Set for the duration of one poll. */
     private BatchHandler handler;
@@ -44,9 +47,10 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
     private int delivered;
     private Throwable failure;
 
-    AeronBatchReceiver(AeronIpcChannel channel, Subscription subscription, int maxMessageLength,
+    AeronBatchReceiver(AeronIpcChannel channel, Subscription subscription, long startPosition, int maxMessageLength,
                        int maxPayloadLength, IdleStrategy idleStrategy) {
         this.channel = channel;
+        this.consumedPosition = startPosition;
         this.subscription = subscription;
         this.idleStrategy = idleStrategy;
         this.fragmentsPerMessage = (maxMessageLength + maxPayloadLength - 1) / maxPayloadLength;
@@ -119,12 +123,12 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            channel.markReceiverClosed();
-            subscription.close();
+            // Once the end of stream was delivered nothing is left in the log: the pool may reuse it.
+            boolean delivered = state == State.END_OF_STREAM;
             if (state == State.OPEN) {
                 state = State.CLOSED;
             }
-            channel.endClosed();
+            channel.receiverClosed(delivered);
         }
     }
 

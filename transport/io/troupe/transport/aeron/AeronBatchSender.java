@@ -24,6 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * batch again resumes at that range, and the scratch buffer keeps an offered range's encoding so a
  * retry does not encode it again.
  *
+ * <p>Closing after the end of stream leaves the publication open for the channel's pool (see
+ * {@link AeronChannelPool}); closing without it closes the publication.
+ *
  * <p>Not threadsafe: owned by one producer ({@link ExclusivePublication} is single-writer); only
  * {@link #close()} may come from another thread.
  */
@@ -188,9 +191,8 @@ final class AeronBatchSender implements BatchSender {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            channel.markSenderClosed(publication.position());
-            publication.close();
-            channel.endClosed();
+            // After an end of stream the log is clean: the channel may hand it to the next one.
+            channel.senderClosed(publication.position(), endOfStreamSent);
         }
     }
 }

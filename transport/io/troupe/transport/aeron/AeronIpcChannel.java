@@ -1,14 +1,11 @@
 package io.troupe.transport.aeron;
 
-import io.aeron.Aeron;
-import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.troupe.config.TroupeSettings;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.BatchSender;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -29,6 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (fragmented by Aeron, reassembled by the receiver). A batch larger than the largest message
  * (term-length / 8) is sent as several batches.
  *
+ * <p>Channels come from an {@link AeronChannelPool}: when both ends close cleanly (the end of stream
+ * was sent and delivered) the publication and subscription go back to it for the next channel,
+ * which starts where this one ended; otherwise each end closes its Aeron resource.
+ *
  * <h2>Concurrency</h2>
  * The data path is Aeron's (see {@link ExclusivePublication}). Beside it, two fields carry the ends'
  * lifecycle to each other within the JVM: {@code receiverClosed} (written once by the receiver's
@@ -36,57 +37,42 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code senderFinalPosition} (written once by the sender's close with the publication's position,
  * -1 until then; read by the receiver before each poll, so that once it has consumed up to that
  * position and saw no end of stream it knows the producer left). Both are volatile; each is written
- * by one thread.
+ * by one thread. Each end's close also says whether it kept its resource for the pool, before it
+ * counts itself out of {@code openEnds}; the close that counts the last end out reads both and
+ * recycles or closes the log, so exactly one thread does.
  *
  * <p>Threadsafe as a whole: the sender is owned by one producer and the receiver by one consumer.
  */
 public final class AeronIpcChannel implements BatchChannel {
 
     private final String uri;
-    private final int streamId;
+    private final AeronChannelPool.Log log;
     private final AeronBatchSender sender;
     private final AeronBatchReceiver receiver;
+    private final AeronChannelPool pool;
     private final Runnable onClosed;
     private final AtomicInteger openEnds = new AtomicInteger(2);
 
     private volatile boolean receiverClosed;
     private volatile long senderFinalPosition = -1;
-
-    private AeronIpcChannel(String uri, int streamId, ExclusivePublication publication, Subscription subscription,
-                            TroupeSettings.Transport settings, Runnable onClosed) {
-        this.uri = uri;
-        this.streamId = streamId;
-        this.onClosed = onClosed;
-        this.sender = new AeronBatchSender(this, publication, idleStrategy(settings.idleStrategy()));
-        this.receiver = new AeronBatchReceiver(this, subscription, publication.maxMessageLength(),
-                publication.maxPayloadLength(), idleStrategy(settings.idleStrategy()));
-    }
+    /** Set by an end that closed cleanly instead of closing its Aeron resource; read by the second end's close. */
+    private volatile boolean publicationKept;
+    private volatile boolean subscriptionKept;
 
     /**
-     * Adds the subscription, then the exclusive publication, on a new stream of {@code aeron}.
-     *
-     * @param onClosed run once, on the thread that closes the second end (a registry's release)
-     * @throws IllegalStateException when the driver refuses the log (for instance no room in /dev/shm),
-     *                               naming the channel and the settings to change
+     * A channel over {@code log}, whose stream is at {@code startPosition} with nothing unread (0 for a
+     * new log); opened by {@link AeronChannelPool#open}.
      */
-    public static AeronIpcChannel open(EmbeddedAeron aeron, TroupeSettings.Transport settings, Runnable onClosed) {
-        String uri = new ChannelUriStringBuilder().media("ipc")
-                .termLength(settings.termLengthBytes())
-                .mtu(settings.mtuBytes())
-                .build();
-        int streamId = aeron.nextStreamId();
-        Aeron client = aeron.aeron();
-        Subscription subscription = null;
-        try {
-            subscription = client.addSubscription(uri, streamId);
-            ExclusivePublication publication = client.addExclusivePublication(uri, streamId);
-            return new AeronIpcChannel(uri, streamId, publication, subscription, settings, onClosed);
-        } catch (RuntimeException e) {
-            CloseHelper.quietClose(subscription);
-            throw new IllegalStateException("cannot open channel " + uri + " stream=" + streamId + " in "
-                    + aeron.directory() + ": " + e.getMessage()
-                    + " (each channel maps 3 x troupe.transport.term-length in troupe.transport.dir)", e);
-        }
+    AeronIpcChannel(String uri, AeronChannelPool.Log log, long startPosition, TroupeSettings.Transport settings,
+                    AeronChannelPool pool, Runnable onClosed) {
+        this.uri = uri;
+        this.log = log;
+        this.pool = pool;
+        this.onClosed = onClosed;
+        ExclusivePublication publication = log.publication();
+        this.sender = new AeronBatchSender(this, publication, idleStrategy(settings.idleStrategy()));
+        this.receiver = new AeronBatchReceiver(this, log.subscription(), startPosition, publication.maxMessageLength(),
+                publication.maxPayloadLength(), idleStrategy(settings.idleStrategy()));
     }
 
     @Override
@@ -116,21 +102,30 @@ public final class AeronIpcChannel implements BatchChannel {
     }
 
     public int streamId() {
-        return streamId;
+        return log.publication().streamId();
     }
 
     @Override
     public String toString() {
-        return "AeronIpcChannel[" + uri + ", stream=" + streamId + "]";
+        return "AeronIpcChannel[" + uri + ", stream=" + streamId() + "]";
     }
 
     boolean receiverClosed() {
         return receiverClosed;
     }
 
-    /** Called by the receiver's close, before its subscription closes. */
-    void markReceiverClosed() {
+    /**
+     * Called once by the receiver's close. A receiver that delivered the end of stream keeps its
+     * subscription for the pool; any other closes it now, and the producer's offers return CLOSED.
+     */
+    void receiverClosed(boolean delivered) {
         receiverClosed = true;
+        if (delivered) {
+            subscriptionKept = true;
+        } else {
+            log.subscription().close();
+        }
+        endClosed();
     }
 
     /** The sender's position when it closed, or -1 while it is open. */
@@ -138,16 +133,33 @@ public final class AeronIpcChannel implements BatchChannel {
         return senderFinalPosition;
     }
 
-    /** Called by the sender's close, before its publication closes. */
-    void markSenderClosed(long finalPosition) {
+    /**
+     * Called once by the sender's close with the publication's position. A sender that sent its end of
+     * stream keeps its publication for the pool; any other closes it now.
+     */
+    void senderClosed(long finalPosition, boolean ended) {
         senderFinalPosition = finalPosition;
+        if (ended) {
+            publicationKept = true;
+        } else {
+            log.publication().close();
+        }
+        endClosed();
     }
 
-    /** Called once by each end's close, after its Aeron resource is closed. */
-    void endClosed() {
-        if (openEnds.decrementAndGet() == 0) {
-            onClosed.run();
+    /** After both ends: the log goes back to the pool when both kept their resource, else what is kept closes. */
+    private void endClosed() {
+        if (openEnds.decrementAndGet() != 0) {
+            return;
         }
+        if (publicationKept && subscriptionKept) {
+            pool.recycle(log);
+        } else if (publicationKept) {
+            log.publication().close();
+        } else if (subscriptionKept) {
+            log.subscription().close();
+        }
+        onClosed.run();
     }
 
     private static IdleStrategy idleStrategy(TroupeSettings.ChannelIdle idle) {
