@@ -11,9 +11,11 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
+import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -200,6 +202,11 @@ public final class Troupe implements AutoCloseable {
 
     synchronized int openChannels() {
         return runtime == null ? 0 : runtime.openChannels();
+    }
+
+    /** The embedded Aeron of the running executor, when it has one (for the driver's counters). */
+    synchronized Optional<EmbeddedAeron> embeddedAeron() {
+        return runtime == null ? Optional.empty() : runtime.transport().aeron();
     }
 
     /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */

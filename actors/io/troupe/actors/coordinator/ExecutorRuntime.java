@@ -107,6 +107,11 @@ public final class ExecutorRuntime implements AutoCloseable {
         return transport.openChannels();
     }
 
+    /** The transport whose channels this runtime's queries use (for leak checks: its driver's counters). */
+    public TransportRuntime transport() {
+        return transport;
+    }
+
     /** Spawns the coordinator of a query; it starts at once. */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
         try {
