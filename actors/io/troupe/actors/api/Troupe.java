@@ -191,7 +191,8 @@ public final class Troupe implements AutoCloseable {
         return runtime;
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, open channels
+    // visible for testing: the actor system's name (null before it started), live workers, open channels,
+    // queries in the actor executor not finished yet
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }
@@ -202,6 +203,10 @@ public final class Troupe implements AutoCloseable {
 
     synchronized int openChannels() {
         return runtime == null ? 0 : runtime.openChannels();
+    }
+
+    synchronized int runningQueries() {
+        return runtime == null ? 0 : runtime.runningQueries();
     }
 
     /** The embedded Aeron of the running executor, when it has one (for the driver's counters). */

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -48,6 +49,7 @@ public final class ExecutorRuntime implements AutoCloseable {
     private final ActorSystem<SpawnProtocol.Command> system;
     private final TransportRuntime transport;
     private final AtomicInteger liveWorkers = new AtomicInteger();
+    private final AtomicInteger runningQueries = new AtomicInteger();
 
     private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system, TransportRuntime transport) {
         this.settings = settings;
@@ -102,6 +104,14 @@ public final class ExecutorRuntime implements AutoCloseable {
         return liveWorkers.get();
     }
 
+    /**
+     * Queries of this runtime whose coordinator was spawned and has not finished (its result future is
+     * not complete): a query whose caller cancelled the future counts until its actors have stopped.
+     */
+    public int runningQueries() {
+        return runningQueries.get();
+    }
+
     /** Channels of any query of this runtime that are still open. */
     public int openChannels() {
         return transport.openChannels();
@@ -114,6 +124,14 @@ public final class ExecutorRuntime implements AutoCloseable {
 
     /** Spawns the coordinator of a query; it starts at once. */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
+        AtomicBoolean ended = new AtomicBoolean();
+        Runnable end = () -> {
+            if (ended.compareAndSet(false, true)) {
+                runningQueries.decrementAndGet();
+            }
+        };
+        runningQueries.incrementAndGet();
+        spec.done().whenComplete((v, e) -> end.run());
         try {
             return AskPattern.<SpawnProtocol.Command, ActorRef<QueryCoordinator.Command>>ask(system,
                     replyTo -> new SpawnProtocol.Spawn<>(QueryCoordinator.create(spec),
@@ -121,9 +139,11 @@ public final class ExecutorRuntime implements AutoCloseable {
                     SPAWN_TIMEOUT, system.scheduler())
                     .toCompletableFuture().get(SPAWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
+            end.run();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting query " + spec.ctx().queryId(), e);
         } catch (ExecutionException | TimeoutException e) {
+            end.run();
             throw new IllegalStateException("could not start query " + spec.ctx().queryId() + ": " + e, e);
         }
     }

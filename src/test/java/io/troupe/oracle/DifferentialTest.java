@@ -2,6 +2,7 @@ package io.troupe.oracle;
 
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
+import io.troupe.config.TroupeSettings.GatherTransport;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -44,7 +46,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>A case seed holds its world's seed in its high bits, so the tables of a replayed case are
  * rebuilt exactly; {@value #CASES_PER_WORLD} cases share a world, loaded once into DuckDB. Each
- * case runs with its own batch size (1 row up to the default), so batch boundaries move.
+ * case runs with its own batch size (1 row up to the default), so batch boundaries move, and its own
+ * executor settings, drawn from the seed: the leader alone or 1, 2 or 4 worker actors (more than
+ * this machine's cores), with or without the Gather's leader participation, over the aeron or the
+ * locked-queue transport, with check-before-write or always-write match flags. Over the default 500
+ * cases each of the twelve parallel combinations (workers x transport x match flags) runs about 30
+ * times; the report at the end counts them.
  */
 class DifferentialTest {
 
@@ -62,6 +69,8 @@ class DifferentialTest {
     private static TroupeSettings settings;
     private static World loadedWorld;
     private static final Map<String, Integer> COVERAGE = new ConcurrentHashMap<>();
+    /** Cases per executor setting (workers, transport, match flags), for the report. */
+    private static final Map<String, Integer> EXECUTORS = new ConcurrentSkipListMap<>();
     private static final AtomicInteger CASES = new AtomicInteger();
     private static final AtomicInteger SKIPPED = new AtomicInteger();
 
@@ -76,7 +85,8 @@ class DifferentialTest {
     @AfterAll
     static void stop() throws SQLException {
         System.out.println("Ran " + CASES.get() + " cases (" + SKIPPED.get() + " regenerated: result above "
-                + MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE));
+                + MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE)
+                + "executor settings (cases): " + EXECUTORS);
         if (oracle != null) {
             oracle.close();
         }
@@ -116,12 +126,15 @@ class DifferentialTest {
         int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
         TroupeSettings.MatchFlags[] flags = TroupeSettings.MatchFlags.values();
         // Workers per query: the leader alone, or 1, 2 or 4 worker actors (execute and createTable
-        // take troupe.workers.default), with or without the Gather's leader participation.
+        // take troupe.workers.default), with or without the Gather's leader participation, over
+        // either transport.
         int workers = WORKERS[(int) ((knobs >>> 44) & 3)];
         boolean leaderParticipation = ((knobs >>> 46) & 1) == 0;
-        TroupeSettings caseSettings = settings.withBatchSize(batchSize)
+        GatherTransport transport = GatherTransport.values()[(int) ((knobs >>> 47) & 1)];
+        TroupeSettings caseSettings = withTransport(settings.withBatchSize(batchSize)
                 .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)])
-                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers, leaderParticipation));
+                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers, leaderParticipation)),
+                transport);
         // One case in eight goes through CREATE TABLE AS, then scans the table it made.
         boolean materialise = (knobs >>> 40) % 8 == 0;
         try (Troupe troupe = Troupe.start(caseSettings)) {
@@ -152,6 +165,8 @@ class DifferentialTest {
                     continue;
                 }
                 CASES.incrementAndGet();
+                EXECUTORS.merge(workers == 0 ? "leader alone" : "workers " + workers + " " + transport + " "
+                        + caseSettings.matchFlags(), 1, Integer::sum);
                 check(seed, troupe, c, materialise);
                 return;
             }
@@ -192,6 +207,13 @@ class DifferentialTest {
         }
     }
 
+    private static TroupeSettings withTransport(TroupeSettings s, GatherTransport kind) {
+        TroupeSettings.Transport t = s.transport();
+        return new TroupeSettings(s.batchSize(), s.matchFlags(), new TroupeSettings.Transport(kind, t.wakeups(),
+                t.queueCapacity(), t.termLengthBytes(), t.mtuBytes(), t.idleStrategy(), t.driverThreading(),
+                t.directoryParent()), s.workers(), s.memory());
+    }
+
     private static World world(long worldSeed) throws SQLException {
         if (loadedWorld == null || loadedWorld.seed() != worldSeed) {
             World w = RandomTables.world(worldSeed);
@@ -210,6 +232,7 @@ class DifferentialTest {
                 + "   (batch size " + caseSettings.batchSize() + ", match flags " + caseSettings.matchFlags()
                 + ", workers " + caseSettings.workers().defaultWorkers()
                 + (caseSettings.workers().leaderParticipation() ? "" : " without leader participation")
+                + ", transport " + caseSettings.transport().gatherTransport()
                 + (materialise ? ", through createTable" : "") + ")\n";
     }
 

@@ -196,8 +196,9 @@ class FailureSoakTest {
                         if (byFuture) {
                             // Returns before the actors have stopped: wait for them, bounded.
                             running.result().cancel(true);
-                            waitFor(() -> troupe.liveWorkers() == 0 && troupe.openChannels() == 0
-                                    && troupe.memoryArena().inUseBytes() == 0);
+                            waitFor(() -> troupe.runningQueries() == 0);
+                            assertEquals(0, troupe.runningQueries(), () -> where.get() + ": did not end within "
+                                    + COMPLETION_BOUND.toMillis() + " ms");
                             outcomes[kind.ordinal()]++;
                             cancelledFutures++;
                             assertLeftNothing(troupe, where);
@@ -408,7 +409,10 @@ class FailureSoakTest {
     }
 
     /** The query's workers, channels and arena memory are gone (its future completed after its actors stopped). */
-    private static void assertLeftNothing(Troupe troupe, Supplier<String> where) {
+    private static void assertLeftNothing(Troupe troupe, Supplier<String> where) throws InterruptedException {
+        // The count falls in a callback of the same future the caller waited for, maybe just after it.
+        waitFor(() -> troupe.runningQueries() == 0);
+        assertEquals(0, troupe.runningQueries(), () -> where.get() + ": queries running after the query ended");
         assertEquals(0, troupe.liveWorkers(), () -> where.get() + ": live workers after the query ended");
         assertEquals(0, troupe.openChannels(), () -> where.get() + ": open channels after the query ended");
         assertEquals(0, troupe.memoryArena().inUseBytes(), () -> where.get() + ": arena bytes still held");
