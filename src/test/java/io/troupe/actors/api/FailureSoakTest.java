@@ -126,7 +126,9 @@ class FailureSoakTest {
                 await(warm, () -> "warm-up cancel");
             }
             EmbeddedAeron driver = aeron.embeddedAeron().orElseThrow(() -> new AssertionError("no Aeron driver after the warm-up"));
-            // The counters count: a gathered query's publications and images show while it runs.
+            // The counters count: a gathered query's publications and images show while it runs (once
+            // the warm-up's have lingered out).
+            waitFor(() -> driver.driverPublications() == 0 && driver.driverSubscriberPositions() == 0);
             RunningQuery feeding = aeron.submit(forever(2), QueryOptions.defaults().withWorkers(4));
             waitFor(() -> driver.driverPublications() >= 4 && driver.driverSubscriberPositions() >= 4);
             int publicationsRunning = driver.driverPublications();
