@@ -60,8 +60,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>a timeout of 1 to 15 ms, of the same plans;</li>
  *   <li>a query that succeeds, checked against DuckDB (as are cancelled ones that finished first).</li>
  * </ul>
- * After each query its workers and channels are gone and its arena memory is back (the result future
- * completes only after every actor of the query has stopped). After the loop: the JVM's threads, the
+ * Three quarters of the queries run one at a time; the last quarter in waves of up to three at once
+ * on one Troupe. After each query (or wave) its workers and channels are gone and its arena memory is
+ * back (the result future completes only after every actor of the query has stopped; a future the
+ * caller cancelled, at once, so the test waits for {@code Troupe.runningQueries()} to fall to 0,
+ * bounded). After the loop: the JVM's threads, the
  * Aeron driver's live publications and subscriber positions (its counters) and the arenas are back
  * where they were after a warm-up, and the next queries are right.
  *
@@ -146,97 +149,49 @@ class FailureSoakTest {
                 arenasBefore.add(arena(troupe.memoryArena()));
             }
 
-            List<Failing> failing = failingPlans();
-            Stats cancelLatency = new Stats();
-            Stats timeoutOvershoot = new Stats();
-            int[] outcomes = new int[4];
-            int finishedFirst = 0;
-            int cancelledFutures = 0;
-            for (int i = 0; i < queries; i++) {
+            Soak soak = new Soak(checked, expected, replay);
+            // Three quarters one query at a time, checked after each; then waves of up to three at
+            // once on one Troupe, checked after each wave.
+            int i = 0;
+            while (i < queries) {
                 Troupe troupe = troupes.get(random.nextInt(2));
-                int workers = new int[] {1, 2, 4}[random.nextInt(3)];
-                int draw = random.nextInt(100);
-                Kind kind = draw < 45 ? Kind.FAIL : draw < 80 ? Kind.CANCEL : draw < 92 ? Kind.TIMEOUT : Kind.SUCCEED;
-                int at = i;
-                Supplier<String> where;
-                if (kind == Kind.FAIL) {
-                    Failing f = failing.get(random.nextInt(failing.size()));
-                    long row = random.nextInt(FACTS);
-                    where = () -> "query " + at + ": " + f.name() + " failing at id " + row + ", workers " + workers
-                            + ", " + describe(troupe) + ", " + replay;
-                    RunningQuery running = troupe.submit(f.atRow().apply(row), QueryOptions.defaults().withWorkers(workers));
-                    Throwable error = await(running, where);
-                    if (!(error instanceof QueryFailedException) || error instanceof QueryCancelledException
-                            || !String.valueOf(error.getMessage()).contains("division by zero")) {
-                        throw new AssertionError(where.get() + ": expected a division by zero, got " + error, error);
-                    }
-                } else {
-                    boolean longRunning = kind != Kind.SUCCEED && random.nextBoolean();
-                    Checked c = checked.get(random.nextInt(checked.size()));
-                    Plan plan = longRunning ? forever(random.nextInt(4)) : c.plan();
-                    long delayNanos = kind == Kind.CANCEL ? (random.nextInt(4) == 0 ? 0 : random.nextInt(5_000_000)) : 0;
-                    long timeoutMillis = 1 + random.nextInt(15);
-                    boolean byFuture = kind == Kind.CANCEL && random.nextInt(8) == 0;
-                    where = () -> "query " + at + ": " + kind + " of " + (longRunning ? "a long query" : c.name())
-                            + (kind == Kind.CANCEL ? " after " + delayNanos / 1000 + " us" + (byFuture ? " through its future" : "") : "")
-                            + (kind == Kind.TIMEOUT ? " with timeout " + timeoutMillis + " ms" : "")
-                            + ", workers " + workers + ", " + describe(troupe) + ", " + replay;
-                    QueryOptions options = QueryOptions.defaults().withWorkers(workers);
-                    if (kind == Kind.TIMEOUT) {
-                        options = options.withTimeout(Duration.ofMillis(timeoutMillis));
-                    }
-                    long submitted = System.nanoTime();
-                    RunningQuery running = troupe.submit(plan, options);
-                    AtomicLong completed = new AtomicLong();
-                    running.result().whenComplete((r, e) -> completed.set(System.nanoTime()));
-                    long cancelled = 0;
-                    if (kind == Kind.CANCEL) {
-                        if (delayNanos > 0) {
-                            LockSupport.parkNanos(delayNanos);
-                        }
-                        cancelled = System.nanoTime();
-                        if (byFuture) {
-                            // Returns before the actors have stopped: wait for them, bounded.
-                            running.result().cancel(true);
-                            waitFor(() -> troupe.runningQueries() == 0);
-                            assertEquals(0, troupe.runningQueries(), () -> where.get() + ": did not end within "
-                                    + COMPLETION_BOUND.toMillis() + " ms");
-                            outcomes[kind.ordinal()]++;
-                            cancelledFutures++;
-                            assertLeftNothing(troupe, where);
-                            continue;
-                        }
-                        running.cancel("soak");
-                    }
-                    Throwable error = await(running, where);
-                    if (error == null) {
-                        if (longRunning) {
-                            throw new AssertionError(where.get() + ": a query that runs for minutes returned rows");
-                        }
-                        finishedFirst += kind == Kind.SUCCEED ? 0 : 1;
-                        assertRows(expected.get(c.name()), c, running.await(), where);
-                    } else if (kind == Kind.SUCCEED || !(error instanceof QueryCancelledException)) {
-                        throw new AssertionError(where.get() + ": unexpected " + error, error);
-                    } else if (kind == Kind.CANCEL && completed.get() >= cancelled) {
-                        cancelLatency.add(completed.get() - cancelled);
-                    } else if (kind == Kind.TIMEOUT) {
-                        timeoutOvershoot.add(completed.get() - submitted - TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+                if (i == queries * 3 / 4) {
+                    // One query at a time never needs more than the preallocated chunks: it reused them.
+                    for (int t = 0; t < troupes.size(); t++) {
+                        Troupe each = troupes.get(t);
+                        assertEquals(Arrays.toString(arenasBefore.get(t)), Arrays.toString(arena(each.memoryArena())),
+                                () -> describe(each) + " after the queries one at a time: arena [in use bytes, free chunks,"
+                                        + " chunks ever allocated], " + replay);
                     }
                 }
-                outcomes[kind.ordinal()]++;
+                int wave = i < queries * 3 / 4 ? 1 : Math.min(queries - i, 1 + random.nextInt(3));
+                List<Pending> pending = new ArrayList<>();
+                for (int q = 0; q < wave; q++) {
+                    pending.add(soak.submit(troupe, random, i++));
+                }
+                for (Pending p : pending) {
+                    p.finish();
+                }
+                Supplier<String> where = pending.size() == 1 ? pending.get(0).where()
+                        : () -> "the wave of queries " + (pending.get(0).index()) + " to " + pending.get(pending.size() - 1).index()
+                                + ", " + describe(troupe) + ", " + replay;
+                // A query cancelled through its future ends a little after the caller returns.
+                waitFor(() -> troupe.runningQueries() == 0);
+                assertEquals(0, troupe.runningQueries(), () -> where.get() + ": did not end within "
+                        + COMPLETION_BOUND.toMillis() + " ms");
                 assertLeftNothing(troupe, where);
             }
-            System.out.println("FailureSoakTest: " + outcomes[0] + " failed, " + outcomes[1] + " cancelled, " + outcomes[2]
-                    + " timed out, " + outcomes[3] + " succeeded (" + finishedFirst + " cancel/timeout targets finished first, "
-                    + cancelledFutures + " cancelled through the future)");
-            System.out.println("FailureSoakTest: cancel to completion " + cancelLatency + "; timeout overshoot " + timeoutOvershoot);
+            System.out.println("FailureSoakTest: " + soak.summary());
 
             for (int t = 0; t < troupes.size(); t++) {
                 Troupe troupe = troupes.get(t);
                 assertEquals(0, troupe.liveWorkers(), () -> describe(troupe) + ": live workers, " + replay);
                 assertEquals(0, troupe.openChannels(), () -> describe(troupe) + ": open channels, " + replay);
-                assertEquals(Arrays.toString(arenasBefore.get(t)), Arrays.toString(arena(troupe.memoryArena())),
-                        () -> describe(troupe) + ": arena [in use bytes, free chunks, allocated chunks], " + replay);
+                // Queries at once may have needed chunks beyond the preallocated ones: allocated on demand
+                // and dropped when returned, so the free list is back to the preallocated chunks.
+                assertEquals(0, troupe.memoryArena().inUseBytes(), () -> describe(troupe) + ": arena bytes held, " + replay);
+                assertEquals(arenasBefore.get(t)[1], troupe.memoryArena().freeChunks(),
+                        () -> describe(troupe) + ": free chunks of the arena, " + replay);
             }
             // The driver frees a closed publication after its linger (100 ms) on its next timer tick.
             waitFor(() -> driver.driverPublications() <= publicationsBefore
@@ -263,6 +218,116 @@ class FailureSoakTest {
                             () -> "after the soak " + c.name() + ", " + describe(troupe) + ", " + replay);
                 }
             }
+        }
+    }
+
+    /** A submitted query and how to check its end. */
+    private record Pending(int index, Supplier<String> where, Check check) {
+        /** Waits, bounded, for the query's end and checks how it ended. */
+        void finish() throws InterruptedException {
+            check.run();
+        }
+    }
+
+    private interface Check {
+        void run() throws InterruptedException;
+    }
+
+    /** Draws, submits and checks the soak's queries, and keeps their statistics. Used by the test thread only. */
+    private static final class Soak {
+        private final List<Checked> checked;
+        private final Map<String, List<String>> expected;
+        private final String replay;
+        private final List<Failing> failing = failingPlans();
+        private final Stats cancelLatency = new Stats();
+        private final Stats timeoutOvershoot = new Stats();
+        private final int[] outcomes = new int[Kind.values().length];
+        private int finishedFirst;
+        private int cancelledFutures;
+
+        Soak(List<Checked> checked, Map<String, List<String>> expected, String replay) {
+            this.checked = checked;
+            this.expected = expected;
+            this.replay = replay;
+        }
+
+        /** Submits query {@code at} (and cancels it, for a cancel); the check waits for its end. */
+        Pending submit(Troupe troupe, Random random, int at) {
+            int workers = new int[] {1, 2, 4}[random.nextInt(3)];
+            int draw = random.nextInt(100);
+            Kind kind = draw < 45 ? Kind.FAIL : draw < 80 ? Kind.CANCEL : draw < 92 ? Kind.TIMEOUT : Kind.SUCCEED;
+            outcomes[kind.ordinal()]++;
+            if (kind == Kind.FAIL) {
+                Failing f = failing.get(random.nextInt(failing.size()));
+                long row = random.nextInt(FACTS);
+                Supplier<String> where = () -> "query " + at + ": " + f.name() + " failing at id " + row + ", workers "
+                        + workers + ", " + describe(troupe) + ", " + replay;
+                RunningQuery running = troupe.submit(f.atRow().apply(row), QueryOptions.defaults().withWorkers(workers));
+                return new Pending(at, where, () -> {
+                    Throwable error = await(running, where);
+                    if (!(error instanceof QueryFailedException) || error instanceof QueryCancelledException
+                            || !String.valueOf(error.getMessage()).contains("division by zero")) {
+                        throw new AssertionError(where.get() + ": expected a division by zero, got " + error, error);
+                    }
+                });
+            }
+            boolean longRunning = kind != Kind.SUCCEED && random.nextBoolean();
+            Checked c = checked.get(random.nextInt(checked.size()));
+            Plan plan = longRunning ? forever(random.nextInt(4)) : c.plan();
+            long delayNanos = kind == Kind.CANCEL ? (random.nextInt(4) == 0 ? 0 : random.nextInt(5_000_000)) : 0;
+            long timeoutMillis = 1 + random.nextInt(15);
+            boolean byFuture = kind == Kind.CANCEL && random.nextInt(8) == 0;
+            Supplier<String> where = () -> "query " + at + ": " + kind + " of " + (longRunning ? "a long query" : c.name())
+                    + (kind == Kind.CANCEL ? " after " + delayNanos / 1000 + " us" + (byFuture ? " through its future" : "") : "")
+                    + (kind == Kind.TIMEOUT ? " with timeout " + timeoutMillis + " ms" : "")
+                    + ", workers " + workers + ", " + describe(troupe) + ", " + replay;
+            QueryOptions options = QueryOptions.defaults().withWorkers(workers);
+            if (kind == Kind.TIMEOUT) {
+                options = options.withTimeout(Duration.ofMillis(timeoutMillis));
+            }
+            long submitted = System.nanoTime();
+            RunningQuery running = troupe.submit(plan, options);
+            AtomicLong completed = new AtomicLong();
+            running.result().whenComplete((r, e) -> completed.set(System.nanoTime()));
+            long cancelled = 0;
+            if (kind == Kind.CANCEL) {
+                if (delayNanos > 0) {
+                    LockSupport.parkNanos(delayNanos);
+                }
+                cancelled = System.nanoTime();
+                if (byFuture) {
+                    // Completes the future at once; the query's actors stop after (the caller waits for
+                    // Troupe.runningQueries() to fall).
+                    running.result().cancel(true);
+                    cancelledFutures++;
+                    return new Pending(at, where, () -> { });
+                }
+                running.cancel("soak");
+            }
+            long cancelledAt = cancelled;
+            return new Pending(at, where, () -> {
+                Throwable error = await(running, where);
+                if (error == null) {
+                    if (longRunning) {
+                        throw new AssertionError(where.get() + ": a query that runs for minutes returned rows");
+                    }
+                    finishedFirst += kind == Kind.SUCCEED ? 0 : 1;
+                    assertRows(expected.get(c.name()), c, running.await(), where);
+                } else if (kind == Kind.SUCCEED || !(error instanceof QueryCancelledException)) {
+                    throw new AssertionError(where.get() + ": unexpected " + error, error);
+                } else if (kind == Kind.CANCEL && completed.get() >= cancelledAt) {
+                    cancelLatency.add(completed.get() - cancelledAt);
+                } else if (kind == Kind.TIMEOUT) {
+                    timeoutOvershoot.add(completed.get() - submitted - TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+                }
+            });
+        }
+
+        String summary() {
+            return outcomes[0] + " failed, " + outcomes[1] + " cancelled, " + outcomes[2] + " timed out, " + outcomes[3]
+                    + " succeeded (" + finishedFirst + " cancel/timeout targets finished first, " + cancelledFutures
+                    + " cancelled through the future)\nFailureSoakTest: cancel to completion " + cancelLatency
+                    + "; timeout overshoot " + timeoutOvershoot;
         }
     }
 
