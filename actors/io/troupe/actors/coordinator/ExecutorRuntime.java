@@ -124,6 +124,8 @@ public final class ExecutorRuntime implements AutoCloseable {
 
     /** Spawns the coordinator of a query; it starts at once. */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
+        // Counted down once: when the query ends, or when its coordinator could not be spawned (then
+        // nothing would complete its future).
         AtomicBoolean ended = new AtomicBoolean();
         Runnable end = () -> {
             if (ended.compareAndSet(false, true)) {
