@@ -15,9 +15,11 @@ import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
+import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -257,7 +259,8 @@ public final class Troupe implements AutoCloseable {
         return runtime;
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, channels in use
+    // visible for testing: the actor system's name (null before it started), live workers, channels in use,
+    // queries in the actor executor not finished yet
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }
@@ -274,6 +277,15 @@ public final class Troupe implements AutoCloseable {
     // (the driver counts their publications and subscriptions as live)
     synchronized int idleChannels() {
         return runtime == null ? 0 : runtime.idleChannels();
+    }
+
+    synchronized int runningQueries() {
+        return runtime == null ? 0 : runtime.runningQueries();
+    }
+
+    /** The embedded Aeron of the running executor, when it has one (for the driver's counters). */
+    synchronized Optional<EmbeddedAeron> embeddedAeron() {
+        return runtime == null ? Optional.empty() : runtime.transport().aeron();
     }
 
     /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */

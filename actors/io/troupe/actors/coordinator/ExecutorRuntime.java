@@ -117,6 +117,19 @@ public final class ExecutorRuntime implements AutoCloseable {
         return transport.idleChannels();
     }
 
+    /**
+     * Queries of this runtime whose coordinator was spawned and has not finished (its result future is
+     * not complete): a query whose caller cancelled the future counts until its actors have stopped.
+     */
+    public int runningQueries() {
+        return running.size();
+    }
+
+    /** The transport whose channels this runtime's queries use (for leak checks: its driver's counters). */
+    public TransportRuntime transport() {
+        return transport;
+    }
+
     /** Spawns the coordinator of a query; it starts at once. */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
         long queryId = spec.ctx().queryId();

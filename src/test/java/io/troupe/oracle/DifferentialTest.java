@@ -1,7 +1,9 @@
 package io.troupe.oracle;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
+import io.troupe.config.TroupeSettings.GatherTransport;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
@@ -20,9 +22,11 @@ import java.io.StringWriter;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -44,7 +48,17 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>A case seed holds its world's seed in its high bits, so the tables of a replayed case are
  * rebuilt exactly; {@value #CASES_PER_WORLD} cases share a world, loaded once into DuckDB. Each
- * case runs with its own batch size (1 row up to the default), so batch boundaries move.
+ * case draws its executor from the seed: the leader alone or 1, 2 or 4 worker actors (more than this
+ * machine's cores), over the aeron or the locked-queue transport, with check-before-write or
+ * always-write match flags. Over the default 500 cases each of the twelve parallel combinations
+ * (workers x transport x match flags) runs about 30 times; the report at the end counts them.
+ *
+ * <p>A leader-alone case runs in a Troupe of its own with its own batch size (1 row up to the
+ * default), so batch boundaries move. Starting an executor (actor system, Aeron driver) for every
+ * case would cost more than the case, so a world's parallel cases share one Troupe per transport and
+ * match flags, started on first use with the world's batch size and leader participation (on or
+ * off) and closed when the next world loads; workers are a per-query option. A replayed seed runs
+ * alone in a fresh Troupe of the same settings.
  */
 class DifferentialTest {
 
@@ -61,7 +75,12 @@ class DifferentialTest {
     private static FeatureSet features;
     private static TroupeSettings settings;
     private static World loadedWorld;
+    private static final String MATERIALISED = "materialised";
+    /** The current world's Troupes for its parallel cases, by transport and match flags; closed with the world. */
+    private static final Map<String, Troupe> WORLD_TROUPES = new HashMap<>();
     private static final Map<String, Integer> COVERAGE = new ConcurrentHashMap<>();
+    /** Cases per executor setting (workers, transport, match flags), for the report. */
+    private static final Map<String, Integer> EXECUTORS = new ConcurrentSkipListMap<>();
     private static final AtomicInteger CASES = new AtomicInteger();
     private static final AtomicInteger SKIPPED = new AtomicInteger();
 
@@ -76,7 +95,9 @@ class DifferentialTest {
     @AfterAll
     static void stop() throws SQLException {
         System.out.println("Ran " + CASES.get() + " cases (" + SKIPPED.get() + " regenerated: result above "
-                + MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE));
+                + MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE)
+                + "executor settings (cases): " + EXECUTORS);
+        closeWorldTroupes();
         if (oracle != null) {
             oracle.close();
         }
@@ -111,68 +132,117 @@ class DifferentialTest {
     }
 
     private static void runCase(long seed) throws SQLException {
-        World world = world(seed >>> 16);
+        long worldSeed = seed >>> 16;
+        World world = world(worldSeed);
         long knobs = mix(seed ^ 0x5eed);
-        int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
         TroupeSettings.MatchFlags[] flags = TroupeSettings.MatchFlags.values();
-        // Workers per query: the leader alone, or 1, 2 or 4 worker actors (execute and createTable
-        // take troupe.workers.default), with or without the Gather's leader participation.
+        TroupeSettings.MatchFlags matchFlags = flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)];
+        // Workers per query: the leader alone, or 1, 2 or 4 worker actors, over either transport.
         int workers = WORKERS[(int) ((knobs >>> 44) & 3)];
-        boolean leaderParticipation = ((knobs >>> 46) & 1) == 0;
-        TroupeSettings caseSettings = settings.withBatchSize(batchSize)
-                .withMatchFlags(flags[(int) Math.floorMod(knobs >>> 20, (long) flags.length)])
-                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), workers, leaderParticipation));
+        GatherTransport transport = GatherTransport.values()[(int) ((knobs >>> 47) & 1)];
         // One case in eight goes through CREATE TABLE AS, then scans the table it made.
         boolean materialise = (knobs >>> 40) % 8 == 0;
-        try (Troupe troupe = Troupe.start(caseSettings)) {
-            for (TableSpec t : world.tables()) {
-                troupe.register(t.table());
+        if (workers == 0) {
+            int batchSize = BATCH_SIZES[(int) Math.floorMod(knobs, (long) BATCH_SIZES.length)];
+            try (Troupe troupe = Troupe.start(withTransport(settings.withBatchSize(batchSize).withMatchFlags(matchFlags),
+                    transport))) {
+                for (TableSpec t : world.tables()) {
+                    troupe.register(t.table());
+                }
+                runAttempts(seed, world, troupe, 0, materialise);
             }
-            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-                RandomPlans generator = new RandomPlans(mix(seed + attempt * 0x9e3779b97f4a7c15L), world, features,
-                        troupe.catalog(), COVERAGE);
-                Case c;
-                try {
-                    c = generator.generate();
-                } catch (RandomPlans.Rejected e) {
-                    fail(header(seed, caseSettings, materialise) + "-- the plan (as built):\n" + PlanText.tree(e.plan)
-                            + "-- " + e.getMessage() + "\n" + stackTrace(e));
-                    return;
-                }
-                long rows;
-                try {
-                    rows = oracle.count(c.sql());
-                } catch (SQLException e) {
-                    fail(report(seed, materialise, troupe, c, "DuckDB rejected the generated SQL (a generator bug): "
-                            + e.getMessage()));
-                    return;
-                }
-                if (rows > MAX_RESULT_ROWS) {
-                    SKIPPED.incrementAndGet();
-                    continue;
-                }
-                CASES.incrementAndGet();
-                check(seed, troupe, c, materialise);
-                return;
+            return;
+        }
+        // The world's batch size and leader participation (with or without the Gather running morsels).
+        long worldKnobs = mix(worldSeed ^ 0x3a11e75L);
+        int batchSize = BATCH_SIZES[(int) Math.floorMod(worldKnobs, (long) BATCH_SIZES.length)];
+        boolean leaderParticipation = ((worldKnobs >>> 46) & 1) == 0;
+        Troupe troupe = worldTroupe(world, withTransport(settings.withBatchSize(batchSize).withMatchFlags(matchFlags)
+                .withWorkers(new TroupeSettings.Workers(settings.workers().threads(), 0, leaderParticipation)), transport));
+        try {
+            runAttempts(seed, world, troupe, workers, materialise);
+        } finally {
+            if (troupe.catalog().contains(MATERIALISED)) {
+                troupe.catalog().drop(MATERIALISED);
             }
         }
     }
 
-    private static void check(long seed, Troupe troupe, Case c, boolean materialise)
+    private static void runAttempts(long seed, World world, Troupe troupe, int workers, boolean materialise)
+            throws SQLException {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            RandomPlans generator = new RandomPlans(mix(seed + attempt * 0x9e3779b97f4a7c15L), world, features,
+                    troupe.catalog(), COVERAGE);
+            Case c;
+            try {
+                c = generator.generate();
+            } catch (RandomPlans.Rejected e) {
+                fail(header(seed, troupe, workers, materialise) + "-- the plan (as built):\n" + PlanText.tree(e.plan)
+                        + "-- " + e.getMessage() + "\n" + stackTrace(e));
+                return;
+            }
+            long rows;
+            try {
+                rows = oracle.count(c.sql());
+            } catch (SQLException e) {
+                fail(report(seed, materialise, troupe, workers, c, "DuckDB rejected the generated SQL (a generator bug): "
+                        + e.getMessage()));
+                return;
+            }
+            if (rows > MAX_RESULT_ROWS) {
+                SKIPPED.incrementAndGet();
+                continue;
+            }
+            CASES.incrementAndGet();
+            TroupeSettings s = troupe.settings();
+            EXECUTORS.merge(workers == 0 ? "leader alone" : "workers " + workers + " " + s.transport().gatherTransport()
+                    + " " + s.matchFlags(), 1, Integer::sum);
+            check(seed, troupe, workers, c, materialise);
+            return;
+        }
+    }
+
+    /**
+     * The Troupe of the current world's parallel cases with {@code caseSettings}' transport and match
+     * flags (the other settings are the world's), started on first use.
+     */
+    private static Troupe worldTroupe(World world, TroupeSettings caseSettings) {
+        String key = caseSettings.transport().gatherTransport() + "/" + caseSettings.matchFlags();
+        Troupe troupe = WORLD_TROUPES.get(key);
+        if (troupe == null) {
+            troupe = Troupe.start(caseSettings);
+            for (TableSpec t : world.tables()) {
+                troupe.register(t.table());
+            }
+            WORLD_TROUPES.put(key, troupe);
+        }
+        return troupe;
+    }
+
+    private static void closeWorldTroupes() {
+        for (Troupe troupe : WORLD_TROUPES.values()) {
+            troupe.close();
+        }
+        WORLD_TROUPES.clear();
+    }
+
+    private static void check(long seed, Troupe troupe, int workers, Case c, boolean materialise)
             throws SQLException {
         DuckDbOracle.Result expected = oracle.query(c.sql());
+        QueryOptions options = QueryOptions.defaults().withWorkers(workers);
         QueryResult actual;
         try {
             troupe.explain(c.plan());
             actual = assertTimeoutPreemptively(CASE_TIMEOUT, () -> {
                 if (materialise && c.check() != Check.ORDERED) {
-                    troupe.createTable("materialised", c.plan());
-                    return troupe.execute(Plan.scan("materialised"));
+                    // CREATE TABLE AS with the case's workers (createTable takes the Troupe's default).
+                    troupe.register(troupe.execute(c.plan(), options).toTable(MATERIALISED));
+                    return troupe.execute(Plan.scan(MATERIALISED), options);
                 }
-                return troupe.execute(c.plan());
+                return troupe.execute(c.plan(), options);
             });
         } catch (RuntimeException | AssertionError e) {
-            fail(report(seed, materialise, troupe, c, "Troupe failed where DuckDB returned " + expected.rows().size()
+            fail(report(seed, materialise, troupe, workers, c, "Troupe failed where DuckDB returned " + expected.rows().size()
                     + " rows:\n" + stackTrace(e)));
             return;
         }
@@ -188,8 +258,15 @@ class DifferentialTest {
                     : ResultComparator.compare(expected.rows(), rows, c.check() == Check.ORDERED);
         }
         if (diff != null) {
-            fail(report(seed, materialise, troupe, c, diff));
+            fail(report(seed, materialise, troupe, workers, c, diff));
         }
+    }
+
+    private static TroupeSettings withTransport(TroupeSettings s, GatherTransport kind) {
+        TroupeSettings.Transport t = s.transport();
+        return new TroupeSettings(s.batchSize(), s.matchFlags(), new TroupeSettings.Transport(kind, t.wakeups(),
+                t.queueCapacity(), t.termLengthBytes(), t.mtuBytes(), t.idleStrategy(), t.driverThreading(),
+                t.directoryParent()), s.workers(), s.memory());
     }
 
     private static World world(long worldSeed) throws SQLException {
@@ -200,20 +277,24 @@ class DifferentialTest {
                 tables.add(t.table());
             }
             oracle.load(tables);
+            closeWorldTroupes();
             loadedWorld = w;
         }
         return loadedWorld;
     }
 
-    private static String header(long seed, TroupeSettings caseSettings, boolean materialise) {
+    private static String header(long seed, Troupe troupe, int workers, boolean materialise) {
+        TroupeSettings s = troupe.settings();
         return "\nDifferential case failed. Replay: mvn -B -q test -Dtest=DifferentialTest -Dtroupe.seed=" + seed
-                + "   (batch size " + caseSettings.batchSize() + ", match flags " + caseSettings.matchFlags()
-                + ", workers " + caseSettings.workers().defaultWorkers()
-                + (caseSettings.workers().leaderParticipation() ? "" : " without leader participation")
+                + "   (batch size " + s.batchSize() + ", match flags " + s.matchFlags()
+                + (workers == 0 ? ", the leader alone" : ", workers " + workers
+                        + (s.workers().leaderParticipation() ? "" : " without leader participation")
+                        + ", transport " + s.transport().gatherTransport()
+                        + " (on the Troupe the world's parallel cases of this transport and match flags share)")
                 + (materialise ? ", through createTable" : "") + ")\n";
     }
 
-    private static String report(long seed, boolean materialise, Troupe troupe, Case c, String diff) {
+    private static String report(long seed, boolean materialise, Troupe troupe, int workers, Case c, String diff) {
         String explain;
         try {
             explain = troupe.explain(c.plan());
@@ -224,7 +305,7 @@ class DifferentialTest {
         for (TableSpec t : loadedWorld.tables()) {
             tables.append("  ").append(t.table()).append('\n');
         }
-        return header(seed, troupe.settings(), materialise) + "-- tables:\n" + tables
+        return header(seed, troupe, workers, materialise) + "-- tables:\n" + tables
                 + "-- Troupe plan (EXPLAIN):\n" + explain
                 + "-- DuckDB SQL (" + c.check() + (c.check() == Check.SUBSET ? ", LIMIT " + c.limitCount()
                 + " OFFSET " + c.limitOffset() + " over it" : "") + "):\n" + c.sql() + "\n-- diff:\n" + diff;
