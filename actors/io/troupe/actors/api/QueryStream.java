@@ -5,6 +5,7 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
@@ -273,6 +274,8 @@ public final class QueryStream implements AutoCloseable {
         private int pipeline = -1;
         private PipelineRun run;
         private PipelineRun.WorkerTask task;
+        /** The current pipeline's finalize work, once its task is done. */
+        private FinalizeWork finalizing;
         private boolean released;
 
         LocalCursor(List<Pipeline> pipelines, ExecContext ctx, Duration timeout) {
@@ -306,7 +309,10 @@ public final class QueryStream implements AutoCloseable {
             }
         }
 
-        /** One batch of the current pipeline; opens the next after finalizing one; releases after the last. */
+        /**
+         * One batch of the current pipeline, or one unit of its sink's finalize work; opens the next
+         * after finalizing one; releases after the last.
+         */
         private void step() {
             ctx.checkCancelled();
             if (task == null) {
@@ -315,11 +321,18 @@ public final class QueryStream implements AutoCloseable {
                 task = pipeline == ordered.size() - 1 ? run.bind(() -> tail) : run.bind();
                 return;
             }
-            if (task.step()) {
+            if (finalizing == null) {
+                if (task.step()) {
+                    return;
+                }
+                finalizing = run.prepareFinalize();
+            }
+            if (finalizing.step()) {
                 return;
             }
             run.finalizeSink();
             task = null;
+            finalizing = null;
             if (pipeline == ordered.size() - 1) {
                 release();
             }

@@ -130,20 +130,21 @@ class FailureSoakTest {
             }
             EmbeddedAeron driver = aeron.embeddedAeron().orElseThrow(() -> new AssertionError("no Aeron driver after the warm-up"));
             // The counters count: a gathered query's publications and images show while it runs (once
-            // the warm-up's have lingered out).
-            waitFor(() -> driver.driverPublications() == 0 && driver.driverSubscriberPositions() == 0);
+            // the warm-up's have lingered out). Counts of channels in use: the driver's, less the logs
+            // the channel pool keeps idle for the next queries (a publication and an image each).
+            waitFor(() -> publicationsInUse(driver, aeron) == 0 && imagesInUse(driver, aeron) == 0);
             RunningQuery feeding = aeron.submit(forever(2), QueryOptions.defaults().withWorkers(4));
-            waitFor(() -> driver.driverPublications() >= 4 && driver.driverSubscriberPositions() >= 4);
-            int publicationsRunning = driver.driverPublications();
-            int subscriberPositionsRunning = driver.driverSubscriberPositions();
+            waitFor(() -> publicationsInUse(driver, aeron) >= 4 && imagesInUse(driver, aeron) >= 4);
+            int publicationsRunning = publicationsInUse(driver, aeron);
+            int subscriberPositionsRunning = imagesInUse(driver, aeron);
             feeding.cancel("warm-up");
             await(feeding, () -> "warm-up cancel of a gathered query");
             assertEquals(List.of(4, 4), List.of(publicationsRunning, subscriberPositionsRunning),
                     "the driver's publications and subscriber positions while 4 workers feed the Gather");
-            waitFor(() -> driver.driverPublications() == 0 && driver.driverSubscriberPositions() == 0);
+            waitFor(() -> publicationsInUse(driver, aeron) == 0 && imagesInUse(driver, aeron) == 0);
             Set<Thread> threadsBefore = liveThreads();
-            int publicationsBefore = driver.driverPublications();
-            int subscriberPositionsBefore = driver.driverSubscriberPositions();
+            int publicationsBefore = publicationsInUse(driver, aeron);
+            int subscriberPositionsBefore = imagesInUse(driver, aeron);
             List<long[]> arenasBefore = new ArrayList<>();
             for (Troupe troupe : troupes) {
                 arenasBefore.add(arena(troupe.memoryArena()));
@@ -194,10 +195,10 @@ class FailureSoakTest {
                         () -> describe(troupe) + ": free chunks of the arena, " + replay);
             }
             // The driver frees a closed publication after its linger (100 ms) on its next timer tick.
-            waitFor(() -> driver.driverPublications() <= publicationsBefore
-                    && driver.driverSubscriberPositions() <= subscriberPositionsBefore);
-            assertEquals(publicationsBefore, driver.driverPublications(), () -> "Aeron driver publications, " + replay);
-            assertEquals(subscriberPositionsBefore, driver.driverSubscriberPositions(),
+            waitFor(() -> publicationsInUse(driver, aeron) <= publicationsBefore
+                    && imagesInUse(driver, aeron) <= subscriberPositionsBefore);
+            assertEquals(publicationsBefore, publicationsInUse(driver, aeron), () -> "Aeron driver publications, " + replay);
+            assertEquals(subscriberPositionsBefore, imagesInUse(driver, aeron),
                     () -> "Aeron driver subscriber positions (images), " + replay);
             // Pool threads may be replaced (Pekko's pools let idle threads go), never added to.
             waitFor(() -> newThreads(threadsBefore, troupes).isEmpty() && liveThreads().size() <= threadsBefore.size());
@@ -209,8 +210,8 @@ class FailureSoakTest {
             }
 
             System.out.println("FailureSoakTest: live threads " + threadsBefore.size() + " after the warm-up, " + names.size()
-                    + " after the soak; driver publications " + publicationsBefore + " -> " + driver.driverPublications()
-                    + ", subscriber positions " + subscriberPositionsBefore + " -> " + driver.driverSubscriberPositions());
+                    + " after the soak; driver publications " + publicationsBefore + " -> " + publicationsInUse(driver, aeron)
+                    + ", subscriber positions " + subscriberPositionsBefore + " -> " + imagesInUse(driver, aeron));
 
             for (Troupe troupe : troupes) {
                 for (Checked c : checked) {
@@ -532,5 +533,15 @@ class FailureSoakTest {
                     sorted.get(sorted.size() / 2) / 1e6, sorted.get(Math.min(sorted.size() - 1, sorted.size() * 99 / 100)) / 1e6,
                     sorted.get(sorted.size() - 1) / 1e6);
         }
+    }
+
+    /** The driver's publications less the logs the Troupe's channel pool keeps idle: the publications of channels in use. */
+    private static int publicationsInUse(EmbeddedAeron driver, Troupe troupe) {
+        return driver.driverPublications() - troupe.idleChannels();
+    }
+
+    /** The driver's subscriber positions (images) less the pool's idle logs: the images of channels in use. */
+    private static int imagesInUse(EmbeddedAeron driver, Troupe troupe) {
+        return driver.driverSubscriberPositions() - troupe.idleChannels();
     }
 }
