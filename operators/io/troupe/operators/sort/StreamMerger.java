@@ -25,7 +25,8 @@ import java.util.List;
  * when the batch becomes its input's current one; ties go to the lower input). An output batch
  * records (slot, row) pairs, a slot being one input batch it takes rows from, and gathers the
  * columns once at the end ({@link Columns#gather}): no per-row allocation. Once a single input is
- * left it is copied a range at a time, without comparisons.
+ * left it is taken a range at a time, without comparisons or keys, and an output that is one range
+ * of one input batch goes out as that batch (or a selection of it), uncopied.
  *
  * <p>Not threadsafe: owned by its Gather Merge. The batches it is given are only read.
  */
@@ -263,16 +264,37 @@ public final class StreamMerger {
         return n == 0 ? null : gather(slotCount, n);
     }
 
-    /** Makes the head of {@code input}'s queue its current batch, keys normalised. */
+    /**
+     * Makes the head of {@code input}'s queue its current batch, its keys normalised unless it is the
+     * last input that has not ended: alone, it is copied a range at a time and never compared.
+     */
     private void load(int input) {
         Batch batch = queues.get(input).poll();
         current[input] = batch;
-        keys[input] = spec.normalise(spec.withKeys(batch));
+        keys[input] = ended == state.length - 1 ? null : spec.normalise(spec.withKeys(batch));
         position[input] = 0;
         size[input] = batch.size();
     }
 
+    /**
+     * The output batch of {@code n} recorded rows. Rows that are one range of one input batch (the
+     * only input left, or a run of heads from one input) go out as that batch, or a selection of it,
+     * without copying a column.
+     */
     private Batch gather(int slotCount, int n) {
+        if (slotCount == 1 && rowOf[n - 1] - rowOf[0] == n - 1) {
+            Batch batch = slots[0];
+            slots[0] = null;
+            int from = rowOf[0];
+            if (from == 0 && n == batch.size()) {
+                return batch;
+            }
+            int[] selection = new int[n];
+            for (int i = 0; i < n; i++) {
+                selection[i] = from + i;
+            }
+            return batch.withSelection(selection, n);
+        }
         ColumnVector[] out = new ColumnVector[spec.dataColumns()];
         ColumnVector[] sources = new ColumnVector[slotCount];
         for (int c = 0; c < out.length; c++) {
