@@ -2,6 +2,7 @@ package io.troupe.actors.coordinator;
 
 import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.Gather;
+import io.troupe.actors.exchange.GatherMerge;
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.BatchConsumer;
@@ -12,6 +13,7 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.sort.SortedStreams;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.TransportRuntime;
@@ -27,6 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -53,6 +56,11 @@ import java.util.function.Function;
  *       workers have no sink of their own (they feed the Gather) and skip this phase.</li>
  *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
  * </ol>
+ * <b>Gather Merge.</b> When the last pipeline reads a sort's output (ORDER BY at the top), its workers
+ * each stream one sorted run and a {@link GatherMerge} takes the Gather's place: it merges the streams
+ * and runs the operators above the sort after the merge ({@link SortedStreams}). It is started, reported
+ * and stopped like the Gather; it runs no morsel itself.
+ *
  * <b>Deadlock rule.</b> The barriers (bound before start; every worker done before the finalize
  * work) are passed by workers that hold no output: before anyone produced a batch, or after every
  * chain finished. The waits happen in the coordinator, not in a worker whose output may be full:
@@ -72,7 +80,7 @@ import java.util.function.Function;
 public final class QueryCoordinator {
 
     /** The coordinator's messages. */
-    public sealed interface Command permits Cancel, WorkerReport, GatherReport, TimedOut {
+    public sealed interface Command permits Cancel, WorkerReport, GatherReport, GatherMergeReport, TimedOut {
     }
 
     /** Stop the query: the caller cancelled it. */
@@ -85,6 +93,10 @@ public final class QueryCoordinator {
 
     /** The Gather's report, adapted. */
     record GatherReport(Gather.Report report) implements Command {
+    }
+
+    /** The Gather Merge's report, adapted. */
+    record GatherMergeReport(GatherMerge.Report report) implements Command {
     }
 
     /** Private: the query's timeout expired. */
@@ -124,6 +136,8 @@ public final class QueryCoordinator {
         final List<ActorRef<PipelineWorker.Command>> workers = new ArrayList<>();
         /** The last pipeline's Gather; null for the others. */
         ActorRef<Gather.Command> gather;
+        /** The last pipeline's Gather Merge, in the Gather's place when it reads a sort's output; else null. */
+        ActorRef<GatherMerge.Command> gatherMerge;
         int bound;
         int done;
         int finalized;
@@ -146,6 +160,7 @@ public final class QueryCoordinator {
     private final List<Pipeline> ordered;
     private final ActorRef<PipelineWorker.Report> workerReports;
     private final ActorRef<Gather.Report> gatherReports;
+    private final ActorRef<GatherMerge.Report> gatherMergeReports;
     private final List<BatchChannel> openedChannels = new ArrayList<>();
     private Throwable failure;
 
@@ -155,6 +170,7 @@ public final class QueryCoordinator {
         this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
         this.gatherReports = context.messageAdapter(Gather.Report.class, GatherReport::new);
+        this.gatherMergeReports = context.messageAdapter(GatherMerge.Report.class, GatherMergeReport::new);
     }
 
     public static Behavior<Command> create(Spec spec) {
@@ -178,7 +194,9 @@ public final class QueryCoordinator {
         try {
             Pipeline pipeline = ordered.get(index);
             boolean gathered = index == ordered.size() - 1 && pipeline.sink() instanceof CollectSink;
-            stage = new Stage(index, PipelineRun.open(pipeline, spec.ctx()), role(pipeline, gathered), gathered);
+            Optional<SortedStreams> sorted = gathered ? SortedStreams.of(pipeline) : Optional.empty();
+            Pipeline workerPipeline = sorted.isPresent() ? sorted.get().streamPipeline(spec.workers()) : pipeline;
+            stage = new Stage(index, PipelineRun.open(workerPipeline, spec.ctx()), role(pipeline, gathered), gathered);
             List<GatherOutlet> outlets = new ArrayList<>();
             if (gathered) {
                 List<BatchReceiver> inputs = new ArrayList<>();
@@ -189,13 +207,17 @@ public final class QueryCoordinator {
                     outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w)));
                 }
                 BatchConsumer collect = spec.handOver() != null ? spec.handOver() : stage.run.sinkState().local();
-                PipelineRun.WorkerTask leader = spec.leaderParticipation() ? Gather.bindLeader(stage.run, collect) : null;
-                ActorRef<Gather.Command> gather = context.spawn(spec.handOver() != null
-                                ? Gather.streaming(inputs, spec.handOver(), leader, gatherReports, spec.ctx().queryId())
-                                : Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
-                        "gather-p" + pipeline.id(), spec.gatherDispatcher());
-                context.watch(gather);
-                stage.gather = gather;
+                if (sorted.isPresent()) {
+                    stage.gatherMerge = spawnGatherMerge(sorted.get(), inputs, collect, pipeline);
+                } else {
+                    PipelineRun.WorkerTask leader = spec.leaderParticipation() ? Gather.bindLeader(stage.run, collect) : null;
+                    ActorRef<Gather.Command> gather = context.spawn(spec.handOver() != null
+                                    ? Gather.streaming(inputs, spec.handOver(), leader, gatherReports, spec.ctx().queryId())
+                                    : Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
+                            "gather-p" + pipeline.id(), spec.gatherDispatcher());
+                    context.watch(gather);
+                    stage.gather = gather;
+                }
             }
             for (int w = 0; w < spec.workers(); w++) {
                 PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(stage, w), stage.run, spec.ctx(),
@@ -213,6 +235,17 @@ public final class QueryCoordinator {
         return binding(stage);
     }
 
+    /** The Gather Merge over {@code inputs}, the operators above the sort bound after it, into {@code collect}. */
+    private ActorRef<GatherMerge.Command> spawnGatherMerge(SortedStreams sorted, List<BatchReceiver> inputs,
+                                                           BatchConsumer collect, Pipeline pipeline) {
+        ActorRef<GatherMerge.Command> merge = context.spawn(
+                GatherMerge.create(inputs, sorted.merger(spec.ctx(), inputs.size()), sorted.chain(spec.ctx(), collect),
+                        gatherMergeReports, spec.ctx().queryId()),
+                "gather-merge-p" + pipeline.id(), spec.gatherDispatcher());
+        context.watch(merge);
+        return merge;
+    }
+
     private Behavior<Command> binding(Stage stage) {
         return phase(stage, report -> onBindingReport(stage, report));
     }
@@ -223,6 +256,7 @@ public final class QueryCoordinator {
         return Behaviors.receive(Command.class)
                 .onMessage(WorkerReport.class, m -> onWorkerReport.apply(m.report()))
                 .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
+                .onMessage(GatherMergeReport.class, m -> onGatherMergeReport(stage, m.report()))
                 .onMessage(Cancel.class, this::onCancel)
                 .onMessage(TimedOut.class, m -> onTimedOut())
                 .onSignal(ChildFailed.class, this::onChildFailed)
@@ -242,6 +276,9 @@ public final class QueryCoordinator {
                 }
                 if (stage.gather != null) {
                     stage.gather.tell(Gather.Start.INSTANCE);
+                }
+                if (stage.gatherMerge != null) {
+                    stage.gatherMerge.tell(GatherMerge.Start.INSTANCE);
                 }
                 return running(stage);
             }
@@ -267,6 +304,14 @@ public final class QueryCoordinator {
 
     private Behavior<Command> onGatherReport(Stage stage, Gather.Report report) {
         if (report instanceof Gather.GatherFailed failed) {
+            return fail(failed.cause());
+        }
+        stage.gatherDone = true;
+        return completeIfDone(stage);
+    }
+
+    private Behavior<Command> onGatherMergeReport(Stage stage, GatherMerge.Report report) {
+        if (report instanceof GatherMerge.MergeFailed failed) {
             return fail(failed.cause());
         }
         stage.gatherDone = true;

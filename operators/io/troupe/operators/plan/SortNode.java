@@ -16,8 +16,10 @@ import java.util.stream.Collectors;
 
 /**
  * ORDER BY: sorts its input by the keys in turn. Compiles to a {@link SortSink} ending the input's
- * pipeline and a {@link SortedSource} starting the next; a {@link LimitNode} directly above fuses
- * with it into a top-N ({@link #compileTopN}).
+ * pipeline (each worker sorts a run of its own) and a {@link SortedSource} starting the next; a
+ * {@link LimitNode} directly above fuses with it into a top-N ({@link #compileTopN}). Where that
+ * next pipeline is the query's last, the parallel executor reads it as one sorted stream per worker
+ * merged by a Gather Merge ({@code SortedStreams}); elsewhere one reader merges the runs.
  */
 final class SortNode extends Plan {
 

@@ -7,9 +7,10 @@ import java.util.List;
  * comparison a {@link NormalisedKeys#compare} between the heads of two runs. Rows that tie on
  * every key come from the lower-numbered run first, so the merge is deterministic.
  *
- * <p>The merge is pulled a slice at a time ({@link #next}), so a consumer can stop after a
- * limit, or (in the parallel executor) merge while runs stream in. Not threadsafe: one merger
- * has one reader. The runs themselves are only read.
+ * <p>The merge is pulled a slice at a time ({@link #next}): the sorted source's single reader
+ * merges one batch per call and stops after a limit. (Streams that arrive a batch at a time, as a
+ * Gather Merge sees them, merge with {@link StreamMerger}.) Not threadsafe: one merger has one
+ * reader. The runs themselves are only read.
  */
 public final class RunMerger {
 

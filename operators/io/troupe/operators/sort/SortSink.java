@@ -16,10 +16,10 @@ import java.util.List;
  *   <li>Every worker (all): its {@link RunBuilder} buffers its batches, keeping at most
  *       offset+count rows for a top-N, and at {@code finish()} sorts them into one
  *       {@link SortedRun} and adds it to the shared list.</li>
- *   <li>{@code finalizeSink} (once, single-threaded): merges the runs with a {@link RunMerger},
- *       only as far as the last row wanted, and publishes the {@link SortedResult} under the
- *       sink's key for a {@link SortedSource}. (In the parallel executor the merge moves into a
- *       Gather Merge actor; sorting a run and merging runs are separate pieces for that reason.)</li>
+ *   <li>{@code finalizeSink} (once, single-threaded): publishes the runs and the window wanted
+ *       (offset, count) as the {@link SortedResult} under the sink's key. It merges nothing: the
+ *       reader does ({@link SortedSource}: one reader merging every run, or one stream per run
+ *       merged by a Gather Merge above the workers), so the sort's CPU work is the workers'.</li>
  * </ol>
  *
  * <h2>Concurrency</h2> Immutable and threadsafe. Per execution, the only shared state is the
@@ -78,7 +78,7 @@ public final class SortSink implements Sink {
                 synchronized (runs) {
                     all = List.copyOf(runs);
                 }
-                ctx.publish(key, SortedResult.merge(spec, all, offset, count));
+                ctx.publish(key, new SortedResult(spec, all, offset, count));
             }
         };
     }

@@ -1,95 +1,75 @@
 package io.troupe.operators.sort;
 
-import io.troupe.operators.batch.Batch;
-import io.troupe.operators.batch.ColumnVector;
-import io.troupe.operators.exec.QueryFailedException;
-
 import java.util.List;
 
 /**
- * The output of a sort: rows {@code start..end} of the merged order of its runs (all rows for
- * ORDER BY, rows offset..offset+count for a top-N). Published by {@link SortSink} and read by
- * {@link SortedSource}, which copies the rows out a batch at a time.
+ * The output of a sort, as its sink publishes it: the sorted runs of its workers, one per worker
+ * that received rows, each in its own order, and the window of the merged order the query wants
+ * (all rows for ORDER BY; rows offset..offset+count for a top-N, whose every run already holds at
+ * most offset+count rows).
  *
- * <p>The merged order is held as (run, physical row) pairs; with one run, it is that run's own
- * order and no pairs are built.
+ * <p>Nothing is merged here: the reader of the sort's output merges, a slice at a time. Either one
+ * {@link SortedSource} reader merges every run and applies the window (the leader alone, or any
+ * sorted output not fed to a Gather Merge), or each worker streams one run ({@link SortedSource#streams})
+ * and a Gather Merge merges the streams and applies the window ({@link StreamMerger}). So the sort's
+ * finalize costs nothing and the runs' CPU work stays with the workers that sorted them.
  *
  * <p>Immutable and threadsafe.
  */
 public final class SortedResult {
 
-    private final SortedRun[] runs;
-    private final int dataColumns;
-    /** The run of each position, or null when there is one run. */
-    private final int[] runOf;
-    /** The physical row of each position in its run. */
-    private final int[] rowOf;
-    private final int start;
-    private final int end;
-
-    private SortedResult(SortedRun[] runs, int dataColumns, int[] runOf, int[] rowOf, int start, int end) {
-        this.runs = runs;
-        this.dataColumns = dataColumns;
-        this.runOf = runOf;
-        this.rowOf = rowOf;
-        this.start = start;
-        this.end = end;
-    }
+    private final SortSpec spec;
+    private final List<SortedRun> runs;
+    private final long offset;
+    private final long count;
 
     /**
-     * Merges {@code runs} and keeps merged positions {@code offset..offset+count}: the merge stops
-     * once it has produced the last of them.
+     * @param runs   the sorted runs (none when no row arrived)
+     * @param offset merged rows to skip
+     * @param count  merged rows to keep after them ({@code Long.MAX_VALUE}: all)
      */
-    public static SortedResult merge(SortSpec spec, List<SortedRun> runs, long offset, long count) {
+    public SortedResult(SortSpec spec, List<SortedRun> runs, long offset, long count) {
+        if (offset < 0 || count < 0) {
+            throw new IllegalArgumentException("LIMIT and OFFSET must not be negative: count=" + count
+                    + ", offset=" + offset + " (" + spec.label() + ")");
+        }
+        this.spec = spec;
+        this.runs = List.copyOf(runs);
+        this.offset = offset;
+        this.count = count;
+    }
+
+    public SortSpec spec() {
+        return spec;
+    }
+
+    /** The runs, in the order the workers finished. */
+    public List<SortedRun> runs() {
+        return runs;
+    }
+
+    /** Merged rows to skip. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Merged rows to keep after the offset. */
+    public long count() {
+        return count;
+    }
+
+    /** Rows of the merged window: what a reader of the whole result emits. */
+    public long size() {
         long total = 0;
         for (SortedRun run : runs) {
             total += run.size();
         }
-        long last = Math.min(total, saturatedAdd(offset, count));
-        if (last > SortedRun.MAX_ROWS) {
-            throw new QueryFailedException(spec.label() + ": the sorted result would have " + last
-                    + " rows, more than the " + SortedRun.MAX_ROWS + " one result can hold");
-        }
-        int end = (int) last;
-        int start = (int) Math.min(end, offset);
-        SortedRun[] all = runs.toArray(new SortedRun[0]);
-        if (all.length == 1) {
-            return new SortedResult(all, spec.dataColumns(), null, all[0].order(), start, end);
-        }
-        int[] runOf = new int[end];
-        int[] rowOf = new int[end];
-        RunMerger merger = new RunMerger(runs);
-        int at = 0;
-        while (at < end) {
-            at += merger.next(runOf, rowOf, at, end - at);
-        }
-        return new SortedResult(all, spec.dataColumns(), runOf, rowOf, start, end);
+        long end = Math.min(total, saturatedAdd(offset, count));
+        return Math.max(0, end - offset);
     }
 
     static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return sum < 0 ? Long.MAX_VALUE : sum;
-    }
-
-    /** Rows of the result. */
-    public int size() {
-        return end - start;
-    }
-
-    /** Result rows {@code from..from+count} as one dense batch of the sort's output columns. */
-    public Batch batch(int from, int count) {
-        int at = start + from;
-        if (runOf == null) {
-            return runs[0].gather(at, count, dataColumns);
-        }
-        ColumnVector[] out = new ColumnVector[dataColumns];
-        ColumnVector[] sources = new ColumnVector[runs.length];
-        for (int c = 0; c < dataColumns; c++) {
-            for (int r = 0; r < runs.length; r++) {
-                sources[r] = runs[r].column(c);
-            }
-            out[c] = Columns.gather(sources, runOf, rowOf, at, count);
-        }
-        return Batch.of(count, out);
     }
 }

@@ -1,22 +1,34 @@
 package io.troupe.operators.sort;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Source;
 import io.troupe.operators.exec.StateKey;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Reads the {@link SortedResult} a {@link SortSink} published, in order, in batches of
- * {@link ExecContext#batchSize()} rows.
+ * Reads the {@link SortedResult} a {@link SortSink} published, in batches of
+ * {@link ExecContext#batchSize()} rows, in one of two ways.
  *
- * <p><b>One reader.</b> Order is the point of a sorted stream, and readers that split it would
- * each see a part and lose it. So the first {@link SourceState#reader()} of an execution gets
- * every row, and any later reader gets none: whatever number of workers an executor starts
- * above a sort, a single one sees the rows in the global order.
+ * <p><b>One reader</b> ({@link #open}): order is the point of a sorted stream, and readers that
+ * split it would each see a part and lose it. So the first {@link SourceState#reader()} of an
+ * execution merges every run ({@link RunMerger}, a batch at a time) and emits the rows of the
+ * result's window in the global order, and any later reader gets none: whatever number of workers
+ * an executor starts above a sort, a single one sees the rows in order. The leader alone runs this
+ * way, and so does any sorted output that no Gather Merge merges.
  *
- * <p>Immutable and threadsafe; per execution, the claim of the single reader is one atomic flag.
+ * <p><b>Streams</b> ({@link #streams}): for a Gather Merge above the workers. Each reader claims
+ * one stream and emits its runs in their own order (one run per stream when there are at most as
+ * many runs as streams, which is the case when the sort ran with as many workers; else runs
+ * {@code k, k+streams, ...} merged), every row, in the sort's output columns. The Gather Merge merges
+ * the streams and applies the window ({@link StreamMerger}).
+ *
+ * <p>Immutable and threadsafe; per execution, readers are claimed with one atomic flag or counter.
  */
 public final class SortedSource implements Source {
 
@@ -26,35 +38,99 @@ public final class SortedSource implements Source {
         this.key = key;
     }
 
+    /** Where the sort published its result. */
+    public StateKey<SortedResult> key() {
+        return key;
+    }
+
     @Override
     public SourceState open(ExecContext ctx) {
         SortedResult result = ctx.lookup(key);
         int batchSize = ctx.batchSize();
         AtomicBoolean claimed = new AtomicBoolean();
-        return () -> claimed.compareAndSet(false, true) ? new Reader(result, batchSize) : () -> null;
+        return () -> claimed.compareAndSet(false, true)
+                ? new MergingReader(result.spec(), result.runs(), result.offset(), result.count(), batchSize)
+                : () -> null;
     }
 
-    /** Emits the whole result, a batch at a time. Not threadsafe. */
-    private static final class Reader implements SourceReader {
-        private final SortedResult result;
-        private final int batchSize;
-        private int position;
+    /**
+     * The same result as {@code streams} sorted streams, one per reader (readers past the last
+     * stream get nothing), for a Gather Merge that merges them and applies the window.
+     */
+    public Source streams(int streams) {
+        if (streams < 1) {
+            throw new IllegalArgumentException("a sorted source needs at least one stream, got " + streams);
+        }
+        return new Source() {
+            @Override
+            public SourceState open(ExecContext ctx) {
+                SortedResult result = ctx.lookup(key);
+                int batchSize = ctx.batchSize();
+                AtomicInteger next = new AtomicInteger();
+                return () -> {
+                    int stream = next.getAndIncrement();
+                    List<SortedRun> mine = new ArrayList<>();
+                    for (int r = stream; r < result.runs().size(); r += streams) {
+                        mine.add(result.runs().get(r));
+                    }
+                    return mine.isEmpty() ? () -> null
+                            : new MergingReader(result.spec(), mine, 0, Long.MAX_VALUE, batchSize);
+                };
+            }
 
-        Reader(SortedResult result, int batchSize) {
-            this.result = result;
+            @Override
+            public String toString() {
+                return "Sorted streams " + key;
+            }
+        };
+    }
+
+    /**
+     * Emits the merge of some runs, skipping its first {@code skip} rows and emitting at most
+     * {@code limit}, a batch at a time: the merge advances one batch per {@link #next()}, so rows
+     * past the window are never merged. Not threadsafe.
+     */
+    private static final class MergingReader implements SourceReader {
+        private final SortedRun[] runs;
+        private final int dataColumns;
+        private final RunMerger merger;
+        private final int batchSize;
+        private final int[] runOf;
+        private final int[] rowOf;
+        private final ColumnVector[] sources;
+        private long skip;
+        private long left;
+
+        MergingReader(SortSpec spec, List<SortedRun> runs, long skip, long limit, int batchSize) {
+            this.runs = runs.toArray(new SortedRun[0]);
+            this.dataColumns = spec.dataColumns();
+            this.merger = new RunMerger(runs);
             this.batchSize = batchSize;
+            this.runOf = new int[batchSize];
+            this.rowOf = new int[batchSize];
+            this.sources = new ColumnVector[this.runs.length];
+            this.skip = skip;
+            this.left = limit;
         }
 
         @Override
         public Batch next() {
-            int left = result.size() - position;
-            if (left <= 0) {
+            while (skip > 0 && !merger.isDone()) {
+                skip -= merger.next(runOf, rowOf, 0, (int) Math.min(batchSize, skip));
+            }
+            if (left == 0 || merger.isDone()) {
                 return null;
             }
-            int n = Math.min(batchSize, left);
-            Batch batch = result.batch(position, n);
-            position += n;
-            return batch;
+            int n = merger.next(runOf, rowOf, 0, (int) Math.min(batchSize, left));
+            left -= n;
+            ColumnVector[] out = new ColumnVector[dataColumns];
+            for (int c = 0; c < dataColumns; c++) {
+                for (int r = 0; r < runs.length; r++) {
+                    sources[r] = runs[r].column(c);
+                }
+                out[c] = Columns.gather(sources, runOf, rowOf, 0, n);
+            }
+            return Batch.of(n, out);
         }
     }
 

@@ -3,6 +3,9 @@ package io.troupe.operators.sort;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorBuilder;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Source;
+import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.types.DataType;
 import org.junit.jupiter.api.Test;
@@ -133,19 +136,26 @@ class RunSorterTest {
         }
         List<Object> expected = new ArrayList<>(all);
         expected.sort(reference(type, key));
-        SortedResult merged = SortedResult.merge(spec, runs, 0, Long.MAX_VALUE);
-        assertEquals(expected, column(merged, 0, merged.size()));
-        SortedResult window = SortedResult.merge(spec, runs, 95, 20);
-        assertEquals(expected.subList(95, 115), column(window, 0, window.size()));
-        SortedResult pastTheEnd = SortedResult.merge(spec, runs, all.size() - 3, 20);
-        assertEquals(3, pastTheEnd.size());
+        assertEquals(expected, read(spec, runs, 0, Long.MAX_VALUE, 7));
+        assertEquals(expected.subList(95, 115), read(spec, runs, 95, 20, 7));
+        assertEquals(expected.subList(all.size() - 3, all.size()), read(spec, runs, all.size() - 3, 20, 2));
+        assertEquals(List.of(), read(spec, runs, all.size(), 20, 7));
+        assertEquals(List.of(), read(spec, List.of(), 0, 20, 7));
     }
 
-    private static List<Object> column(SortedResult result, int from, int count) {
+    /** Rows {@code offset..offset+count} of the merged runs, as the sorted source's single reader emits them. */
+    private static List<Object> read(SortSpec spec, List<SortedRun> runs, long offset, long count, int batchSize) {
+        ExecContext ctx = new ExecContext(1, batchSize);
+        StateKey<SortedResult> key = new StateKey<>("sort", SortedResult.class);
+        ctx.publish(key, new SortedResult(spec, runs, offset, count));
+        Source.SourceReader reader = new SortedSource(key).open(ctx).reader();
         List<Object> out = new ArrayList<>();
-        Batch b = result.batch(from, count);
-        for (int i = 0; i < b.size(); i++) {
-            out.add(b.column(0).getObject(b.row(i)));
+        Batch b;
+        while ((b = reader.next()) != null) {
+            assertTrue(b.size() > 0 && b.size() <= batchSize, "a batch of " + b.size() + " rows");
+            for (int i = 0; i < b.size(); i++) {
+                out.add(b.column(0).getObject(b.row(i)));
+            }
         }
         return out;
     }

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sort sink as several workers drive it: each worker's local on its own thread, one run per
- * worker, merged at finalize, read back through the sorted source by a single reader.
+ * worker, merged by the sorted source's single reader.
  */
 class SortSinkTest {
 

@@ -1,0 +1,264 @@
+package io.troupe.actors.exchange;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.sort.StreamMerger;
+import io.troupe.transport.BatchHandler;
+import io.troupe.transport.BatchReceiver;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Gather Merge: collects the sorted streams of a query's last pipeline, one {@link BatchReceiver}
+ * per worker, merges them into one stream in the global order ({@link StreamMerger}: a k-way heap
+ * merge that also applies a top-N's OFFSET and LIMIT) and pushes it into the consumer it was given
+ * (the operators above the sort, ending in a local of the query's result sink). It finishes that
+ * consumer and reports {@link MergeDone} once every worker sent its end of stream.
+ *
+ * <p><b>How it works, and why</b> (after PostgreSQL's nodeGatherMerge.c). A row may go out only
+ * while the merge holds a row, or the end of stream, from every worker that has not ended: the one
+ * it lacks may still send a smaller row. Each round polls the channels, hands what arrived to the
+ * merger, then emits merged batches until the merger stalls on a worker with nothing queued (or
+ * {@link #BATCHES_PER_ROUND} went out), and sends itself a private {@code Poll}: work per message is
+ * bounded, so a stop is seen between rounds. A round that did nothing flushes every receiver and
+ * idles with a backoff of its own (at most {@link #MAX_IDLE_PARK_NS}), as {@link Gather} does.
+ *
+ * <p><b>What it reads.</b> While the merge can go on, a channel is read only until
+ * {@link #QUEUE_TARGET} of its batches wait in the merger: the rest stays in the channel, whose
+ * back-pressure slows that worker. While the merge is stalled, every channel is read to the end of
+ * what it holds, however much queues up. That is the deadlock rule of shared/design.md: a worker
+ * back-pressured on a full channel holds its dispatcher thread, and with fewer threads than
+ * workers the worker the merge waits for may be one that has no thread; draining the others frees
+ * theirs. Runs on a dispatcher other than the workers' for the same reason; it never waits at a
+ * barrier, and its output (the consumer) never blocks it.
+ *
+ * <p><b>Early end.</b> Once the merger has every row the query wants (a LIMIT) or the consumer
+ * wants no more, it reads and drops the rest, so that no worker stays back-pressured, and ends as
+ * usual when every channel has ended.
+ *
+ * <p><b>No leader participation.</b> Unlike {@link Gather} it runs no morsel of the pipeline itself:
+ * a stream of its own would be one more input to wait for, and its rows only go out in merge order
+ * anyway (PostgreSQL's leader may participate; the setting does not apply here).
+ *
+ * <p>Not threadsafe, as every actor: its state is touched only by its own messages. Its PostStop
+ * closes every channel it reads.
+ */
+public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
+
+    /** Frames read from one channel per round: enough to amortise a round, few enough to interleave. */
+    static final int POLL_LIMIT = 16;
+    /** Batches per worker the merge keeps at hand while it is not stalled. */
+    static final int QUEUE_TARGET = 4;
+    /** Merged batches pushed per round, so that a round stays short. */
+    static final int BATCHES_PER_ROUND = 64;
+    /** The longest park between empty rounds. */
+    static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    /** The Gather Merge's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
+    public sealed interface Command permits Start, Poll {
+    }
+
+    /** Every worker is bound: start polling. */
+    public enum Start implements Command {
+        INSTANCE
+    }
+
+    /** Private self-message: run one round. */
+    enum Poll implements Command {
+        INSTANCE
+    }
+
+    /** What the Gather Merge tells its coordinator. */
+    public sealed interface Report permits MergeDone, MergeFailed {
+    }
+
+    /** Every worker's stream ended and the consumer finished; {@code batches} were received. */
+    public record MergeDone(long batches) implements Report {
+    }
+
+    /** Reading, merging or consuming failed (or a worker left its channel without an end of stream). */
+    public record MergeFailed(Throwable cause) implements Report {
+    }
+
+    private enum Phase {
+        /** Created; polls nothing before {@link Start}. */
+        WAITING,
+        /** Merging into the consumer. */
+        MERGING,
+        /** The merge or the consumer has all it wants: reading and dropping the rest until every stream ended. */
+        DRAINING,
+        /** Reported; stopping. */
+        DONE
+    }
+
+    private final List<BatchReceiver> inputs;
+    private final StreamMerger merger;
+    private final BatchConsumer consumer;
+    private final ActorRef<Report> reportTo;
+    private final long queryId;
+    private final BatchHandler[] handlers;
+    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
+    private long batches;
+    private Phase phase = Phase.WAITING;
+
+    private GatherMerge(ActorContext<Command> context, List<BatchReceiver> inputs, StreamMerger merger,
+                        BatchConsumer consumer, ActorRef<Report> reportTo, long queryId) {
+        super(context);
+        if (inputs.size() != merger.inputs()) {
+            throw new IllegalArgumentException("query " + queryId + ": " + inputs.size()
+                    + " channels for a merge of " + merger.inputs() + " streams");
+        }
+        this.inputs = List.copyOf(inputs);
+        this.merger = merger;
+        this.consumer = consumer;
+        this.reportTo = reportTo;
+        this.queryId = queryId;
+        this.handlers = new BatchHandler[inputs.size()];
+        for (int i = 0; i < handlers.length; i++) {
+            int input = i;
+            handlers[i] = new BatchHandler() {
+                @Override
+                public void onBatch(Batch batch) {
+                    batches++;
+                    if (phase == Phase.MERGING) {
+                        merger.add(input, batch);
+                    }
+                }
+
+                @Override
+                public void onEndOfStream() {
+                    merger.end(input);
+                }
+            };
+        }
+    }
+
+    /**
+     * A Gather Merge of {@code inputs} (one channel per worker, each a sorted stream) through
+     * {@code merger} (of as many inputs) into {@code consumer}, reporting to {@code reportTo}; it
+     * starts polling on {@link Start}.
+     */
+    public static Behavior<Command> create(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
+                                           ActorRef<Report> reportTo, long queryId) {
+        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, reportTo, queryId));
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(Start.class, m -> onStart())
+                .onMessage(Poll.class, p -> onPoll())
+                .onSignal(PostStop.class, s -> onPostStop())
+                .build();
+    }
+
+    private Behavior<Command> onStart() {
+        if (phase == Phase.WAITING) {
+            phase = Phase.MERGING;
+            getContext().getSelf().tell(Poll.INSTANCE);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onPoll() {
+        if (phase != Phase.MERGING && phase != Phase.DRAINING) {
+            return this;
+        }
+        int work;
+        try {
+            work = read();
+            if (phase == Phase.MERGING) {
+                work += emit();
+            }
+            if (allEnded() && (phase == Phase.DRAINING || merger.isDone())) {
+                consumer.finish();
+                phase = Phase.DONE;
+                getContext().getLog().debug("[query {}] gather merge done batches=[{}]", queryId, batches);
+                reportTo.tell(new MergeDone(batches));
+                return Behaviors.stopped();
+            }
+        } catch (RuntimeException e) {
+            phase = Phase.DONE;
+            reportTo.tell(new MergeFailed(e));
+            return Behaviors.stopped();
+        }
+        if (work == 0) {
+            for (BatchReceiver input : inputs) {
+                input.flush();
+            }
+        }
+        idle.idle(work);
+        getContext().getSelf().tell(Poll.INSTANCE);
+        return this;
+    }
+
+    /** One round over the channels (see the class comment for which are read); returns frames read. */
+    private int read() {
+        boolean stalled = phase == Phase.DRAINING || merger.stalled();
+        int work = 0;
+        for (int i = 0; i < inputs.size(); i++) {
+            if (merger.endOfStream(i) || (!stalled && merger.queued(i) >= QUEUE_TARGET)) {
+                continue;
+            }
+            BatchReceiver input = inputs.get(i);
+            work += input.poll(handlers[i], POLL_LIMIT);
+            BatchReceiver.State state = input.state();
+            if (state == BatchReceiver.State.END_OF_STREAM) {
+                if (!merger.endOfStream(i)) {
+                    merger.end(i);
+                }
+            } else if (state != BatchReceiver.State.OPEN) {
+                throw new QueryFailedException("query " + queryId + ": worker " + i
+                        + " left its gather merge channel without an end of stream (" + state + ")");
+            }
+        }
+        return work;
+    }
+
+    /** Pushes merged batches into the consumer until the merge stalls or the round's share is out. */
+    private int emit() {
+        int emitted = 0;
+        while (emitted < BATCHES_PER_ROUND) {
+            Batch batch = merger.next();
+            if (batch == null) {
+                break;
+            }
+            emitted++;
+            if (!consumer.accept(batch)) {
+                phase = Phase.DRAINING;
+                return emitted;
+            }
+        }
+        if (merger.isDone() && !allEnded()) {
+            phase = Phase.DRAINING;
+        }
+        return emitted;
+    }
+
+    private boolean allEnded() {
+        for (int i = 0; i < inputs.size(); i++) {
+            if (!merger.endOfStream(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Behavior<Command> onPostStop() {
+        for (BatchReceiver input : inputs) {
+            input.close();
+        }
+        return this;
+    }
+}
