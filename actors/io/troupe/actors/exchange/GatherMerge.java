@@ -47,6 +47,12 @@ import java.util.concurrent.TimeUnit;
  * wants no more, it reads and drops the rest, so that no worker stays back-pressured, and ends as
  * usual when every channel has ended.
  *
+ * <p><b>Streaming</b> ({@link #streaming}): the consumer ends in a {@link BatchHandOver} of a few
+ * batches that the caller's thread drains. A round emits no more merged batches than the hand-over
+ * has room for; with no room the Gather Merge parks (no Poll) until the caller frees room and sends
+ * {@code Resume}, and it finishes only once the hand-over took every batch it was given. Parked, it
+ * reads no channel, so its workers wait on their full channels: the caller's pace reaches them.
+ *
  * <p><b>No leader participation.</b> Unlike {@link Gather} it runs no morsel of the pipeline itself:
  * a stream of its own would be one more input to wait for, and its rows only go out in merge order
  * anyway (PostgreSQL's leader may participate; the setting does not apply here).
@@ -66,7 +72,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** The Gather Merge's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
-    public sealed interface Command permits Start, Poll {
+    public sealed interface Command permits Start, Poll, Resume {
     }
 
     /** Every worker is bound: start polling. */
@@ -76,6 +82,11 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
 
     /** Private self-message: run one round. */
     enum Poll implements Command {
+        INSTANCE
+    }
+
+    /** From the consumer of a streaming Gather Merge's hand-over, while it is parked: there is room again. */
+    enum Resume implements Command {
         INSTANCE
     }
 
@@ -96,6 +107,8 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         WAITING,
         /** Merging into the consumer. */
         MERGING,
+        /** Streaming, with no room in the hand-over: waits for Resume. */
+        PARKED,
         /** The merge or the consumer has all it wants: reading and dropping the rest until every stream ended. */
         DRAINING,
         /** Reported; stopping. */
@@ -105,15 +118,20 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     private final List<BatchReceiver> inputs;
     private final StreamMerger merger;
     private final BatchConsumer consumer;
+    /** The hand-over the consumer ends in when streaming, whose room bounds each round; null when collecting. */
+    private final BatchHandOver handOver;
+    private final Runnable wake;
     private final ActorRef<Report> reportTo;
     private final long queryId;
     private final BatchHandler[] handlers;
     private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
     private long batches;
     private Phase phase = Phase.WAITING;
+    /** The phase a park interrupted, to go back to on Resume. */
+    private Phase resumeTo;
 
     private GatherMerge(ActorContext<Command> context, List<BatchReceiver> inputs, StreamMerger merger,
-                        BatchConsumer consumer, ActorRef<Report> reportTo, long queryId) {
+                        BatchConsumer consumer, BatchHandOver handOver, ActorRef<Report> reportTo, long queryId) {
         super(context);
         if (inputs.size() != merger.inputs()) {
             throw new IllegalArgumentException("query " + queryId + ": " + inputs.size()
@@ -122,6 +140,9 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         this.inputs = List.copyOf(inputs);
         this.merger = merger;
         this.consumer = consumer;
+        this.handOver = handOver;
+        ActorRef<Command> self = context.getSelf();
+        this.wake = () -> self.tell(Resume.INSTANCE);
         this.reportTo = reportTo;
         this.queryId = queryId;
         this.handlers = new BatchHandler[inputs.size()];
@@ -151,7 +172,16 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      */
     public static Behavior<Command> create(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
                                            ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, reportTo, queryId));
+        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, null, reportTo, queryId));
+    }
+
+    /**
+     * A Gather Merge whose {@code consumer} ends in {@code handOver}, emitting no more than it has
+     * room for (see the class comment); otherwise as {@link #create}.
+     */
+    public static Behavior<Command> streaming(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
+                                              BatchHandOver handOver, ActorRef<Report> reportTo, long queryId) {
+        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, handOver, reportTo, queryId));
     }
 
     @Override
@@ -159,6 +189,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         return newReceiveBuilder()
                 .onMessage(Start.class, m -> onStart())
                 .onMessage(Poll.class, p -> onPoll())
+                .onMessage(Resume.class, r -> onResume())
                 .onSignal(PostStop.class, s -> onPostStop())
                 .build();
     }
@@ -177,11 +208,18 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         }
         int work;
         try {
+            int room = handOver == null ? BATCHES_PER_ROUND : Math.min(BATCHES_PER_ROUND, handOver.room());
+            if (phase == Phase.MERGING && room == 0) {
+                return park();
+            }
             work = read();
             if (phase == Phase.MERGING) {
-                work += emit();
+                work += emit(room);
             }
             if (allEnded() && (phase == Phase.DRAINING || merger.isDone())) {
+                if (handOver != null && !handOver.overflowEmpty()) {
+                    return park();
+                }
                 consumer.finish();
                 phase = Phase.DONE;
                 getContext().getLog().debug("[query {}] gather merge done batches=[{}]", queryId, batches);
@@ -226,10 +264,10 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         return work;
     }
 
-    /** Pushes merged batches into the consumer until the merge stalls or the round's share is out. */
-    private int emit() {
+    /** Pushes merged batches into the consumer until the merge stalls or the round's share ({@code most}) is out. */
+    private int emit(int most) {
         int emitted = 0;
-        while (emitted < BATCHES_PER_ROUND) {
+        while (emitted < most) {
             Batch batch = merger.next();
             if (batch == null) {
                 break;
@@ -244,6 +282,31 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
             phase = Phase.DRAINING;
         }
         return emitted;
+    }
+
+    /**
+     * No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. Producers
+     * first hear of all consumption they are owed (the deadlock rule, as before an idle round).
+     */
+    private Behavior<Command> park() {
+        if (handOver.parkIfFull(wake)) {
+            for (BatchReceiver input : inputs) {
+                input.flush();
+            }
+            resumeTo = phase;
+            phase = Phase.PARKED;
+        } else {
+            getContext().getSelf().tell(Poll.INSTANCE);
+        }
+        return this;
+    }
+
+    private Behavior<Command> onResume() {
+        if (phase != Phase.PARKED) {
+            return this;
+        }
+        phase = resumeTo;
+        return onPoll();
     }
 
     private boolean allEnded() {
