@@ -81,7 +81,7 @@ import java.util.function.Function;
 public final class QueryCoordinator {
 
     /** The coordinator's messages. */
-    public sealed interface Command permits Cancel, WorkerReport, GatherReport, GatherMergeReport, TimedOut {
+    public sealed interface Command permits Cancel, WorkerReport, GatherReport, TimedOut {
     }
 
     /** Stop the query: the caller cancelled it. */
@@ -92,12 +92,8 @@ public final class QueryCoordinator {
     record WorkerReport(PipelineWorker.Report report) implements Command {
     }
 
-    /** The Gather's report, adapted. */
+    /** The report of the Gather or the Gather Merge (they report alike), adapted. */
     record GatherReport(Gather.Report report) implements Command {
-    }
-
-    /** The Gather Merge's report, adapted. */
-    record GatherMergeReport(GatherMerge.Report report) implements Command {
     }
 
     /** Private: the query's timeout expired. */
@@ -161,7 +157,6 @@ public final class QueryCoordinator {
     private final List<Pipeline> ordered;
     private final ActorRef<PipelineWorker.Report> workerReports;
     private final ActorRef<Gather.Report> gatherReports;
-    private final ActorRef<GatherMerge.Report> gatherMergeReports;
     private final List<BatchChannel> openedChannels = new ArrayList<>();
     private Throwable failure;
 
@@ -171,7 +166,6 @@ public final class QueryCoordinator {
         this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
         this.gatherReports = context.messageAdapter(Gather.Report.class, GatherReport::new);
-        this.gatherMergeReports = context.messageAdapter(GatherMerge.Report.class, GatherMergeReport::new);
     }
 
     public static Behavior<Command> create(Spec spec) {
@@ -245,8 +239,8 @@ public final class QueryCoordinator {
         StreamMerger merger = sorted.merger(spec.ctx(), inputs.size());
         BatchConsumer chain = sorted.chain(spec.ctx(), collect);
         ActorRef<GatherMerge.Command> merge = context.spawn(spec.handOver() != null
-                        ? GatherMerge.streaming(inputs, merger, chain, spec.handOver(), gatherMergeReports, spec.ctx().queryId())
-                        : GatherMerge.create(inputs, merger, chain, gatherMergeReports, spec.ctx().queryId()),
+                        ? GatherMerge.streaming(inputs, merger, chain, spec.handOver(), gatherReports, spec.ctx().queryId())
+                        : GatherMerge.create(inputs, merger, chain, gatherReports, spec.ctx().queryId()),
                 "gather-merge-p" + pipeline.id(), spec.gatherDispatcher());
         context.watch(merge);
         return merge;
@@ -262,7 +256,6 @@ public final class QueryCoordinator {
         return Behaviors.receive(Command.class)
                 .onMessage(WorkerReport.class, m -> onWorkerReport.apply(m.report()))
                 .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
-                .onMessage(GatherMergeReport.class, m -> onGatherMergeReport(stage, m.report()))
                 .onMessage(Cancel.class, this::onCancel)
                 .onMessage(TimedOut.class, m -> onTimedOut())
                 .onSignal(ChildFailed.class, this::onChildFailed)
@@ -310,14 +303,6 @@ public final class QueryCoordinator {
 
     private Behavior<Command> onGatherReport(Stage stage, Gather.Report report) {
         if (report instanceof Gather.GatherFailed failed) {
-            return fail(failed.cause());
-        }
-        stage.gatherDone = true;
-        return completeIfDone(stage);
-    }
-
-    private Behavior<Command> onGatherMergeReport(Stage stage, GatherMerge.Report report) {
-        if (report instanceof GatherMerge.MergeFailed failed) {
             return fail(failed.cause());
         }
         stage.gatherDone = true;

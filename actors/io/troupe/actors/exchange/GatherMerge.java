@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * per worker, merges them into one stream in the global order ({@link StreamMerger}: a k-way heap
  * merge that also applies a top-N's OFFSET and LIMIT) and pushes it into the consumer it was given
  * (the operators above the sort, ending in a local of the query's result sink). It finishes that
- * consumer and reports {@link MergeDone} once every worker sent its end of stream.
+ * consumer and reports {@link Gather.GatherDone}, as the Gather does, once every worker sent its end of stream.
  *
  * <p><b>How it works, and why</b> (after PostgreSQL's nodeGatherMerge.c). A row may go out only
  * while the merge holds a row, or the end of stream, from every worker that has not ended: the one
@@ -90,18 +90,6 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         INSTANCE
     }
 
-    /** What the Gather Merge tells its coordinator. */
-    public sealed interface Report permits MergeDone, MergeFailed {
-    }
-
-    /** Every worker's stream ended and the consumer finished; {@code batches} were received. */
-    public record MergeDone(long batches) implements Report {
-    }
-
-    /** Reading, merging or consuming failed (or a worker left its channel without an end of stream). */
-    public record MergeFailed(Throwable cause) implements Report {
-    }
-
     private enum Phase {
         /** Created; polls nothing before {@link Start}. */
         WAITING,
@@ -121,7 +109,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     /** The hand-over the consumer ends in when streaming, whose room bounds each round; null when collecting. */
     private final BatchHandOver handOver;
     private final Runnable wake;
-    private final ActorRef<Report> reportTo;
+    private final ActorRef<Gather.Report> reportTo;
     private final long queryId;
     private final BatchHandler[] handlers;
     private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
@@ -131,7 +119,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     private Phase resumeTo;
 
     private GatherMerge(ActorContext<Command> context, List<BatchReceiver> inputs, StreamMerger merger,
-                        BatchConsumer consumer, BatchHandOver handOver, ActorRef<Report> reportTo, long queryId) {
+                        BatchConsumer consumer, BatchHandOver handOver, ActorRef<Gather.Report> reportTo, long queryId) {
         super(context);
         if (inputs.size() != merger.inputs()) {
             throw new IllegalArgumentException("query " + queryId + ": " + inputs.size()
@@ -171,7 +159,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      * starts polling on {@link Start}.
      */
     public static Behavior<Command> create(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
-                                           ActorRef<Report> reportTo, long queryId) {
+                                           ActorRef<Gather.Report> reportTo, long queryId) {
         return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, null, reportTo, queryId));
     }
 
@@ -180,7 +168,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      * room for (see the class comment); otherwise as {@link #create}.
      */
     public static Behavior<Command> streaming(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
-                                              BatchHandOver handOver, ActorRef<Report> reportTo, long queryId) {
+                                              BatchHandOver handOver, ActorRef<Gather.Report> reportTo, long queryId) {
         return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, handOver, reportTo, queryId));
     }
 
@@ -223,12 +211,12 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
                 consumer.finish();
                 phase = Phase.DONE;
                 getContext().getLog().debug("[query {}] gather merge done batches=[{}]", queryId, batches);
-                reportTo.tell(new MergeDone(batches));
+                reportTo.tell(new Gather.GatherDone(batches));
                 return Behaviors.stopped();
             }
         } catch (RuntimeException e) {
             phase = Phase.DONE;
-            reportTo.tell(new MergeFailed(e));
+            reportTo.tell(new Gather.GatherFailed(e));
             return Behaviors.stopped();
         }
         if (work == 0) {

@@ -8,10 +8,6 @@ import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.table.Table;
-import io.troupe.operators.table.TableBuilder;
-import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.Field;
-import io.troupe.operators.types.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,19 +39,7 @@ class ParallelExecutionTest {
 
     @BeforeEach
     void start() {
-        troupe = Troupe.start(TroupeSettings.load().withBatchSize(64));
-        // Chunks of 100 rows: a chunk is a morsel, so every worker gets some.
-        TableBuilder facts = new TableBuilder("facts", Schema.of(Field.of("id", DataType.INT64),
-                Field.of("k", DataType.INT32), Field.of("v", DataType.FLOAT64), Field.of("s", DataType.VARCHAR)), 100);
-        for (int i = 0; i < 5000; i++) {
-            facts.addRow((long) i, i % 37 == 0 ? null : i % 50, i * 0.5, "s" + (i % 13));
-        }
-        TableBuilder dims = new TableBuilder("dims", Schema.of(Field.of("k", DataType.INT32),
-                Field.of("name", DataType.VARCHAR)), 7);
-        for (int k = 0; k < 60; k += 2) {
-            dims.addRow(k, "d" + k);
-        }
-        troupe.register(facts.build()).register(dims.build());
+        troupe = FactsAndDims.start();
     }
 
     @AfterEach
