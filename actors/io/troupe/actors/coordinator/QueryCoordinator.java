@@ -189,10 +189,7 @@ public final class QueryCoordinator {
         try {
             Pipeline pipeline = ordered.get(index);
             boolean gathered = index == ordered.size() - 1 && pipeline.sink() instanceof CollectSink;
-            // EXPLAIN ANALYZE cannot yet count the operators a Gather Merge runs after its merge: a
-            // profiled query reads the sort's output through one worker and the Gather instead.
-            Optional<SortedStreams> sorted = gathered && spec.ctx().probe() == null
-                    ? SortedStreams.of(pipeline) : Optional.empty();
+            Optional<SortedStreams> sorted = gathered ? SortedStreams.of(pipeline) : Optional.empty();
             Pipeline workerPipeline = sorted.isPresent() ? sorted.get().streamPipeline(spec.workers()) : pipeline;
             stage = new Stage(index, PipelineRun.open(workerPipeline, spec.ctx()), role(pipeline, gathered), gathered);
             List<GatherOutlet> outlets = new ArrayList<>();

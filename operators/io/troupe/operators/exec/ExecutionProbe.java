@@ -7,7 +7,8 @@ package io.troupe.operators.exec;
  * instrumentation costs nothing when it is off: the only test is one null check per bind.
  *
  * <p>Operators never see a probe: the wrappers sit between them, in the chains that
- * {@link PipelineRun#bind} builds.
+ * {@link PipelineRun#bind} builds (and, for the operators a Gather Merge runs above its merge, in the
+ * chain {@code SortedStreams.chain} builds).
  *
  * <h2>Concurrency</h2>
  * {@link #bind} is called on the binding participant's thread, concurrently for different
@@ -45,5 +46,12 @@ public interface ExecutionProbe {
 
         /** The consumer operator {@code index} of branch {@code branch} bound for this participant. */
         BatchConsumer operator(int branch, int index, BatchConsumer bound);
+
+        /**
+         * The head of branch {@code branch}'s chain when no reader of this participant feeds it, but
+         * an exchange pushes into it (a Gather Merge pushes the merge of the workers' sorted streams
+         * into the operators above the sort): what enters counts where the branch's reader would.
+         */
+        BatchConsumer input(int branch, BatchConsumer head);
     }
 }

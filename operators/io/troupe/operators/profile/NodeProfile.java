@@ -26,7 +26,10 @@ import java.util.SortedMap;
  *       bucket allocation and every worker's inserts, summed);</li>
  *   <li>{@link Kind#GATHER}: rows/batches that reached the query's result; time the participants
  *       spent handing them over (a worker's send into its gather channel, waits on a full channel
- *       included; the leader's hand-over);</li>
+ *       included; the leader's hand-over). A "Gather Merge" (ORDER BY at the top) is a breaker: its
+ *       rows in are what each worker streamed into its channel, its rows what its merge's chain put
+ *       into the result (the leader's); the nodes above the sort ran in it and count as the leader's,
+ *       and so do the sort's rows out (the merge's output), see {@link Profiler};</li>
  *   <li>a node that compiles to nothing of its own (an alias, a union all, a limit whose sort became a
  *       top-N): the rows and batches of its children, no time ({@link #timed()} is false) and no
  *       participants.</li>
@@ -64,7 +67,7 @@ public final class NodeProfile {
         this.children = List.copyOf(children);
     }
 
-    /** The node's label, as EXPLAIN prints it; "Hash" for a join's build side, "Gather" for the Gather. */
+    /** The node's label, as EXPLAIN prints it; "Hash" for a join's build side, "Gather" or "Gather Merge" for the Gather. */
     public String label() {
         return label;
     }

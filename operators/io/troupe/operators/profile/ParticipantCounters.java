@@ -14,7 +14,8 @@ import java.util.List;
  * the consumer it ends in. Sites are numbered branch by branch: the reader, the operators in order,
  * then the tail.
  *
- * <p>What a site counts: a reader, the batches it returned and the time spent in {@code next()}; an
+ * <p>What a site counts: a reader, the batches it returned and the time spent in {@code next()} (a
+ * branch whose input an exchange pushes, {@link #input}, counts it there as a consumer); an
  * operator or a tail, the batches pushed into it and the time spent in its {@code accept} and
  * {@code finish}, including the consumers it pushed into (pipelines push: an operator's own time is
  * its time minus the next site's, see {@link Profiler}).
@@ -38,6 +39,8 @@ final class ParticipantCounters implements ExecutionProbe.Recorder {
     private final int participant;
     /** Per branch, the number of its reader's site. */
     private final int[] firstSite;
+    /** Per branch, whether an exchange pushed its input ({@link #input}) rather than a reader reading it. */
+    private final boolean[] pushed;
     private final long[] counts;
 
     ParticipantCounters(Pipeline pipeline, int participant) {
@@ -45,6 +48,7 @@ final class ParticipantCounters implements ExecutionProbe.Recorder {
         this.participant = participant;
         List<Pipeline.Branch> branches = pipeline.branches();
         firstSite = new int[branches.size()];
+        pushed = new boolean[branches.size()];
         int sites = 0;
         for (int b = 0; b < branches.size(); b++) {
             firstSite[b] = sites;
@@ -65,6 +69,11 @@ final class ParticipantCounters implements ExecutionProbe.Recorder {
     /** The site of branch {@code branch}'s reader; its operator {@code i} is the site + 1 + i, its tail the site + operators + 1. */
     int firstSite(int branch) {
         return firstSite[branch];
+    }
+
+    /** Whether branch {@code branch}'s input was pushed into its chain ({@link #input}): its first site then counts as a consumer. */
+    boolean pushed(int branch) {
+        return pushed[branch];
     }
 
     long get(int site, int slot) {
@@ -89,6 +98,12 @@ final class ParticipantCounters implements ExecutionProbe.Recorder {
     @Override
     public BatchConsumer operator(int branch, int index, BatchConsumer bound) {
         return new CountingConsumer(bound, counts, offset(firstSite[branch] + 1 + index));
+    }
+
+    @Override
+    public BatchConsumer input(int branch, BatchConsumer head) {
+        pushed[branch] = true;
+        return new CountingConsumer(head, counts, offset(firstSite[branch]));
     }
 
     /** Counts the batches a reader returns and the time spent reading them. Not threadsafe. */

@@ -5,6 +5,7 @@ import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.sort.SortedSource;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,6 +32,17 @@ import static io.troupe.operators.profile.ParticipantCounters.ROWS;
  * its chain, and its own time is its time minus the next site's (the next site is called only from
  * inside it). A node with an operator and a sink (a hash join: probe and build) shows its sink as a
  * separate "Hash" line over the input that feeds it, as PostgreSQL does.
+ *
+ * <p><b>Gather Merge.</b> When the last pipeline ran under a Gather Merge, its workers ran a pipeline
+ * of their own ({@code SortedStreams.streamPipeline}: a {@link SortedSource.Streams} reader into the
+ * gather channel) and the Gather Merge ran the operators above the sort over the merge, as the
+ * leader ({@code SortedStreams.chain}). The streams' source counts for the node of the source it
+ * derives from (the sort). The sort's rows out are the rows the merge pushed into that chain (its
+ * global order, after a top-N's window), so they are the leader's; a worker's line of the sort shows
+ * its rows in and the time it spent reading its stream. What each worker streamed is the Gather
+ * Merge's rows in (by worker; a worker streams whichever run it claimed, not necessarily the one it
+ * sorted); its rows are what reached the result (the leader's). The nodes above the sort ran
+ * once, in the Gather Merge: the leader's.
  *
  * <h2>Concurrency and happens-before</h2>
  * {@link #bind} and {@link #finalized} may come from any thread; they and {@link #profile} synchronize
@@ -100,8 +112,14 @@ public final class Profiler implements ExecutionProbe {
         private final Set<Plan> breakers = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Tally gather = new Tally();
 
+        /** Whether the last pipeline ran under a Gather Merge: some participant read sorted streams. */
+        private final boolean gatherMerge;
+
         Summary(List<Pipeline> pipelines, Function<Object, Plan> origins) {
-            this.origins = origins;
+            // Sorted streams are made at run time: they count for the source they derive from.
+            this.origins = compiled -> origins.apply(compiled instanceof SortedSource.Streams streams
+                    ? streams.sorted() : compiled);
+            this.gatherMerge = participants.stream().anyMatch(c -> readsStreams(c.pipeline()));
             Set<Plan> streaming = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Pipeline p : pipelines) {
                 for (Pipeline.Branch branch : p.branches()) {
@@ -145,8 +163,19 @@ public final class Profiler implements ExecutionProbe {
             for (int b = 0; b < p.branches().size(); b++) {
                 Pipeline.Branch branch = p.branches().get(b);
                 int source = c.firstSite(b);
-                nodeTally(branch.source()).add(who, new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0,
-                        c.get(source, NANOS)));
+                boolean streams = branch.source() instanceof SortedSource.Streams;
+                Counts read;
+                if (c.pushed(b)) {
+                    // The merge pushed the sort's output in: its own time is the site's less the next one's.
+                    read = new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0,
+                            c.get(source, NANOS) - c.get(source + 1, NANOS));
+                } else if (streams) {
+                    // A worker's sorted stream: its rows are the Gather Merge's rows in, not the sort's output.
+                    read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
+                } else {
+                    read = new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0, c.get(source, NANOS));
+                }
+                nodeTally(branch.source()).add(who, read);
                 List<Operator> ops = branch.operators();
                 for (int i = 0; i < ops.size(); i++) {
                     int site = source + 1 + i;
@@ -157,10 +186,17 @@ public final class Profiler implements ExecutionProbe {
                 long rows = c.get(tail, ROWS);
                 long batches = c.get(tail, BATCHES);
                 Plan sinkNode = origins.apply(p.sink());
-                // What a Gather or a hash build takes in is what its line shows as its rows.
-                Counts counts = sinkNode == null || builds.containsKey(sinkNode)
-                        ? new Counts(rows, batches, rows, batches, c.get(tail, NANOS))
-                        : new Counts(0, 0, rows, batches, c.get(tail, NANOS));
+                long nanos = c.get(tail, NANOS);
+                Counts counts;
+                if (sinkNode == null && gatherMerge) {
+                    // A worker's stream is what the Gather Merge takes in; the merge's chain, what it puts out.
+                    counts = streams ? new Counts(0, 0, rows, batches, nanos) : new Counts(rows, batches, 0, 0, nanos);
+                } else if (sinkNode == null || builds.containsKey(sinkNode)) {
+                    // What a Gather or a hash build takes in is what its line shows as its rows.
+                    counts = new Counts(rows, batches, rows, batches, nanos);
+                } else {
+                    counts = new Counts(0, 0, rows, batches, nanos);
+                }
                 sinkTally(p).add(who, counts);
             }
         }
@@ -177,10 +213,14 @@ public final class Profiler implements ExecutionProbe {
             NodeProfile root = line(plan);
             int launched = workersPlanned == 0 ? 0 : launched();
             if (workersPlanned > 0) {
-                root = new NodeProfile("Gather", NodeProfile.Kind.GATHER, null, true, false, gather.total,
-                        gather.participants, List.of(root));
+                root = new NodeProfile(gatherMerge ? "Gather Merge" : "Gather", NodeProfile.Kind.GATHER, null, true,
+                        gatherMerge, gather.total, gather.participants, List.of(root));
             }
             return new QueryProfile(root, workersPlanned, launched, executionNanos, result);
+        }
+
+        private static boolean readsStreams(Pipeline p) {
+            return p.branches().stream().anyMatch(b -> b.source() instanceof SortedSource.Streams);
         }
 
         /** The fewest workers (not the leader) that bound any one pipeline. */

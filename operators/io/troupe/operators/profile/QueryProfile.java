@@ -23,7 +23,8 @@ import java.util.Map;
  * Execution Time: 181.432 ms
  * </pre>
  *
- * With workers the plan sits under a Gather line saying how many workers were planned and how many
+ * With workers the plan sits under a Gather line (a Gather Merge line, with its rows in, when the
+ * query ends in a sort: see {@link Profiler}) saying how many workers were planned and how many
  * were launched (spawned and bound, in the pipeline with the fewest), and every node lists what each
  * participant did ("Worker n", and "Leader" where the leader ran morsels itself). The leader alone
  * (0 workers) has no Gather and no participant lines. Times are in milliseconds with three decimals;

@@ -57,32 +57,54 @@ public final class SortedSource implements Source {
      * The same result as {@code streams} sorted streams, one per reader (readers past the last
      * stream get nothing), for a Gather Merge that merges them and applies the window.
      */
-    public Source streams(int streams) {
-        if (streams < 1) {
-            throw new IllegalArgumentException("a sorted source needs at least one stream, got " + streams);
-        }
-        return new Source() {
-            @Override
-            public SourceState open(ExecContext ctx) {
-                SortedResult result = ctx.lookup(key);
-                int batchSize = ctx.batchSize();
-                AtomicInteger next = new AtomicInteger();
-                return () -> {
-                    int stream = next.getAndIncrement();
-                    List<SortedRun> mine = new ArrayList<>();
-                    for (int r = stream; r < result.runs().size(); r += streams) {
-                        mine.add(result.runs().get(r));
-                    }
-                    return mine.isEmpty() ? () -> null
-                            : new MergingReader(result.spec(), mine, 0, Long.MAX_VALUE, batchSize);
-                };
-            }
+    public Streams streams(int streams) {
+        return new Streams(this, streams);
+    }
 
-            @Override
-            public String toString() {
-                return "Sorted streams " + key;
+    /**
+     * This sort's result as sorted streams ({@link SortedSource#streams}). It is made per execution,
+     * after the plan was compiled, so it keeps the source it derives from: EXPLAIN ANALYZE counts its
+     * readers for the plan node that source was compiled for.
+     *
+     * <p>Immutable and threadsafe; per execution, readers are claimed with one atomic counter.
+     */
+    public static final class Streams implements Source {
+        private final SortedSource sorted;
+        private final int streams;
+
+        private Streams(SortedSource sorted, int streams) {
+            if (streams < 1) {
+                throw new IllegalArgumentException("a sorted source needs at least one stream, got " + streams);
             }
-        };
+            this.sorted = sorted;
+            this.streams = streams;
+        }
+
+        /** The source whose result these streams read. */
+        public SortedSource sorted() {
+            return sorted;
+        }
+
+        @Override
+        public SourceState open(ExecContext ctx) {
+            SortedResult result = ctx.lookup(sorted.key);
+            int batchSize = ctx.batchSize();
+            AtomicInteger next = new AtomicInteger();
+            return () -> {
+                int stream = next.getAndIncrement();
+                List<SortedRun> mine = new ArrayList<>();
+                for (int r = stream; r < result.runs().size(); r += streams) {
+                    mine.add(result.runs().get(r));
+                }
+                return mine.isEmpty() ? () -> null
+                        : new MergingReader(result.spec(), mine, 0, Long.MAX_VALUE, batchSize);
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "Sorted streams " + sorted.key;
+        }
     }
 
     /**

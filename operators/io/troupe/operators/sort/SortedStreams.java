@@ -2,6 +2,7 @@ package io.troupe.operators.sort;
 
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
 
@@ -63,12 +64,22 @@ public final class SortedStreams {
         return new StreamMerger(result.spec(), inputs, result.offset(), result.count(), ctx.batchSize());
     }
 
-    /** The operators above the sort, opened for this execution and bound once, over {@code tail}. */
+    /**
+     * The operators above the sort, opened for this execution and bound once, over {@code tail}.
+     * Under EXPLAIN ANALYZE the chain is the leader's share of the pipeline ({@link ExecutionProbe#LEADER}
+     * binds it): what the merge pushes in counts for the sort, the operators and the tail as
+     * {@link io.troupe.operators.exec.PipelineRun#bind} would count them; without a probe nothing is wrapped.
+     */
     public BatchConsumer chain(ExecContext ctx, BatchConsumer tail) {
-        BatchConsumer chain = tail;
+        ExecutionProbe probe = ctx.probe();
+        ExecutionProbe.Recorder recorder = probe == null ? null : probe.bind(pipeline, ExecutionProbe.LEADER);
+        BatchConsumer chain = recorder == null ? tail : recorder.sink(0, tail);
         for (int i = above.size() - 1; i >= 0; i--) {
             chain = above.get(i).open(ctx).bind(chain);
+            if (recorder != null) {
+                chain = recorder.operator(0, i, chain);
+            }
         }
-        return chain;
+        return recorder == null ? chain : recorder.input(0, chain);
     }
 }

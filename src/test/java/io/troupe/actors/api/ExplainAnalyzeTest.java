@@ -160,6 +160,54 @@ class ExplainAnalyzeTest {
         assertEquals(5000, topN.find("Scan facts").rows(), text);
     }
 
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {1, 2, 4})
+    @Timeout(60)
+    void anOrderByAtTheTopProfilesItsGatherMerge(int workers) {
+        Plan sorted = Plan.scan("facts").filter(col("k").gt(lit(10))).sort(col("v").desc());
+        Plan plan = sorted.project(col("id"), col("v").times(lit(2.0)).as("w")).limit(100);
+        QueryProfile profile = troupe.explainAnalyze(plan, QueryOptions.defaults().withWorkers(workers));
+        String text = profile.render();
+        assertEquals(troupe.execute(plan, QueryOptions.defaults().withWorkers(0)).rows(), profile.result().rows(), text);
+        assertEquals(workers, profile.workersLaunched(), text);
+        assertTrue(mask(text.lines().findFirst().orElseThrow()).matches("Gather Merge \\(actual rows=100 batches=\\d+ "
+                + "rows in=\\d+ batches in=\\d+ time=T\\) workers planned=" + workers + " launched=" + workers), text);
+
+        long filtered = count(sorted.children().get(0));
+        NodeProfile merge = profile.root();
+        assertEquals(NodeProfile.Kind.GATHER, merge.kind(), text);
+        assertEquals(100, merge.rows(), text);
+        // Every worker streams its whole run: the merge drains what the limit no longer wants.
+        assertEquals(filtered, merge.rowsIn(), text);
+        assertEquals(workers, merge.participants().keySet().stream().filter(p -> p != ExecutionProbe.LEADER).count(), text);
+        for (int p = 0; p < workers; p++) {
+            assertEquals(0, merge.participants().get(p).rows(), text);
+        }
+
+        // Above the sort: run once, in the Gather Merge, by the leader.
+        NodeProfile limit = profile.find("Limit");
+        NodeProfile project = profile.find("Project");
+        NodeProfile sort = profile.find("Sort");
+        assertEquals(100, limit.rows(), text);
+        assertTrue(project.rows() >= 100 && project.rows() <= filtered, text);
+        for (NodeProfile above : List.of(limit, project)) {
+            assertTrue(above.timed(), text);
+            assertEquals(List.of(ExecutionProbe.LEADER), List.copyOf(above.participants().keySet()), text);
+        }
+        // The sort: its rows in by worker, its rows out the merge's (the leader's), what the project got.
+        assertTrue(sort.breaker(), text);
+        assertEquals(filtered, sort.rowsIn(), text);
+        assertEquals(project.rows(), sort.rows(), text);
+        assertEquals(sort.rows(), sort.participants().get(ExecutionProbe.LEADER).rows(), text);
+        assertEquals(filtered, profile.find("Filter").rows(), text);
+        assertEquals(5000, profile.find("Scan facts").rows(), text);
+        for (NodeProfile node : profile.nodes()) {
+            checkParticipantsAddUp(node, workers, text);
+        }
+        assertEquals(0, troupe.openChannels());
+        assertEquals(0, troupe.liveWorkers());
+    }
+
     @Test
     @Timeout(60)
     void theJoinOfTwoSeriesCountsWhatDuckDbCounts() throws SQLException {
