@@ -1,0 +1,226 @@
+package io.troupe.actors.cli.data;
+
+import io.troupe.operators.TroupeException;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.table.DelimitedFileWriter;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Generates TPC-DS or TPC-H tables at a scale factor straight into Troupe's columnar
+ * {@link Table}s, in parallel: every table is cut into parts ({@link BenchmarkTable#parts}), the
+ * parts run on a pool of threads (largest first, so that the long ones start early), each part
+ * parses its generator's values into column vectors, and a table is its parts' batches in part
+ * order: the same rows, in the same order, as one sequential run of the generator. With
+ * {@link #writeDelimited}, the tables are also written as the generators' '|'-separated files.
+ *
+ * <pre>{@code
+ * GeneratedData data = BenchmarkDataGenerator.generate(Benchmark.TPCDS, 1, List.of("date_dim"), 4,
+ *         new GenerationProgress());
+ * data.registerInto(catalog);
+ * }</pre>
+ *
+ * <p>Stateless and threadsafe; each call owns its pool and shuts it down before it returns, also
+ * when a part fails (the first failure is rethrown, naming the table and part).
+ */
+public final class BenchmarkDataGenerator {
+
+    /** Rows a part is planned to hold: big enough to amortise a generator's start, small enough to balance. */
+    static final long ROWS_PER_PART = 250_000;
+
+    /** The tables made by one {@link #generate} call, in the benchmark's order. Immutable. */
+    public record GeneratedData(Benchmark benchmark, double scale, List<Table> tables, double seconds) {
+
+        public GeneratedData {
+            tables = List.copyOf(tables);
+        }
+
+        /** The table called {@code name} (any case). */
+        public Table table(String name) {
+            for (Table t : tables) {
+                if (t.name().equalsIgnoreCase(name)) {
+                    return t;
+                }
+            }
+            throw new IllegalArgumentException("no table '" + name + "' was generated; generated: " + tableNames());
+        }
+
+        public List<String> tableNames() {
+            return tables.stream().map(Table::name).toList();
+        }
+
+        public long rowCount() {
+            return tables.stream().mapToLong(Table::rowCount).sum();
+        }
+
+        /** Registers every table in {@code catalog} under its name. */
+        public void registerInto(Catalog catalog) {
+            tables.forEach(catalog::register);
+        }
+    }
+
+    private BenchmarkDataGenerator() {
+    }
+
+    /** The names of the benchmark's tables, in its order. */
+    public static List<String> tableNames(Benchmark benchmark) {
+        return benchmark.tables(1).stream().map(BenchmarkTable::name).toList();
+    }
+
+    /**
+     * Generates {@code tables} (every table of the benchmark when empty) of {@code benchmark} at
+     * scale factor {@code scale} on {@code threads} threads, reporting rows to {@code progress}.
+     *
+     * @throws IllegalArgumentException for an unknown table name or a scale factor that is not positive
+     * @throws TroupeException (QUERY) when the generator fails, naming the table and part
+     */
+    public static GeneratedData generate(Benchmark benchmark, double scale, List<String> tables, int threads,
+                                         GenerationProgress progress) {
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("scale factor must be positive: " + scale);
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be positive: " + threads);
+        }
+        long start = System.nanoTime();
+        List<BenchmarkTable> chosen = choose(benchmark, scale, tables);
+        record Task(BenchmarkTable table, BenchmarkTable.Part part) {
+        }
+        List<Task> tasks = new ArrayList<>();
+        long expected = 0;
+        for (BenchmarkTable t : chosen) {
+            for (BenchmarkTable.Part p : t.parts(ROWS_PER_PART)) {
+                tasks.add(new Task(t, p));
+            }
+            expected += t.estimatedRows();
+        }
+        progress.expect(expected);
+        tasks.sort(Comparator.comparingLong((Task t) -> t.part().estimatedRows()).reversed());
+        ExecutorService pool = newPool(threads, "troupe-generate");
+        try {
+            Map<Task, Future<List<Batch>>> running = new LinkedHashMap<>();
+            for (Task t : tasks) {
+                running.put(t, pool.submit(() -> t.table().generate(t.part(), TableBuilder.DEFAULT_CHUNK_ROWS,
+                        progress.rows)));
+            }
+            List<Table> built = new ArrayList<>();
+            for (BenchmarkTable t : chosen) {
+                List<List<Batch>> parts = new ArrayList<>();
+                for (Map.Entry<Task, Future<List<Batch>>> e : running.entrySet()) {
+                    if (e.getKey().table() == t) {
+                        int index = e.getKey().part().index();
+                        while (parts.size() <= index) {
+                            parts.add(null);
+                        }
+                        parts.set(index, await(benchmark, e.getKey().table().name(), e.getKey().part(), e.getValue()));
+                    }
+                }
+                List<Batch> batches = new ArrayList<>();
+                parts.forEach(batches::addAll);
+                built.add(new Table(t.name(), t.schema(), batches));
+            }
+            return new GeneratedData(benchmark, scale, built, (System.nanoTime() - start) / 1e9);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Writes every table of {@code data} to {@code dir}/{@code name}{@link Benchmark#fileSuffix()}
+     * in the generators' '|'-separated format (loadable with
+     * {@link io.troupe.operators.table.DelimitedFormat#tpc()}), one table per thread.
+     *
+     * @return the files written, in the tables' order
+     */
+    public static List<Path> writeDelimited(GeneratedData data, Path dir, int threads) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new TroupeException(TroupeException.Category.QUERY, "cannot create directory " + dir + ": " + e, e);
+        }
+        ExecutorService pool = newPool(threads, "troupe-write");
+        try {
+            List<Path> files = new ArrayList<>();
+            List<Future<?>> writes = new ArrayList<>();
+            for (Table t : data.tables()) {
+                Path file = dir.resolve(t.name() + data.benchmark().fileSuffix());
+                files.add(file);
+                writes.add(pool.submit(() -> DelimitedFileWriter.write(t, file)));
+            }
+            for (int i = 0; i < writes.size(); i++) {
+                try {
+                    writes.get(i).get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r
+                            : new TroupeException(TroupeException.Category.QUERY, "writing " + files.get(i)
+                            + " failed: " + e.getCause(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new TroupeException(TroupeException.Category.QUERY, "interrupted writing " + files.get(i), e);
+                }
+            }
+            return files;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static List<BenchmarkTable> choose(Benchmark benchmark, double scale, List<String> names) {
+        List<BenchmarkTable> all = benchmark.tables(scale);
+        if (names.isEmpty()) {
+            return all;
+        }
+        List<BenchmarkTable> chosen = new ArrayList<>();
+        for (String name : names) {
+            String wanted = name.trim().toLowerCase(Locale.ROOT);
+            BenchmarkTable found = all.stream().filter(t -> t.name().equals(wanted)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no " + benchmark.title() + " table '" + name
+                            + "'; its tables: " + all.stream().map(BenchmarkTable::name).toList()));
+            if (!chosen.contains(found)) {
+                chosen.add(found);
+            }
+        }
+        return chosen;
+    }
+
+    private static List<Batch> await(Benchmark benchmark, String table, BenchmarkTable.Part part,
+                                     Future<List<Batch>> result) {
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            throw new TroupeException(TroupeException.Category.QUERY, benchmark.title() + " " + table + ", part "
+                    + (part.index() + 1) + " of " + part.count() + ": generation failed: " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TroupeException(TroupeException.Category.QUERY, "interrupted generating " + benchmark.title()
+                    + " " + table, e);
+        }
+    }
+
+    /** Daemon threads, so that a generation abandoned by an interrupt never holds the JVM up. */
+    private static ExecutorService newPool(int threads, String name) {
+        AtomicInteger next = new AtomicInteger();
+        return Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, name + "-" + next.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+}
