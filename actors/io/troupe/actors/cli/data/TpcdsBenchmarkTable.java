@@ -83,7 +83,8 @@ final class TpcdsBenchmarkTable implements BenchmarkTable {
 
     private TpcdsBenchmarkTable(Table table, double scale) {
         this.table = table;
-        this.session = Session.getDefaultSession().withScale(scale);
+        // withTable: a sales table's results then hold its own rows only, not its returns' too
+        this.session = Session.getDefaultSession().withScale(scale).withTable(table);
         Set<String> keys = PRIMARY_KEYS.get(table.getName());
         Column[] columns = table.getColumns();
         List<Field> fields = new ArrayList<>(columns.length);
@@ -158,6 +159,11 @@ final class TpcdsBenchmarkTable implements BenchmarkTable {
         for (List<List<String>> rows : Results.constructResults(table, part.first(), part.last(), session)) {
             for (List<String> values : rows) {
                 row++;
+                if (values.size() != bases.length) {
+                    throw new IllegalStateException("TPC-DS " + name() + ", part " + (part.index() + 1) + " of "
+                            + part.count() + ", row " + row + ": the generator made " + values.size()
+                            + " values, the table has " + bases.length + " columns");
+                }
                 for (int c = 0; c < bases.length; c++) {
                     String v = values.get(c);
                     try {
