@@ -12,10 +12,13 @@ import java.nio.file.Path;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,7 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link Table}s, in parallel: every table is cut into parts ({@link BenchmarkTable#parts}), the
  * parts run on a pool of threads (largest first, so that the long ones start early), each part
  * parses its generator's values into column vectors, and a table is its parts' batches in part
- * order: the same rows, in the same order, as one sequential run of the generator. With
+ * order: the same rows, in the same order, as one sequential run of the generator. A TPC-DS sales
+ * table chosen with its returns table makes both in one pass (dsdgen's way; the returns are
+ * made from the sales' orders, so alone they cost a second run of the sales generator). With
  * {@link #writeDelimited}, the tables are also written as the generators' '|'-separated files.
  *
  * <pre>{@code
@@ -100,39 +105,43 @@ public final class BenchmarkDataGenerator {
         }
         long start = System.nanoTime();
         List<BenchmarkTable> chosen = choose(benchmark, scale, tables);
-        record Task(BenchmarkTable table, BenchmarkTable.Part part) {
+        record Task(BenchmarkTable table, BenchmarkTable.Part part, boolean withCompanion) {
         }
         List<Task> tasks = new ArrayList<>();
         long expected = 0;
         for (BenchmarkTable t : chosen) {
-            for (BenchmarkTable.Part p : t.parts(ROWS_PER_PART)) {
-                tasks.add(new Task(t, p));
-            }
             expected += t.estimatedRows();
+            if (chosen.stream().anyMatch(other -> other.companion() == t)) {
+                continue; // its rows come with its sales table's
+            }
+            boolean withCompanion = t.companion() != null && chosen.contains(t.companion());
+            for (BenchmarkTable.Part p : t.parts(ROWS_PER_PART)) {
+                tasks.add(new Task(t, p, withCompanion));
+            }
         }
         progress.expect(expected);
         tasks.sort(Comparator.comparingLong((Task t) -> t.part().estimatedRows()).reversed());
         ExecutorService pool = newPool(threads, "troupe-generate");
         try {
-            Map<Task, Future<List<Batch>>> running = new LinkedHashMap<>();
+            Map<Task, Future<List<List<Batch>>>> running = new LinkedHashMap<>();
             for (Task t : tasks) {
                 running.put(t, pool.submit(() -> t.table().generate(t.part(), TableBuilder.DEFAULT_CHUNK_ROWS,
-                        progress.rows)));
+                        progress.rows, t.withCompanion())));
+            }
+            // each table's batches by part index: the parts in order are one sequential run
+            Map<BenchmarkTable, SortedMap<Integer, List<Batch>>> parts = new HashMap<>();
+            for (Map.Entry<Task, Future<List<List<Batch>>>> e : running.entrySet()) {
+                Task t = e.getKey();
+                List<List<Batch>> made = await(benchmark, t.table().name(), t.part(), e.getValue());
+                parts.computeIfAbsent(t.table(), k -> new TreeMap<>()).put(t.part().index(), made.get(0));
+                if (t.withCompanion()) {
+                    parts.computeIfAbsent(t.table().companion(), k -> new TreeMap<>()).put(t.part().index(), made.get(1));
+                }
             }
             List<Table> built = new ArrayList<>();
             for (BenchmarkTable t : chosen) {
-                List<List<Batch>> parts = new ArrayList<>();
-                for (Map.Entry<Task, Future<List<Batch>>> e : running.entrySet()) {
-                    if (e.getKey().table() == t) {
-                        int index = e.getKey().part().index();
-                        while (parts.size() <= index) {
-                            parts.add(null);
-                        }
-                        parts.set(index, await(benchmark, e.getKey().table().name(), e.getKey().part(), e.getValue()));
-                    }
-                }
                 List<Batch> batches = new ArrayList<>();
-                parts.forEach(batches::addAll);
+                parts.getOrDefault(t, new TreeMap<>()).values().forEach(batches::addAll);
                 built.add(new Table(t.name(), t.schema(), batches));
             }
             return new GeneratedData(benchmark, scale, built, (System.nanoTime() - start) / 1e9);
@@ -199,8 +208,7 @@ public final class BenchmarkDataGenerator {
         return chosen;
     }
 
-    private static List<Batch> await(Benchmark benchmark, String table, BenchmarkTable.Part part,
-                                     Future<List<Batch>> result) {
+    private static <T> T await(Benchmark benchmark, String table, BenchmarkTable.Part part, Future<T> result) {
         try {
             return result.get();
         } catch (ExecutionException e) {

@@ -36,9 +36,16 @@ sealed interface BenchmarkTable permits TpcdsBenchmarkTable, TpchBenchmarkTable 
     List<Part> parts(long rowsPerPart);
 
     /**
+     * The table whose rows this table's generator makes in the same pass, with the same parts
+     * (TPC-DS: a sales table's returns), or null.
+     */
+    BenchmarkTable companion();
+
+    /**
      * Generates {@code part} into dense batches of at most {@code batchRows} rows, adding the rows
      * to {@code progress} as they are made. Parses the generator's values straight into column
-     * vectors: no text file in between.
+     * vectors: no text file in between. The result's first element is this table's batches; with
+     * {@code withCompanion}, the second is the {@link #companion()}'s for the same part.
      */
-    List<Batch> generate(Part part, int batchRows, LongAdder progress);
+    List<List<Batch>> generate(Part part, int batchRows, LongAdder progress, boolean withCompanion);
 }

@@ -7,13 +7,15 @@ import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Appends generated rows column by column into {@link VectorBuilder}s and cuts them into dense
  * batches of {@code batchRows} rows. The caller appends every column of a row, then calls
  * {@link #endRow()}. Reports finished batches' rows to a progress counter, so that a counter
- * shared by many threads is touched once a batch, not once a row.
+ * shared by many threads is touched once a batch, not once a row; stops with a
+ * {@link CancellationException} at a batch's end once its thread is interrupted.
  *
  * <p>Not threadsafe: one generation task owns it.
  */
@@ -52,6 +54,10 @@ final class ColumnsAppender {
     private void flush() {
         if (rows == 0) {
             return;
+        }
+        // a failed or abandoned generation interrupts its pool: stop at the next batch
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CancellationException("generation was cancelled");
         }
         ColumnVector[] vectors = new ColumnVector[columns.length];
         for (int c = 0; c < columns.length; c++) {

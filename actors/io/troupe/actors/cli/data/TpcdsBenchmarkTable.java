@@ -13,6 +13,7 @@ import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * which makes several line items; for a returns table, an order of the parent table that may
  * make none). The generator can start at any row number (dsdgen's own parallel mode relies on
  * it), except in the tables that keep history (slowly changing dimensions, whose rows depend on
- * the previous row): those are never split. Immutable and threadsafe.
+ * the previous row): those are never split. A returns table is made from its sales table's
+ * orders, so generating it alone runs the sales generator again; its sales table can make both
+ * in one pass ({@link #companion()}). Immutable and threadsafe.
  */
 final class TpcdsBenchmarkTable implements BenchmarkTable {
 
@@ -74,15 +77,22 @@ final class TpcdsBenchmarkTable implements BenchmarkTable {
             "web_returns", 71_763 / 60_000.0);
 
     private final Table table;
+    /** Generates this table's rows only. */
     private final Session session;
+    /** Generates a sales table's rows with its returns' (dsdgen's default): one pass for both. */
+    private final Session pairedSession;
+    /** A sales table's returns table, or null. */
+    private final TpcdsBenchmarkTable returns;
     private final Schema schema;
     /** Per column: how {@link #append} parses the generator's text. */
     private final ColumnType.Base[] bases;
     private final long rowNumbers;
     private final double rowsPerRowNumber;
 
-    private TpcdsBenchmarkTable(Table table, double scale) {
+    private TpcdsBenchmarkTable(Table table, double scale, TpcdsBenchmarkTable returns) {
         this.table = table;
+        this.returns = returns;
+        this.pairedSession = Session.getDefaultSession().withScale(scale);
         // withTable: a sales table's results then hold its own rows only, not its returns' too
         this.session = Session.getDefaultSession().withScale(scale).withTable(table);
         Set<String> keys = PRIMARY_KEYS.get(table.getName());
@@ -101,10 +111,18 @@ final class TpcdsBenchmarkTable implements BenchmarkTable {
 
     /** The spec's 24 tables (not dsdgen's dbgen_version) at scale factor {@code scale}. */
     static List<BenchmarkTable> all(double scale) {
+        Map<Table, TpcdsBenchmarkTable> made = new HashMap<>();
+        // returns tables first, so that their sales tables can point at them
+        for (Table t : Table.getBaseTables()) {
+            if (t.isChild() && PRIMARY_KEYS.containsKey(t.getName())) {
+                made.put(t, new TpcdsBenchmarkTable(t, scale, null));
+            }
+        }
         List<BenchmarkTable> tables = new ArrayList<>();
         for (Table t : Table.getBaseTables()) {
             if (PRIMARY_KEYS.containsKey(t.getName())) {
-                tables.add(new TpcdsBenchmarkTable(t, scale));
+                tables.add(made.computeIfAbsent(t, k -> new TpcdsBenchmarkTable(k, scale,
+                        k.hasChild() ? made.get(k.getChild()) : null)));
             }
         }
         return tables;
@@ -153,31 +171,49 @@ final class TpcdsBenchmarkTable implements BenchmarkTable {
     }
 
     @Override
-    public List<Batch> generate(Part part, int batchRows, LongAdder progress) {
+    public BenchmarkTable companion() {
+        return returns;
+    }
+
+    @Override
+    public List<List<Batch>> generate(Part part, int batchRows, LongAdder progress, boolean withCompanion) {
+        if (withCompanion && returns == null) {
+            throw new IllegalArgumentException("TPC-DS " + name() + " has no returns table to generate with it");
+        }
         ColumnsAppender out = new ColumnsAppender(schema, batchRows, progress);
+        ColumnsAppender returned = withCompanion ? new ColumnsAppender(returns.schema, batchRows, progress) : null;
         long row = 0;
-        for (List<List<String>> rows : Results.constructResults(table, part.first(), part.last(), session)) {
-            for (List<String> values : rows) {
-                row++;
-                if (values.size() != bases.length) {
-                    throw new IllegalStateException("TPC-DS " + name() + ", part " + (part.index() + 1) + " of "
-                            + part.count() + ", row " + row + ": the generator made " + values.size()
-                            + " values, the table has " + bases.length + " columns");
+        long returnedRow = 0;
+        for (List<List<String>> rows : Results.constructResults(table, part.first(), part.last(),
+                withCompanion ? pairedSession : session)) {
+            for (int i = 0; i < rows.size(); i++) {
+                // with the returns table, a result is one line item and the returns it makes
+                if (i == 0 || !withCompanion) {
+                    appendRow(out, rows.get(i), part, ++row);
+                } else {
+                    returns.appendRow(returned, rows.get(i), part, ++returnedRow);
                 }
-                for (int c = 0; c < bases.length; c++) {
-                    String v = values.get(c);
-                    try {
-                        append(out.column(c), c, v);
-                    } catch (RuntimeException e) {
-                        throw new IllegalStateException("TPC-DS " + name() + ", part " + (part.index() + 1) + " of "
-                                + part.count() + ", row " + row + ", column " + schema.field(c).name() + ": "
-                                + e.getMessage(), e);
-                    }
-                }
-                out.endRow();
             }
         }
-        return out.finish();
+        return withCompanion ? List.of(out.finish(), returned.finish()) : List.of(out.finish());
+    }
+
+    private void appendRow(ColumnsAppender out, List<String> values, Part part, long row) {
+        if (values.size() != bases.length) {
+            throw new IllegalStateException("TPC-DS " + name() + ", part " + (part.index() + 1) + " of "
+                    + part.count() + ", row " + row + ": the generator made " + values.size()
+                    + " values, the table has " + bases.length + " columns");
+        }
+        for (int c = 0; c < bases.length; c++) {
+            try {
+                append(out.column(c), c, values.get(c));
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("TPC-DS " + name() + ", part " + (part.index() + 1) + " of "
+                        + part.count() + ", row " + row + ", column " + schema.field(c).name() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        out.endRow();
     }
 
     private void append(VectorBuilder column, int c, String v) {

@@ -108,7 +108,15 @@ final class TpchBenchmarkTable<E extends TpchEntity> implements BenchmarkTable {
     }
 
     @Override
-    public List<Batch> generate(Part part, int batchRows, LongAdder progress) {
+    public BenchmarkTable companion() {
+        return null;
+    }
+
+    @Override
+    public List<List<Batch>> generate(Part part, int batchRows, LongAdder progress, boolean withCompanion) {
+        if (withCompanion) {
+            throw new IllegalArgumentException("TPC-H " + name() + " has no companion table");
+        }
         ColumnsAppender out = new ColumnsAppender(schema, batchRows, progress);
         long row = 0;
         for (E entity : table.createGenerator(scale, part.index() + 1, part.count())) {
@@ -124,7 +132,7 @@ final class TpchBenchmarkTable<E extends TpchEntity> implements BenchmarkTable {
             }
             out.endRow();
         }
-        return out.finish();
+        return List.of(out.finish());
     }
 
     private void append(VectorBuilder column, int c, E entity) {

@@ -65,7 +65,7 @@ class BenchmarkDataGeneratorTest {
         tpch = BenchmarkDataGenerator.generate(Benchmark.TPCH, 0.01, List.of(), 2, new GenerationProgress());
         BenchmarkTable sales = tpcdsTable("web_sales");
         webSales = new Table("web_sales", sales.schema(),
-                sales.generate(new BenchmarkTable.Part(0, 1, 1, 5_000, 0), 16_384, new LongAdder()));
+                sales.generate(new BenchmarkTable.Part(0, 1, 1, 5_000, 0), 16_384, new LongAdder(), false).get(0));
     }
 
     private static BenchmarkTable tpcdsTable(String name) {
@@ -136,14 +136,24 @@ class BenchmarkDataGeneratorTest {
     @Test
     void partsConcatenateToOneSequentialRun() {
         BenchmarkTable sales = tpcdsTable("catalog_sales");
-        List<Object[]> whole = rows(sales.generate(new BenchmarkTable.Part(0, 1, 1, 3_000, 0), 1024, new LongAdder()));
+        BenchmarkTable.Part orders1to3000 = new BenchmarkTable.Part(0, 1, 1, 3_000, 0);
+        List<Object[]> whole = rows(sales.generate(orders1to3000, 1024, new LongAdder(), false).get(0));
         List<Batch> parts = new ArrayList<>();
+        List<Batch> returnParts = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            parts.addAll(sales.generate(new BenchmarkTable.Part(i, 3, 1 + i * 1_000L, (i + 1) * 1_000L, 0), 1024,
-                    new LongAdder()));
+            List<List<Batch>> both = sales.generate(new BenchmarkTable.Part(i, 3, 1 + i * 1_000L, (i + 1) * 1_000L, 0),
+                    1024, new LongAdder(), true);
+            parts.addAll(both.get(0));
+            returnParts.addAll(both.get(1));
         }
         assertTrue(whole.size() > 3_000, "orders make several line items: " + whole.size());
-        assertRowsEqual(whole, rows(parts), "catalog_sales orders 1..3000 in one part and in three");
+        assertRowsEqual(whole, rows(parts), "catalog_sales orders 1..3000 in one part and in three (with returns)");
+        // the returns made in the sales' pass are those the returns table makes alone
+        BenchmarkTable returns = tpcdsTable("catalog_returns");
+        assertEquals(returns.name(), sales.companion().name());
+        List<Object[]> alone = rows(returns.generate(orders1to3000, 1024, new LongAdder(), false).get(0));
+        assertTrue(alone.size() > 100, "returns of 3,000 orders: " + alone.size());
+        assertRowsEqual(alone, rows(returnParts), "catalog_returns of orders 1..3000, alone and with their sales");
 
         BenchmarkTable orders = Benchmark.TPCH.tables(0.01).stream().filter(t -> t.name().equals("orders"))
                 .findFirst().orElseThrow();
@@ -151,7 +161,7 @@ class BenchmarkDataGeneratorTest {
         assertEquals(4, split.size());
         List<Batch> pieces = new ArrayList<>();
         for (BenchmarkTable.Part p : split) {
-            pieces.addAll(orders.generate(p, 1024, new LongAdder()));
+            pieces.addAll(orders.generate(p, 1024, new LongAdder(), false).get(0));
         }
         assertRowsEqual(rows(tpch.table("orders").chunks()), rows(pieces), "TPC-H orders in four parts");
     }
