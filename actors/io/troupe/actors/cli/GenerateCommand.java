@@ -15,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeoutException;
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Generate TPC-DS or TPC-H tables into Troupe's columnar tables (and '|' files).")
-final class GenerateCommand implements java.util.concurrent.Callable<Integer> {
+final class GenerateCommand implements Callable<Integer> {
 
     /** How often the waiting thread redraws the progress bar. */
     private static final long PROGRESS_MILLIS = 250;

@@ -7,9 +7,9 @@ import io.troupe.operators.table.DelimitedFileWriter;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
