@@ -46,7 +46,7 @@ class BenchmarkDataGeneratorTest {
             Map.entry("call_center", 6L), Map.entry("date_dim", 73_049L), Map.entry("income_band", 20L),
             Map.entry("item", 18_000L), Map.entry("promotion", 300L), Map.entry("reason", 35L),
             Map.entry("ship_mode", 20L), Map.entry("store", 12L), Map.entry("warehouse", 5L),
-            Map.entry("web_page", 60L), Map.entry("web_site", 30L));
+            Map.entry("web_page", 60L), Map.entry("web_site", 30L), Map.entry("time_dim", 86_400L));
 
     /** TPC-H at SF 0.01: the spec's cardinalities, lineitem as dbgen makes it. */
     private static final Map<String, Long> TPCH_SF001_ROWS = Map.of(
@@ -116,7 +116,7 @@ class BenchmarkDataGeneratorTest {
 
     @Test
     void nullsAppearWhereTheGeneratorMakesThem() {
-        for (Table t : List.of(webSales, tpcds.table("item"), tpcds.table("store"))) {
+        for (Table t : List.of(webSales, tpcds.table("item"), tpcds.table("store"), tpcds.table("time_dim"))) {
             String name = t.name();
             long nulls = 0;
             for (Batch b : t.chunks()) {
@@ -169,14 +169,14 @@ class BenchmarkDataGeneratorTest {
     @Test
     void delimitedFilesLoadBackIntoTheSameRowsAndDuckDbReadsThem(@TempDir Path dir) throws Exception {
         BenchmarkDataGenerator.GeneratedData some = new BenchmarkDataGenerator.GeneratedData(Benchmark.TPCDS, 1,
-                List.of(tpcds.table("date_dim"), tpcds.table("item"), webSales), 0);
+                List.of(tpcds.table("date_dim"), tpcds.table("item"), webSales, tpcds.table("time_dim")), 0);
         List<Path> files = new ArrayList<>(BenchmarkDataGenerator.writeDelimited(some, dir, 2));
         files.add(BenchmarkDataGenerator.writeDelimited(new BenchmarkDataGenerator.GeneratedData(Benchmark.TPCH, 0.01,
                 List.of(tpch.table("lineitem")), 0), dir, 1).get(0));
         List<Table> tables = List.of(tpcds.table("date_dim"), tpcds.table("item"), webSales,
-                tpch.table("lineitem"));
+                tpcds.table("time_dim"), tpch.table("lineitem"));
         assertEquals(dir.resolve("web_sales.dat"), files.get(2));
-        assertEquals(dir.resolve("lineitem.tbl"), files.get(3));
+        assertEquals(dir.resolve("lineitem.tbl"), files.get(4));
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             for (int i = 0; i < tables.size(); i++) {
                 Table t = tables.get(i);
