@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "troupe", mixinStandardHelpOptions = true, version = "Troupe 0.1.0",
         description = "An embedded, actor-based parallel query executor for the JVM.",
-        subcommands = {DemoCommand.class, BenchCommand.class})
+        subcommands = {DemoCommand.class, BenchCommand.class, GenerateCommand.class})
 public final class TroupeCli {
 
     public static void main(String[] args) {
