@@ -204,6 +204,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
             return this;
         }
         phase = Phase.FINISHED;
+        getContext().getLog().debug("[query {}] [{}] finalize done units=[{}]", spec.ctx().queryId(), spec.role(), finalizeUnits);
         spec.reportTo().tell(new FinalizeDone(spec.worker(), finalizeUnits));
         return Behaviors.stopped();
     }

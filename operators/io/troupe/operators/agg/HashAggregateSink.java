@@ -33,9 +33,10 @@ public final class HashAggregateSink implements Sink {
     private final List<AggregateSpec> aggregates;
     private final List<DataType> keyTypes;
     private final StateKey<AggregateResult> resultKey;
-    /** Whether partials may split into partitions (see {@link PartialAggregation}). */
-    private final boolean splittable;
-    /** Groups at which a partial splits. */
+    /**
+     * Groups at which a partial splits into partitions (see {@link PartialAggregation}); never
+     * without group keys, or with count(DISTINCT), whose pairs table does not partition cheaply.
+     */
     private final int splitAt;
 
     /**
@@ -51,7 +52,6 @@ public final class HashAggregateSink implements Sink {
     // visible for testing: a small split threshold lets small inputs take the partitioned merge
     HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates, StateKey<AggregateResult> resultKey,
                       int splitAt) {
-        this.splitAt = splitAt;
         this.keys = List.copyOf(keys);
         this.aggregates = List.copyOf(aggregates);
         this.resultKey = resultKey;
@@ -60,7 +60,8 @@ public final class HashAggregateSink implements Sink {
             types.add(key.type());
         }
         this.keyTypes = List.copyOf(types);
-        this.splittable = !this.keys.isEmpty() && this.aggregates.stream().noneMatch(AggregateSpec::distinct);
+        boolean splittable = !this.keys.isEmpty() && this.aggregates.stream().noneMatch(AggregateSpec::distinct);
+        this.splitAt = splittable ? splitAt : Integer.MAX_VALUE;
     }
 
     @Override
@@ -217,7 +218,7 @@ public final class HashAggregateSink implements Sink {
         private final Shared shared;
         private final ColumnVector[] keyColumns = new ColumnVector[keys.size()];
         private final ColumnVector[] arguments = new ColumnVector[aggregates.size()];
-        private PartialAggregation aggregation = new PartialAggregation(keyTypes, aggregates, splittable ? splitAt : Integer.MAX_VALUE);
+        private PartialAggregation aggregation = new PartialAggregation(keyTypes, aggregates, splitAt);
 
         Local(Shared shared) {
             this.shared = shared;

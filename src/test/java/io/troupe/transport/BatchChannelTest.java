@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -401,17 +402,28 @@ class BatchChannelTest {
         };
     }
 
-    /** The driver frees a closed IPC log once drained and after a short linger: wait for it, bounded by @Timeout. */
+    /**
+     * The driver frees a closed IPC log once drained and after a short linger, and deletes its file
+     * a conductor cycle after it drops the log's counters: wait up to 10 s for both, then check.
+     */
     private void assertDriverReleasesEverything() throws InterruptedException, IOException {
         if (runtime.aeron().isEmpty()) {
             return;
         }
         EmbeddedAeron aeron = runtime.aeron().get();
-        while (aeron.driverPublications() > 0 || aeron.driverSubscriberPositions() > 0) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((aeron.driverPublications() > 0 || aeron.driverSubscriberPositions() > 0 || logFiles(aeron) > 0)
+                && System.nanoTime() - deadline < 0) {
             Thread.sleep(20);
         }
+        assertEquals(0, aeron.driverPublications(), "publications left in the driver");
+        assertEquals(0, aeron.driverSubscriberPositions(), "subscriptions left in the driver");
+        assertEquals(0, logFiles(aeron), "log buffers left in " + aeron.directory());
+    }
+
+    private static long logFiles(EmbeddedAeron aeron) throws IOException {
         try (var logs = Files.list(aeron.directory().resolve("publications"))) {
-            assertEquals(0, logs.count(), "log buffers left in " + aeron.directory());
+            return logs.count();
         }
     }
 }

@@ -191,7 +191,41 @@ class HashAggregateSinkTest {
                             run(List.of(column(1), column(0)), aggregates, batches, workers, 2, splitAt));
                 }
             }
+            // One partial that split and one that cannot have (its one batch of 1000 rows holds fewer
+            // groups than 1024): the small one joins the merge partition by partition.
+            duck.assertSameRows("SELECT id, count(*), sum(v), min(name), avg(v) FROM t GROUP BY id",
+                    runSkewed(List.of(column(0)), aggregates, batches, 1024));
         }
+    }
+
+    /** Two workers on one thread: the first aggregates every batch but the last, the second only the last. */
+    private static List<List<Object>> runSkewed(List<Expression> keys, List<AggregateSpec> aggregates,
+                                                List<Batch> batches, int splitAt) {
+        StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
+        ExecContext ctx = new ExecContext(1, 500);
+        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, splitAt).open(ctx);
+        BatchConsumer large = state.local();
+        BatchConsumer small = state.local();
+        for (Batch batch : batches.subList(0, batches.size() - 1)) {
+            large.accept(batch);
+        }
+        small.accept(batches.get(batches.size() - 1));
+        large.finish();
+        small.finish();
+        FinalizeWork merge = state.prepareFinalize();
+        while (merge.step()) {
+            ctx.checkCancelled();
+        }
+        state.finalizeSink();
+        Source.SourceReader reader = new HashAggregateSource(key).open(ctx).reader();
+        List<List<Object>> rows = new ArrayList<>();
+        Batch batch;
+        while ((batch = reader.next()) != null) {
+            for (int i = 0; i < batch.size(); i++) {
+                rows.add(Arrays.asList(batch.rowObjects(i)));
+            }
+        }
+        return rows;
     }
 
     @Test
