@@ -1,6 +1,7 @@
 package io.troupe.actors.cli;
 
 import io.troupe.actors.api.QueryOptions;
+import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -126,11 +127,15 @@ final class BenchCommand implements Callable<Integer> {
 
     private void runWorkload(BenchWorkload workload, List<BenchEngine> engines, List<Integer> counts,
                              BenchReport report, PrintWriter err) throws Exception {
+        BenchSize size = new BenchSize(rows, 1);
+        long t0 = System.nanoTime();
+        List<Table> tables = workload.tables(size, err);
+        progress(err, "%s: table %s with %,d rows generated in %.2f s", workload.id(), workload.table(), rows,
+                seconds(t0));
         for (BenchEngine engine : engines) {
-            long t0 = System.nanoTime();
-            engine.load(workload, rows);
-            progress(err, "%s: %s: table %s with %,d rows generated in %.2f s", workload.id(), engine.id(),
-                    workload.table(), rows, seconds(t0));
+            long t1 = System.nanoTime();
+            engine.load(workload, size, tables);
+            progress(err, "%s: %s: loaded in %.2f s", workload.id(), engine.id(), seconds(t1));
         }
         // One round runs every engine and worker count once, interleaved; the order flips every
         // other round so that neither drift nor the previous run's garbage favours one of them.

@@ -1,5 +1,9 @@
 package io.troupe.actors.cli;
 
+import io.troupe.operators.table.Table;
+
+import java.util.List;
+
 /**
  * One engine that {@code troupe bench} times: Troupe itself or a peer. An engine generates a
  * workload's table and then runs its query with a number of workers (threads, for a peer),
@@ -15,8 +19,11 @@ interface BenchEngine extends AutoCloseable {
     /** The smallest worker count it runs with: 0 (the leader alone) for Troupe, 1 thread for a peer. */
     int minWorkers();
 
-    /** Creates the workload's table with {@code rows} rows, replacing an older one. */
-    void load(BenchWorkload workload, long rows) throws Exception;
+    /**
+     * Makes the workload's tables, replacing older ones: {@code tables} as the bench generated them
+     * (Troupe registers them; a peer loads the same values its own way).
+     */
+    void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws Exception;
 
     /** Runs the workload's query with {@code workers}, timing only the query. */
     BenchOutcome run(BenchWorkload workload, int workers) throws Exception;

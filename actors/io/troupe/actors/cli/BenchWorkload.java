@@ -2,8 +2,13 @@ package io.troupe.actors.cli;
 
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.Tables;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
@@ -67,15 +72,22 @@ enum BenchWorkload {
         return table;
     }
 
-    /** The Troupe plan whose result becomes the table: one INT32 column = 1..rows. */
-    Plan tablePlan(long rows) {
-        return Plan.series("g", 1, rows).project(col("g").cast(DataType.INT32).as(column));
+    /**
+     * The tables the query reads, in Troupe's columnar form, made once per bench and registered
+     * into every Troupe that runs the workload: one INT32 column = 1..rows.
+     */
+    List<Table> tables(BenchSize size, PrintWriter progress) {
+        int[] values = new int[Math.toIntExact(size.rows())];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i + 1;
+        }
+        return List.of(Tables.fromColumns(table, Schema.of(Field.of(column, DataType.INT32)), (Object) values));
     }
 
     /** The SQL statement that creates the same table in a peer. */
-    String createTableSql(long rows) {
+    String createTableSql(BenchSize size) {
         return "create or replace table " + table + " as select generate_series::int " + column
-                + " from generate_series(1, " + rows + ")";
+                + " from generate_series(1, " + size.rows() + ")";
     }
 
     /** The query timed, as SQL for a peer. */

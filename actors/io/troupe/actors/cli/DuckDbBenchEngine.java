@@ -1,11 +1,14 @@
 package io.troupe.actors.cli;
 
+import io.troupe.operators.table.Table;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * DuckDB as a bench peer, in the same JVM, reached only through JDBC: its driver is a test-scope
@@ -53,9 +56,9 @@ final class DuckDbBenchEngine implements BenchEngine {
     }
 
     @Override
-    public void load(BenchWorkload workload, long rows) throws SQLException {
+    public void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws SQLException {
         try (Statement s = connection.createStatement()) {
-            s.execute(workload.createTableSql(rows));
+            s.execute(workload.createTableSql(size));
         }
     }
 
