@@ -23,9 +23,15 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
-        /** Read the flag, store only when not yet set: cache lines stay shared between probers. */
+        /**
+         * Flags only for the joins that read them (RIGHT, FULL); read the flag, store only when not
+         * yet set: cache lines stay shared between probers.
+         */
         CHECK_BEFORE_WRITE,
-        /** Store on every match (the baseline the lesson measures against). */
+        /**
+         * Every hash join keeps flags and stores one on every match, as PostgreSQL 12 did (the
+         * baseline the lesson measures against).
+         */
         ALWAYS_WRITE
     }
 

@@ -42,7 +42,8 @@ public final class HashJoinBuildSink implements Sink {
      * @param name             the join, for messages
      * @param keys             the build-side key expressions, over the build input's columns
      * @param payloadTypes     the build input's column types when the join emits them, else empty
-     * @param matchFlagsNeeded whether the probe records matched rows (RIGHT and FULL)
+     * @param matchFlagsNeeded whether the probe records matched rows (RIGHT and FULL, and every join
+     *                         under the always-write baseline)
      */
     public HashJoinBuildSink(StateKey<HashJoinTable> key, String name, List<Expression> keys,
                              DataType[] payloadTypes, boolean matchFlagsNeeded) {

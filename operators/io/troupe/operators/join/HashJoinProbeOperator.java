@@ -35,7 +35,7 @@ public final class HashJoinProbeOperator implements Operator {
      * @param type       the join type
      * @param keys       the probe-side key expressions, over the left input's columns
      * @param leftTypes  the left input's column types
-     * @param matchFlags how probes record matches (lesson 1; RIGHT and FULL only)
+     * @param matchFlags how probes record matches (lesson 1: in any table built with flags)
      */
     public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
                                  DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags) {

@@ -117,7 +117,8 @@ public final class HashJoinTable {
      * @param keyColumn        the payload column the (single) key is a plain reference to, or -1;
      *                         on the fast path its values are the entries' key slots, so it is not
      *                         stored a second time
-     * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL)
+     * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL, and every join
+     *                         under the always-write baseline)
      * @param memory           the query's memory, which the chunks' entries come from
      */
     public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn,

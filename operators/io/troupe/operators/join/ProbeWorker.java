@@ -90,7 +90,8 @@ final class ProbeWorker implements BatchConsumer {
         this.trackProbeMatches = type == JoinType.LEFT || type == JoinType.FULL
                 || type == JoinType.SEMI || type == JoinType.ANTI;
         this.emitsPairs = type.emitsRight();
-        this.matchFlags = type.needsMatchFlags() ? table.matchFlags() : null;
+        // Present for RIGHT and FULL, and for every type under the always-write baseline.
+        this.matchFlags = table.matchFlags();
         if (type.needsMatchFlags() && matchFlags == null) {
             throw new IllegalStateException("hash join " + type + " probing a table built without match flags: "
                     + table.name());
@@ -366,7 +367,7 @@ final class ProbeWorker implements BatchConsumer {
     @Override
     public void finish() {
         if (state.finishProbing()) {
-            if (matchFlags != null && !stopped) {
+            if (type.needsMatchFlags() && !stopped) {
                 emitUnmatchedBuildRows();
             }
             state.done();

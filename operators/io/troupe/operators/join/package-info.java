@@ -20,18 +20,19 @@
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
  *                             heads (a power of two at least the row count, all END) and, for
- *                             RIGHT and FULL, one match flag per row; the phase becomes INSERTING
+ *                             RIGHT and FULL (every join under always-write), one match flag per
+ *                             row; the phase becomes INSERTING
  *   INSERTING           all   inserters claim whole chunks from an atomic counter and link each
  *                             row: write its next slot, then CAS the bucket head to its id. Rows
- *                             with a NULL key are never linked. Today the finalizing worker alone
- *                             inserts every chunk; the parallel executor has every build worker
- *                             call insertNextChunk() until it returns false, then meet at a barrier
+ *                             with a NULL key are never linked. Every build worker calls
+ *                             insertNextChunk() (the sink's finalize work) until it returns false
  *   (barrier)                 one worker moves the phase to PROBING and publishes the table in the
  *                             ExecContext; the probe pipeline starts only after that
  *   PROBING             all   every prober binds (activeProbers + 1), probes its batches, and
  *                             writes nothing shared but match flags, and those only when not yet
  *                             set (lesson 1: troupe.hash.match-flags = check-before-write; the
- *                             always-write baseline stores on every match). On finish a prober
+ *                             always-write baseline, PostgreSQL 12's, keeps flags in every join
+ *                             and stores one on every match). On finish a prober
  *                             decrements activeProbers; all but the last forward finish() and are
  *                             done: they never wait for the others
  *   EMITTING_UNMATCHED  one   the prober that brought activeProbers to zero (and won the CAS from

@@ -1,5 +1,6 @@
 package io.troupe.operators.plan;
 
+import io.troupe.config.TroupeSettings.MatchFlags;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.Expression;
@@ -124,8 +125,11 @@ final class JoinNode extends Plan {
         Keys keys = bindKeys(l, r);
         StateKey<HashJoinTable> table = compiler.newKey("hash-join", HashJoinTable.class);
         DataType[] payload = type.emitsRight() ? types(r) : new DataType[0];
+        // Lesson 1's baseline is PostgreSQL 12's executor, which stored the match bit on every match
+        // of every hash join, whether or not its type ever read it.
+        boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
         Pipeline build = right.compile(compiler)
-                .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, type.needsMatchFlags()));
+                .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags));
         return left.compile(compiler)
                 .dependsOn(build)
                 .then(new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),

@@ -51,6 +51,19 @@ class HashJoinProtocolTest {
     }
 
     @Test
+    void shouldStoreEveryInnerMatchUnderTheAlwaysWriteBaselineButEmitNoUnmatchedRow() {
+        ExecContext ctx = new ExecContext(1, 1024);
+        build(ctx, 1, 2, 3, 4);
+        Recorder out = new Recorder();
+        BatchConsumer prober = probe(JoinType.INNER, TroupeSettings.MatchFlags.ALWAYS_WRITE).open(ctx).bind(out);
+        prober.accept(batch(2, 5, 4, 2));
+        prober.finish();
+        assertEquals(List.of("2|2", "2|2", "4|4"), out.rows.stream().sorted().toList());
+        byte[] flags = ctx.lookup(KEY).matchFlags();
+        assertEquals(List.of(0, 1, 0, 1), List.of((int) flags[0], (int) flags[1], (int) flags[2], (int) flags[3]));
+    }
+
+    @Test
     void shouldRejectAProberThatBindsAfterTheLastFinished() {
         ExecContext ctx = new ExecContext(1, 1024);
         build(ctx, 1);
@@ -108,8 +121,12 @@ class HashJoinProtocolTest {
     }
 
     private static HashJoinProbeOperator probe(JoinType type) {
+        return probe(type, TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE);
+    }
+
+    private static HashJoinProbeOperator probe(JoinType type, TroupeSettings.MatchFlags matchFlags) {
         return new HashJoinProbeOperator(KEY, type, List.of(new ColumnExpression(0, DataType.INT32, "k")), TYPES,
-                TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE);
+                matchFlags);
     }
 
     private static Batch batch(int... keys) {
