@@ -72,21 +72,21 @@ enum BenchWorkload {
         }
     };
 
-    private final List<String> tables;
+    private final List<String> tableNames;
     /** The series column of W1 and W2; null for a workload over benchmark tables. */
     private final String column;
     private final String sql;
 
     /** A workload over one table {@code table}, a series 1..rows in column {@code column}. */
     BenchWorkload(String table, String column, String sql) {
-        this.tables = List.of(table);
+        this.tableNames = List.of(table);
         this.column = column;
         this.sql = sql;
     }
 
     /** A workload over benchmark tables, which override {@link #tables} and {@link #createTableSql}. */
     BenchWorkload(List<String> tables, String sql) {
-        this.tables = tables;
+        this.tableNames = tables;
         this.column = null;
         this.sql = sql;
     }
@@ -108,20 +108,20 @@ enum BenchWorkload {
 
     /** The names of the tables the query reads. */
     List<String> tableNames() {
-        return tables;
+        return tableNames;
     }
 
     /**
      * The tables the query reads, in Troupe's columnar form, made once per bench and registered
-     * into every Troupe that runs the workload: one INT32 column = 1..rows. Progress goes to
-     * {@code progress}.
+     * into every Troupe that runs the workload: here one INT32 column = 1..rows (W3 generates its
+     * TPC-DS tables, with a progress bar on {@code progress}).
      */
     List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
         int[] values = new int[Math.toIntExact(size.rows())];
         for (int i = 0; i < values.length; i++) {
             values[i] = i + 1;
         }
-        return List.of(Tables.fromColumns(tables.get(0), Schema.of(Field.of(column, DataType.INT32)), (Object) values));
+        return List.of(Tables.fromColumns(tableNames.get(0), Schema.of(Field.of(column, DataType.INT32)), (Object) values));
     }
 
     /**
@@ -129,11 +129,11 @@ enum BenchWorkload {
      * empty when the peer must load the values of {@link #tables} instead.
      */
     Optional<String> createTableSql(BenchSize size) {
-        return Optional.of("create or replace table " + tables.get(0) + " as select generate_series::int " + column
+        return Optional.of("create or replace table " + tableNames.get(0) + " as select generate_series::int " + column
                 + " from generate_series(1, " + size.rows() + ")");
     }
 
-    /** How big its data is, for titles and the printed table: "1,000,000 rows", "SF 1". */
+    /** How big its data is, for the chart's titles and the printed header: "1,000,000 rows", "SF 1". */
     String size(BenchSize size) {
         return String.format(Locale.ROOT, "%,d rows", size.rows());
     }
