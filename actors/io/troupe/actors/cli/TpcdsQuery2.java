@@ -16,10 +16,11 @@ import static io.troupe.operators.plan.Expr.sum;
 
 /**
  * TPC-DS query 2 (bench workload W3), as SQL for a peer and as a Troupe plan, until Troupe reads
- * SQL. The SQL is shared/anchors/tpcds/q2.sql as measured: the official template with YEAR = 2001
- * and one alias added for PostgreSQL. The plan follows it node for node: the common table
- * expression {@code wswscs} is read twice, so {@link #wswscs()} builds a fresh subtree for each
- * use; date_dim is narrowed to the columns q2 reads before each join. {@code round(x / y, 2)} of
+ * SQL. The SQL is shared/anchors/tpcds/q2.sql as measured (without its comment and final ';'):
+ * the official template with YEAR = 2001 and one alias added for PostgreSQL. The plan follows it
+ * node for node: the common table expression {@code wswscs} is read twice, so {@link #wswscs()}
+ * builds a fresh subtree for each use (DuckDB materialises it once and scans it twice); date_dim
+ * is narrowed to the columns q2 reads before each join. {@code round(x / y, 2)} of
  * two decimal sums divides in FLOAT64 and rounds half away from zero, as DuckDB does.
  *
  * <p>Stateless; threadsafe.
