@@ -36,13 +36,13 @@ final class BenchChart {
     private final List<BenchSummary> summaries;
     private final List<String> engines;
     private final List<Integer> workers;
-    private final long rows;
+    private final BenchSize size;
 
-    BenchChart(List<BenchSummary> summaries, List<String> engines, List<Integer> workers, long rows) {
+    BenchChart(List<BenchSummary> summaries, List<String> engines, List<Integer> workers, BenchSize size) {
         this.summaries = summaries;
         this.engines = engines;
         this.workers = workers;
-        this.rows = rows;
+        this.size = size;
     }
 
     /** Writes the chart as a PNG to {@code file}. */
@@ -71,7 +71,7 @@ final class BenchChart {
     }
 
     private CategoryChart timeChart(BenchWorkload workload) {
-        String title = String.format(Locale.ROOT, "%s, %,d rows: median time", upper(workload), rows);
+        String title = upper(workload) + ", " + workload.size(size) + ": median time";
         CategoryChart chart = chart(title, "seconds (median of timed runs)", workers);
         chart.getStyler().setDecimalPattern("0.000");
         for (String engine : engines) {

@@ -42,12 +42,17 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "workloads to run, of w1 (self join), w2 (grouping) (default: ${DEFAULT-VALUE})")
+            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2) "
+                    + "(default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
     @Option(names = "--rows", paramLabel = "N",
-            description = "rows N of each generated table (default: ${DEFAULT-VALUE})")
+            description = "rows N of w1's and w2's generated table; w3 ignores it (default: ${DEFAULT-VALUE})")
     long rows = 1_000_000;
+
+    @Option(names = "--scale", paramLabel = "SF",
+            description = "TPC-DS scale factor of w3's tables, > 0; w1 and w2 ignore it (default: ${DEFAULT-VALUE})")
+    double scale = 1;
 
     @Option(names = "--workers", split = ",", paramLabel = "K",
             description = "worker counts; 0 is Troupe's leader alone, peers run each K >= 1 as threads "
@@ -85,6 +90,9 @@ final class BenchCommand implements Callable<Integer> {
         if (rows < 1 || rows > Integer.MAX_VALUE) {
             throw bad("--rows must be in 1.." + Integer.MAX_VALUE + " (an INT32 column), got " + rows);
         }
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            throw bad("--scale must be a positive scale factor, got " + scale);
+        }
         if (runs < 1) {
             throw bad("--runs must be at least 1, got " + runs);
         }
@@ -95,22 +103,24 @@ final class BenchCommand implements Callable<Integer> {
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
+        BenchSize size = new BenchSize(rows, scale);
         List<BenchEngine> engines = openEngines(peerIds);
         try {
             BenchReport report = new BenchReport();
             for (BenchWorkload workload : chosen) {
-                runWorkload(workload, engines, counts, report, err);
+                runWorkload(workload, size, engines, counts, report, err);
             }
             Path csv = out.resolve("results.csv");
             report.writeCsv(csv);
             List<String> ids = engines.stream().map(BenchEngine::id).toList();
-            stdout.printf(Locale.ROOT, "troupe bench: %,d rows, %d timed runs after %d warm-up(s), engines "
+            stdout.printf(Locale.ROOT, "troupe bench: %s; %d timed runs after %d warm-up(s), engines "
                             + "alternating, %d processors; wall seconds of the whole query; speedup = 1-worker "
                             + "median / median%n",
-                    rows, runs, warmups, Runtime.getRuntime().availableProcessors());
+                    String.join(", ", chosen.stream().map(w -> w.id() + " " + w.size(size)).toList()), runs, warmups,
+                    Runtime.getRuntime().availableProcessors());
             stdout.print(report.table(ids));
             Path png = out.resolve("chart.png");
-            new BenchChart(report.summaries(ids), ids, counts, rows).write(png);
+            new BenchChart(report.summaries(ids), ids, counts, size).write(png);
             stdout.printf("wrote %s and %s%n", csv, png);
             stdout.flush();
             return 0;
@@ -125,12 +135,12 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private void runWorkload(BenchWorkload workload, List<BenchEngine> engines, List<Integer> counts,
+    private void runWorkload(BenchWorkload workload, BenchSize size, List<BenchEngine> engines, List<Integer> counts,
                              BenchReport report, PrintWriter err) throws Exception {
-        BenchSize size = new BenchSize(rows, 1);
         long t0 = System.nanoTime();
         List<Table> tables = workload.tables(size, err);
-        progress(err, "%s: table %s with %,d rows generated in %.2f s", workload.id(), workload.table(), rows,
+        progress(err, "%s: %s generated in %.2f s", workload.id(), String.join(", ", tables.stream()
+                .map(t -> String.format(Locale.ROOT, "table %s with %,d rows", t.name(), t.rowCount())).toList()),
                 seconds(t0));
         for (BenchEngine engine : engines) {
             long t1 = System.nanoTime();

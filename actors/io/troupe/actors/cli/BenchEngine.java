@@ -5,8 +5,8 @@ import io.troupe.operators.table.Table;
 import java.util.List;
 
 /**
- * One engine that {@code troupe bench} times: Troupe itself or a peer. An engine generates a
- * workload's table and then runs its query with a number of workers (threads, for a peer),
+ * One engine that {@code troupe bench} times: Troupe itself or a peer. An engine makes a
+ * workload's tables and then runs its query with a number of workers (threads, for a peer),
  * returning the wall time and the result's rows and checksum.
  *
  * <p>Not threadsafe: the bench drives its engines from one thread, one query at a time.
@@ -28,7 +28,7 @@ interface BenchEngine extends AutoCloseable {
     /** Runs the workload's query with {@code workers}, timing only the query. */
     BenchOutcome run(BenchWorkload workload, int workers) throws Exception;
 
-    /** Frees the workload's table. */
+    /** Frees the workload's tables. */
     void unload(BenchWorkload workload) throws Exception;
 
     @Override

@@ -1,5 +1,6 @@
 package io.troupe.actors.cli;
 
+import io.troupe.actors.cli.data.Benchmark;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
@@ -9,17 +10,21 @@ import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
 import java.io.PrintWriter;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 
 /**
- * The workloads of {@code troupe bench} (shared/design.md, "Benchmarks"): the table each one
- * generates, in Troupe as a plan and in a SQL peer as a statement, and the query it times, as a
- * Troupe plan and as SQL. Immutable (an enum), so threadsafe.
+ * The workloads of {@code troupe bench} (shared/design.md, "Benchmarks"): the tables each one
+ * generates, how a SQL peer makes them, and the query it times, as a Troupe plan and as SQL. W1 and
+ * W2 read one INT32 series of {@link BenchSize#rows()} rows, which a peer generates itself; W3
+ * reads TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's generated
+ * values. Immutable (an enum), so threadsafe.
  */
 enum BenchWorkload {
 
@@ -41,15 +46,48 @@ enum BenchWorkload {
                     .aggregate(List.of(col("aid")), count().as("count"))
                     .having(col("count").gt(lit(1L)));
         }
+    },
+
+    /** TPC-DS query 2 over date_dim, web_sales and catalog_sales ({@link TpcdsQuery2}). */
+    W3(TpcdsQuery2.TABLES, TpcdsQuery2.SQL) {
+        @Override
+        Plan query() {
+            return TpcdsQuery2.plan();
+        }
+
+        @Override
+        List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
+            return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), tableNames(),
+                    Runtime.getRuntime().availableProcessors(), progress).tables();
+        }
+
+        @Override
+        Optional<String> createTableSql(BenchSize size) {
+            return Optional.empty();
+        }
+
+        @Override
+        String size(BenchSize size) {
+            return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
+        }
     };
 
-    private final String table;
+    private final List<String> tableNames;
+    /** The series column of W1 and W2; null for a workload over benchmark tables. */
     private final String column;
     private final String sql;
 
+    /** A workload over one table {@code table}, a series 1..rows in column {@code column}. */
     BenchWorkload(String table, String column, String sql) {
-        this.table = table;
+        this.tableNames = List.of(table);
         this.column = column;
+        this.sql = sql;
+    }
+
+    /** A workload over benchmark tables, which override {@link #tables} and {@link #createTableSql}. */
+    BenchWorkload(List<String> tables, String sql) {
+        this.tableNames = tables;
+        this.column = null;
         this.sql = sql;
     }
 
@@ -68,26 +106,36 @@ enum BenchWorkload {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    String table() {
-        return table;
+    /** The names of the tables the query reads. */
+    List<String> tableNames() {
+        return tableNames;
     }
 
     /**
      * The tables the query reads, in Troupe's columnar form, made once per bench and registered
-     * into every Troupe that runs the workload: one INT32 column = 1..rows.
+     * into every Troupe that runs the workload: here one INT32 column = 1..rows (W3 generates its
+     * TPC-DS tables, with a progress bar on {@code progress}).
      */
-    List<Table> tables(BenchSize size, PrintWriter progress) {
+    List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
         int[] values = new int[Math.toIntExact(size.rows())];
         for (int i = 0; i < values.length; i++) {
             values[i] = i + 1;
         }
-        return List.of(Tables.fromColumns(table, Schema.of(Field.of(column, DataType.INT32)), (Object) values));
+        return List.of(Tables.fromColumns(tableNames.get(0), Schema.of(Field.of(column, DataType.INT32)), (Object) values));
     }
 
-    /** The SQL statement that creates the same table in a peer. */
-    String createTableSql(BenchSize size) {
-        return "create or replace table " + table + " as select generate_series::int " + column
-                + " from generate_series(1, " + size.rows() + ")";
+    /**
+     * The SQL statement that creates the same table in a peer, when the peer can make it itself;
+     * empty when the peer must load the values of {@link #tables} instead.
+     */
+    Optional<String> createTableSql(BenchSize size) {
+        return Optional.of("create or replace table " + tableNames.get(0) + " as select generate_series::int " + column
+                + " from generate_series(1, " + size.rows() + ")");
+    }
+
+    /** How big its data is, for the chart's titles and the printed header: "1,000,000 rows", "SF 1". */
+    String size(BenchSize size) {
+        return String.format(Locale.ROOT, "%,d rows", size.rows());
     }
 
     /** The query timed, as SQL for a peer. */

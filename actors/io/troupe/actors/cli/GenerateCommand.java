@@ -80,10 +80,7 @@ final class GenerateCommand implements Callable<Integer> {
         }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
-        GenerationProgress progress = new GenerationProgress();
-        ProgressBar bar = new ProgressBar(err, "generate " + chosen.title() + " SF " + scale,
-                System.console() != null, progress::fraction, progress::rowsDone);
-        GeneratedData data = runWithProgress(chosen, progress, bar);
+        GeneratedData data = generateWithProgress(chosen, scale, tables, threads, err);
         stdout.printf(Locale.ROOT, "%s, scale factor %s, %d threads: %d tables, %,d rows in %.2f s%n",
                 chosen.title(), scale, threads, data.tables().size(), data.rowCount(), data.seconds());
         for (Table t : data.tables()) {
@@ -99,9 +96,15 @@ final class GenerateCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Generates on a thread of its own while this one draws the progress bar. */
-    private GeneratedData runWithProgress(Benchmark chosen, GenerationProgress progress, ProgressBar bar)
-            throws InterruptedException {
+    /**
+     * Generates {@code tables} of {@code chosen} on a thread of its own while this one draws the
+     * progress bar on {@code err} (bench uses it too, for its TPC-DS workload).
+     */
+    static GeneratedData generateWithProgress(Benchmark chosen, double scale, List<String> tables, int threads,
+                                              PrintWriter err) throws InterruptedException {
+        GenerationProgress progress = new GenerationProgress();
+        ProgressBar bar = new ProgressBar(err, "generate " + chosen.title() + " SF " + scale,
+                System.console() != null, progress::fraction, progress::rowsDone);
         ExecutorService driver = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "troupe-generate-driver");
             t.setDaemon(true);

@@ -56,7 +56,9 @@ final class TroupeBenchEngine implements BenchEngine {
 
     @Override
     public void unload(BenchWorkload workload) {
-        troupe.catalog().drop(workload.table());
+        for (String table : workload.tableNames()) {
+            troupe.catalog().drop(table);
+        }
     }
 
     @Override

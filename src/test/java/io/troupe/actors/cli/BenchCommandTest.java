@@ -89,6 +89,24 @@ class BenchCommandTest {
     }
 
     @Test
+    void w3RunsTpcdsQuery2AtAScaleFactorAndEnginesAgree(@TempDir Path dir) throws IOException {
+        Outcome r = run(new TroupeCli(), "bench", "--workload", "w3", "--scale", "0.01", "--rows", "7",
+                "--workers", "0,1,2", "--runs", "1", "--warmups", "0", "--peers", "duckdb", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
+        assertEquals(Set.of("w3/troupe/0", "w3/troupe/1", "w3/troupe/2", "w3/duckdb/1", "w3/duckdb/2"),
+                rows.stream().map(row -> row[0] + "/" + row[1] + "/" + row[2]).collect(Collectors.toSet()));
+        // q2 at SF 0.01 (date_dim is as big as at SF 1): 2,513 rows; --rows does not apply
+        assertEquals(Set.of("2513/13328384.51"), rows.stream()
+                .map(row -> row[5] + "/" + new BigDecimal(row[6]).stripTrailingZeros().toPlainString())
+                .collect(Collectors.toSet()), "rows and checksum agree across engines and workers");
+        assertTrue(r.err().contains("bench: w3: table date_dim with 73,049 rows, table web_sales with "), r.err());
+        assertTrue(r.out().contains("w3 SF 0.01;"), r.out());
+        assertNotNull(ImageIO.read(dir.resolve("chart.png").toFile()));
+    }
+
+    @Test
     void troupeAloneWithoutAOneWorkerRunDrawsTimesOnly(@TempDir Path dir) throws IOException {
         Outcome r = run(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
                 "--warmups", "0", "--peers", "none", "--out", dir.toString());
@@ -132,13 +150,16 @@ class BenchCommandTest {
     @Test
     void badArgumentsExitWithTwoAndSayWhatIsWrong(@TempDir Path dir) throws IOException {
         String out = dir.toString();
-        assertBad("unknown workload 'w9' in --workload (known: w1, w2)", "--workload", "w1,w9", "--out", out);
+        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3)", "--workload", "w1,w9", "--out", out);
         assertBad("unknown peer 'postgres' in --peers (known: duckdb, none)", "--peers", "postgres", "--out", out);
         assertBad("--rows", "--rows", "many", "--out", out);
         assertBad("--rows must be in 1..2147483647", "--rows", "0", "--out", out);
         assertBad("--workers", "--workers", "1,two", "--out", out);
         assertBad("--workers must be in 0..256, got -1", "--workers", "0,-1", "--out", out);
         assertBad("--runs must be at least 1, got 0", "--runs", "0", "--out", out);
+        assertBad("--scale must be a positive scale factor, got 0.0", "--workload", "w3", "--scale", "0", "--out", out);
+        assertBad("--scale must be a positive scale factor, got -1.0", "--scale", "-1", "--out", out);
+        assertBad("--scale", "--scale", "one", "--out", out);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         Path below = file.resolve("sub");
         assertBad("--out " + below + " is not a writable directory", "--out", below.toString());
