@@ -3,6 +3,7 @@ package io.troupe.actors.cli;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -26,7 +27,8 @@ import java.util.concurrent.Callable;
  * evenly. Prints a table of medians, min-max and speedups, and writes DIR/results.csv (one line per
  * timed run) and DIR/chart.png. Every run, warm-ups included, must agree with the workload's first
  * run on rows and checksum; a disagreement stops the bench with exit status 1 and names both runs.
- * Bad arguments exit with 2. Progress goes to stderr, results to stdout.
+ * Bad arguments exit with 2. Progress goes to stderr, results to stdout. With {@code --ablation} it
+ * measures the three lessons instead ({@link AblationOptions}, {@link Ablation}).
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
  */
@@ -74,6 +76,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "directory for results.csv and chart.png (default: ${DEFAULT-VALUE})")
     Path out = Path.of("bench-results");
 
+    @Mixin
+    AblationOptions ablation = new AblationOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -100,6 +105,9 @@ final class BenchCommand implements Callable<Integer> {
             throw bad("--warmups must be 0 or more, got " + warmups);
         }
         prepareOut();
+        if (ablation.requested) {
+            return ablation.run(this, counts);
+        }
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();

@@ -2,13 +2,11 @@ package io.troupe.actors.cli;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,8 +14,8 @@ import java.util.Map;
 
 /**
  * The runs of one {@code troupe bench}: checks that every run of a workload agrees with the first
- * one on rows and checksum, keeps the timed runs, and reduces them to the printed table of medians
- * and to results.csv.
+ * one on rows and checksum ({@link AnswerCheck}), keeps the timed runs, and reduces them to the
+ * printed table of medians and to results.csv.
  *
  * <p>Not threadsafe: filled by the bench's one thread, read once it is done.
  */
@@ -26,12 +24,8 @@ final class BenchReport {
     /** The header of results.csv; scripts rely on these columns in this order. */
     static final String CSV_HEADER = "workload,engine,workers,run,seconds,rows,checksum";
 
-    /** The first answer seen for a workload, which every later run must repeat. */
-    private record Reference(String engine, int workers, long rows, BigDecimal checksum) {
-    }
-
     private final List<BenchRun> runs = new ArrayList<>();
-    private final Map<BenchWorkload, Reference> references = new EnumMap<>(BenchWorkload.class);
+    private final AnswerCheck answers = new AnswerCheck();
 
     /**
      * Checks {@code outcome} (timed or warm-up) against the workload's first answer, or makes it
@@ -40,18 +34,7 @@ final class BenchReport {
      * @throws BenchMismatchException naming both runs when rows or checksum differ
      */
     void check(BenchWorkload workload, String engine, int workers, BenchOutcome outcome) {
-        Reference first = references.get(workload);
-        if (first == null) {
-            references.put(workload, new Reference(engine, workers, outcome.rows(), outcome.checksum()));
-            return;
-        }
-        if (first.rows() != outcome.rows() || first.checksum().compareTo(outcome.checksum()) != 0) {
-            throw new BenchMismatchException(String.format(Locale.ROOT,
-                    "%s: results disagree: %s with %s returned %d rows, checksum %s, but %s with %s returned %d rows, "
-                            + "checksum %s",
-                    workload.id(), engine, workers(workers), outcome.rows(), outcome.checksum().toPlainString(),
-                    first.engine(), workers(first.workers()), first.rows(), first.checksum().toPlainString()));
-        }
+        answers.check(workload.id(), engine, workers, outcome);
     }
 
     void add(BenchRun run) {
@@ -147,10 +130,6 @@ final class BenchReport {
             }
         }
         return null;
-    }
-
-    private static String workers(int count) {
-        return count == 1 ? "1 worker" : count + " workers";
     }
 
     private static String key(BenchWorkload workload, String engine, int workers) {
