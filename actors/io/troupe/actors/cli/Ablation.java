@@ -8,8 +8,10 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code troupe bench --ablation}: each lesson's switch on and off, side by side in one run
@@ -21,8 +23,13 @@ import java.util.Locale;
  * the next workload. Every run, warm-ups included, must repeat the workload's first answer (rows
  * and checksum); a disagreement stops the ablation with exit status 1 naming both runs.
  *
- * <p>Prints the table of {@link AblationReport#table} and writes DIR/ablation.csv; progress goes to
- * stderr. The summaries are a {@code List<AblationSummary>}, from which the chart is drawn.
+ * <p>After a workload's timed rounds, its baseline runs {@code runs} more times with the most workers
+ * under a JFR recording ({@link BaselineProfile}): DIR/profile-LESSON-WORKLOAD.jfr and a summary of
+ * where the time went, .txt beside it. These runs are checked but not timed, so the profiler's cost
+ * stays out of the ratios.
+ *
+ * <p>Prints the table of {@link AblationReport#table} and writes DIR/ablation.csv and the chart
+ * DIR/ablation.png ({@link AblationChart}); progress goes to stderr.
  *
  * <p>Not threadsafe: {@link BenchCommand} runs it once, on its thread.
  */
@@ -30,7 +37,7 @@ final class Ablation {
 
     private final List<AblationLesson> lessons;
     private final List<Integer> workers;
-    private final long rows;
+    private final BenchSize size;
     private final int runs;
     private final int warmups;
     private final Path out;
@@ -46,11 +53,11 @@ final class Ablation {
      * @param workers worker counts, ascending, each at least 1
      * @param seam    alters each outcome before it is checked (the identity but in tests)
      */
-    Ablation(List<AblationLesson> lessons, List<Integer> workers, long rows, int runs, int warmups, Path out,
+    Ablation(List<AblationLesson> lessons, List<Integer> workers, BenchSize size, int runs, int warmups, Path out,
              BenchCommand.OutcomeSeam seam) {
         this.lessons = List.copyOf(lessons);
         this.workers = List.copyOf(workers);
-        this.rows = rows;
+        this.size = size;
         this.runs = runs;
         this.warmups = warmups;
         this.out = out;
@@ -75,11 +82,18 @@ final class Ablation {
         List<AblationSummary> summaries = report.summaries();
         Path csv = out.resolve("ablation.csv");
         report.writeCsv(csv);
-        stdout.printf(Locale.ROOT, "troupe bench --ablation: %,d rows, %d timed rounds after %d warm-up(s), settings "
+        Path png = out.resolve("ablation.png");
+        Map<String, String> titles = new HashMap<>();
+        for (AblationLesson lesson : lessons) {
+            titles.put(lesson.id(), lesson.title());
+        }
+        new AblationChart(summaries, titles).write(png);
+        stdout.printf(Locale.ROOT, "troupe bench --ablation: %,d rows, W3 at %s, %d timed rounds after %d warm-up(s), settings "
                         + "and worker counts alternating, %d processors; wall seconds of the whole query; ratio = "
                         + "setting / baseline (*) of the same round, median and min-max; above 1: slower than the "
                         + "baseline%n",
-                rows, runs, warmups, Runtime.getRuntime().availableProcessors());
+                size.rows(), BenchWorkload.W3.size(size), runs, warmups,
+                Runtime.getRuntime().availableProcessors());
         stdout.print(AblationReport.table(summaries));
         for (AblationLesson lesson : lessons) {
             stdout.printf("%s: %s%n", lesson.id(), lesson.what());
@@ -87,7 +101,8 @@ final class Ablation {
         for (String note : notes) {
             stdout.println(note);
         }
-        stdout.printf(Locale.ROOT, "wrote %s in %.1f s%n", csv, (System.nanoTime() - t0) / 1e9);
+        stdout.printf(Locale.ROOT, "wrote %s, %s and the baselines' profiles (%s) in %.1f s%n", csv, png,
+                out.resolve("profile-*.txt"), (System.nanoTime() - t0) / 1e9);
         stdout.flush();
         return 0;
     }
@@ -96,7 +111,7 @@ final class Ablation {
                              PrintWriter err) throws Exception {
         String title = lesson.id() + " " + workload.id();
         long t0 = System.nanoTime();
-        List<Table> tables = workload.tables().make(new BenchSize(rows, 1), err);
+        List<Table> tables = workload.tables().make(size, err);
         progress(err, "%s: tables generated in %.2f s", title, seconds(t0));
         List<AblationSetting> settings = lesson.settings();
         List<Troupe> troupes = new ArrayList<>();
@@ -137,6 +152,15 @@ final class Ablation {
                         timed ? "run " + round + "/" + runs : "warm-up " + (round + warmups) + "/" + warmups, line);
             }
             noteArenas(title, settings, troupes);
+            int most = workers.get(workers.size() - 1);
+            BaselineProfile.Summary profile = BaselineProfile.record(out, "profile-" + lesson.id() + "-" + workload.id(),
+                    () -> {
+                        for (int run = 0; run < runs; run++) {
+                            runOnce(lesson, workload, lesson.baseline(), troupes.get(0), most);
+                        }
+                    });
+            progress(err, "%s: profiled %d runs of %s with %d workers: %,d samples", title, runs,
+                    lesson.baseline().name(), most, profile.executionSamples());
         } finally {
             for (Troupe troupe : troupes) {
                 troupe.close();

@@ -42,19 +42,20 @@ final class AblationChart {
         new Color(0x2C, 0xA0, 0x2C), new Color(0x94, 0x67, 0xBD)};
     /** The baseline, a reference like BenchChart's ideal speedup. */
     private static final Color BASELINE_COLOR = new Color(0xC8, 0xC8, 0xC8);
-    private static final Map<String, String> LESSON_TITLES = Map.of(
-            "s1", "S1 match flags",
-            "s2", "S2 preallocated memory",
-            "s3", "S3 transport and wake-ups");
-
     private final List<AblationSummary> summaries;
+    /** Per lesson id, the words after "S1" in a panel's title. */
+    private final Map<String, String> lessonTitles;
 
-    /** @throws IllegalArgumentException when there is nothing to draw */
-    AblationChart(List<AblationSummary> summaries) {
+    /**
+     * @param lessonTitles per lesson id (s1), its short title (match flags)
+     * @throws IllegalArgumentException when there is nothing to draw
+     */
+    AblationChart(List<AblationSummary> summaries, Map<String, String> lessonTitles) {
         if (summaries.isEmpty()) {
             throw new IllegalArgumentException("ablation chart: no summaries to draw (no lesson was timed)");
         }
         this.summaries = List.copyOf(summaries);
+        this.lessonTitles = Map.copyOf(lessonTitles);
     }
 
     /** Writes the chart as a PNG to {@code file}: 2 panels wide, one row per (lesson, workload). */
@@ -75,16 +76,18 @@ final class AblationChart {
             List<AblationSummary> of = summaries.stream()
                     .filter(s -> s.lesson().equals(panel.lesson()) && s.workload().equals(panel.workload()))
                     .toList();
-            charts.add(ratioChart(panel, of));
-            charts.add(secondsChart(panel, of));
+            String title = panel.lesson().toUpperCase(Locale.ROOT) + " "
+                    + lessonTitles.getOrDefault(panel.lesson(), "") + ": " + panel.workload().toUpperCase(Locale.ROOT);
+            charts.add(ratioChart(title, of));
+            charts.add(secondsChart(title, of));
         }
         try (OutputStream out = Files.newOutputStream(file)) {
             BitmapEncoder.saveBitmap(charts, panels.size(), 2, out, BitmapEncoder.BitmapFormat.PNG);
         }
     }
 
-    private CategoryChart ratioChart(Panel panel, List<AblationSummary> of) {
-        CategoryChart chart = chart(panel.title(), "time / baseline (median of per-round ratios)",
+    private CategoryChart ratioChart(String title, List<AblationSummary> of) {
+        CategoryChart chart = chart(title, "time / baseline (median of per-round ratios)",
                 "workers (whiskers: to the farther of the rounds' lowest and highest ratio)");
         chart.getStyler().setDecimalPattern("0.00");
         chart.getStyler().setErrorBarsColorSeriesColor(false);
@@ -93,8 +96,8 @@ final class AblationChart {
         return chart;
     }
 
-    private CategoryChart secondsChart(Panel panel, List<AblationSummary> of) {
-        CategoryChart chart = chart(panel.title() + ", median time", "seconds (median of timed runs)", "workers");
+    private CategoryChart secondsChart(String title, List<AblationSummary> of) {
+        CategoryChart chart = chart(title + ", median time", "seconds (median of timed runs)", "workers");
         chart.getStyler().setDecimalPattern("0.000");
         addSeries(chart, of, false);
         return chart;
@@ -173,10 +176,5 @@ final class AblationChart {
 
     /** One (lesson, workload) of the ablation: a row of the chart. */
     private record Panel(String lesson, String workload) {
-
-        String title() {
-            String lessonTitle = LESSON_TITLES.getOrDefault(lesson, lesson.toUpperCase(Locale.ROOT));
-            return lessonTitle + ": " + workload.toUpperCase(Locale.ROOT);
-        }
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The options of {@code troupe bench --ablation}, mixed into {@link BenchCommand}, and the step
  * from its parsed options to an {@link Ablation}: the ablation's own defaults (10,000,000 rows,
- * workers 1..processors) where the bench's were not overridden, and its own checks (no 0 workers,
+ * workers 1, 2, 4, ... processors) where the bench's were not overridden, and its own checks (no 0 workers,
  * known lessons), each a bad argument (exit 2).
  *
  * <p>Not threadsafe: picocli fills it and the bench reads it, on one thread.
@@ -24,10 +24,11 @@ final class AblationOptions {
 
     @Option(names = "--ablation",
             description = {"each lesson's setting on and off (shared/design.md, \"The three lessons\"): "
-                    + "s1 right join (match flags), s2 W1 (arena preallocation, chunk size), s3 W2 and a "
+                    + "s1 W3 and a right join (match flags), s2 W1 (arena preallocation, chunk size), s3 W2 and a "
                     + "Gather (transport, wake-ups); writes DIR/ablation.csv (" + AblationReport.CSV_HEADER
-                    + "). --workload and --peers are ignored; --rows defaults to 10000000, --workers to "
-                    + "1..processors (0 not allowed)"})
+                    + ") and ablation.png, and a JFR profile of each baseline (DIR/profile-*.jfr, .txt). "
+                    + "--workload and --peers are ignored; --rows defaults to 10000000, --scale (W3) to 1, "
+                    + "--workers to 1, 2, 4, ... processors (0 not allowed)"})
     boolean requested;
 
     @Option(names = "--lessons", split = ",", paramLabel = "L",
@@ -45,11 +46,7 @@ final class AblationOptions {
         ParseResult parsed = spec.commandLine().getParseResult();
         List<Integer> workerCounts = counts;
         if (!parsed.hasMatchedOption("--workers")) {
-            int processors = Math.min(Runtime.getRuntime().availableProcessors(), QueryOptions.MAX_WORKERS);
-            workerCounts = new ArrayList<>();
-            for (int k = 1; k <= processors; k++) {
-                workerCounts.add(k);
-            }
+            workerCounts = defaultWorkers(Runtime.getRuntime().availableProcessors());
         } else if (counts.contains(0)) {
             throw new ParameterException(spec.commandLine(), "--workers must be in 1.." + QueryOptions.MAX_WORKERS
                     + " with --ablation (0, the leader alone, runs no workers whose settings differ), got 0");
@@ -68,7 +65,21 @@ final class AblationOptions {
                 chosen.add(lesson);
             }
         }
-        return new Ablation(chosen, workerCounts, rows, bench.runs, bench.warmups, bench.out, bench.seam)
-                .run(spec.commandLine().getOut(), spec.commandLine().getErr());
+        return new Ablation(chosen, workerCounts, new BenchSize(rows, bench.scale), bench.runs, bench.warmups,
+                bench.out, bench.seam).run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /**
+     * 1, 2, 4, ... up to {@code processors}, and {@code processors} itself: on a many-core machine
+     * every count from 1 to K would take hours, and the doublings show the scaling as well.
+     */
+    static List<Integer> defaultWorkers(int processors) {
+        int k = Math.min(processors, QueryOptions.MAX_WORKERS);
+        List<Integer> counts = new ArrayList<>();
+        for (int w = 1; w < k; w *= 2) {
+            counts.add(w);
+        }
+        counts.add(k);
+        return counts;
     }
 }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,6 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The ablation chart on made-up summaries: a decodable PNG with one row of two panels per (lesson, workload). */
 class AblationChartTest {
+
+    private static final Map<String, String> TITLES = Map.of("s1", "match flags", "s2", "preallocated memory");
 
     /** Three lessons, a baseline and one other setting each, workers 1 and 2; s3 on two workloads. */
     private static List<AblationSummary> summaries() {
@@ -38,7 +41,7 @@ class AblationChartTest {
     @Test
     void drawsOneRowOfRatioAndSecondsPanelsPerLessonAndWorkload(@TempDir Path dir) throws IOException {
         Path png = dir.resolve("ablation.png");
-        new AblationChart(summaries()).write(png);
+        new AblationChart(summaries(), TITLES).write(png);
         BufferedImage image = ImageIO.read(png.toFile());
         assertNotNull(image, "not a decodable image: " + png);
         assertEquals(2 * 640, image.getWidth(), "two panels wide");
@@ -50,14 +53,14 @@ class AblationChartTest {
         List<AblationSummary> partial = new ArrayList<>(summaries());
         partial.removeIf(s -> s.setting().equals("always-write") && s.workers() == 2);
         Path png = dir.resolve("ablation.png");
-        new AblationChart(partial).write(png);
+        new AblationChart(partial, TITLES).write(png);
         BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(4 * 420, image.getHeight());
     }
 
     @Test
     void shouldRejectNoSummaries() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AblationChart(List.of()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new AblationChart(List.of(), TITLES));
         assertTrue(e.getMessage().contains("no summaries"), e.getMessage());
     }
 }

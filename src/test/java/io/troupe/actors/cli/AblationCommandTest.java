@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,9 +15,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,14 +44,15 @@ class AblationCommandTest {
 
     @Test
     void runsEveryLessonUnderEachSettingAndWorkerCount(@TempDir Path dir) throws IOException {
-        Outcome r = run(new TroupeCli(), "bench", "--ablation", "--rows", "20000", "--workers", "1,2", "--runs", "2",
-                "--warmups", "0", "--out", dir.toString());
+        Outcome r = run(new TroupeCli(), "bench", "--ablation", "--rows", "20000", "--scale", "0.01", "--workers", "1,2",
+                "--runs", "2", "--warmups", "0", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
 
         List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
         assertEquals("lesson,workload,setting,workers,run,seconds", lines.get(0));
         List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
         Set<String> expected = Set.of(
+                "s1/w3/check-before-write", "s1/w3/always-write",
                 "s1/right-join/check-before-write", "s1/right-join/always-write",
                 "s2/w1/preallocate=fit", "s2/w1/preallocate=0", "s2/w1/chunk-size=128k",
                 "s3/w2/aeron", "s3/w2/locked-queue", "s3/w2/per-batch",
@@ -68,33 +71,44 @@ class AblationCommandTest {
                     .map(row -> row[3] + "/" + row[4]).collect(Collectors.toSet()), triple);
         }
 
-        assertTrue(r.out().contains("20,000 rows, 2 timed rounds"), r.out());
+        assertTrue(r.out().contains("20,000 rows, W3 at SF 0.01, 2 timed rounds"), r.out());
         for (String lesson : List.of("s1", "s2", "s3")) {
             assertTrue(r.out().lines().anyMatch(l -> l.startsWith(lesson + " ")), lesson + ": " + r.out());
         }
         // The baselines, starred, compare with themselves: ratio 1 throughout.
         List<String> baselines = r.out().lines().filter(l -> l.contains(" * ")).toList();
-        assertEquals(4 * 2, baselines.size(), r.out());
+        assertEquals(5 * 2, baselines.size(), r.out());
         for (String line : baselines) {
             assertTrue(line.endsWith("1.00     1.00-1.00"), line);
         }
         assertTrue(r.out().contains("s2 w1 preallocate=fit: 32 KiB chunks, "), r.out());
         assertFalse(r.out().contains("NOT ENOUGH"), r.out());
         assertTrue(r.err().contains("bench: s3 gather: run 2/2:"), r.err());
+
+        BufferedImage chart = ImageIO.read(dir.resolve("ablation.png").toFile());
+        assertNotNull(chart, "ablation.png decodes");
+        assertEquals(5 * 420, chart.getHeight(), "one row of panels per lesson and workload");
+        for (String profile : List.of("s1-w3", "s1-right-join", "s2-w1", "s3-w2", "s3-gather")) {
+            assertTrue(Files.readString(dir.resolve("profile-" + profile + ".txt")).contains("samples"), profile);
+            assertTrue(Files.size(dir.resolve("profile-" + profile + ".jfr")) > 0, profile);
+        }
     }
 
     @Test
-    void workersDefaultToOneUpToTheProcessors(@TempDir Path dir) throws IOException {
-        Outcome r = run(new BenchCommand(), "--ablation", "--lessons", "S1", "--rows", "3000", "--runs", "1",
+    void workersDefaultToDoublingsUpToTheProcessors(@TempDir Path dir) throws IOException {
+        Outcome r = run(new BenchCommand(), "--ablation", "--lessons", "S2", "--rows", "3000", "--runs", "1",
                 "--warmups", "0", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
         List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
-        Set<String> processors = IntStream.rangeClosed(1, Runtime.getRuntime().availableProcessors())
-                .mapToObj(Integer::toString).collect(Collectors.toSet());
-        assertEquals(processors, lines.subList(1, lines.size()).stream().map(l -> l.split(",")[3])
+        Set<String> expected = AblationOptions.defaultWorkers(Runtime.getRuntime().availableProcessors()).stream()
+                .map(String::valueOf).collect(Collectors.toSet());
+        assertEquals(expected, lines.subList(1, lines.size()).stream().map(l -> l.split(",")[3])
                 .collect(Collectors.toSet()));
-        assertTrue(lines.subList(1, lines.size()).stream().allMatch(l -> l.startsWith("s1,right-join,")),
-                lines.toString());
+        assertTrue(lines.subList(1, lines.size()).stream().allMatch(l -> l.startsWith("s2,w1,")), lines.toString());
+        assertEquals(List.of(1), AblationOptions.defaultWorkers(1));
+        assertEquals(List.of(1, 2), AblationOptions.defaultWorkers(2));
+        assertEquals(List.of(1, 2, 3), AblationOptions.defaultWorkers(3));
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64, 72), AblationOptions.defaultWorkers(72));
     }
 
     @Test
