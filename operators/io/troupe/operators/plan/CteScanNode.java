@@ -1,0 +1,58 @@
+package io.troupe.operators.plan;
+
+import io.troupe.operators.scan.CollectedScanSource;
+import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.Schema;
+
+import java.util.List;
+
+/**
+ * One use of a shared subplan (PostgreSQL's "CTE Scan"): reads the batches the subplan's
+ * materialising pipeline kept, in morsels of one batch, once that pipeline finished. Its schema is
+ * the subplan's, qualified by its own alias when it has one ({@code shared.as("y")}), so every use
+ * may carry its own. Costs one compile of the subplan per query, whichever use compiles first.
+ */
+final class CteScanNode extends Plan {
+
+    private final CteNode cte;
+    /** The qualifier of this use's columns; null keeps the subplan's. */
+    private final String alias;
+
+    CteScanNode(CteNode cte, String alias) {
+        this.cte = cte;
+        this.alias = alias;
+    }
+
+    @Override
+    public Plan as(String newAlias) {
+        return new CteScanNode(cte, newAlias);
+    }
+
+    @Override
+    CteNode cte() {
+        return cte;
+    }
+
+    /** None: the subplan is the {@link CteNode}'s child, printed and profiled once. */
+    @Override
+    public List<Plan> children() {
+        return List.of();
+    }
+
+    @Override
+    public String label() {
+        return "CTE Scan on " + cte.name() + (alias == null ? "" : " AS " + alias);
+    }
+
+    @Override
+    Schema deriveSchema(Catalog catalog) {
+        Schema schema = cte.deriveSchema(catalog);
+        return alias == null ? schema : schema.withQualifier(alias);
+    }
+
+    @Override
+    PipelineBuilder compileNode(PlanCompiler compiler) {
+        PlanCompiler.Materialised kept = compiler.materialise(cte);
+        return compiler.source(new CollectedScanSource(kept.result())).dependsOn(kept.producer());
+    }
+}
