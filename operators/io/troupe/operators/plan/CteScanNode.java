@@ -8,14 +8,14 @@ import java.util.List;
 
 /**
  * One use of a shared subplan (PostgreSQL's "CTE Scan"): reads the batches the subplan's
- * materialising pipeline kept, in morsels of one batch, once that pipeline finished. Its schema is
- * the subplan's, qualified by its own alias when it has one ({@code shared.as("y")}), so every use
- * may carry its own. Costs one compile of the subplan per query, whichever use compiles first.
+ * materialising pipeline kept, in morsels of one batch, once that pipeline finished. Its columns are
+ * the subplan's, qualified by the subplan's name or by this use's own alias ({@code shared.as("y")}),
+ * as a table scan's are by the table's name or its alias. Costs one compile of the subplan per query, whichever use compiles first.
  */
 final class CteScanNode extends Plan {
 
     private final CteNode cte;
-    /** The qualifier of this use's columns; null keeps the subplan's. */
+    /** The qualifier of this use's columns: the subplan's name unless aliased. */
     private final String alias;
 
     CteScanNode(CteNode cte, String alias) {
@@ -41,13 +41,12 @@ final class CteScanNode extends Plan {
 
     @Override
     public String label() {
-        return "CTE Scan on " + cte.name() + (alias == null ? "" : " AS " + alias);
+        return "CTE Scan on " + cte.name() + (alias.equals(cte.name()) ? "" : " AS " + alias);
     }
 
     @Override
     Schema deriveSchema(Catalog catalog) {
-        Schema schema = cte.deriveSchema(catalog);
-        return alias == null ? schema : schema.withQualifier(alias);
+        return cte.deriveSchema(catalog).withQualifier(alias);
     }
 
     @Override

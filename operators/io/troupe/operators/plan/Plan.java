@@ -116,7 +116,8 @@ public abstract class Plan {
      * times in one plan (SQL's {@code WITH name AS MATERIALIZED (...)}; PostgreSQL's CTE Scan): the
      * subplan runs in a pipeline of its own that keeps its batches, and every use reads them, in
      * parallel morsels, once that pipeline finished. Each use may carry its own alias
-     * ({@code shared.as("y")}); unaliased, it keeps this plan's columns and qualifiers. The kept
+     * ({@code shared.as("y")}); unaliased, its columns are qualified by {@code name}, as a scan's are
+     * by its table's. The kept
      * batches live as long as the query's execution. Calling {@code share} twice makes two subplans
      * that run separately: share once and reuse the result. EXPLAIN prints the subplan once, as
      * {@code CTE name} under the root, and each use as {@code CTE Scan on name}.
@@ -127,7 +128,7 @@ public abstract class Plan {
         if (name == null || name.isBlank()) {
             throw new PlanException(label(), "a shared subplan needs a name, got '" + name + "'");
         }
-        return new CteScanNode(new CteNode(this, name), null);
+        return new CteScanNode(new CteNode(this, name), name);
     }
 
     // ------------------------------------------------------------------ analysis
