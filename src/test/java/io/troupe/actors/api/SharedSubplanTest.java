@@ -2,6 +2,8 @@ package io.troupe.actors.api;
 
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.CollectSink;
+import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
@@ -44,7 +46,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with NULL keys and with an empty result, returns DuckDB's rows for {@code WITH w AS MATERIALIZED}
  * on the leader alone and on 1, 2 and 4 workers over both gather transports; it runs once (one
  * materialising pipeline; EXPLAIN ANALYZE counts its nodes once); EXPLAIN prints it once; and
- * misuses fail with errors that name the subplan.
+ * misuses fail with errors that name the subplan; a failure inside or above it, or a cancel, leaves
+ * no worker, channel or arena memory behind; a streamed query reads it too.
  */
 class SharedSubplanTest {
 
@@ -282,6 +285,59 @@ class SharedSubplanTest {
         for (int run = 0; run < 3; run++) {
             assertEquals(expected, rows(locked.execute(plan, QueryOptions.defaults().withWorkers(2)).rows()));
             assertEquals(expected, rows(aeron.execute(plan, QueryOptions.defaults().withWorkers(0)).rows()));
+        }
+    }
+
+    @ParameterizedTest(name = "workers {0}, {1}")
+    @MethodSource("settings")
+    @Timeout(120)
+    void aFailureInOrAboveTheSubplanLeavesNothingBehind(int workers, String transport) throws SQLException {
+        Troupe troupe = transport.equals("aeron") ? aeron : locked;
+        QueryOptions options = QueryOptions.defaults().withWorkers(workers);
+        Plan failing = Plan.scan("t").filter(col("k").isNotNull())
+                .project(col("id"), col("id").div(col("k").minus(col("k"))).as("q")).share("bad");
+        Plan inside = failing.as("a").join(failing.as("b"), JoinType.INNER, col("a.id").eq(col("b.id")));
+        Plan w = perKey();
+        Plan above = w.as("a").join(w.as("b"), JoinType.INNER, col("a.k").eq(col("b.k")))
+                .project(col("a.total").div(col("b.n").minus(col("b.n"))));
+        for (Plan plan : List.of(inside, above)) {
+            QueryFailedException e = assertThrows(QueryFailedException.class, () -> troupe.execute(plan, options));
+            assertTrue(e.getMessage().contains("division by zero"), e.getMessage());
+            assertEquals(0, troupe.openChannels());
+            assertEquals(0, troupe.liveWorkers());
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+        assertEquals(duckRows(PER_KEY_SQL + "SELECT a.k, b.n FROM w a JOIN w b ON a.k = b.k"),
+                rows(troupe.execute(w.as("a").join(w.as("b"), JoinType.INNER, col("a.k").eq(col("b.k")))
+                        .project(col("a.k"), col("b.n")), options).rows()));
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 2})
+    @Timeout(120)
+    void aCancelledQueryWithASharedSubplanStops(int workers) {
+        // A billion rows: the cancel, sent at once, comes while the subplan runs. With 0 workers submit
+        // runs the query before it returns, so its timeout cancels it.
+        Plan big = Plan.series("x", 1, 1_000_000_000L).aggregate(List.of(), count().as("n")).share("big");
+        Plan plan = big.as("a").join(big.as("b"), JoinType.INNER, col("a.n").eq(col("b.n")));
+        RunningQuery running = aeron.submit(plan, QueryOptions.defaults().withWorkers(workers)
+                .withTimeout(workers == 0 ? java.time.Duration.ofMillis(50) : null));
+        running.cancel("test");
+        assertThrows(QueryCancelledException.class, running::await);
+        assertEquals(0, aeron.openChannels());
+        assertEquals(0, aeron.liveWorkers());
+        assertEquals(0, aeron.memoryArena().inUseBytes());
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 2})
+    @Timeout(120)
+    void aStreamedQueryReadsTheSubplanOnce(int workers) throws Exception {
+        Plan w = perKey();
+        Plan plan = w.as("a").join(w.as("b"), JoinType.INNER, col("a.k").eq(col("b.k"))).project(col("a.k"), col("b.n"));
+        try (QueryStream stream = locked.stream(plan, QueryOptions.defaults().withWorkers(workers))) {
+            assertEquals(duckRows(PER_KEY_SQL + "SELECT a.k, b.n FROM w a JOIN w b ON a.k = b.k"),
+                    rows(stream.remaining().rows()));
         }
     }
 
