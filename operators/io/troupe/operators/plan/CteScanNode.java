@@ -10,7 +10,8 @@ import java.util.List;
  * One use of a shared subplan (PostgreSQL's "CTE Scan"): reads the batches the subplan's
  * materialising pipeline kept, in morsels of one batch, once that pipeline finished. Its columns are
  * the subplan's, qualified by the subplan's name or by this use's own alias ({@code shared.as("y")}),
- * as a table scan's are by the table's name or its alias. Costs one compile of the subplan per query, whichever use compiles first.
+ * as a table scan's are by the table's name or its alias. Whichever use compiles first compiles the
+ * subplan, once per query ({@link PlanCompiler#materialise}).
  */
 final class CteScanNode extends Plan {
 

@@ -117,10 +117,9 @@ public abstract class Plan {
      * subplan runs in a pipeline of its own that keeps its batches, and every use reads them, in
      * parallel morsels, once that pipeline finished. Each use may carry its own alias
      * ({@code shared.as("y")}); unaliased, its columns are qualified by {@code name}, as a scan's are
-     * by its table's. The kept
-     * batches live as long as the query's execution. Calling {@code share} twice makes two subplans
-     * that run separately: share once and reuse the result. EXPLAIN prints the subplan once, as
-     * {@code CTE name} under the root, and each use as {@code CTE Scan on name}.
+     * by its table's. The kept batches live as long as the query's execution. Calling {@code share}
+     * twice makes two subplans that run separately: share once and reuse the result. EXPLAIN prints
+     * the subplan once, as {@code CTE name} under the root, and each use as {@code CTE Scan on name}.
      *
      * @param name how EXPLAIN and errors name the subplan; two shared subplans of one plan need different names
      */
