@@ -155,6 +155,9 @@ class SharedSubplanTest {
                 .join(w.as("w"), JoinType.LEFT, col("t.k").eq(col("w.k")))
                 .aggregate(List.of(col("t.s")), count(col("w.n")).as("matched"), sum(col("w.total")).as("total")),
                 PER_KEY_SQL + "SELECT t.s, count(w.n), sum(w.total) FROM t LEFT JOIN w ON t.k = w.k GROUP BY t.s"));
+        cases.add(new Case("a use as the whole query", w, PER_KEY_SQL + "SELECT * FROM w"));
+        cases.add(new Case("a use under a sort and a limit", w.sort(col("total").desc()).limit(5),
+                PER_KEY_SQL + "SELECT * FROM w ORDER BY total DESC LIMIT 5"));
         Plan none = Plan.scan("t").filter(col("k").gt(lit(1000))).share("none");
         cases.add(new Case("an empty shared result, read twice", Plan.scan("t")
                 .join(none.as("e"), JoinType.LEFT, col("t.id").eq(col("e.id")))
