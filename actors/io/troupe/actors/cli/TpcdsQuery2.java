@@ -18,9 +18,9 @@ import static io.troupe.operators.plan.Expr.sum;
  * TPC-DS query 2 (bench workload W3), as SQL for a peer and as a Troupe plan, until Troupe reads
  * SQL. The SQL is shared/anchors/tpcds/q2.sql as measured (without its comment and final ';'):
  * the official template with YEAR = 2001 and one alias added for PostgreSQL. The plan follows it
- * node for node: the common table expression {@code wswscs} is read twice, so {@link #wswscs()}
- * builds a fresh subtree for each use (DuckDB materialises it once and scans it twice); date_dim
- * is narrowed to the columns q2 reads before each join. {@code round(x / y, 2)} of
+ * node for node: the common table expression {@code wswscs} is read twice, so {@link #wswscs()} is
+ * {@link Plan#share shared}: computed once per query and scanned by y and z, as DuckDB and
+ * PostgreSQL materialise it once and scan it twice; date_dim is narrowed to the columns q2 reads before each join. {@code round(x / y, 2)} of
  * two decimal sums divides in FLOAT64 and rounds half away from zero, as DuckDB does.
  *
  * <p>Stateless; threadsafe.
@@ -99,8 +99,9 @@ final class TpcdsQuery2 {
 
     /** q2 as a Troupe plan: d_week_seq1 and the seven rounded ratios, ordered by d_week_seq1. */
     static Plan plan() {
-        Plan y = weeksOfYear(2001, "1").as("y");
-        Plan z = weeksOfYear(2002, "2").as("z");
+        Plan wswscs = wswscs().share("wswscs");
+        Plan y = weeksOfYear(wswscs, 2001, "1").as("y");
+        Plan z = weeksOfYear(wswscs, 2002, "2").as("z");
         List<Expr> out = new ArrayList<>();
         out.add(col("y.d_week_seq1").as("d_week_seq1"));
         for (String day : DAYS) {
@@ -113,10 +114,10 @@ final class TpcdsQuery2 {
     }
 
     /**
-     * The subqueries y and z: {@link #wswscs()} for every date_dim row of {@code year} in one of its
-     * weeks, the columns renamed with {@code suffix}.
+     * The subqueries y and z: the shared {@code wswscs} for every date_dim row of {@code year} in one
+     * of its weeks, the columns renamed with {@code suffix}.
      */
-    private static Plan weeksOfYear(int year, String suffix) {
+    private static Plan weeksOfYear(Plan wswscs, int year, String suffix) {
         Plan days = Plan.scan("date_dim")
                 .filter(col("d_year").eq(lit(year)))
                 .project(col("d_week_seq"))
@@ -126,12 +127,12 @@ final class TpcdsQuery2 {
         for (String day : DAYS) {
             out.add(col("w." + prefix(day) + "_sales").as(prefix(day) + "_sales" + suffix));
         }
-        return wswscs().as("w")
+        return wswscs.as("w")
                 .join(days, JoinType.INNER, col("w.d_week_seq").eq(col("d.d_week_seq")))
                 .project(out.toArray(Expr[]::new));
     }
 
-    /** The common table expression wswscs, a fresh subtree per use: the week's sales per day of the week. */
+    /** The common table expression wswscs, to be shared by its uses: the week's sales per day of the week. */
     private static Plan wswscs() {
         Plan wscs = Plan.scan("web_sales")
                 .project(col("ws_sold_date_sk").as("sold_date_sk"), col("ws_ext_sales_price").as("sales_price"))

@@ -4,8 +4,14 @@ import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * A query plan: a tree of relational nodes over named columns, built fluently and validated
@@ -23,6 +29,9 @@ import java.util.List;
  * <p>Validation ({@link #validate}) resolves every column against the catalog's tables and
  * checks every type; an error names the column and the node (as {@link #explain} labels it).
  * Plans are immutable and threadsafe, and may be run many times.
+ *
+ * <p>A subplan read in several places (SQL's common table expression) is {@link #share}d: the
+ * returned plan may be used any number of times in one plan, and the subplan runs once per query.
  */
 public abstract class Plan {
 
@@ -102,11 +111,64 @@ public abstract class Plan {
         return new DistinctNode(this);
     }
 
+    /**
+     * This plan computed once per query and read wherever the returned plan is used, any number of
+     * times in one plan (SQL's {@code WITH name AS MATERIALIZED (...)}; PostgreSQL's CTE Scan): the
+     * subplan runs in a pipeline of its own that keeps its batches, and every use reads them, in
+     * parallel morsels, once that pipeline finished. Each use may carry its own alias
+     * ({@code shared.as("y")}); unaliased, its columns are qualified by {@code name}, as a scan's are
+     * by its table's. The kept batches live as long as the query's execution. Calling {@code share}
+     * twice makes two subplans that run separately: share once and reuse the result. EXPLAIN prints
+     * the subplan once, as {@code CTE name} under the root, and each use as {@code CTE Scan on name}.
+     *
+     * @param name how EXPLAIN and errors name the subplan; two shared subplans of one plan need different names
+     */
+    public Plan share(String name) {
+        if (name == null || name.isBlank()) {
+            throw new PlanException(label(), "a shared subplan needs a name, got '" + name + "'");
+        }
+        return new CteScanNode(new CteNode(this, name), name);
+    }
+
     // ------------------------------------------------------------------ analysis
 
     /** Validates the whole plan against {@code catalog} and returns its output schema. */
     public final Schema validate(Catalog catalog) {
+        sharedSubplans();
         return deriveSchema(catalog);
+    }
+
+    /**
+     * The shared subplans ({@link #share}) this plan reads, each once, every one after those it reads
+     * itself: EXPLAIN's {@code CTE} lines, in that order.
+     *
+     * @throws PlanException when two different shared subplans have one name
+     */
+    public final List<Plan> sharedSubplans() {
+        List<Plan> found = new ArrayList<>();
+        collectShared(this, Collections.newSetFromMap(new IdentityHashMap<>()), new HashMap<>(), found);
+        return found;
+    }
+
+    private static void collectShared(Plan node, Set<CteNode> seen, Map<String, CteNode> byName, List<Plan> found) {
+        CteNode cte = node.cte();
+        if (cte != null && seen.add(cte)) {
+            CteNode other = byName.putIfAbsent(cte.name(), cte);
+            if (other != null) {
+                throw new PlanException(node.label(), "two different shared subplans are named '" + cte.name()
+                        + "'; share a subplan once and use the result everywhere, or name them apart");
+            }
+            collectShared(cte, seen, byName, found);
+            found.add(cte);
+        }
+        for (Plan child : node.children()) {
+            collectShared(child, seen, byName, found);
+        }
+    }
+
+    /** The shared subplan this node reads (a CTE Scan's), or null. */
+    CteNode cte() {
+        return null;
     }
 
     /**
@@ -116,17 +178,21 @@ public abstract class Plan {
     public final String explain(Catalog catalog) {
         validate(catalog);
         StringBuilder sb = new StringBuilder();
-        explain(catalog, sb, 0);
+        explain(catalog, sb, 0, sharedSubplans());
         return sb.toString();
     }
 
-    private void explain(Catalog catalog, StringBuilder sb, int depth) {
+    /** Prints this node, then {@code shared} (the CTEs, under the root only), then its children. */
+    private void explain(Catalog catalog, StringBuilder sb, int depth, List<Plan> shared) {
         String indent = "      ".repeat(depth);
         sb.append(indent).append(depth == 0 ? "" : "->  ").append(label()).append('\n');
         sb.append(indent).append(depth == 0 ? "  " : "      ").append("Output: ")
                 .append(describe(deriveSchema(catalog))).append('\n');
+        for (Plan cte : shared) {
+            cte.explain(catalog, sb, depth + 1, List.of());
+        }
         for (Plan child : children()) {
-            child.explain(catalog, sb, depth + 1);
+            child.explain(catalog, sb, depth + 1, List.of());
         }
     }
 

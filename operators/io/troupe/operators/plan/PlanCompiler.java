@@ -34,6 +34,8 @@ public final class PlanCompiler {
     private final Map<Object, Plan> origins = new IdentityHashMap<>();
     /** The nodes whose compile is running, innermost first. */
     private final Deque<Plan> compiling = new ArrayDeque<>();
+    /** Each shared subplan compiled so far, once per query. */
+    private final Map<CteNode, Materialised> materialised = new IdentityHashMap<>();
 
     public PlanCompiler(Catalog catalog, TroupeSettings settings) {
         this.catalog = catalog;
@@ -46,7 +48,7 @@ public final class PlanCompiler {
 
     /** Validates and compiles {@code plan}; the last pipeline collects the result. */
     public CompiledQuery compile(Plan plan) {
-        Schema schema = plan.deriveSchema(catalog);
+        Schema schema = plan.validate(catalog);
         StateKey<CollectSink.Collected> result = newKey("result", CollectSink.Collected.class);
         plan.compile(this).into(new CollectSink(result));
         return new CompiledQuery(schema, List.copyOf(pipelines), result);
@@ -76,8 +78,27 @@ public final class PlanCompiler {
         return origins.get(compiled);
     }
 
+    /** Where a shared subplan's batches are kept: the pipeline that keeps them, and the key it publishes them under. */
+    record Materialised(Pipeline producer, StateKey<CollectSink.Collected> result) {
+    }
+
+    /**
+     * Compiles {@code cte}'s subplan into a pipeline that keeps its batches (a {@link CollectSink},
+     * whose origin is {@code cte}), the first time one of its uses asks; later uses get the same.
+     */
+    Materialised materialise(CteNode cte) {
+        Materialised kept = materialised.get(cte);
+        if (kept == null) {
+            StateKey<CollectSink.Collected> result = newKey("cte-" + cte.name(), CollectSink.Collected.class);
+            Pipeline producer = compiling(cte, () -> cte.compile(this).into(new CollectSink(result)));
+            kept = new Materialised(producer, result);
+            materialised.put(cte, kept);
+        }
+        return kept;
+    }
+
     /** Runs {@code body} (the compile of {@code node}) with {@code node} as the origin of what it adds. */
-    PipelineBuilder compiling(Plan node, Supplier<PipelineBuilder> body) {
+    <T> T compiling(Plan node, Supplier<T> body) {
         compiling.push(node);
         try {
             return body.get();

@@ -30,6 +30,9 @@ import java.util.SortedMap;
  *       rows in are what each worker streamed into its channel, its rows what its merge's chain put
  *       into the result (the leader's); the nodes above the sort ran in it and count as the leader's,
  *       and so do the sort's rows out (the merge's output), see {@link Profiler};</li>
+ *   <li>a shared subplan's {@code CTE} line (under the root, once however many uses read it):
+ *       rows/batches its sink kept ({@code rowsIn} is the same); time in that sink and its finalize;
+ *       each use's {@code CTE Scan} line counts as a scan, the rows it read of what was kept;</li>
  *   <li>a node that compiles to nothing of its own (an alias, a union all, a limit whose sort became a
  *       top-N): the rows and batches of its children, no time ({@link #timed()} is false) and no
  *       participants.</li>

@@ -31,7 +31,10 @@ import static io.troupe.operators.profile.ParticipantCounters.ROWS;
  * {@code PlanCompiler.origin} records them. An operator's rows out are the rows into the next site of
  * its chain, and its own time is its time minus the next site's (the next site is called only from
  * inside it). A node with an operator and a sink (a hash join: probe and build) shows its sink as a
- * separate "Hash" line over the input that feeds it, as PostgreSQL does.
+ * separate "Hash" line over the input that feeds it, as PostgreSQL does. A shared subplan
+ * ({@code Plan.share}) ran once: its "CTE" line, under the root, counts the rows its sink kept (no
+ * source of its own reads them), and each use's "CTE Scan" line the rows that use read. A use that
+ * appears twice in the tree as one object (not aliased apart) shows the sum of both on each line.
  *
  * <p><b>Gather Merge.</b> When the last pipeline ran under a Gather Merge, its workers ran a pipeline
  * of their own ({@code SortedStreams.streamPipeline}: a {@link SortedSource.Streams} reader into the
@@ -110,6 +113,8 @@ public final class Profiler implements ExecutionProbe {
         /** Per node with a build side, the node whose output feeds the build. */
         private final Map<Plan, Plan> buildInputs = new IdentityHashMap<>();
         private final Set<Plan> breakers = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Shared subplans (CTE lines): their sink keeps the batches that their uses' sources read. */
+        private final Set<Plan> kept = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Tally gather = new Tally();
 
         /** Whether the last pipeline ran under a Gather Merge: some participant read sorted streams. */
@@ -121,8 +126,10 @@ public final class Profiler implements ExecutionProbe {
                     ? streams.sorted() : compiled);
             this.gatherMerge = participants.stream().anyMatch(c -> readsStreams(c.pipeline()));
             Set<Plan> streaming = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Plan> sourced = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Pipeline p : pipelines) {
                 for (Pipeline.Branch branch : p.branches()) {
+                    sourced.add(this.origins.apply(branch.source()));
                     for (Operator op : branch.operators()) {
                         streaming.add(origins.apply(op));
                     }
@@ -136,8 +143,10 @@ public final class Profiler implements ExecutionProbe {
                 if (streaming.contains(sinkNode)) {
                     buildInputs.put(sinkNode, origins.apply(p.branches().get(0).source()));
                     builds.put(sinkNode, new Tally());
-                } else {
+                } else if (sourced.contains(sinkNode)) {
                     breakers.add(sinkNode);
+                } else {
+                    kept.add(sinkNode);
                 }
             }
             for (ParticipantCounters counters : participants) {
@@ -191,8 +200,8 @@ public final class Profiler implements ExecutionProbe {
                 if (sinkNode == null && gatherMerge) {
                     // A worker's stream is what the Gather Merge takes in; the merge's chain, what it puts out.
                     counts = streams ? new Counts(0, 0, rows, batches, nanos) : new Counts(rows, batches, 0, 0, nanos);
-                } else if (sinkNode == null || builds.containsKey(sinkNode)) {
-                    // What a Gather or a hash build takes in is what its line shows as its rows.
+                } else if (sinkNode == null || builds.containsKey(sinkNode) || kept.contains(sinkNode)) {
+                    // What a Gather, a hash build or a shared subplan takes in is what its line shows as its rows.
                     counts = new Counts(rows, batches, rows, batches, nanos);
                 } else {
                     counts = new Counts(0, 0, rows, batches, nanos);
@@ -210,7 +219,12 @@ public final class Profiler implements ExecutionProbe {
         }
 
         QueryProfile profile(Plan plan, int workersPlanned, long executionNanos, QueryResult result) {
-            NodeProfile root = line(plan);
+            // The shared subplans ran once: one CTE line each, under the root, before its children.
+            List<NodeProfile> shared = new ArrayList<>();
+            for (Plan cte : plan.sharedSubplans()) {
+                shared.add(line(cte, List.of()));
+            }
+            NodeProfile root = line(plan, shared);
             int launched = workersPlanned == 0 ? 0 : launched();
             if (workersPlanned > 0) {
                 root = new NodeProfile(gatherMerge ? "Gather Merge" : "Gather", NodeProfile.Kind.GATHER, null, true,
@@ -234,11 +248,12 @@ public final class Profiler implements ExecutionProbe {
             return bound.values().stream().mapToInt(Set::size).min().orElse(0);
         }
 
-        private NodeProfile line(Plan node) {
+        /** {@code node}'s line, with {@code shared} (the CTE lines, under the root only) before its children. */
+        private NodeProfile line(Plan node, List<NodeProfile> shared) {
             List<NodeProfile> children = new ArrayList<>();
             Plan buildInput = buildInputs.get(node);
             for (Plan child : node.children()) {
-                NodeProfile line = line(child);
+                NodeProfile line = line(child, List.of());
                 if (buildInput != null && contains(child, buildInput)) {
                     Tally build = builds.get(node);
                     line = new NodeProfile("Hash", NodeProfile.Kind.HASH, node, true, false, build.total,
@@ -253,10 +268,19 @@ public final class Profiler implements ExecutionProbe {
                     passed = passed.plus(new Counts(child.rows(), child.batches(), 0, 0, 0));
                 }
                 return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, false, false, passed,
-                        new TreeMap<>(), children);
+                        new TreeMap<>(), withShared(shared, children));
             }
             return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, true, breakers.contains(node),
-                    tally.total, tally.participants, children);
+                    tally.total, tally.participants, withShared(shared, children));
+        }
+
+        private static List<NodeProfile> withShared(List<NodeProfile> shared, List<NodeProfile> children) {
+            if (shared.isEmpty()) {
+                return children;
+            }
+            List<NodeProfile> all = new ArrayList<>(shared);
+            all.addAll(children);
+            return all;
         }
 
         private boolean contains(Plan tree, Plan node) {

@@ -13,8 +13,10 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,6 +45,8 @@ final class PlanParser {
 
     private final String file;
     private final List<Token> tokens;
+    /** The plans {@code with} declared, by lower-case name. */
+    private final Map<String, Plan> shared = new HashMap<>();
     private int pos;
 
     private PlanParser(String file, List<Token> tokens) {
@@ -58,6 +62,7 @@ final class PlanParser {
      */
     static ParsedPlan parse(String text, int firstLine, String file) {
         PlanParser p = new PlanParser(file, PlanLexer.tokenize(text, firstLine, file));
+        p.sharedSubplans();
         ParsedPlan plan = p.plan();
         if (p.peek().kind() != Kind.END) {
             throw p.error("expected '|' or the end of the plan but found " + p.peek().describe());
@@ -76,6 +81,21 @@ final class PlanParser {
     }
 
     // ------------------------------------------------------------------ plans
+
+    /** {@code with name as (plan)}, any number: each subplan {@link Plan#share shared} under its name, for {@code cte name}. */
+    private void sharedSubplans() {
+        while (acceptKeyword("with")) {
+            Token at = peek();
+            String name = identifier("a shared subplan's name");
+            expectKeyword("as");
+            expectSymbol("(");
+            Plan subplan = plan().plan();
+            expectSymbol(")");
+            if (shared.putIfAbsent(name.toLowerCase(Locale.ROOT), subplan.share(name)) != null) {
+                throw error(at, "shared subplan " + name + " is declared twice");
+            }
+        }
+    }
 
     private ParsedPlan plan() {
         Plan plan = source();
@@ -118,7 +138,7 @@ final class PlanParser {
     }
 
     /**
-     * {@code scan t [as a]}, {@code series x 1 10}, or {@code (plan) [as a]}: the start of a plan
+     * {@code scan t [as a]}, {@code series x 1 10}, {@code cte w [as a]} or {@code (plan) [as a]}: the start of a plan
      * and the other input of a join or union.
      */
     private Plan source() {
@@ -132,13 +152,22 @@ final class PlanParser {
             Plan scan = Plan.scan(identifier("a table name"));
             return acceptKeyword("as") ? scan.as(identifier("an alias")) : scan;
         }
+        if (t.isKeyword("cte")) {
+            Token name = peek();
+            Plan use = shared.get(identifier("a shared subplan's name").toLowerCase(Locale.ROOT));
+            if (use == null) {
+                throw error(name, "no shared subplan " + name.text() + ": declare it before the plan with 'with "
+                        + name.text() + " as (plan)'");
+            }
+            return acceptKeyword("as") ? use.as(identifier("an alias")) : use;
+        }
         if (t.isKeyword("series")) {
             String column = identifier("a column name");
             long start = signedLong();
             long stop = signedLong();
             return Plan.series(column, start, stop);
         }
-        throw error(t, "expected a plan (scan, series or '(') but found " + t.describe());
+        throw error(t, "expected a plan (scan, series, cte or '(') but found " + t.describe());
     }
 
     private Plan join(Plan left) {

@@ -2,11 +2,13 @@ package io.troupe.golden;
 
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Literal;
+import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,6 +128,20 @@ class PlanParserTest {
         assertEquals("x.test:1: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
         assertEquals("x.test:1: integer literal 99999999999999999999 does not fit INT64",
                 syntaxError("scan t | filter a = 99999999999999999999"));
+    }
+
+    @Test
+    void shouldShareWithSubplansAndReadThemWithCte() {
+        Plan plan = PlanParser.parse("with w as (scan t | filter a > 1)\ncte w as x | join (cte w) on x.a = w.a",
+                1, "t.test").plan();
+        assertEquals("Hash Join INNER on (x.a = w.a)", plan.label());
+        assertEquals("CTE Scan on w AS x", plan.children().get(0).label());
+        assertEquals("CTE Scan on w", plan.children().get(1).label());
+        assertEquals(List.of("CTE w"), plan.sharedSubplans().stream().map(Plan::label).toList());
+        assertEquals("x.test:1: no shared subplan v: declare it before the plan with 'with v as (plan)'",
+                syntaxError("with w as (scan t) cte v"));
+        assertEquals("x.test:1: shared subplan W is declared twice",
+                syntaxError("with w as (scan t) with W as (scan u) cte w"));
     }
 
     @Test

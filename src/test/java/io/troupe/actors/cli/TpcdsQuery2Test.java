@@ -6,9 +6,12 @@ import io.troupe.actors.cli.data.Benchmark;
 import io.troupe.actors.cli.data.BenchmarkDataGenerator;
 import io.troupe.actors.cli.data.GenerationProgress;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.profile.NodeProfile;
+import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.table.Table;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * W3, TPC-DS query 2 at scale factor 1, as the bench runs it: Troupe's plan with 0, 1 and 2
  * workers returns the anchor's result (src/test/resources/tpcds/, PostgreSQL's output; ratios to
  * 0.01, since PostgreSQL divides decimals exactly and Troupe, like DuckDB, in FLOAT64), and exactly
- * what DuckDB returns for q2's SQL over the same values, loaded the way the bench loads them. The
- * three tables are generated once for the class (about 25 s on 2 cores).
+ * what DuckDB returns for q2's SQL over the same values, loaded the way the bench loads them, and
+ * computes the shared wswscs once (EXPLAIN ANALYZE). The three tables are generated once for the
+ * class (about 25 s on 2 cores).
  */
 class TpcdsQuery2Test {
 
@@ -107,6 +111,24 @@ class TpcdsQuery2Test {
 
         // (b) DuckDB over the same values, row by row after sorting, exactly
         assertEquals(sorted(duckDbRows), actual);
+    }
+
+    /** wswscs is computed once: one CTE line, one aggregate and one scan of each sales table, read by y and z. */
+    @Test
+    void computesTheCommonTableExpressionOnce() {
+        QueryProfile profile = troupe.explainAnalyze(TpcdsQuery2.plan(), QueryOptions.defaults().withWorkers(2));
+        String text = profile.render();
+        NodeProfile cte = profile.find("CTE wswscs");
+        assertTrue(cte.rows() > 0, text);
+        assertEquals(1, profile.nodes().stream().filter(n -> n.label().startsWith("Hash Aggregate")).count(), text);
+        assertEquals(1, profile.nodes().stream().filter(n -> n.label().equals("Scan web_sales")).count(), text);
+        assertEquals(1, profile.nodes().stream().filter(n -> n.label().equals("Scan catalog_sales")).count(), text);
+        List<NodeProfile> uses = profile.nodes().stream().filter(n -> n.label().startsWith("CTE Scan on wswscs")).toList();
+        assertEquals(2, uses.size(), text);
+        for (NodeProfile use : uses) {
+            assertEquals(cte.rows(), use.rows(), text);
+        }
+        assertEquals(EXPECTED_ROWS, profile.result().rowCount(), text);
     }
 
     /** The anchor's rows: an Integer week and seven BigDecimal ratios, sorted. */
