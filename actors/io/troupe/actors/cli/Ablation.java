@@ -23,8 +23,8 @@ import java.util.Map;
  * the next workload. Every run, warm-ups included, must repeat the workload's first answer (rows
  * and checksum); a disagreement stops the ablation with exit status 1 naming both runs.
  *
- * <p>After a workload's timed rounds, its baseline runs {@code runs} more times with the most workers
- * under a JFR recording ({@link BaselineProfile}): DIR/profile-LESSON-WORKLOAD.jfr and a summary of
+ * <p>After a workload's timed rounds, its baseline runs {@code runs} more times (and for at least
+ * three seconds) with the most workers under a JFR recording ({@link BaselineProfile}): DIR/profile-LESSON-WORKLOAD.jfr and a summary of
  * where the time went, .txt beside it. These runs are checked but not timed, so the profiler's cost
  * stays out of the ratios.
  *
@@ -34,6 +34,12 @@ import java.util.Map;
  * <p>Not threadsafe: {@link BenchCommand} runs it once, on its thread.
  */
 final class Ablation {
+
+    /**
+     * The least time a baseline's profile records, however short its runs: a few hundred samples at
+     * JFR's 10 ms period, so that a 20 ms query still shows where its time goes.
+     */
+    private static final long PROFILE_NANOS = 3_000_000_000L;
 
     private final List<AblationLesson> lessons;
     private final List<Integer> workers;
@@ -153,13 +159,16 @@ final class Ablation {
             }
             noteArenas(title, settings, troupes);
             int most = workers.get(workers.size() - 1);
+            int[] profiled = {0};
             BaselineProfile.Summary profile = BaselineProfile.record(out, "profile-" + lesson.id() + "-" + workload.id(),
                     () -> {
-                        for (int run = 0; run < runs; run++) {
+                        long start = System.nanoTime();
+                        while (profiled[0] < runs || System.nanoTime() - start < PROFILE_NANOS) {
                             runOnce(lesson, workload, lesson.baseline(), troupes.get(0), most);
+                            profiled[0]++;
                         }
                     });
-            progress(err, "%s: profiled %d runs of %s with %d workers: %,d samples", title, runs,
+            progress(err, "%s: profiled %d runs of %s with %d workers: %,d samples", title, profiled[0],
                     lesson.baseline().name(), most, profile.executionSamples());
         } finally {
             for (Troupe troupe : troupes) {
