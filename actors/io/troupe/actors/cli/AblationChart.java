@@ -1,15 +1,10 @@
 package io.troupe.actors.cli;
 
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.style.Styler;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,14 +29,6 @@ import java.util.TreeSet;
  */
 final class AblationChart {
 
-    private static final int PANEL_WIDTH = 640;
-    private static final int PANEL_HEIGHT = 420;
-    /** The settings other than the baseline, in order: BenchChart's colours. */
-    private static final Color[] SETTING_COLORS = {
-        new Color(0x1F, 0x77, 0xB4), new Color(0xFF, 0x7F, 0x0E),
-        new Color(0x2C, 0xA0, 0x2C), new Color(0x94, 0x67, 0xBD)};
-    /** The baseline, a reference like BenchChart's ideal speedup. */
-    private static final Color BASELINE_COLOR = new Color(0xC8, 0xC8, 0xC8);
     private final List<AblationSummary> summaries;
     /** Per lesson id, the words after "S1" in a panel's title. */
     private final Map<String, String> lessonTitles;
@@ -60,10 +47,6 @@ final class AblationChart {
 
     /** Writes the chart as a PNG to {@code file}: 2 panels wide, one row per (lesson, workload). */
     void write(Path file) throws IOException {
-        if (System.getProperty("java.awt.headless") == null) {
-            // No display is needed to draw into an image; without this a set DISPLAY would be tried.
-            System.setProperty("java.awt.headless", "true");
-        }
         List<Panel> panels = new ArrayList<>();
         for (AblationSummary s : summaries) {
             Panel panel = new Panel(s.lesson(), s.workload());
@@ -81,14 +64,13 @@ final class AblationChart {
             charts.add(ratioChart(title, of));
             charts.add(secondsChart(title, of));
         }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(charts, panels.size(), 2, out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        ChartPanels.save(charts, panels.size(), 2, file);
     }
 
     private CategoryChart ratioChart(String title, List<AblationSummary> of) {
-        CategoryChart chart = chart(title, "time / baseline (median of per-round ratios)",
-                "workers (whiskers: to the farther of the rounds' lowest and highest ratio)");
+        CategoryChart chart = ChartPanels.panel(title,
+                "workers (whiskers: to the farther of the rounds' lowest and highest ratio)",
+                "time / baseline (median of per-round ratios)");
         chart.getStyler().setDecimalPattern("0.00");
         chart.getStyler().setErrorBarsColorSeriesColor(false);
         chart.getStyler().setErrorBarsColor(Color.BLACK);
@@ -97,7 +79,7 @@ final class AblationChart {
     }
 
     private CategoryChart secondsChart(String title, List<AblationSummary> of) {
-        CategoryChart chart = chart(title + ", median time", "seconds (median of timed runs)", "workers");
+        CategoryChart chart = ChartPanels.panel(title + ", median time", "workers", "seconds (median of timed runs)");
         chart.getStyler().setDecimalPattern("0.000");
         addSeries(chart, of, false);
         return chart;
@@ -126,7 +108,8 @@ final class AblationChart {
             boolean whole = ys.stream().noneMatch(y -> y == null) && whiskers.stream().noneMatch(e -> e.isNaN());
             CategorySeries series = ratios && whole
                     ? chart.addSeries(name, labels, ys, whiskers) : chart.addSeries(name, labels, ys);
-            Color color = baseline ? BASELINE_COLOR : SETTING_COLORS[colour++ % SETTING_COLORS.length];
+            Color color = baseline ? ChartPanels.REFERENCE_COLOR
+                    : ChartPanels.SERIES_COLORS[colour++ % ChartPanels.SERIES_COLORS.length];
             series.setFillColor(color);
             series.setLineColor(color);
             series.setMarkerColor(color);
@@ -156,22 +139,6 @@ final class AblationChart {
             }
         }
         return null;
-    }
-
-    private static CategoryChart chart(String title, String yTitle, String xTitle) {
-        CategoryChart chart = new CategoryChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT).title(title)
-                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setLabelsVisible(true);
-        chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
-        chart.getStyler().setLabelsFontColor(Color.DARK_GRAY);
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotGridLinesColor(new Color(0xDD, 0xDD, 0xDD));
-        chart.getStyler().setAvailableSpaceFill(0.7);
-        return chart;
     }
 
     /** One (lesson, workload) of the ablation: a row of the chart. */

@@ -1,15 +1,10 @@
 package io.troupe.actors.cli;
 
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.style.Styler;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,14 +20,6 @@ import java.util.Locale;
  */
 final class BenchChart {
 
-    private static final int PANEL_WIDTH = 640;
-    private static final int PANEL_HEIGHT = 420;
-    /** Troupe, then the peers: colours that stay apart in print and for the colour-blind. */
-    private static final Color[] ENGINE_COLORS = {
-        new Color(0x1F, 0x77, 0xB4), new Color(0xFF, 0x7F, 0x0E),
-        new Color(0x2C, 0xA0, 0x2C), new Color(0x94, 0x67, 0xBD)};
-    private static final Color IDEAL_COLOR = new Color(0xC8, 0xC8, 0xC8);
-
     private final List<BenchSummary> summaries;
     private final List<String> engines;
     private final List<Integer> workers;
@@ -47,10 +34,6 @@ final class BenchChart {
 
     /** Writes the chart as a PNG to {@code file}. */
     void write(Path file) throws IOException {
-        if (System.getProperty("java.awt.headless") == null) {
-            // No display is needed to draw into an image; without this a set DISPLAY would be tried.
-            System.setProperty("java.awt.headless", "true");
-        }
         List<BenchWorkload> workloads = new ArrayList<>();
         for (BenchSummary s : summaries) {
             if (!workloads.contains(s.workload())) {
@@ -65,9 +48,7 @@ final class BenchChart {
                 charts.add(speedupChart(workload));
             }
         }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(charts, workloads.size(), speedups ? 2 : 1, out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        ChartPanels.save(charts, workloads.size(), speedups ? 2 : 1, file);
     }
 
     private CategoryChart timeChart(BenchWorkload workload) {
@@ -94,8 +75,8 @@ final class BenchChart {
             ideal.add((double) w);
         }
         CategorySeries bars = chart.addSeries("ideal", labels(positive), ideal);
-        bars.setFillColor(IDEAL_COLOR);
-        bars.setLineColor(IDEAL_COLOR);
+        bars.setFillColor(ChartPanels.REFERENCE_COLOR);
+        bars.setLineColor(ChartPanels.REFERENCE_COLOR);
         return chart;
     }
 
@@ -116,7 +97,7 @@ final class BenchChart {
             return;
         }
         CategorySeries series = chart.addSeries(engine, labels(xs), ys);
-        Color color = ENGINE_COLORS[engines.indexOf(engine) % ENGINE_COLORS.length];
+        Color color = ChartPanels.SERIES_COLORS[engines.indexOf(engine) % ChartPanels.SERIES_COLORS.length];
         series.setFillColor(color);
         series.setLineColor(color);
         series.setMarkerColor(color);
@@ -125,19 +106,7 @@ final class BenchChart {
     private static CategoryChart chart(String title, String yTitle, List<Integer> xs) {
         String xTitle = xs.contains(0)
                 ? "workers (0: Troupe's leader alone; a peer: threads)" : "workers (a peer: threads)";
-        CategoryChart chart = new CategoryChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT).title(title)
-                .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setLabelsVisible(true);
-        chart.getStyler().setLabelsFontColorAutomaticEnabled(false);
-        chart.getStyler().setLabelsFontColor(Color.DARK_GRAY);
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotGridLinesColor(new Color(0xDD, 0xDD, 0xDD));
-        chart.getStyler().setAvailableSpaceFill(0.7);
-        return chart;
+        return ChartPanels.panel(title, xTitle, yTitle);
     }
 
     private static String upper(BenchWorkload workload) {
