@@ -87,6 +87,14 @@ public abstract sealed class ColumnVector
     public abstract ColumnVector gather(int[] rows, int count);
 
     /**
+     * A vector of the same type sharing this one's values (not copied), with {@code bitmap} as its
+     * validity ({@code null}: all valid): a kernel that only changes which rows are NULL, as CASE
+     * with NULL for the other rows, answers without copying the values. The values must not be
+     * written afterwards, through either vector.
+     */
+    public abstract ColumnVector withValidity(long[] bitmap);
+
+    /**
      * The value at {@code row} as a Java object (Integer, Long, Double, BigDecimal, LocalDate,
      * Boolean, String), or null. Boxes: for results and tests, never for kernels.
      */

@@ -135,6 +135,18 @@ public final class StringVector extends ColumnVector {
         return out;
     }
 
+    /** @throws IllegalStateException when this vector is still being written (not sealed) */
+    @Override
+    public StringVector withValidity(long[] bitmap) {
+        if (written < capacity()) {
+            throw new IllegalStateException("a VARCHAR vector being written cannot share its values: "
+                    + written + " of " + capacity() + " rows written");
+        }
+        StringVector out = new StringVector(data, offsets);
+        out.setValidity(bitmap);
+        return out;
+    }
+
     @Override
     public Object getObject(int row) {
         return isNull(row) ? null : getString(row);

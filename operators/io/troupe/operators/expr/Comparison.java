@@ -22,12 +22,16 @@ import java.util.Arrays;
  * unsigned UTF-8 bytes, which is code point order; DATE and BOOLEAN (false &lt; true) compare with
  * themselves. FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
  *
- * <p>One loop per operator and physical type; a literal side is read as a constant (a literal
+ * <p>One loop per operator and physical type (= and &lt;&gt; of strings select straight into the
+ * selection too); a literal side is read as a constant (a literal
  * on the left is mirrored to the right), see {@link Kernels} for the loop shape.
  *
  * <p>Immutable and threadsafe.
  */
 final class Comparison implements Expression {
+
+    /** Strings up to this many bytes compare for equality in a plain loop. */
+    private static final int SHORT_STRING = 16;
 
     private final Function op;
     private final Expression left;
@@ -135,7 +139,49 @@ final class Comparison implements Expression {
             return select(a.values(), bv == null ? null : ((DoubleVector) bv).values(),
                     constant == null ? 0 : constant.doubleValue(), va, vb, op, out, sel, n);
         }
+        if (av instanceof StringVector a && (op == Function.EQ || op == Function.NE)) {
+            return selectEqualStrings(a, (StringVector) bv, constant == null ? null : constant.utf8(),
+                    op == Function.EQ ? 1 : 0, va, vb, out, sel, n);
+        }
         return Kernels.select(mask(batch, av, bv), batch, out);
+    }
+
+    /** The live rows where the strings are equal ({@code match} 1) or unequal (0), neither NULL. */
+    private static int selectEqualStrings(StringVector av, StringVector bv, byte[] literal, int match, long[] va,
+                                          long[] vb, int[] out, int[] sel, int n) {
+        byte[] ad = av.data();
+        int[] ao = av.offsets();
+        byte[] bd = bv == null ? literal : bv.data();
+        int[] bo = bv == null ? null : bv.offsets();
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            int bs = bo == null ? 0 : bo[r];
+            int be = bo == null ? bd.length : bo[r + 1];
+            out[k] = r;
+            k += ((equal(ad, ao[r], ao[r + 1], bd, bs, be) ? 1 : 0) ^ match ^ 1) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+        }
+        return k;
+    }
+
+    /**
+     * {@code a[aFrom..aTo)} equals {@code b[bFrom..bTo)}: lengths first, then a plain loop for short
+     * strings (most are, and the bulk compare's setup costs more than it saves there).
+     */
+    private static boolean equal(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int len = aTo - aFrom;
+        if (len != bTo - bFrom) {
+            return false;
+        }
+        if (len > SHORT_STRING) {
+            return Arrays.equals(a, aFrom, aTo, b, bFrom, bTo);
+        }
+        for (int j = 0; j < len; j++) {
+            if (a[aFrom + j] != b[bFrom + j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The comparison of {@code av} with {@code bv}, or with the constant when {@code bv} is null. */
@@ -183,7 +229,7 @@ final class Comparison implements Expression {
                 int r = sel == null ? i : sel[i];
                 int bs = bo == null ? 0 : bo[r];
                 int be = bo == null ? litLen : bo[r + 1];
-                boolean eq = Arrays.equals(ad, ao[r], ao[r + 1], bd, bs, be);
+                boolean eq = equal(ad, ao[r], ao[r + 1], bd, bs, be);
                 o[r] = (byte) (eq ? match : 1 - match);
             }
             return;
