@@ -112,7 +112,7 @@ final class CaseExpression implements Expression {
         ColumnVector[] parts = new ColumnVector[arms + 1];
         int[][] taken = new int[arms + 1][];
         int[] counts = new int[arms + 1];
-        int[] open = Kernels.liveRows(batch);
+        int[] open = null; // the rows no condition took yet, once one took some
         int m = n;
         int evaluated = 0;
         int last = -1;
@@ -122,7 +122,12 @@ final class CaseExpression implements Expression {
             if (c == 0) {
                 continue;
             }
-            m = remove(open, m, t, c);
+            if (k + 1 < arms || !nullPart[arms]) {
+                open = open == null ? Kernels.liveRows(batch) : open;
+                m = remove(open, m, t, c);
+            } else {
+                m = 0; // the rows left are NULL, as the NULL ELSE would make them
+            }
             taken[k] = t;
             counts[k] = c;
             if (!nullPart[k]) {
@@ -132,6 +137,7 @@ final class CaseExpression implements Expression {
             }
         }
         if (m > 0) {
+            open = open == null ? Kernels.liveRows(batch) : open;
             taken[arms] = open;
             counts[arms] = m;
             if (!nullPart[arms]) {

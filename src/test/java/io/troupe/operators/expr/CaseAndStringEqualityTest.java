@@ -1,5 +1,7 @@
 package io.troupe.operators.expr;
 
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -102,5 +104,23 @@ class CaseAndStringEqualityTest {
         }
         assertEquals(3, f.checkSelect(col("day").eq(lit("Sunday"))));
         assertEquals(0, f.checkSelect(col("day").eq(nullOf(DataType.VARCHAR))));
+    }
+
+    @Test
+    void shouldCompareShortLiteralsUpToTheEndOfTheBytes() {
+        // Exactly sized bytes: the last rows have fewer than 16 bytes after their start.
+        byte[] data = "SundayMondaySundayMondaySundaSunday".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        StringVector v = new StringVector(data, new int[] {0, 6, 12, 18, 24, 29, 35, 35});
+        v.setNull(6);
+        Fixture g = Fixture.of(Schema.of(Field.of("day", DataType.VARCHAR)), Batch.of(7, v));
+        assertEquals(Arrays.asList(true, false, true, false, false, true, null), g.eval(col("day").eq(lit("Sunday"))));
+        assertEquals(Arrays.asList(false, true, false, true, true, false, null), g.eval(col("day").ne(lit("Sunday"))));
+        assertEquals(Arrays.asList(false, false, false, false, true, false, null), g.eval(col("day").eq(lit("Sunda"))));
+        assertEquals(Arrays.asList(false, false, false, false, false, false, null),
+                g.eval(col("day").eq(lit("SundayMonday"))));
+        assertEquals(3, g.checkSelect(col("day").eq(lit("Sunday"))));
+        assertEquals(1, g.checkSelect(col("day").eq(lit("Sunda"))));
+        assertEquals(3, g.checkSelect(col("day").ne(lit("Sunday"))));
+        g.select(0, 4, 5, 6).checkSelect(col("day").eq(lit("Sunday")));
     }
 }
