@@ -20,6 +20,9 @@ import io.troupe.operators.types.DataType;
  */
 final class ColumnChunks {
 
+    /** Strings of up to this many bytes are gathered byte by byte, longer ones with System.arraycopy. */
+    private static final int SHORT_COPY = 16;
+
     private final DataType type;
     private final int[][] ints;
     private final long[][] longs;
@@ -276,21 +279,36 @@ final class ColumnChunks {
                 bytes += strings[id >>> shift].length(id & mask);
             }
         }
-        StringVector out = new StringVector(count, Math.max(16, bytes));
+        // Written straight into finished arrays: most strings are short, and a plain loop copies
+        // them faster than a call to System.arraycopy per row.
+        byte[] data = new byte[Math.max(16, bytes)];
+        int[] offsets = new int[count + 1];
+        int end = 0;
         for (int i = 0; i < count; i++) {
             int id = ids[i];
-            if (id < 0) {
-                out.putNull(i);
-            } else {
+            if (id >= 0) {
                 StringVector s = strings[id >>> shift];
+                int[] so = s.offsets();
                 int o = id & mask;
-                out.put(i, s.data(), s.start(o), s.length(o));
+                int from = so[o];
+                int len = so[o + 1] - from;
+                byte[] sd = s.data();
+                if (len <= SHORT_COPY) {
+                    for (int j = 0; j < len; j++) {
+                        data[end + j] = sd[from + j];
+                    }
+                } else {
+                    System.arraycopy(sd, from, data, end, len);
+                }
+                end += len;
             }
+            offsets[i + 1] = end;
         }
+        StringVector out = new StringVector(data, offsets);
         if (hasNulls || withMissing) {
             gatherValidity(ids, count, out);
         }
-        return out.seal();
+        return out;
     }
 
     private void gatherValidity(int[] ids, int count, ColumnVector out) {
