@@ -10,9 +10,6 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -33,16 +30,15 @@ import java.util.Arrays;
  */
 final class Comparison implements Expression {
 
-    /** Strings up to this many bytes compare for equality in a plain loop, or as two words. */
+    /** Strings up to this many bytes compare for equality in a plain loop. */
     private static final int SHORT_STRING = 16;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final Function op;
     private final Expression left;
     private final Expression right;
     private final LiteralExpression constant;
-    /** A VARCHAR constant of at most 16 bytes as two little-endian words, zero-padded; else null. */
-    private final long[] shortLiteral;
+    /** A VARCHAR constant of at most {@link ShortStringLiteral#MAX_BYTES} bytes, for = and &lt;&gt;; else null. */
+    private final ShortStringLiteral shortLiteral;
     private final String text;
 
     private Comparison(Function op, Expression left, Expression right, String text) {
@@ -51,8 +47,8 @@ final class Comparison implements Expression {
         this.left = swap ? right : left;
         this.right = swap ? left : right;
         this.constant = this.right instanceof LiteralExpression lit ? lit : null;
-        this.shortLiteral = constant != null && constant.utf8() != null && constant.utf8().length <= SHORT_STRING
-                ? words(constant.utf8()) : null;
+        this.shortLiteral = constant != null && constant.utf8() != null
+                && constant.utf8().length <= ShortStringLiteral.MAX_BYTES ? new ShortStringLiteral(constant.utf8()) : null;
         this.text = text;
     }
 
@@ -148,34 +144,22 @@ final class Comparison implements Expression {
                     constant == null ? 0 : constant.doubleValue(), va, vb, op, out, sel, n);
         }
         if (av instanceof StringVector a && (op == Function.EQ || op == Function.NE)) {
-            return selectEqualStrings(a, (StringVector) bv, constant == null ? null : constant.utf8(), shortLiteral,
-                    op == Function.EQ ? 1 : 0, va, vb, out, sel, n);
+            return selectEqualStrings(a, (StringVector) bv, op == Function.EQ ? 1 : 0, va, vb, out, sel, n);
         }
         return Kernels.select(mask(batch, av, bv), batch, out);
     }
 
     /** The live rows where the strings are equal ({@code match} 1) or unequal (0), neither NULL. */
-    private static int selectEqualStrings(StringVector av, StringVector bv, byte[] literal, long[] words, int match,
-                                          long[] va, long[] vb, int[] out, int[] sel, int n) {
+    private int selectEqualStrings(StringVector av, StringVector bv, int match, long[] va, long[] vb, int[] out,
+                                   int[] sel, int n) {
+        if (bv == null && shortLiteral != null) {
+            return shortLiteral.select(av, va, match, out, sel, n);
+        }
         byte[] ad = av.data();
         int[] ao = av.offsets();
-        int k = 0;
-        if (words != null) {
-            int len = literal.length;
-            long lo = words[0];
-            long hi = words[1];
-            long loMask = mask(Math.min(len, 8));
-            long hiMask = mask(Math.max(0, len - 8));
-            for (int i = 0; i < n; i++) {
-                int r = sel == null ? i : sel[i];
-                out[k] = r;
-                k += ((equalShort(ad, ao[r], ao[r + 1], lo, hi, loMask, hiMask, len) ? 1 : 0) ^ match ^ 1)
-                        & Kernels.bit(va, r);
-            }
-            return k;
-        }
-        byte[] bd = bv == null ? literal : bv.data();
+        byte[] bd = bv == null ? constant.utf8() : bv.data();
         int[] bo = bv == null ? null : bv.offsets();
+        int k = 0;
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
             int bs = bo == null ? 0 : bo[r];
@@ -184,40 +168,6 @@ final class Comparison implements Expression {
             k += ((equal(ad, ao[r], ao[r + 1], bd, bs, be) ? 1 : 0) ^ match ^ 1) & Kernels.bit(va, r) & Kernels.bit(vb, r);
         }
         return k;
-    }
-
-    /**
-     * {@code a[from..to)} equals a literal of {@code len} &lt;= 16 bytes given as two words and the
-     * masks of their bytes: two 8-byte loads and no branch on the data, when 16 bytes from
-     * {@code from} lie inside {@code a} (all but the last few rows of a vector); else byte by byte.
-     */
-    private static boolean equalShort(byte[] a, int from, int to, long lo, long hi, long loMask, long hiMask, int len) {
-        if (from + 16 > a.length) {
-            return to - from == len && ((wordAt(a, from, to) ^ lo) & loMask) == 0
-                    && ((wordAt(a, from + 8, to) ^ hi) & hiMask) == 0;
-        }
-        long x = ((long) LONGS.get(a, from) ^ lo) & loMask;
-        long y = ((long) LONGS.get(a, from + 8) ^ hi) & hiMask;
-        return (x | y) == 0 & to - from == len;
-    }
-
-    /** Up to 8 bytes of {@code a[from..to)} as a little-endian word, zero-padded. */
-    private static long wordAt(byte[] a, int from, int to) {
-        long w = 0;
-        for (int j = Math.min(to, from + 8) - 1; j >= from; j--) {
-            w = (w << 8) | (a[j] & 0xFF);
-        }
-        return w;
-    }
-
-    /** {@code bytes} (at most 16) as two little-endian words, zero-padded. */
-    private static long[] words(byte[] bytes) {
-        return new long[] {wordAt(bytes, 0, bytes.length), wordAt(bytes, 8, bytes.length)};
-    }
-
-    /** The low {@code bytes} bytes of a word set. */
-    private static long mask(int bytes) {
-        return bytes == 8 ? -1L : (1L << (8 * bytes)) - 1;
     }
 
     /**
@@ -264,28 +214,19 @@ final class Comparison implements Expression {
             compare(a.values(), bv == null ? null : ((BooleanVector) bv).values(),
                     constant == null ? 0 : (byte) constant.longValue(), op, o, sel, n);
         } else {
-            compareStrings((StringVector) av, (StringVector) bv, constant == null ? null : constant.utf8(), shortLiteral,
-                    op, o, sel, n);
+            compareStrings((StringVector) av, (StringVector) bv, constant == null ? null : constant.utf8(), op, o, sel, n);
         }
         BooleanVector out = new BooleanVector(o);
         out.setValidity(valid);
         return out;
     }
 
-    private static void compareStrings(StringVector av, StringVector bv, byte[] literal, long[] words, Function op,
-                                       byte[] o, int[] sel, int n) {
+    private void compareStrings(StringVector av, StringVector bv, byte[] literal, Function op, byte[] o, int[] sel,
+                                int n) {
         byte[] ad = av.data();
         int[] ao = av.offsets();
-        if (words != null && (op == Function.EQ || op == Function.NE)) {
-            int len = literal.length;
-            long loMask = mask(Math.min(len, 8));
-            long hiMask = mask(Math.max(0, len - 8));
-            int match = op == Function.EQ ? 1 : 0;
-            for (int i = 0; i < n; i++) {
-                int r = sel == null ? i : sel[i];
-                o[r] = (byte) ((equalShort(ad, ao[r], ao[r + 1], words[0], words[1], loMask, hiMask, len) ? 1 : 0)
-                        ^ match ^ 1);
-            }
+        if (shortLiteral != null && bv == null && (op == Function.EQ || op == Function.NE)) {
+            shortLiteral.compare(av, op == Function.EQ ? 1 : 0, o, sel, n);
             return;
         }
         // A missing right vector means the literal; its bytes stand in for the right data at 0..length.
