@@ -10,6 +10,10 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * One build-side column across all chunks of a {@link HashJoinTable}, indexed by row id: the
  * chunk vectors with typed views of their arrays, so that gathering by row id and comparing keys
@@ -20,8 +24,9 @@ import io.troupe.operators.types.DataType;
  */
 final class ColumnChunks {
 
-    /** Strings of up to this many bytes are gathered byte by byte, longer ones with System.arraycopy. */
+    /** Strings of up to this many bytes are gathered as two words, longer ones with System.arraycopy. */
     private static final int SHORT_COPY = 16;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final DataType type;
     private final int[][] ints;
@@ -279,9 +284,11 @@ final class ColumnChunks {
                 bytes += strings[id >>> shift].length(id & mask);
             }
         }
-        // Written straight into finished arrays: most strings are short, and a plain loop copies
-        // them faster than a call to System.arraycopy per row.
-        byte[] data = new byte[Math.max(16, bytes)];
+        // Written straight into finished arrays. A string of up to 16 bytes moves as two 8-byte
+        // words, whatever its length (a byte loop's exit mispredicts when lengths vary, and a call
+        // to System.arraycopy per row costs more than the copy): the words may carry bytes past
+        // its end, which the next string overwrites or the slack at the end of data absorbs.
+        byte[] data = new byte[bytes + SHORT_COPY];
         int[] offsets = new int[count + 1];
         int end = 0;
         for (int i = 0; i < count; i++) {
@@ -293,10 +300,9 @@ final class ColumnChunks {
                 int from = so[o];
                 int len = so[o + 1] - from;
                 byte[] sd = s.data();
-                if (len <= SHORT_COPY) {
-                    for (int j = 0; j < len; j++) {
-                        data[end + j] = sd[from + j];
-                    }
+                if (len <= SHORT_COPY && from + SHORT_COPY <= sd.length) {
+                    LONGS.set(data, end, (long) LONGS.get(sd, from));
+                    LONGS.set(data, end + 8, (long) LONGS.get(sd, from + 8));
                 } else {
                     System.arraycopy(sd, from, data, end, len);
                 }
