@@ -100,15 +100,26 @@ public abstract sealed class ColumnVector
      */
     public abstract Object getObject(int row);
 
-    /** Copies the validity of {@code rows} into {@code target} at positions 0..count-1. */
+    /**
+     * Copies the validity of {@code rows} into {@code target} (all valid, no bitmap yet) at
+     * positions 0..count-1: one bit moved per row, without a branch (NULLs scattered at random
+     * would mispredict one). Rows past {@code count} are NULL in the bitmap.
+     */
     protected final void gatherValidity(ColumnVector target, int[] rows, int count) {
         if (validity == null) {
             return;
         }
+        long[] src = validity;
+        long[] bits = new long[Math.max(1, Validity.words(target.capacity()))];
+        int valid = 0;
         for (int i = 0; i < count; i++) {
-            if (isNull(rows[i])) {
-                target.setNull(i);
-            }
+            int r = rows[i];
+            long bit = (src[r >>> 6] >>> r) & 1L;
+            bits[i >>> 6] |= bit << i;
+            valid += (int) bit;
+        }
+        if (valid < count) {
+            target.setValidity(bits); // else none is NULL: the target keeps no bitmap
         }
     }
 }

@@ -136,15 +136,13 @@ final class CaseExpression implements Expression {
                 last = k;
             }
         }
-        if (m > 0) {
+        if (m > 0 && !nullPart[arms]) {
             open = open == null ? Kernels.liveRows(batch) : open;
             taken[arms] = open;
             counts[arms] = m;
-            if (!nullPart[arms]) {
-                parts[arms] = otherwise.evaluate(m == n ? batch : batch.withSelection(open, m));
-                evaluated++;
-                last = arms;
-            }
+            parts[arms] = otherwise.evaluate(m == n ? batch : batch.withSelection(open, m));
+            evaluated++;
+            last = arms;
         }
         if (evaluated == 0) {
             return nulls.evaluate(batch);
