@@ -55,10 +55,8 @@ final class ShortStringLiteral {
         for (int i = 0; i < safe; i++) {
             int r = sel == null ? i : sel[i];
             int from = off[r];
-            long x = ((long) LONGS.get(d, from) ^ lo) & loMask;
-            long y = ((long) LONGS.get(d, from + 8) ^ hi) & hiMask;
             out[k] = r;
-            k += ((x | y) == 0 & off[r + 1] - from == len ? match : match ^ 1) & Kernels.bit(valid, r);
+            k += (differs(d, from, off[r + 1] - from, len) ^ match) & Kernels.bit(valid, r);
         }
         for (int i = safe; i < n; i++) {
             int r = sel == null ? i : sel[i];
@@ -77,14 +75,24 @@ final class ShortStringLiteral {
         for (int i = 0; i < safe; i++) {
             int r = sel == null ? i : sel[i];
             int from = off[r];
-            long x = ((long) LONGS.get(d, from) ^ lo) & loMask;
-            long y = ((long) LONGS.get(d, from + 8) ^ hi) & hiMask;
-            o[r] = (byte) ((x | y) == 0 & off[r + 1] - from == len ? match : match ^ 1);
+            o[r] = (byte) (differs(d, from, off[r + 1] - from, len) ^ match);
         }
         for (int i = safe; i < n; i++) {
             int r = sel == null ? i : sel[i];
             o[r] = (byte) (equalAt(d, off[r], off[r + 1]) ? match : match ^ 1);
         }
+    }
+
+    /**
+     * 1 when the {@code length} bytes at {@code from} differ from the literal, else 0, in
+     * arithmetic only; the second word is not read for a literal of up to 8 bytes (a test the
+     * JIT hoists out of the loop).
+     */
+    private int differs(byte[] d, int from, int length, int len) {
+        long x = ((long) LONGS.get(d, from) ^ lo) & loMask;
+        long y = hiMask == 0 ? 0 : ((long) LONGS.get(d, from + 8) ^ hi) & hiMask;
+        long diff = x | y | (length ^ len);
+        return (int) ((diff | -diff) >>> 63);
     }
 
     /** How many of the first live rows have 16 bytes of {@code d} from their start (offsets ascend). */
