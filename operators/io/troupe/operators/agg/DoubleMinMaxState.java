@@ -43,7 +43,7 @@ final class DoubleMinMaxState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        double[] x = values = Inputs.doubles(argument, batch, values);
+        double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
         int[] live = rows = Inputs.room(rows, n);
         int m = Inputs.validRows(argument, batch, live);
         double[] b = best;

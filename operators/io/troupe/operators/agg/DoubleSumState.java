@@ -37,7 +37,7 @@ final class DoubleSumState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        double[] x = values = Inputs.doubles(argument, batch, values);
+        double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
         double[] s = sums;
         long[] c = counts;
         if (!argument.mayHaveNulls()) {

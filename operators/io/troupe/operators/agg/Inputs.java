@@ -39,10 +39,16 @@ final class Inputs {
 
     /**
      * The live values of an INT32, DATE, INT64, DECIMAL (unscaled) or BOOLEAN (0/1) vector as
-     * longs; values at NULL rows are unspecified.
+     * longs; values at NULL rows are unspecified. For a dense batch (no selection) an INT64 or
+     * DECIMAL vector's own array is returned, not copied (several aggregates often read one
+     * column, as the arms of CASE that share it): read the result, never write it, and never keep
+     * it as the next call's scratch.
      */
     static long[] longs(ColumnVector v, Batch batch, long[] scratch) {
         int n = batch.size();
+        if (v instanceof LongVector lv && batch.selection() == null) {
+            return lv.values();
+        }
         long[] out = room(scratch, n);
         if (v instanceof IntVector iv) {
             int[] values = iv.values();
@@ -65,9 +71,12 @@ final class Inputs {
         return out;
     }
 
-    /** The live values of a FLOAT64 vector; values at NULL rows are unspecified. */
+    /** The live values of a FLOAT64 vector; values at NULL rows are unspecified. As {@link #longs}, a dense batch's own array. */
     static double[] doubles(ColumnVector v, Batch batch, double[] scratch) {
         int n = batch.size();
+        if (v instanceof DoubleVector dv && batch.selection() == null) {
+            return dv.values();
+        }
         double[] out = room(scratch, n);
         if (v instanceof DoubleVector dv) {
             double[] values = dv.values();

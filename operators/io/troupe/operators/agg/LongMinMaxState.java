@@ -41,7 +41,7 @@ final class LongMinMaxState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        long[] x = values = Inputs.longs(argument, batch, values);
+        long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         int[] live = rows = Inputs.room(rows, n);
         int m = Inputs.validRows(argument, batch, live);
         long[] b = best;

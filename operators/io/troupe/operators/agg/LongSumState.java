@@ -57,7 +57,7 @@ final class LongSumState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        long[] x = values = Inputs.longs(argument, batch, values);
+        long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         long[] s = sums;
         long[] h = highs;
         long[] c = counts;
