@@ -40,6 +40,12 @@ class ColumnChunksStringGatherTest {
             String expected = ids[i] < 0 ? null : VALUES.get(ids[i]);
             assertEquals(expected, out.getObject(i), "row " + i + " (id " + ids[i] + ")");
         }
+        // Only the longest strings: more bytes than the chunks' mean gives room for up front.
+        int[] longest = {7, 7, 9, 7, 9, 9, 7, 7, 7, 7};
+        ColumnVector grown = column.gather(longest, longest.length, false);
+        for (int i = 0; i < longest.length; i++) {
+            assertEquals(VALUES.get(longest[i]), grown.getObject(i), "longest row " + i);
+        }
         StringVector s = (StringVector) out;
         assertEquals(0, s.start(0) - s.offsets()[0]);
         for (int i = 0; i < ids.length; i++) {
