@@ -135,14 +135,15 @@ public final class StringVector extends ColumnVector {
         return out;
     }
 
-    /** @throws IllegalStateException when this vector is still being written (not sealed) */
+    /** Shares the bytes; the offsets too once sealed, else a sealed copy of them (this one is not written). */
     @Override
     public StringVector withValidity(long[] bitmap) {
+        int[] finished = offsets;
         if (written < capacity()) {
-            throw new IllegalStateException("a VARCHAR vector being written cannot share its values: "
-                    + written + " of " + capacity() + " rows written");
+            finished = Arrays.copyOf(offsets, capacity() + 1);
+            Arrays.fill(finished, written + 1, capacity() + 1, offsets[written]);
         }
-        StringVector out = new StringVector(data, offsets);
+        StringVector out = new StringVector(data, finished);
         out.setValidity(bitmap);
         return out;
     }

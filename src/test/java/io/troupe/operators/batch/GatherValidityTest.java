@@ -56,6 +56,21 @@ class GatherValidityTest {
         }
     }
 
+    @Test
+    void shouldShareTheValuesOfAnUnsealedStringVector() {
+        StringVector s = new StringVector(5);
+        s.put(0, "a");
+        s.put(2, "ccc");
+        StringVector shared = s.withValidity(new long[] {0b11101});
+        List<Object> values = new ArrayList<>();
+        for (int r = 0; r < 5; r++) {
+            values.add(shared.getObject(r));
+        }
+        assertEquals(java.util.Arrays.asList("a", null, "ccc", "", ""), values, "NULL at row 1 only");
+        s.put(3, "dd");
+        assertEquals("dd", s.getObject(3), "the original is still written in order");
+    }
+
     private static StringVector strings(int rows) {
         StringVector s = new StringVector(rows);
         for (int r = 0; r < rows; r++) {
