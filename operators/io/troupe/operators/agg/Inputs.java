@@ -71,7 +71,10 @@ final class Inputs {
         return out;
     }
 
-    /** The live values of a FLOAT64 vector; values at NULL rows are unspecified. As {@link #longs}, a dense batch's own array. */
+    /**
+     * The live values of a FLOAT64 vector; values at NULL rows are unspecified. As {@link #longs},
+     * a dense batch's own array.
+     */
     static double[] doubles(ColumnVector v, Batch batch, double[] scratch) {
         int n = batch.size();
         if (v instanceof DoubleVector dv && batch.selection() == null) {

@@ -42,7 +42,8 @@ final class CaseExpression implements Expression {
         this.otherwise = otherwise;
         this.nullPart = new boolean[results.length + 1];
         for (int k = 0; k <= results.length; k++) {
-            nullPart[k] = (k < results.length ? results[k] : otherwise) instanceof LiteralExpression lit && lit.isNull();
+            Expression part = k < results.length ? results[k] : otherwise;
+            nullPart[k] = part instanceof LiteralExpression lit && lit.isNull();
         }
         this.nulls = new LiteralExpression(null, type, "NULL");
         this.type = type;

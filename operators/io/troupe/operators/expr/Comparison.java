@@ -47,8 +47,9 @@ final class Comparison implements Expression {
         this.left = swap ? right : left;
         this.right = swap ? left : right;
         this.constant = this.right instanceof LiteralExpression lit ? lit : null;
-        this.shortLiteral = constant != null && constant.utf8() != null
-                && constant.utf8().length <= ShortStringLiteral.MAX_BYTES ? new ShortStringLiteral(constant.utf8()) : null;
+        byte[] utf8 = constant == null ? null : constant.utf8();
+        this.shortLiteral = utf8 != null && utf8.length <= ShortStringLiteral.MAX_BYTES
+                ? new ShortStringLiteral(utf8) : null;
         this.text = text;
     }
 
@@ -165,7 +166,8 @@ final class Comparison implements Expression {
             int bs = bo == null ? 0 : bo[r];
             int be = bo == null ? bd.length : bo[r + 1];
             out[k] = r;
-            k += ((equal(ad, ao[r], ao[r + 1], bd, bs, be) ? 1 : 0) ^ match ^ 1) & Kernels.bit(va, r) & Kernels.bit(vb, r);
+            k += ((equal(ad, ao[r], ao[r + 1], bd, bs, be) ? 1 : 0) ^ match ^ 1)
+                    & Kernels.bit(va, r) & Kernels.bit(vb, r);
         }
         return k;
     }

@@ -86,7 +86,8 @@ public final class W3KernelsMain {
         Plan wscs = Plan.scan("web_sales")
                 .project(col("ws_sold_date_sk").as("sold_date_sk"), col("ws_ext_sales_price").as("sales_price"))
                 .unionAll(Plan.scan("catalog_sales")
-                        .project(col("cs_sold_date_sk").as("sold_date_sk"), col("cs_ext_sales_price").as("sales_price")))
+                        .project(col("cs_sold_date_sk").as("sold_date_sk"),
+                                col("cs_ext_sales_price").as("sales_price")))
                 .as("wscs");
         Plan dates = Plan.scan("date_dim")
                 .project(col("d_date_sk"), col("d_week_seq"), col("d_day_name"))

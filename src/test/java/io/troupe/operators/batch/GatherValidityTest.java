@@ -23,8 +23,9 @@ class GatherValidityTest {
     void shouldGatherValuesAndNulls() {
         Random random = new Random(11);
         int rows = 200;
-        List<ColumnVector> vectors = List.of(new IntVector(DataType.INT32, rows), new LongVector(DataType.decimal(7, 2), rows),
-                new DoubleVector(rows), new BooleanVector(rows), strings(rows));
+        List<ColumnVector> vectors = List.of(new IntVector(DataType.INT32, rows),
+                new LongVector(DataType.decimal(7, 2), rows), new DoubleVector(rows), new BooleanVector(rows),
+                strings(rows));
         for (ColumnVector v : vectors) {
             for (int r = 0; r < rows; r++) {
                 if (v instanceof IntVector x) {

@@ -28,9 +28,10 @@ class CaseAndStringEqualityTest {
     private static final String LONG = "a string of more than sixteen bytes";
     private static final String LONG_OTHER = "a string of more than sixteen bytez";
 
-    private static final Schema SCHEMA = Schema.of(Field.of("day", DataType.VARCHAR), Field.of("other", DataType.VARCHAR),
-            Field.of("m", DataType.decimal(7, 2)), Field.of("i", DataType.INT32), Field.of("l", DataType.INT64),
-            Field.of("d", DataType.FLOAT64), Field.of("b", DataType.BOOLEAN), Field.of("s", DataType.VARCHAR));
+    private static final Schema SCHEMA = Schema.of(Field.of("day", DataType.VARCHAR),
+            Field.of("other", DataType.VARCHAR), Field.of("m", DataType.decimal(7, 2)), Field.of("i", DataType.INT32),
+            Field.of("l", DataType.INT64), Field.of("d", DataType.FLOAT64), Field.of("b", DataType.BOOLEAN),
+            Field.of("s", DataType.VARCHAR));
 
     private final Fixture f = Fixture.of(SCHEMA,
             row("Sunday", "Sunday", new BigDecimal("1.25"), 1, 10L, 0.5, true, "x"),
@@ -77,7 +78,8 @@ class CaseAndStringEqualityTest {
         assertEquals(Arrays.asList(1, 2), f.select(0, 1).eval(caseWhen(col("l").gt(lit(0L)), col("i")).end()));
         // Two value branches and a NULL arm between them still merge.
         assertEquals(Arrays.asList(1, -2, null, null, -5, -6, 7, -8),
-                f.eval(caseWhen(col("day").eq(lit("Sunday")), col("i")).when(col("day").isNull(), nullOf(DataType.INT32))
+                f.eval(caseWhen(col("day").eq(lit("Sunday")), col("i"))
+                        .when(col("day").isNull(), nullOf(DataType.INT32))
                         .otherwise(col("i").times(lit(-1)))));
     }
 
@@ -85,12 +87,18 @@ class CaseAndStringEqualityTest {
     void shouldCompareStringsForEqualityWithNulls() {
         List<Object> sunday = f.eval(col("day").eq(lit("Sunday")));
         assertEquals(Arrays.asList(true, false, true, null, false, false, true, false), sunday);
-        assertEquals(Arrays.asList(false, true, false, null, true, true, false, true), f.eval(col("day").ne(lit("Sunday"))));
-        assertEquals(Arrays.asList(false, false, false, null, false, true, false, false), f.eval(col("day").eq(lit(LONG))));
-        assertEquals(Arrays.asList(false, false, false, null, false, false, false, true), f.eval(col("day").eq(lit(""))));
-        assertEquals(Arrays.asList(true, false, null, null, true, false, false, true), f.eval(col("day").eq(col("other"))));
-        assertEquals(Arrays.asList(false, true, null, null, false, true, true, false), f.eval(col("day").ne(col("other"))));
-        assertEquals(Arrays.asList(true, true, null, true, false, false, false, false), f.eval(col("s").ne(lit("ü")).and(col("s").ne(lit("")))
+        assertEquals(Arrays.asList(false, true, false, null, true, true, false, true),
+                f.eval(col("day").ne(lit("Sunday"))));
+        assertEquals(Arrays.asList(false, false, false, null, false, true, false, false),
+                f.eval(col("day").eq(lit(LONG))));
+        assertEquals(Arrays.asList(false, false, false, null, false, false, false, true),
+                f.eval(col("day").eq(lit(""))));
+        assertEquals(Arrays.asList(true, false, null, null, true, false, false, true),
+                f.eval(col("day").eq(col("other"))));
+        assertEquals(Arrays.asList(false, true, null, null, false, true, true, false),
+                f.eval(col("day").ne(col("other"))));
+        assertEquals(Arrays.asList(true, true, null, true, false, false, false, false),
+                f.eval(col("s").ne(lit("ü")).and(col("s").ne(lit("")))
                 .and(col("s").ne(lit("w"))).and(col("s").ne(lit("v")))));
         for (Fixture g : List.of(f, f.select(1, 2, 3, 5, 7))) {
             g.checkSelect(col("day").eq(lit("Sunday")));
