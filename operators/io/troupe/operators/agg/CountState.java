@@ -14,7 +14,7 @@ import java.util.Arrays;
 final class CountState extends AggregateState {
 
     private long[] counts = new long[0];
-    private byte[] valid;
+    private int[] rows;
 
     CountState(AggregateSpec spec) {
         super(spec);
@@ -31,14 +31,15 @@ final class CountState extends AggregateState {
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
         long[] c = counts;
-        byte[] v = argument == null ? null : (valid = Inputs.valid(argument, batch, valid));
-        if (v == null) {
+        if (argument == null || !argument.mayHaveNulls()) {
             for (int i = 0; i < n; i++) {
                 c[gids[i]]++;
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                c[gids[i]] += v[i];
+            int[] live = rows = Inputs.room(rows, n);
+            int m = Inputs.validRows(argument, batch, live);
+            for (int j = 0; j < m; j++) {
+                c[gids[live[j]]]++;
             }
         }
     }

@@ -19,7 +19,7 @@ final class DoubleMinMaxState extends AggregateState {
     private double[] best = new double[0];
     private byte[] seen = new byte[0];
     private double[] values;
-    private byte[] valid;
+    private int[] rows;
 
     DoubleMinMaxState(AggregateSpec spec) {
         super(spec);
@@ -43,28 +43,27 @@ final class DoubleMinMaxState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        double[] x = values = Inputs.doubles(argument, batch, values);
-        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
+        int[] live = rows = Inputs.room(rows, n);
+        int m = Inputs.validRows(argument, batch, live);
         double[] b = best;
         byte[] s = seen;
         if (min) {
-            for (int i = 0; i < n; i++) {
-                if (v == null || v[i] != 0) {
-                    int g = gids[i];
-                    if (s[g] == 0 || less(x[i], b[g])) {
-                        b[g] = x[i];
-                        s[g] = 1;
-                    }
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                if (s[g] == 0 || less(x[i], b[g])) {
+                    b[g] = x[i];
+                    s[g] = 1;
                 }
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                if (v == null || v[i] != 0) {
-                    int g = gids[i];
-                    if (s[g] == 0 || less(b[g], x[i])) {
-                        b[g] = x[i];
-                        s[g] = 1;
-                    }
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                if (s[g] == 0 || less(b[g], x[i])) {
+                    b[g] = x[i];
+                    s[g] = 1;
                 }
             }
         }

@@ -18,7 +18,7 @@ final class DoubleSumState extends AggregateState {
     private double[] sums = new double[0];
     private long[] counts = new long[0];
     private double[] values;
-    private byte[] valid;
+    private int[] rows;
 
     DoubleSumState(AggregateSpec spec) {
         super(spec);
@@ -37,23 +37,23 @@ final class DoubleSumState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        double[] x = values = Inputs.doubles(argument, batch, values);
-        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
         double[] s = sums;
         long[] c = counts;
-        if (v == null) {
+        if (!argument.mayHaveNulls()) {
             for (int i = 0; i < n; i++) {
                 int g = gids[i];
                 s[g] += x[i];
                 c[g]++;
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                if (v[i] != 0) {
-                    int g = gids[i];
-                    s[g] += x[i];
-                    c[g]++;
-                }
+            int[] live = rows = Inputs.room(rows, n);
+            int m = Inputs.validRows(argument, batch, live);
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                s[g] += x[i];
+                c[g]++;
             }
         }
     }

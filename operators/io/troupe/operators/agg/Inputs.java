@@ -39,10 +39,16 @@ final class Inputs {
 
     /**
      * The live values of an INT32, DATE, INT64, DECIMAL (unscaled) or BOOLEAN (0/1) vector as
-     * longs; values at NULL rows are unspecified.
+     * longs; values at NULL rows are unspecified. For a dense batch (no selection) an INT64 or
+     * DECIMAL vector's own array is returned, not copied (several aggregates often read one
+     * column, as the arms of CASE that share it): read the result, never write it, and never keep
+     * it as the next call's scratch.
      */
     static long[] longs(ColumnVector v, Batch batch, long[] scratch) {
         int n = batch.size();
+        if (v instanceof LongVector lv && batch.selection() == null) {
+            return lv.values();
+        }
         long[] out = room(scratch, n);
         if (v instanceof IntVector iv) {
             int[] values = iv.values();
@@ -65,9 +71,15 @@ final class Inputs {
         return out;
     }
 
-    /** The live values of a FLOAT64 vector; values at NULL rows are unspecified. */
+    /**
+     * The live values of a FLOAT64 vector; values at NULL rows are unspecified. As {@link #longs},
+     * a dense batch's own array.
+     */
     static double[] doubles(ColumnVector v, Batch batch, double[] scratch) {
         int n = batch.size();
+        if (v instanceof DoubleVector dv && batch.selection() == null) {
+            return dv.values();
+        }
         double[] out = room(scratch, n);
         if (v instanceof DoubleVector dv) {
             double[] values = dv.values();
@@ -80,19 +92,44 @@ final class Inputs {
         return out;
     }
 
-    /** 1 where the live row holds a value, 0 where it is NULL; null when the vector has no NULLs. */
-    static byte[] valid(ColumnVector v, Batch batch, byte[] scratch) {
-        if (!v.mayHaveNulls()) {
-            return null;
-        }
+    /**
+     * The positions i of the live rows (entry i of the dense arrays) where {@code v} holds a value,
+     * ascending, into {@code out} (room for {@code batch.size()}); returns how many. Without a
+     * selection the validity bitmap is read a word at a time and only its set bits are visited,
+     * so a sparse argument (as {@code CASE WHEN c THEN x END}) costs its valid rows, and the update
+     * loops that follow take no branch on validity per row.
+     */
+    static int validRows(ColumnVector v, Batch batch, int[] out) {
         int n = batch.size();
-        byte[] out = room(scratch, n);
         long[] bits = v.validity();
-        for (int i = 0; i < n; i++) {
-            int r = batch.row(i);
-            out[i] = (byte) ((bits[r >>> 6] >>> r) & 1L);
+        int[] sel = batch.selection();
+        if (bits == null) {
+            for (int i = 0; i < n; i++) {
+                out[i] = i;
+            }
+            return n;
         }
-        return out;
+        int k = 0;
+        if (sel == null) {
+            int words = Validity.words(n);
+            for (int w = 0; w < words; w++) {
+                long word = bits[w];
+                if (w == words - 1 && (n & 63) != 0) {
+                    word &= (1L << n) - 1; // bits past the batch's rows
+                }
+                while (word != 0) {
+                    out[k++] = (w << 6) + Long.numberOfTrailingZeros(word);
+                    word &= word - 1;
+                }
+            }
+            return k;
+        }
+        for (int i = 0; i < n; i++) {
+            int r = sel[i];
+            out[k] = i;
+            k += (int) (bits[r >>> 6] >>> r) & 1;
+        }
+        return k;
     }
 
     /** A validity bitmap for rows 0..count-1 from flags {@code set[from..from+count)}; null when all are set. */

@@ -22,7 +22,7 @@ final class LongMinMaxState extends AggregateState {
     private long[] best = new long[0];
     private byte[] seen = new byte[0];
     private long[] values;
-    private byte[] valid;
+    private int[] rows;
 
     LongMinMaxState(AggregateSpec spec) {
         super(spec);
@@ -41,28 +41,27 @@ final class LongMinMaxState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        long[] x = values = Inputs.longs(argument, batch, values);
-        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
+        int[] live = rows = Inputs.room(rows, n);
+        int m = Inputs.validRows(argument, batch, live);
         long[] b = best;
         byte[] s = seen;
         if (min) {
-            for (int i = 0; i < n; i++) {
-                if (v == null || v[i] != 0) {
-                    int g = gids[i];
-                    if (s[g] == 0 || x[i] < b[g]) {
-                        b[g] = x[i];
-                        s[g] = 1;
-                    }
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                if (s[g] == 0 || x[i] < b[g]) {
+                    b[g] = x[i];
+                    s[g] = 1;
                 }
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                if (v == null || v[i] != 0) {
-                    int g = gids[i];
-                    if (s[g] == 0 || x[i] > b[g]) {
-                        b[g] = x[i];
-                        s[g] = 1;
-                    }
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                if (s[g] == 0 || x[i] > b[g]) {
+                    b[g] = x[i];
+                    s[g] = 1;
                 }
             }
         }

@@ -34,7 +34,7 @@ final class LongSumState extends AggregateState {
     private long[] highs = new long[0];
     private long[] counts = new long[0];
     private long[] values;
-    private byte[] valid;
+    private int[] rows;
 
     LongSumState(AggregateSpec spec) {
         super(spec);
@@ -57,12 +57,11 @@ final class LongSumState extends AggregateState {
     @Override
     void update(ColumnVector argument, Batch batch, int[] gids) {
         int n = batch.size();
-        long[] x = values = Inputs.longs(argument, batch, values);
-        byte[] v = valid = Inputs.valid(argument, batch, valid);
+        long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         long[] s = sums;
         long[] h = highs;
         long[] c = counts;
-        if (v == null) {
+        if (!argument.mayHaveNulls()) {
             for (int i = 0; i < n; i++) {
                 int g = gids[i];
                 long before = s[g];
@@ -72,15 +71,16 @@ final class LongSumState extends AggregateState {
                 c[g]++;
             }
         } else {
-            for (int i = 0; i < n; i++) {
-                if (v[i] != 0) {
-                    int g = gids[i];
-                    long before = s[g];
-                    long after = before + x[i];
-                    s[g] = after;
-                    h[g] += (x[i] >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
-                    c[g]++;
-                }
+            int[] live = rows = Inputs.room(rows, n);
+            int m = Inputs.validRows(argument, batch, live);
+            for (int j = 0; j < m; j++) {
+                int i = live[j];
+                int g = gids[i];
+                long before = s[g];
+                long after = before + x[i];
+                s[g] = after;
+                h[g] += (x[i] >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+                c[g]++;
             }
         }
     }

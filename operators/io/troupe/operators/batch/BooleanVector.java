@@ -44,6 +44,13 @@ public final class BooleanVector extends ColumnVector {
     }
 
     @Override
+    public BooleanVector withValidity(long[] bitmap) {
+        BooleanVector out = new BooleanVector(values);
+        out.setValidity(bitmap);
+        return out;
+    }
+
+    @Override
     public Object getObject(int row) {
         return isNull(row) ? null : (Object) (values[row] != 0);
     }

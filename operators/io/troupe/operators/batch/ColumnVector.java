@@ -87,20 +87,39 @@ public abstract sealed class ColumnVector
     public abstract ColumnVector gather(int[] rows, int count);
 
     /**
+     * A vector of the same type sharing this one's values (not copied), with {@code bitmap} as its
+     * validity ({@code null}: all valid): a kernel that only changes which rows are NULL, as CASE
+     * with NULL for the other rows, answers without copying the values. The values must not be
+     * written afterwards, through either vector.
+     */
+    public abstract ColumnVector withValidity(long[] bitmap);
+
+    /**
      * The value at {@code row} as a Java object (Integer, Long, Double, BigDecimal, LocalDate,
      * Boolean, String), or null. Boxes: for results and tests, never for kernels.
      */
     public abstract Object getObject(int row);
 
-    /** Copies the validity of {@code rows} into {@code target} at positions 0..count-1. */
+    /**
+     * Copies the validity of {@code rows} into {@code target} (all valid, no bitmap yet) at
+     * positions 0..count-1: one bit moved per row, without a branch (NULLs scattered at random
+     * would mispredict one). Rows past {@code count} are NULL in the bitmap.
+     */
     protected final void gatherValidity(ColumnVector target, int[] rows, int count) {
         if (validity == null) {
             return;
         }
+        long[] src = validity;
+        long[] bits = new long[Math.max(1, Validity.words(target.capacity()))];
+        int valid = 0;
         for (int i = 0; i < count; i++) {
-            if (isNull(rows[i])) {
-                target.setNull(i);
-            }
+            int r = rows[i];
+            long bit = (src[r >>> 6] >>> r) & 1L;
+            bits[i >>> 6] |= bit << i;
+            valid += (int) bit;
+        }
+        if (valid < count) {
+            target.setValidity(bits); // else none is NULL: the target keeps no bitmap
         }
     }
 }

@@ -41,6 +41,13 @@ public final class DoubleVector extends ColumnVector {
     }
 
     @Override
+    public DoubleVector withValidity(long[] bitmap) {
+        DoubleVector out = new DoubleVector(values);
+        out.setValidity(bitmap);
+        return out;
+    }
+
+    @Override
     public Object getObject(int row) {
         return isNull(row) ? null : (Object) values[row];
     }

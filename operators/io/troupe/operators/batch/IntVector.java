@@ -46,6 +46,13 @@ public final class IntVector extends ColumnVector {
     }
 
     @Override
+    public IntVector withValidity(long[] bitmap) {
+        IntVector out = new IntVector(type(), values);
+        out.setValidity(bitmap);
+        return out;
+    }
+
+    @Override
     public Object getObject(int row) {
         if (isNull(row)) {
             return null;

@@ -50,6 +50,13 @@ public final class LongVector extends ColumnVector {
     }
 
     @Override
+    public LongVector withValidity(long[] bitmap) {
+        LongVector out = new LongVector(type(), values);
+        out.setValidity(bitmap);
+        return out;
+    }
+
+    @Override
     public Object getObject(int row) {
         if (isNull(row)) {
             return null;

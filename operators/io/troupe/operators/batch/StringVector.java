@@ -135,6 +135,19 @@ public final class StringVector extends ColumnVector {
         return out;
     }
 
+    /** Shares the bytes; the offsets too once sealed, else a sealed copy of them (this one is not written). */
+    @Override
+    public StringVector withValidity(long[] bitmap) {
+        int[] finished = offsets;
+        if (written < capacity()) {
+            finished = Arrays.copyOf(offsets, capacity() + 1);
+            Arrays.fill(finished, written + 1, capacity() + 1, offsets[written]);
+        }
+        StringVector out = new StringVector(data, finished);
+        out.setValidity(bitmap);
+        return out;
+    }
+
     @Override
     public Object getObject(int row) {
         return isNull(row) ? null : getString(row);

@@ -1,7 +1,6 @@
 package io.troupe.operators.expr;
 
 import io.troupe.operators.batch.Batch;
-import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
 
@@ -16,7 +15,11 @@ import java.util.List;
  * <p>Each condition is evaluated only at the rows no earlier condition took, and each result
  * only at the rows its condition took (narrowed selections): a branch never runs on a row it
  * does not answer, so {@code CASE WHEN b = 0 THEN 0 ELSE a / b END} cannot divide by zero. A
- * NULL condition counts as not true. {@link Merge} then assembles the output in one pass.
+ * NULL condition counts as not true; conditions pick their rows with {@link Expression#select}.
+ * A NULL literal branch is not evaluated: its rows are NULL. When a single branch supplies values
+ * (as in {@code sum(CASE WHEN c THEN x END)}) the output shares that branch's values and only
+ * its validity is new ({@link ColumnVector#withValidity}); otherwise {@link Merge} assembles the
+ * output in one pass.
  *
  * <p>Immutable and threadsafe.
  */
@@ -25,6 +28,10 @@ final class CaseExpression implements Expression {
     private final Expression[] conditions;
     private final Expression[] results;
     private final Expression otherwise;
+    /** Per result, then otherwise: true for a NULL literal, whose rows are NULL without evaluating it. */
+    private final boolean[] nullPart;
+    /** All NULLs of {@link #type}, for a batch whose every row a NULL part took. */
+    private final LiteralExpression nulls;
     private final DataType type;
     private final String text;
 
@@ -33,6 +40,12 @@ final class CaseExpression implements Expression {
         this.conditions = conditions;
         this.results = results;
         this.otherwise = otherwise;
+        this.nullPart = new boolean[results.length + 1];
+        for (int k = 0; k <= results.length; k++) {
+            Expression part = k < results.length ? results[k] : otherwise;
+            nullPart[k] = part instanceof LiteralExpression lit && lit.isNull();
+        }
+        this.nulls = new LiteralExpression(null, type, "NULL");
         this.type = type;
         this.text = text;
     }
@@ -95,40 +108,84 @@ final class CaseExpression implements Expression {
     @Override
     public ColumnVector evaluate(Batch batch) {
         int n = batch.size();
-        int[] which = new int[batch.rowCount()];
-        Arrays.fill(which, -1);
-        ColumnVector[] parts = new ColumnVector[results.length + 1];
-        int[] open = Kernels.liveRows(batch);
-        int[] taken = new int[n];
+        int rows = batch.rowCount();
+        int arms = results.length;
+        ColumnVector[] parts = new ColumnVector[arms + 1];
+        int[][] taken = new int[arms + 1][];
+        int[] counts = new int[arms + 1];
+        int[] open = null; // the rows no condition took yet, once one took some
         int m = n;
-        for (int k = 0; k < conditions.length && m > 0; k++) {
-            BooleanVector cond = (BooleanVector) conditions[k].evaluate(m == n ? batch : batch.withSelection(open, m));
-            byte[] c = cond.values();
-            long[] valid = cond.validity();
-            int t = 0;
-            int rest = 0;
-            for (int j = 0; j < m; j++) {
-                int r = open[j];
-                if (c[r] != 0 && Kernels.isValid(valid, r)) {
-                    taken[t++] = r;
-                } else {
-                    open[rest++] = r; // compacts in place: rest never passes j
-                }
+        int evaluated = 0;
+        int last = -1;
+        for (int k = 0; k < arms && m > 0; k++) {
+            int[] t = new int[m];
+            int c = conditions[k].select(m == n ? batch : batch.withSelection(open, m), t);
+            if (c == 0) {
+                continue;
             }
-            if (t > 0) {
-                parts[k] = results[k].evaluate(t == n ? batch : batch.withSelection(taken, t));
-                for (int j = 0; j < t; j++) {
-                    which[taken[j]] = k;
-                }
+            if (k + 1 < arms || !nullPart[arms]) {
+                open = open == null ? Kernels.liveRows(batch) : open;
+                m = remove(open, m, t, c);
+            } else {
+                m = 0; // the rows left are NULL, as the NULL ELSE would make them
             }
-            m = rest;
+            taken[k] = t;
+            counts[k] = c;
+            if (!nullPart[k]) {
+                parts[k] = results[k].evaluate(c == n ? batch : batch.withSelection(t, c));
+                evaluated++;
+                last = k;
+            }
         }
-        if (m > 0) {
-            parts[results.length] = otherwise.evaluate(m == n ? batch : batch.withSelection(open, m));
-            for (int j = 0; j < m; j++) {
-                which[open[j]] = results.length;
+        if (m > 0 && !nullPart[arms]) {
+            open = open == null ? Kernels.liveRows(batch) : open;
+            taken[arms] = open;
+            counts[arms] = m;
+            parts[arms] = otherwise.evaluate(m == n ? batch : batch.withSelection(open, m));
+            evaluated++;
+            last = arms;
+        }
+        if (evaluated == 0) {
+            return nulls.evaluate(batch);
+        }
+        if (evaluated == 1) {
+            return counts[last] == n ? parts[last] : onlyAt(parts[last], taken[last], counts[last], rows);
+        }
+        int[] which = new int[rows];
+        Arrays.fill(which, -1);
+        for (int k = 0; k <= arms; k++) {
+            if (parts[k] != null) {
+                for (int j = 0; j < counts[k]; j++) {
+                    which[taken[k][j]] = k;
+                }
             }
         }
         return Merge.assemble(type, batch, parts, which);
+    }
+
+    /** Removes {@code taken[0..c)} from {@code open[0..m)} in place (both ascending); returns the rows left. */
+    private static int remove(int[] open, int m, int[] taken, int c) {
+        int j = 0;
+        int rest = 0;
+        for (int i = 0; i < m; i++) {
+            int r = open[i];
+            if (j < c && taken[j] == r) {
+                j++;
+            } else {
+                open[rest++] = r; // compacts in place: rest never passes i
+            }
+        }
+        return rest;
+    }
+
+    /** {@code part}'s values, valid only at {@code rows[0..count)} where {@code part} is valid. */
+    private static ColumnVector onlyAt(ColumnVector part, int[] rows, int count, int rowCount) {
+        long[] bits = Kernels.allNull(rowCount);
+        long[] valid = part.validity();
+        for (int j = 0; j < count; j++) {
+            int r = rows[j];
+            bits[r >>> 6] |= (long) Kernels.bit(valid, r) << r;
+        }
+        return part.withValidity(bits);
     }
 }

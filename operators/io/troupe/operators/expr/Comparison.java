@@ -22,17 +22,23 @@ import java.util.Arrays;
  * unsigned UTF-8 bytes, which is code point order; DATE and BOOLEAN (false &lt; true) compare with
  * themselves. FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
  *
- * <p>One loop per operator and physical type; a literal side is read as a constant (a literal
+ * <p>One loop per operator and physical type (= and &lt;&gt; of strings select straight into the
+ * selection too); a literal side is read as a constant (a literal
  * on the left is mirrored to the right), see {@link Kernels} for the loop shape.
  *
  * <p>Immutable and threadsafe.
  */
 final class Comparison implements Expression {
 
+    /** Strings up to this many bytes compare for equality in a plain loop. */
+    private static final int SHORT_STRING = 16;
+
     private final Function op;
     private final Expression left;
     private final Expression right;
     private final LiteralExpression constant;
+    /** A VARCHAR constant of at most {@link ShortStringLiteral#MAX_BYTES} bytes, for = and &lt;&gt;; else null. */
+    private final ShortStringLiteral shortLiteral;
     private final String text;
 
     private Comparison(Function op, Expression left, Expression right, String text) {
@@ -41,6 +47,9 @@ final class Comparison implements Expression {
         this.left = swap ? right : left;
         this.right = swap ? left : right;
         this.constant = this.right instanceof LiteralExpression lit ? lit : null;
+        byte[] utf8 = constant == null ? null : constant.utf8();
+        this.shortLiteral = utf8 != null && utf8.length <= ShortStringLiteral.MAX_BYTES
+                ? new ShortStringLiteral(utf8) : null;
         this.text = text;
     }
 
@@ -135,7 +144,52 @@ final class Comparison implements Expression {
             return select(a.values(), bv == null ? null : ((DoubleVector) bv).values(),
                     constant == null ? 0 : constant.doubleValue(), va, vb, op, out, sel, n);
         }
+        if (av instanceof StringVector a && (op == Function.EQ || op == Function.NE)) {
+            return selectEqualStrings(a, (StringVector) bv, op == Function.EQ ? 1 : 0, va, vb, out, sel, n);
+        }
         return Kernels.select(mask(batch, av, bv), batch, out);
+    }
+
+    /** The live rows where the strings are equal ({@code match} 1) or unequal (0), neither NULL. */
+    private int selectEqualStrings(StringVector av, StringVector bv, int match, long[] va, long[] vb, int[] out,
+                                   int[] sel, int n) {
+        if (bv == null && shortLiteral != null) {
+            return shortLiteral.select(av, va, match, out, sel, n);
+        }
+        byte[] ad = av.data();
+        int[] ao = av.offsets();
+        byte[] bd = bv == null ? constant.utf8() : bv.data();
+        int[] bo = bv == null ? null : bv.offsets();
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            int bs = bo == null ? 0 : bo[r];
+            int be = bo == null ? bd.length : bo[r + 1];
+            out[k] = r;
+            k += ((equal(ad, ao[r], ao[r + 1], bd, bs, be) ? 1 : 0) ^ match ^ 1)
+                    & Kernels.bit(va, r) & Kernels.bit(vb, r);
+        }
+        return k;
+    }
+
+    /**
+     * {@code a[aFrom..aTo)} equals {@code b[bFrom..bTo)}: lengths first, then a plain loop for short
+     * strings (most are, and the bulk compare's setup costs more than it saves there).
+     */
+    private static boolean equal(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int len = aTo - aFrom;
+        if (len != bTo - bFrom) {
+            return false;
+        }
+        if (len > SHORT_STRING) {
+            return Arrays.equals(a, aFrom, aTo, b, bFrom, bTo);
+        }
+        for (int j = 0; j < len; j++) {
+            if (a[aFrom + j] != b[bFrom + j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The comparison of {@code av} with {@code bv}, or with the constant when {@code bv} is null. */
@@ -169,10 +223,14 @@ final class Comparison implements Expression {
         return out;
     }
 
-    private static void compareStrings(StringVector av, StringVector bv, byte[] literal, Function op, byte[] o,
-                                       int[] sel, int n) {
+    private void compareStrings(StringVector av, StringVector bv, byte[] literal, Function op, byte[] o, int[] sel,
+                                int n) {
         byte[] ad = av.data();
         int[] ao = av.offsets();
+        if (shortLiteral != null && bv == null && (op == Function.EQ || op == Function.NE)) {
+            shortLiteral.compare(av, op == Function.EQ ? 1 : 0, o, sel, n);
+            return;
+        }
         // A missing right vector means the literal; its bytes stand in for the right data at 0..length.
         byte[] bd = bv == null ? (literal == null ? new byte[0] : literal) : bv.data();
         int[] bo = bv == null ? null : bv.offsets();
@@ -183,7 +241,7 @@ final class Comparison implements Expression {
                 int r = sel == null ? i : sel[i];
                 int bs = bo == null ? 0 : bo[r];
                 int be = bo == null ? litLen : bo[r + 1];
-                boolean eq = Arrays.equals(ad, ao[r], ao[r + 1], bd, bs, be);
+                boolean eq = equal(ad, ao[r], ao[r + 1], bd, bs, be);
                 o[r] = (byte) (eq ? match : 1 - match);
             }
             return;
