@@ -80,7 +80,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      * @param idleStrategy       {@code troupe.transport.idle-strategy}
      * @param driverThreading    {@code troupe.transport.driver-threading}
      * @param directoryParent    {@code troupe.transport.dir}: where the driver's directory is made; empty
-     *                           means /dev/shm where it exists, else java.io.tmpdir
+     *                           means /dev/shm when it has room for the driver and 16 channels, else
+     *                           java.io.tmpdir
      */
     public record Transport(GatherTransport gatherTransport, Wakeups wakeups, int queueCapacity,
                             int termLengthBytes, int mtuBytes, ChannelIdle idleStrategy,

@@ -34,7 +34,7 @@ public final class AeronChannelPool implements AutoCloseable {
 
     /**
      * Idle logs kept: enough for the channels of a few queries with a few workers each; 8 logs at
-     * the default 1 MiB term map 24 MiB, and the pool never holds more than the most channels that
+     * the default 8 MiB term map 192 MiB, and the pool never holds more than the most channels that
      * were ever open at once.
      */
     public static final int MAX_IDLE = 8;

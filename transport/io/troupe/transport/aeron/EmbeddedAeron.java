@@ -12,6 +12,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.ThreadFactory;
@@ -22,12 +24,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * directory of its own ({@code troupe-aeron-<pid>-<unique>} under {@code troupe.transport.dir}),
  * deleted on start and on shutdown, so that two Troupes never share or inherit a driver.
  *
- * <p>Sizing, for a 64 MiB container /dev/shm (shared/stack-notes.md, section 3): the driver's own
- * files come to 12 MiB here instead of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which
- * counters take 5 MiB at Aeron's 1 MiB minimum of values instead of its 8 MiB default, since Troupe
- * needs a few counters per channel, not tens of thousands; the error log and loss report stay at
- * their minimums, 4 MiB and 1 MiB), and each channel adds 3 terms + 4 KiB: 3 MiB at the default
- * 1 MiB term, so the driver and 16 channels fit in 64 MiB.
+ * <p>Sizing (shared/stack-notes.md, section 3): the driver's own files come to 12 MiB here instead
+ * of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which counters take 5 MiB at Aeron's 1 MiB
+ * minimum of values instead of its 8 MiB default, since Troupe needs a few counters per channel, not
+ * tens of thousands; the error log and loss report stay at their minimums, 4 MiB and 1 MiB), and
+ * each channel adds 3 terms + 4 KiB: 24 MiB at the default 8 MiB term. Unless
+ * {@code troupe.transport.dir} says where, the directory goes to /dev/shm when it has room for the
+ * driver and {@value #ROOM_FOR_CHANNELS} channels (about 400 MiB at the default term), else to
+ * java.io.tmpdir (a container's default /dev/shm is 64 MiB, and the driver refuses a log that does
+ * not fit); the choice is logged.
  *
  * <p>Threads: one driver thread in {@code shared} mode (the default: on 2 cores the driver must not
  * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
@@ -60,6 +65,10 @@ public final class EmbeddedAeron implements AutoCloseable {
      * thousand short wake-ups a second.
      */
     private static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
+    /** The driver's own files, 12 MiB as measured (see the sizing note above), rounded up. */
+    static final long DRIVER_BYTES = 13L * 1024 * 1024;
+    /** Channels the default directory must have room for: a few queries' workers plus the pool's idle logs. */
+    static final int ROOM_FOR_CHANNELS = 16;
     /** First stream id handed out; each channel gets the next, so no two channels share a stream. */
     private static final int FIRST_STREAM_ID = 1001;
 
@@ -80,7 +89,7 @@ public final class EmbeddedAeron implements AutoCloseable {
      * @throws IllegalStateException naming the directory when the driver cannot start
      */
     public static EmbeddedAeron launch(TroupeSettings.Transport settings) {
-        Path directory = parentDirectory(settings.directoryParent())
+        Path directory = parentDirectory(settings)
                 .resolve("troupe-aeron-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
         MediaDriver.Context driverContext = new MediaDriver.Context()
                 .aeronDirectoryName(directory.toString())
@@ -178,9 +187,40 @@ public final class EmbeddedAeron implements AutoCloseable {
         return count[0];
     }
 
-    /** The parent Aeron itself would use: /dev/shm on Linux, else java.io.tmpdir. */
-    private static Path parentDirectory(String configured) {
-        return configured.isEmpty() ? Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent() : Path.of(configured);
+    /**
+     * {@code troupe.transport.dir} when set; else the parent Aeron itself would use (/dev/shm on
+     * Linux, else java.io.tmpdir) when it has room for the driver and {@link #ROOM_FOR_CHANNELS}
+     * channels, else java.io.tmpdir.
+     */
+    private static Path parentDirectory(TroupeSettings.Transport settings) {
+        if (!settings.directoryParent().isEmpty()) {
+            return Path.of(settings.directoryParent());
+        }
+        Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
+        Path fallback = Path.of(System.getProperty("java.io.tmpdir"));
+        long needed = roomNeeded(settings.termLengthBytes());
+        long usable = usableBytes(preferred);
+        if (usable >= needed || preferred.equals(fallback)) {
+            return preferred;
+        }
+        LOG.info("{} has {} MiB free, less than the {} MiB the Aeron driver and {} channels of {} KiB terms "
+                        + "need: its directory goes to {} (troupe.transport.dir chooses)", preferred, usable >> 20,
+                needed >> 20, ROOM_FOR_CHANNELS, settings.termLengthBytes() >> 10, fallback);
+        return fallback;
+    }
+
+    /** Bytes the driver and {@link #ROOM_FOR_CHANNELS} channels map: each channel 3 terms and a 4 KiB trailer. */
+    static long roomNeeded(int termLengthBytes) {
+        return DRIVER_BYTES + ROOM_FOR_CHANNELS * (3L * termLengthBytes + 4096);
+    }
+
+    /** Free bytes of the file store holding {@code directory}; 0 when it cannot be read (a missing /dev/shm). */
+    private static long usableBytes(Path directory) {
+        try {
+            return Files.getFileStore(directory).getUsableSpace();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     private static ThreadFactory daemonThreads(String name) {

@@ -19,7 +19,7 @@ class TransportSettingsTest {
     @Test
     void shouldDefaultToTheMeasuredChoices() {
         TroupeSettings.Transport t = TroupeSettings.load().transport();
-        assertEquals(new TroupeSettings.Transport(GatherTransport.AERON, Wakeups.BATCHED, 32, 1 << 20, 65504,
+        assertEquals(new TroupeSettings.Transport(GatherTransport.AERON, Wakeups.BATCHED, 32, 8 << 20, 65504,
                 ChannelIdle.BACKOFF, DriverThreading.SHARED, ""), t);
     }
 
