@@ -1,5 +1,6 @@
 package io.troupe.actors.cli;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.table.Table;
@@ -24,9 +25,11 @@ import java.util.Map;
  * and checksum); a disagreement stops the ablation with exit status 1 naming both runs.
  *
  * <p>After a workload's timed rounds, its baseline runs {@code runs} more times (and for at least
- * three seconds) with the most workers under a JFR recording ({@link BaselineProfile}): DIR/profile-LESSON-WORKLOAD.jfr and a summary of
- * where the time went, .txt beside it. These runs are checked but not timed, so the profiler's cost
- * stays out of the ratios.
+ * three seconds) with the most workers under a JFR recording ({@link BaselineProfile}):
+ * DIR/profile-LESSON-WORKLOAD.jfr, and a summary of where the time went in .txt beside it. These
+ * runs are neither timed (the profiler's cost stays out of the ratios) nor checked, nor preceded by
+ * a full GC: the timed rounds checked every answer, and a checksum or a collection per run would put
+ * the harness in the profile.
  *
  * <p>Prints the table of {@link AblationReport#table} and writes DIR/ablation.csv and the chart
  * DIR/ablation.png ({@link AblationChart}); progress goes to stderr.
@@ -94,8 +97,8 @@ final class Ablation {
             titles.put(lesson.id(), lesson.title());
         }
         new AblationChart(summaries, titles).write(png);
-        stdout.printf(Locale.ROOT, "troupe bench --ablation: %,d rows, W3 at %s, %d timed rounds after %d warm-up(s), settings "
-                        + "and worker counts alternating, %d processors; wall seconds of the whole query; ratio = "
+        stdout.printf(Locale.ROOT, "troupe bench --ablation: %,d rows, W3 at %s, %d timed rounds after %d "
+                        + "warm-up(s), settings and worker counts alternating, %d processors; wall seconds of the whole query; ratio = "
                         + "setting / baseline (*) of the same round, median and min-max; above 1: slower than the "
                         + "baseline%n",
                 size.rows(), BenchWorkload.W3.size(size), runs, warmups,
@@ -160,14 +163,14 @@ final class Ablation {
             noteArenas(title, settings, troupes);
             int most = workers.get(workers.size() - 1);
             int[] profiled = {0};
-            BaselineProfile.Summary profile = BaselineProfile.record(out, "profile-" + lesson.id() + "-" + workload.id(),
-                    () -> {
-                        long start = System.nanoTime();
-                        while (profiled[0] < runs || System.nanoTime() - start < PROFILE_NANOS) {
-                            runOnce(lesson, workload, lesson.baseline(), troupes.get(0), most);
-                            profiled[0]++;
-                        }
-                    });
+            String profileName = "profile-" + lesson.id() + "-" + workload.id();
+            BaselineProfile.Summary profile = BaselineProfile.record(out, profileName, () -> {
+                long start = System.nanoTime();
+                while (profiled[0] < runs || System.nanoTime() - start < PROFILE_NANOS) {
+                    troupes.get(0).execute(workload.query().get(), QueryOptions.defaults().withWorkers(most));
+                    profiled[0]++;
+                }
+            });
             progress(err, "%s: profiled %d runs of %s with %d workers: %,d samples", title, profiled[0],
                     lesson.baseline().name(), most, profile.executionSamples());
         } finally {

@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  * @param workloads the workloads timed under every setting
  * @param settings  the baseline first, then the positions measured against it
  */
-record AblationLesson(String id, String title, String what, List<AblationWorkload> workloads, List<AblationSetting> settings) {
+record AblationLesson(String id, String title, String what, List<AblationWorkload> workloads,
+                      List<AblationSetting> settings) {
 
     static final int CHUNK_32K = 32 * 1024;
     static final int CHUNK_128K = 128 * 1024;
@@ -51,17 +52,20 @@ record AblationLesson(String id, String title, String what, List<AblationWorkloa
      */
     static List<AblationLesson> table(long rows, int maxWorkers) {
         return List.of(
-                new AblationLesson("s1", "match flags", "don't write shared memory you only need to read (match flags)",
+                new AblationLesson("s1", "match flags",
+                        "don't write shared memory you only need to read (match flags)",
                         List.of(AblationWorkload.of(BenchWorkload.W3), AblationWorkload.RIGHT_JOIN),
                         List.of(new AblationSetting("check-before-write", matchFlags(MatchFlags.CHECK_BEFORE_WRITE)),
                                 new AblationSetting("always-write", matchFlags(MatchFlags.ALWAYS_WRITE)))),
-                new AblationLesson("s2", "preallocated memory", "pay for memory once, up front (arena preallocation, chunk size)",
+                new AblationLesson("s2", "preallocated memory",
+                        "pay for memory once, up front (arena preallocation, chunk size)",
                         List.of(AblationWorkload.of(BenchWorkload.W1)),
                         List.of(new AblationSetting("preallocate=fit", memory(CHUNK_32K, true, rows, maxWorkers)),
                                 new AblationSetting("preallocate=0", memory(CHUNK_32K, false, rows, maxWorkers)),
                                 new AblationSetting("chunk-size=128k", memory(CHUNK_128K, true, rows, maxWorkers)))),
-                new AblationLesson("s3", "transport and wake-ups", "no locks on the data path, wake the other side rarely (gather transport; "
-                        + "gather runs without leader participation)",
+                new AblationLesson("s3", "transport and wake-ups",
+                        "no locks on the data path, wake the other side rarely (gather transport; "
+                                + "gather runs without leader participation)",
                         List.of(AblationWorkload.of(BenchWorkload.W2), AblationWorkload.GATHER),
                         List.of(new AblationSetting("aeron", gather(GatherTransport.AERON, Wakeups.BATCHED)),
                                 new AblationSetting("locked-queue",

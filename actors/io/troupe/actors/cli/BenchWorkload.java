@@ -121,7 +121,8 @@ enum BenchWorkload {
         for (int i = 0; i < values.length; i++) {
             values[i] = i + 1;
         }
-        return List.of(Tables.fromColumns(tableNames.get(0), Schema.of(Field.of(column, DataType.INT32)), (Object) values));
+        Schema schema = Schema.of(Field.of(column, DataType.INT32));
+        return List.of(Tables.fromColumns(tableNames.get(0), schema, (Object) values));
     }
 
     /**

@@ -20,8 +20,8 @@ import static io.troupe.operators.plan.Expr.sum;
  * the official template with YEAR = 2001 and one alias added for PostgreSQL. The plan follows it
  * node for node: the common table expression {@code wswscs} is read twice, so {@link #wswscs()} is
  * {@link Plan#share shared}: computed once per query and scanned by y and z, as DuckDB and
- * PostgreSQL materialise it once and scan it twice; date_dim is narrowed to the columns q2 reads before each join. {@code round(x / y, 2)} of
- * two decimal sums divides in FLOAT64 and rounds half away from zero, as DuckDB does.
+ * PostgreSQL materialise it once and scan it twice; date_dim is narrowed to the columns q2 reads
+ * before each join. {@code round(x / y, 2)} of two decimal sums divides in FLOAT64 and rounds half away from zero, as DuckDB does.
  *
  * <p>Stateless; threadsafe.
  */
