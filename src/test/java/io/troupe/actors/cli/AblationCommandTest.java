@@ -2,13 +2,10 @@ package io.troupe.actors.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,24 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AblationCommandTest {
 
-    /** The exit status and what the command printed. */
-    private record Outcome(int exitCode, String out, String err) {
-    }
-
-    private static Outcome run(Object command, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(command);
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     @Test
     void runsEveryLessonUnderEachSettingAndWorkerCount(@TempDir Path dir) throws IOException {
-        Outcome r = run(new TroupeCli(), "bench", "--ablation", "--rows", "20000", "--scale", "0.01", "--workers", "1,2",
-                "--runs", "2", "--warmups", "0", "--out", dir.toString());
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--ablation", "--rows", "20000", "--scale", "0.01",
+                "--workers", "1,2", "--runs", "2", "--warmups", "0", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
 
         List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
@@ -96,7 +79,7 @@ class AblationCommandTest {
 
     @Test
     void workersDefaultToDoublingsUpToTheProcessors(@TempDir Path dir) throws IOException {
-        Outcome r = run(new BenchCommand(), "--ablation", "--lessons", "S2", "--rows", "3000", "--runs", "1",
+        CliRun r = CliRun.of(new BenchCommand(), "--ablation", "--lessons", "S2", "--rows", "3000", "--runs", "1",
                 "--warmups", "0", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
         List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
@@ -116,8 +99,8 @@ class AblationCommandTest {
         BenchCommand command = new BenchCommand();
         command.seam = (engine, workers, outcome) -> engine.equals("s2 preallocate=0") && workers == 2
                 ? outcome.withChecksum(outcome.checksum().add(BigDecimal.ONE)) : outcome;
-        Outcome r = run(command, "--ablation", "--lessons", "s2", "--rows", "5000", "--workers", "1,2", "--runs", "1",
-                "--warmups", "0", "--out", dir.toString());
+        CliRun r = CliRun.of(command, "--ablation", "--lessons", "s2", "--rows", "5000", "--workers", "1,2",
+                "--runs", "1", "--warmups", "0", "--out", dir.toString());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("troupe bench: FAILED: w1: results disagree: s2 preallocate=0 with 2 workers "
                 + "returned 1 rows, checksum 5001, but s2 preallocate=fit with 1 worker returned 1 rows, "
@@ -131,8 +114,8 @@ class AblationCommandTest {
         BenchCommand command = new BenchCommand();
         command.seam = (engine, workers, outcome) -> engine.equals("s3 locked-queue")
                 ? new BenchOutcome(outcome.seconds(), outcome.rows() - 1, outcome.checksum()) : outcome;
-        Outcome r = run(command, "--ablation", "--lessons", "s3", "--rows", "5000", "--workers", "1", "--runs", "1",
-                "--warmups", "1", "--out", dir.toString());
+        CliRun r = CliRun.of(command, "--ablation", "--lessons", "s3", "--rows", "5000", "--workers", "1",
+                "--runs", "1", "--warmups", "1", "--out", dir.toString());
         assertEquals(1, r.exitCode(), r.err());
         // The warm-up round runs in reverse order: per-batch gave the first answer.
         assertTrue(r.err().contains("w2: results disagree: s3 locked-queue with 1 worker returned -1 rows, checksum 0, "
@@ -152,7 +135,7 @@ class AblationCommandTest {
     }
 
     private static void assertBad(String expected, String... args) {
-        Outcome r = run(new BenchCommand(), args);
+        CliRun r = CliRun.of(new BenchCommand(), args);
         assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.err());
         assertTrue(r.err().contains(expected), String.join(" ", args) + ": " + r.err());
     }

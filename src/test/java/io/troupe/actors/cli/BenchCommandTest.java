@@ -2,13 +2,10 @@ package io.troupe.actors.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,24 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BenchCommandTest {
 
-    /** The exit status and what the command printed. */
-    private record Outcome(int exitCode, String out, String err) {
-    }
-
-    private static Outcome run(Object command, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(command);
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     @Test
     void writesResultsAndChartWithEqualChecksumsAcrossEnginesAndWorkers(@TempDir Path dir) throws IOException {
         Path outDir = dir.resolve("nested/out");
-        Outcome r = run(new TroupeCli(), "bench", "--workload", "w1,w2", "--rows", "20000", "--workers", "0,1,2",
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "w1,w2", "--rows", "20000", "--workers", "0,1,2",
                 "--runs", "2", "--peers", "duckdb", "--out", outDir.toString());
         assertEquals(0, r.exitCode(), r.err());
 
@@ -90,7 +73,7 @@ class BenchCommandTest {
 
     @Test
     void w3RunsTpcdsQuery2AtAScaleFactorAndEnginesAgree(@TempDir Path dir) throws IOException {
-        Outcome r = run(new TroupeCli(), "bench", "--workload", "w3", "--scale", "0.01", "--rows", "7",
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "w3", "--scale", "0.01", "--rows", "7",
                 "--workers", "0,1,2", "--runs", "1", "--warmups", "0", "--peers", "duckdb", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
@@ -108,7 +91,7 @@ class BenchCommandTest {
 
     @Test
     void troupeAloneWithoutAOneWorkerRunDrawsTimesOnly(@TempDir Path dir) throws IOException {
-        Outcome r = run(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
+        CliRun r = CliRun.of(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
                 "--warmups", "0", "--peers", "none", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
@@ -124,7 +107,7 @@ class BenchCommandTest {
         BenchCommand command = new BenchCommand();
         command.seam = (engine, workers, outcome) -> engine.equals("duckdb") && workers == 2
                 ? outcome.withChecksum(outcome.checksum().add(BigDecimal.ONE)) : outcome;
-        Outcome r = run(command, "--workload", "w1", "--rows", "5000", "--workers", "0,1,2", "--runs", "1",
+        CliRun r = CliRun.of(command, "--workload", "w1", "--rows", "5000", "--workers", "0,1,2", "--runs", "1",
                 "--peers", "duckdb", "--out", dir.toString());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("FAILED"), r.err());
@@ -139,7 +122,7 @@ class BenchCommandTest {
         BenchCommand command = new BenchCommand();
         command.seam = (engine, workers, outcome) -> engine.equals("troupe") && workers == 1
                 ? new BenchOutcome(outcome.seconds(), outcome.rows() + 1, outcome.checksum()) : outcome;
-        Outcome r = run(command, "--workload", "w2", "--rows", "5000", "--workers", "0,1", "--runs", "1",
+        CliRun r = CliRun.of(command, "--workload", "w2", "--rows", "5000", "--workers", "0,1", "--runs", "1",
                 "--peers", "none", "--out", dir.toString());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("w2: results disagree: troupe with "), r.err());
@@ -170,14 +153,14 @@ class BenchCommandTest {
     void aMissingDuckDbDriverIsAClearError(@TempDir Path dir) {
         BenchCommand command = new BenchCommand();
         command.duckDbUrl = "jdbc:troupe-no-such-driver:";
-        Outcome r = run(command, "--rows", "100", "--peers", "duckdb", "--out", dir.toString());
+        CliRun r = CliRun.of(command, "--rows", "100", "--peers", "duckdb", "--out", dir.toString());
         assertEquals(2, r.exitCode(), r.err());
         assertTrue(r.err().contains("peer duckdb needs the DuckDB JDBC driver"), r.err());
         assertTrue(r.err().contains("target/bench-lib"), r.err());
     }
 
     private static void assertBad(String expected, String... args) {
-        Outcome r = run(new BenchCommand(), args);
+        CliRun r = CliRun.of(new BenchCommand(), args);
         assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.err());
         assertTrue(r.err().contains(expected), String.join(" ", args) + ": " + r.err());
     }

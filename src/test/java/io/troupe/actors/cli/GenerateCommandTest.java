@@ -2,11 +2,8 @@ package io.troupe.actors.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,25 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GenerateCommandTest {
 
-    /** The exit status and what the command printed. */
-    private record Outcome(int exitCode, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new TroupeCli());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new Outcome(code, out.toString(), err.toString());
-    }
-
     @Test
     void generatesTablesPrintsASummaryAndWritesDelimitedFiles(@TempDir Path dir) throws IOException {
         Path outDir = dir.resolve("tpch");
-        Outcome r = run("generate", "--benchmark", "tpch", "--scale", "0.01", "--tables", "nation,region,supplier",
-                "--threads", "2", "--out", outDir.toString());
+        CliRun r = CliRun.of(new TroupeCli(), "generate", "--benchmark", "tpch", "--scale", "0.01",
+                "--tables", "nation,region,supplier", "--threads", "2", "--out", outDir.toString());
         assertEquals(0, r.exitCode(), r.err());
         assertTrue(r.out().startsWith("TPC-H, scale factor 0.01, 2 threads: 3 tables, 130 rows in "), r.out());
         assertTrue(r.out().matches("(?s).*\\bnation\\s+25 rows\\s+4 columns.*"), r.out());
@@ -57,14 +40,15 @@ class GenerateCommandTest {
 
     @Test
     void badArgumentsExitWithTwo() {
-        Outcome unknownBenchmark = run("generate", "--benchmark", "tpcx", "--scale", "1");
+        CliRun unknownBenchmark = CliRun.of(new TroupeCli(), "generate", "--benchmark", "tpcx", "--scale", "1");
         assertEquals(2, unknownBenchmark.exitCode());
         assertTrue(unknownBenchmark.err().contains("unknown benchmark 'tpcx'"), unknownBenchmark.err());
-        Outcome unknownTable = run("generate", "--benchmark", "tpcds", "--tables", "date_dim,datedim");
+        CliRun unknownTable = CliRun.of(new TroupeCli(), "generate", "--benchmark", "tpcds", "--tables",
+                "date_dim,datedim");
         assertEquals(2, unknownTable.exitCode());
         assertTrue(unknownTable.err().contains("no TPC-DS table 'datedim'"), unknownTable.err());
-        assertEquals(2, run("generate", "--benchmark", "tpch", "--scale", "0").exitCode());
-        assertEquals(2, run("generate", "--benchmark", "tpch", "--threads", "0").exitCode());
-        assertEquals(2, run("generate", "--scale", "1").exitCode());
+        assertEquals(2, CliRun.of(new TroupeCli(), "generate", "--benchmark", "tpch", "--scale", "0").exitCode());
+        assertEquals(2, CliRun.of(new TroupeCli(), "generate", "--benchmark", "tpch", "--threads", "0").exitCode());
+        assertEquals(2, CliRun.of(new TroupeCli(), "generate", "--scale", "1").exitCode());
     }
 }
