@@ -57,6 +57,11 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     /** The longest park between empty rounds: a batch waits at most this long for a Gather with nothing to do. */
     static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
+    /** The backoff between empty rounds of a Gather or a Gather Merge, parking at most {@link #MAX_IDLE_PARK_NS}. */
+    static IdleStrategy roundIdle() {
+        return new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
+    }
+
     /**
      * The Gather's messages: {@link Start} from the coordinator (which stops it to cancel), its own
      * {@code Poll}, and {@code Resume} from a stream's consumer.
@@ -107,7 +112,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     private final long queryId;
     private final boolean[] ended;
     private final BatchHandler handler;
-    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
+    private final IdleStrategy idle = roundIdle();
     /** The Gather's own share of the pipeline; null without leader participation. */
     private final PipelineRun.WorkerTask leader;
     private boolean leaderDone;

@@ -6,7 +6,6 @@ import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.sort.StreamMerger;
 import io.troupe.transport.BatchHandler;
 import io.troupe.transport.BatchReceiver;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -17,7 +16,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Gather Merge: collects the sorted streams of a query's last pipeline, one {@link BatchReceiver}
@@ -32,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * merger, then emits merged batches until the merger stalls on a worker with nothing queued (or
  * {@link #BATCHES_PER_ROUND} went out), and sends itself a private {@code Poll}: work per message is
  * bounded, so a stop is seen between rounds. A round that did nothing flushes every receiver and
- * idles with a backoff of its own (at most {@link #MAX_IDLE_PARK_NS}), as {@link Gather} does.
+ * idles with a backoff of its own ({@link Gather#roundIdle()}), as {@link Gather} does.
  *
  * <p><b>What it reads.</b> While the merge can go on, a channel is read only until
  * {@link #QUEUE_TARGET} of its batches wait in the merger: the rest stays in the channel, whose
@@ -62,14 +60,10 @@ import java.util.concurrent.TimeUnit;
  */
 public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
 
-    /** Frames read from one channel per round: enough to amortise a round, few enough to interleave. */
-    static final int POLL_LIMIT = 16;
     /** Batches per worker the merge keeps at hand while it is not stalled. */
     static final int QUEUE_TARGET = 4;
     /** Merged batches pushed per round, so that a round stays short. */
     static final int BATCHES_PER_ROUND = 64;
-    /** The longest park between empty rounds. */
-    static final long MAX_IDLE_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** The Gather Merge's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
     public sealed interface Command permits Start, Poll, Resume {
@@ -112,7 +106,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     private final ActorRef<Gather.Report> reportTo;
     private final long queryId;
     private final BatchHandler[] handlers;
-    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
+    private final IdleStrategy idle = Gather.roundIdle();
     private long batches;
     private Phase phase = Phase.WAITING;
     /** The phase a park interrupted, to go back to on Resume. */
@@ -238,7 +232,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
                 continue;
             }
             BatchReceiver input = inputs.get(i);
-            work += input.poll(handlers[i], POLL_LIMIT);
+            work += input.poll(handlers[i], Gather.POLL_LIMIT);
             BatchReceiver.State state = input.state();
             if (state == BatchReceiver.State.END_OF_STREAM) {
                 if (!merger.endOfStream(i)) {

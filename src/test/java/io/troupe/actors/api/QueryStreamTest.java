@@ -236,8 +236,12 @@ class QueryStreamTest {
     @Timeout(60)
     void closingTheTroupeEndsItsStreams() {
         Troupe other = Troupe.start(troupe.settings());
-        QueryStream stream = other.stream(Plan.series("x", 1, 1_000_000_000L), QueryOptions.defaults().withWorkers(2));
-        other.close();
+        QueryStream stream;
+        try {
+            stream = other.stream(Plan.series("x", 1, 1_000_000_000L), QueryOptions.defaults().withWorkers(2));
+        } finally {
+            other.close();
+        }
         QueryCancelledException e = assertThrows(QueryCancelledException.class, () -> {
             for (Batch b = stream.next(WAIT); b != null; b = stream.next(WAIT)) {
                 assertTrue(b.size() > 0);
