@@ -1,0 +1,145 @@
+package io.troupe.cli;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The runs of one {@code troupe bench}: checks that every run of a workload agrees with the first
+ * one on rows and checksum ({@link AnswerCheck}), keeps the timed runs, and reduces them to the
+ * printed table of medians and to results.csv.
+ *
+ * <p>Not threadsafe: filled by the bench's one thread, read once it is done.
+ */
+final class BenchReport {
+
+    /** The header of results.csv; scripts rely on these columns in this order. */
+    static final String CSV_HEADER = "workload,engine,workers,run,seconds,rows,checksum";
+
+    private final List<BenchRun> runs = new ArrayList<>();
+    private final AnswerCheck answers = new AnswerCheck();
+
+    /**
+     * Checks {@code outcome} (timed or warm-up) against the workload's first answer, or makes it
+     * the first answer.
+     *
+     * @throws BenchMismatchException naming both runs when rows or checksum differ
+     */
+    void check(BenchWorkload workload, String engine, int workers, BenchOutcome outcome) {
+        answers.check(workload.id(), engine, workers, outcome);
+    }
+
+    void add(BenchRun run) {
+        runs.add(run);
+    }
+
+    List<BenchRun> runs() {
+        return List.copyOf(runs);
+    }
+
+    /**
+     * One summary per workload, engine and worker count: workloads in the order run, engines in
+     * {@code engines}' order, workers ascending.
+     */
+    List<BenchSummary> summaries(List<String> engines) {
+        Map<String, List<BenchRun>> groups = new LinkedHashMap<>();
+        List<BenchWorkload> workloads = new ArrayList<>();
+        for (BenchRun run : runs) {
+            if (!workloads.contains(run.workload())) {
+                workloads.add(run.workload());
+            }
+            groups.computeIfAbsent(key(run.workload(), run.engine(), run.workers()), k -> new ArrayList<>()).add(run);
+        }
+        List<Integer> workerCounts = runs.stream().map(BenchRun::workers).distinct().sorted().toList();
+        List<BenchSummary> out = new ArrayList<>();
+        for (BenchWorkload workload : workloads) {
+            for (String engine : engines) {
+                List<BenchRun> one = groups.get(key(workload, engine, 1));
+                double oneWorker = one == null ? Double.NaN : median(one);
+                for (int workers : workerCounts) {
+                    List<BenchRun> group = groups.get(key(workload, engine, workers));
+                    if (group == null) {
+                        continue;
+                    }
+                    double[] seconds = group.stream().mapToDouble(BenchRun::seconds).sorted().toArray();
+                    double median = median(group);
+                    BenchRun first = group.get(0);
+                    out.add(new BenchSummary(workload, engine, workers, group.size(), median, seconds[0],
+                            seconds[seconds.length - 1], oneWorker / median, first.rows(),
+                            first.checksum().toPlainString()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The printed table: per workload, engine and worker count the median and min-max seconds,
+     * the speedup over the engine's 1-worker median, and for Troupe its median over each peer's
+     * with as many workers (below 1: faster than the peer).
+     */
+    String table(List<String> engines) {
+        List<BenchSummary> summaries = summaries(engines);
+        List<String> peers = engines.subList(1, engines.size());
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%-8s %-7s %7s %10s %19s %8s", "workload", "engine", "workers",
+                "median s", "min-max s", "speedup"));
+        for (String peer : peers) {
+            sb.append(String.format(Locale.ROOT, " %14s", engines.get(0) + "/" + peer));
+        }
+        sb.append(String.format(Locale.ROOT, " %6s %12s%n", "rows", "checksum"));
+        for (BenchSummary s : summaries) {
+            sb.append(String.format(Locale.ROOT, "%-8s %-7s %7d %10.3f %19s %8s", s.workload().id(), s.engine(),
+                    s.workers(), s.median(), String.format(Locale.ROOT, "%.3f-%.3f", s.min(), s.max()),
+                    Double.isNaN(s.speedup()) ? "-" : String.format(Locale.ROOT, "%.2fx", s.speedup())));
+            for (String peer : peers) {
+                BenchSummary other = s.engine().equals(engines.get(0))
+                        ? find(summaries, s.workload(), peer, s.workers()) : null;
+                sb.append(String.format(Locale.ROOT, " %14s",
+                        other == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.median() / other.median())));
+            }
+            sb.append(String.format(Locale.ROOT, " %6d %12s%n", s.rows(), s.checksum()));
+        }
+        return sb.toString();
+    }
+
+    /** Writes every timed run to {@code file} under {@link #CSV_HEADER}. */
+    void writeCsv(Path file) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write(CSV_HEADER);
+            w.write('\n');
+            for (BenchRun r : runs) {
+                w.write(String.format(Locale.ROOT, "%s,%s,%d,%d,%.6f,%d,%s%n", r.workload().id(), r.engine(),
+                        r.workers(), r.run(), r.seconds(), r.rows(), r.checksum().toPlainString()));
+            }
+        }
+    }
+
+    static BenchSummary find(List<BenchSummary> summaries, BenchWorkload workload, String engine, int workers) {
+        for (BenchSummary s : summaries) {
+            if (s.workload() == workload && s.engine().equals(engine) && s.workers() == workers) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static String key(BenchWorkload workload, String engine, int workers) {
+        return workload.id() + '/' + engine + '/' + workers;
+    }
+
+    private static double median(List<BenchRun> group) {
+        double[] sorted = group.stream().mapToDouble(BenchRun::seconds).toArray();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}

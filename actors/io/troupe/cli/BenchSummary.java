@@ -1,0 +1,10 @@
+package io.troupe.cli;
+
+/**
+ * The timed runs of one workload on one engine with one worker count, reduced to median, minimum
+ * and maximum seconds, with the speedup over the same engine's 1-worker median (NaN when the bench
+ * had no 1-worker run). Immutable.
+ */
+record BenchSummary(BenchWorkload workload, String engine, int workers, int runs,
+                    double median, double min, double max, double speedup, long rows, String checksum) {
+}

@@ -1,0 +1,191 @@
+package io.troupe.cli;
+
+import io.troupe.operators.table.DelimitedFileWriter;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * DuckDB as a bench peer, in the same JVM, reached only through JDBC: its driver is a test-scope
+ * dependency that bin/troupe puts on the classpath from target/bench-lib, never a dependency of the
+ * library, so nothing here names a DuckDB class. A workload's tables are made by its own SQL
+ * (a series) or else loaded from the bench's generated values through a temporary '|' file per
+ * table, with Troupe's column types and NOT NULLs. Workers are {@code SET threads = k}, set before the
+ * timer starts; the time covers executing the query and reading every row of its result (the
+ * checksum is summed while reading, which costs nothing next to the query).
+ *
+ * <p>Not threadsafe (see {@link BenchEngine}); owns one in-memory database and closes it.
+ */
+final class DuckDbBenchEngine implements BenchEngine {
+
+    static final String URL = "jdbc:duckdb:";
+
+    private final Connection connection;
+
+    private DuckDbBenchEngine(Connection connection) {
+        this.connection = connection;
+    }
+
+    /**
+     * Opens an in-memory DuckDB through the driver registered for {@code url}.
+     *
+     * @throws IllegalStateException naming the missing jar when no driver accepts {@code url}
+     */
+    static DuckDbBenchEngine open(String url) throws SQLException {
+        try {
+            DriverManager.getDriver(url);
+        } catch (SQLException e) {
+            throw new IllegalStateException("peer duckdb needs the DuckDB JDBC driver (org.duckdb:duckdb_jdbc) on "
+                    + "the classpath, and no driver accepts the URL '" + url + "': build with 'mvn -DskipTests package', which "
+                    + "copies it to target/bench-lib/ for bin/troupe, or leave out --peers duckdb", e);
+        }
+        return new DuckDbBenchEngine(DriverManager.getConnection(url));
+    }
+
+    @Override
+    public String id() {
+        return "duckdb";
+    }
+
+    @Override
+    public int minWorkers() {
+        return 1;
+    }
+
+    @Override
+    public void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws SQLException, IOException {
+        Optional<String> create = workload.createTableSql(size);
+        if (create.isPresent()) {
+            try (Statement s = connection.createStatement()) {
+                s.execute(create.get());
+            }
+            return;
+        }
+        loadTables(connection, tables);
+    }
+
+    /**
+     * Creates each of {@code tables} in the DuckDB behind {@code connection}, with the same name,
+     * columns, types and NOT NULLs, holding the same values (tests load their oracle this way).
+     */
+    static void loadTables(Connection connection, List<Table> tables) throws SQLException, IOException {
+        Path dir = Files.createTempDirectory("troupe-bench-");
+        try {
+            for (Table table : tables) {
+                loadThroughFile(connection, table, dir.resolve(table.name() + ".dat"));
+            }
+        } finally {
+            Files.delete(dir);
+        }
+    }
+
+    /**
+     * Loads {@code table} as DuckDB's table of the same name, columns and types: written to
+     * {@code file} as '|'-separated text ({@link DelimitedFileWriter}: every field ends with '|',
+     * NULL is an empty field), read with read_csv, then the file is deleted.
+     */
+    private static void loadThroughFile(Connection connection, Table table, Path file)
+            throws SQLException, IOException {
+        try {
+            DelimitedFileWriter.write(table, file);
+            StringBuilder create = new StringBuilder("create or replace table ").append(quote(table.name())).append(" (");
+            StringBuilder columns = new StringBuilder("{");
+            StringBuilder select = new StringBuilder();
+            for (Field f : table.schema().fields()) {
+                String type = sqlType(f.type());
+                if (select.length() > 0) {
+                    create.append(", ");
+                    select.append(", ");
+                }
+                create.append(quote(f.name())).append(' ').append(type).append(f.nullable() ? "" : " not null");
+                columns.append(literal(f.name())).append(": ").append(literal(type)).append(", ");
+                select.append(quote(f.name()));
+            }
+            create.append(')');
+            // The '|' that ends every line opens one more, empty column, which is read and dropped.
+            columns.append("'trailing_': 'VARCHAR'}");
+            try (Statement s = connection.createStatement()) {
+                s.execute(create.toString());
+                s.execute("insert into " + quote(table.name()) + " select " + select + " from read_csv("
+                        + literal(file.toString()) + ", delim = '|', header = false, quote = '', escape = '', "
+                        + "auto_detect = false, columns = " + columns + ")");
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** DuckDB's type for a Troupe column type. */
+    static String sqlType(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
+            case DATE -> "DATE";
+            case VARCHAR -> "VARCHAR";
+            case FLOAT64 -> "DOUBLE";
+            case BOOLEAN -> "BOOLEAN";
+        };
+    }
+
+    private static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static String literal(String text) {
+        return '\'' + text.replace("'", "''") + '\'';
+    }
+
+    @Override
+    public BenchOutcome run(BenchWorkload workload, int workers) throws SQLException {
+        if (workers < 1) {
+            throw new IllegalArgumentException("duckdb runs with 1 or more threads, got " + workers);
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET threads = " + workers);
+        }
+        long rows = 0;
+        BigDecimal checksum = BigDecimal.ZERO;
+        long t0 = System.nanoTime();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(workload.sql())) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                rows++;
+                for (int c = 1; c <= columns; c++) {
+                    BigDecimal n = BenchOutcome.numeric(rs.getObject(c));
+                    if (n != null) {
+                        checksum = checksum.add(n);
+                    }
+                }
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        return new BenchOutcome(seconds, rows, checksum);
+    }
+
+    @Override
+    public void unload(BenchWorkload workload) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            for (String table : workload.tableNames()) {
+                s.execute("drop table if exists " + quote(table));
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}

@@ -1,0 +1,167 @@
+package io.troupe.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code troupe bench} run in-process at tiny sizes: what it writes (results.csv, chart.png, the
+ * table), that a disagreement between engines fails it, and that bad arguments exit with 2. No
+ * timing is asserted.
+ */
+class BenchCommandTest {
+
+    @Test
+    void writesResultsAndChartWithEqualChecksumsAcrossEnginesAndWorkers(@TempDir Path dir) throws IOException {
+        Path outDir = dir.resolve("nested/out");
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "w1,w2", "--rows", "20000", "--workers", "0,1,2",
+                "--runs", "2", "--peers", "duckdb", "--out", outDir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+
+        List<String> lines = Files.readAllLines(outDir.resolve("results.csv"));
+        assertEquals("workload,engine,workers,run,seconds,rows,checksum", lines.get(0));
+        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
+        // Per workload: troupe with 0, 1, 2 workers and duckdb with 1, 2 threads, 2 runs each.
+        assertEquals(2 * (3 + 2) * 2, rows.size());
+        for (String[] row : rows) {
+            assertEquals(7, row.length, String.join(",", row));
+            assertTrue(Double.parseDouble(row[4]) > 0, String.join(",", row));
+        }
+        Map<String, List<String[]>> byWorkload = rows.stream().collect(Collectors.groupingBy(row -> row[0]));
+        assertEquals(Set.of("w1", "w2"), byWorkload.keySet());
+        for (List<String[]> group : byWorkload.values()) {
+            assertEquals(Set.of("troupe/0", "troupe/1", "troupe/2", "duckdb/1", "duckdb/2"),
+                    group.stream().map(row -> row[1] + "/" + row[2]).collect(Collectors.toSet()));
+            assertEquals(Set.of("1", "2"), group.stream().map(row -> row[3]).collect(Collectors.toSet()));
+            assertEquals(1, group.stream().map(row -> row[5] + "/" + new BigDecimal(row[6]).stripTrailingZeros())
+                    .distinct().count(), "rows and checksum agree across engines and workers");
+        }
+        String[] w1 = byWorkload.get("w1").get(0);
+        assertEquals("1", w1[5]);
+        assertEquals("20000", w1[6]);
+        String[] w2 = byWorkload.get("w2").get(0);
+        assertEquals("0", w2[5]);
+        assertEquals("0", w2[6]);
+
+        byte[] png = Files.readAllBytes(outDir.resolve("chart.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+        BufferedImage image = ImageIO.read(outDir.resolve("chart.png").toFile());
+        assertNotNull(image);
+        assertTrue(image.getWidth() > 600 && image.getHeight() > 400, image.getWidth() + "x" + image.getHeight());
+
+        assertTrue(r.out().contains("median s"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w1       duckdb        2")), r.out());
+        assertTrue(r.err().contains("bench: w1: run 2/2"), r.err());
+    }
+
+    @Test
+    void w3RunsTpcdsQuery2AtAScaleFactorAndEnginesAgree(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "w3", "--scale", "0.01", "--rows", "7",
+                "--workers", "0,1,2", "--runs", "1", "--warmups", "0", "--peers", "duckdb", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
+        assertEquals(Set.of("w3/troupe/0", "w3/troupe/1", "w3/troupe/2", "w3/duckdb/1", "w3/duckdb/2"),
+                rows.stream().map(row -> row[0] + "/" + row[1] + "/" + row[2]).collect(Collectors.toSet()));
+        // q2 at SF 0.01 (date_dim is as big as at SF 1): 2,513 rows; --rows does not apply
+        assertEquals(Set.of("2513/13328384.51"), rows.stream()
+                .map(row -> row[5] + "/" + new BigDecimal(row[6]).stripTrailingZeros().toPlainString())
+                .collect(Collectors.toSet()), "rows and checksum agree across engines and workers");
+        assertTrue(r.err().contains("bench: w3: table date_dim with 73,049 rows, table web_sales with "), r.err());
+        assertTrue(r.out().contains("w3 SF 0.01;"), r.out());
+        assertNotNull(ImageIO.read(dir.resolve("chart.png").toFile()));
+    }
+
+    @Test
+    void troupeAloneWithoutAOneWorkerRunDrawsTimesOnly(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
+                "--warmups", "0", "--peers", "none", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
+        assertEquals(List.of("w2,troupe,0,1"), lines.subList(1, lines.size()).stream()
+                .map(l -> String.join(",", Arrays.copyOf(l.split(","), 4))).toList());
+        assertNotNull(ImageIO.read(dir.resolve("chart.png").toFile()));
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w2       troupe        0") && l.contains(" - ")),
+                r.out());
+    }
+
+    @Test
+    void aChecksumDisagreementFailsLoudlyNamingBothRuns(@TempDir Path dir) {
+        BenchCommand command = new BenchCommand();
+        command.seam = (engine, workers, outcome) -> engine.equals("duckdb") && workers == 2
+                ? outcome.withChecksum(outcome.checksum().add(BigDecimal.ONE)) : outcome;
+        CliRun r = CliRun.of(command, "--workload", "w1", "--rows", "5000", "--workers", "0,1,2", "--runs", "1",
+                "--peers", "duckdb", "--out", dir.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("FAILED"), r.err());
+        assertTrue(r.err().contains("duckdb with 2 workers returned 1 rows, checksum 5001"), r.err());
+        assertTrue(r.err().contains("troupe with 0 workers returned 1 rows, checksum 5000")
+                || r.err().contains("troupe with 2 workers returned 1 rows, checksum 5000"), r.err());
+        assertFalse(Files.exists(dir.resolve("results.csv")));
+    }
+
+    @Test
+    void aRowCountDisagreementFailsToo(@TempDir Path dir) {
+        BenchCommand command = new BenchCommand();
+        command.seam = (engine, workers, outcome) -> engine.equals("troupe") && workers == 1
+                ? new BenchOutcome(outcome.seconds(), outcome.rows() + 1, outcome.checksum()) : outcome;
+        CliRun r = CliRun.of(command, "--workload", "w2", "--rows", "5000", "--workers", "0,1", "--runs", "1",
+                "--peers", "none", "--out", dir.toString());
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("w2: results disagree: troupe with "), r.err());
+        assertTrue(r.err().contains("troupe with 1 worker returned 1 rows, checksum 0"), r.err());
+        assertTrue(r.err().contains("troupe with 0 workers returned 0 rows, checksum 0"), r.err());
+    }
+
+    @Test
+    void badArgumentsExitWithTwoAndSayWhatIsWrong(@TempDir Path dir) throws IOException {
+        String out = dir.toString();
+        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3)", "--workload", "w1,w9", "--out", out);
+        assertBad("unknown peer 'postgres' in --peers (known: duckdb, none)", "--peers", "postgres", "--out", out);
+        assertBad("--rows", "--rows", "many", "--out", out);
+        assertBad("--rows must be in 1..2147483647", "--rows", "0", "--out", out);
+        assertBad("--workers", "--workers", "1,two", "--out", out);
+        assertBad("--workers must be in 0..256, got -1", "--workers", "0,-1", "--out", out);
+        assertBad("--runs must be at least 1, got 0", "--runs", "0", "--out", out);
+        assertBad("--scale must be a positive scale factor, got 0.0", "--workload", "w3", "--scale", "0", "--out", out);
+        assertBad("--scale must be a positive scale factor, got -1.0", "--scale", "-1", "--out", out);
+        assertBad("--scale", "--scale", "one", "--out", out);
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Path below = file.resolve("sub");
+        assertBad("--out " + below + " is not a writable directory", "--out", below.toString());
+        assertBad("--out " + file + " is not a writable directory", "--out", file.toString());
+    }
+
+    @Test
+    void aMissingDuckDbDriverIsAClearError(@TempDir Path dir) {
+        BenchCommand command = new BenchCommand();
+        command.duckDbUrl = "jdbc:troupe-no-such-driver:";
+        CliRun r = CliRun.of(command, "--rows", "100", "--peers", "duckdb", "--out", dir.toString());
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().contains("peer duckdb needs the DuckDB JDBC driver"), r.err());
+        assertTrue(r.err().contains("target/bench-lib"), r.err());
+    }
+
+    private static void assertBad(String expected, String... args) {
+        CliRun r = CliRun.of(new BenchCommand(), args);
+        assertEquals(2, r.exitCode(), String.join(" ", args) + ": " + r.err());
+        assertTrue(r.err().contains(expected), String.join(" ", args) + ": " + r.err());
+    }
+}
