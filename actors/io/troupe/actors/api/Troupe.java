@@ -259,6 +259,16 @@ public final class Troupe implements AutoCloseable {
         return runtime;
     }
 
+    /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
+    public synchronized TroupeStatus status() {
+        if (runtime == null) {
+            return new TroupeStatus(0, 0, 0, 0, 0, arena.inUseBytes());
+        }
+        return new TroupeStatus(runtime.runningQueries(), runtime.liveWorkers(), runtime.openChannels(),
+                runtime.idleChannels(), runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
+                arena.inUseBytes());
+    }
+
     // visible for testing: the actor system's name (null before it started), live workers, channels in use,
     // queries in the actor executor not finished yet
     synchronized String actorSystemName() {

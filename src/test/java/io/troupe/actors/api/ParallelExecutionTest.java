@@ -75,6 +75,28 @@ class ParallelExecutionTest {
 
     @Test
     @Timeout(60)
+    void statusShowsWhatARunningQueryHoldsAndThatItIsBackAfterward() throws Exception {
+        try (Troupe idle = Troupe.start(troupe.settings())) {
+            TroupeStatus nothing = idle.status();
+            assertEquals(0, nothing.runningQueries() + nothing.liveWorkers() + nothing.openChannels(), nothing::toString);
+            assertEquals(0, nothing.memoryInUseBytes(), "a Troupe that ran nothing holds no memory");
+        }
+        try (QueryStream stream = troupe.stream(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2))) {
+            stream.next(Duration.ofSeconds(10));
+            TroupeStatus running = troupe.status();
+            assertEquals(1, running.runningQueries());
+            assertEquals(2, running.openChannels());
+            assertTrue(running.driverPublications() >= 2, running::toString);
+        }
+        TroupeStatus after = troupe.status();
+        assertEquals(0, after.runningQueries());
+        assertEquals(0, after.liveWorkers());
+        assertEquals(0, after.openChannels());
+        assertEquals(0, after.memoryInUseBytes());
+    }
+
+    @Test
+    @Timeout(60)
     void sameRowsWithoutLeaderParticipation() {
         TroupeSettings s = troupe.settings();
         try (Troupe gatherOnly = Troupe.start(s.withWorkers(new TroupeSettings.Workers(s.workers().threads(), 2, false)))) {
