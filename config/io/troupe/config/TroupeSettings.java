@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -15,11 +16,12 @@ import java.util.Locale;
  * @param matchFlags how probes record matches ({@code troupe.hash.match-flags})
  * @param transport  how batches move between workers ({@code troupe.gather.*}, {@code troupe.transport.*})
  * @param workers    how many workers run a query, on how many threads ({@code troupe.workers.*})
- * @param memory     hash-table memory: chunk size, preallocation, budget ({@code troupe.hash.chunk-size},
- *                   {@code troupe.memory.*})
+ * @param memory     query memory: chunk size, preallocation, budget, per-query limit
+ *                   ({@code troupe.hash.chunk-size}, {@code troupe.memory.*})
+ * @param spill      what operators over the budget do ({@code troupe.spill.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory) {
+                             Memory memory, Spill spill) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -143,14 +145,15 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     }
 
     /**
-     * Lesson 2's settings: the memory arena's chunks, preallocation and budget.
+     * Query memory: lesson 2's chunks and preallocation, the budget of all queries, the limit of one.
      *
      * @param chunkBytes       {@code troupe.hash.chunk-size}: bytes per hash-table chunk, a power of two
      * @param preallocateBytes {@code troupe.memory.preallocate}: bytes allocated and pre-touched at
      *                         start and reused by every query; 0 allocates on demand ("off")
-     * @param budgetBytes      {@code troupe.memory.budget}: the most hash-table memory all queries may hold
+     * @param budgetBytes      {@code troupe.memory.budget}: the most memory all queries may hold together
+     * @param queryLimitBytes  {@code troupe.memory.query-limit}: the most one query may hold, at most the budget
      */
-    public record Memory(int chunkBytes, long preallocateBytes, long budgetBytes) {
+    public record Memory(int chunkBytes, long preallocateBytes, long budgetBytes, long queryLimitBytes) {
 
         public static final int MIN_CHUNK_BYTES = 4 * 1024;
         public static final int MAX_CHUNK_BYTES = 64 * 1024 * 1024;
@@ -167,19 +170,61 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                 throw new IllegalArgumentException("troupe.memory.budget must hold at least one chunk ("
                         + chunkBytes + " bytes), got " + budgetBytes);
             }
+            if (queryLimitBytes < chunkBytes || queryLimitBytes > budgetBytes) {
+                throw new IllegalArgumentException("troupe.memory.query-limit must be between one chunk ("
+                        + chunkBytes + " bytes) and troupe.memory.budget (" + budgetBytes + " bytes), got "
+                        + queryLimitBytes);
+            }
+        }
+
+        /** Query memory whose per-query limit is the whole budget. */
+        public Memory(int chunkBytes, long preallocateBytes, long budgetBytes) {
+            this(chunkBytes, preallocateBytes, budgetBytes, budgetBytes);
+        }
+    }
+
+    /**
+     * What an operator over the memory budget does ({@code troupe.spill.*}).
+     *
+     * @param enabled       {@code troupe.spill.enabled}: write to temp files and go on; false fails the query
+     * @param directory     {@code troupe.spill.directory}: where spill files go; empty means java.io.tmpdir
+     * @param maxSizeBytes  {@code troupe.spill.max-size}: the most bytes of spill files all queries may hold
+     */
+    public record Spill(boolean enabled, String directory, long maxSizeBytes) {
+
+        public Spill {
+            if (directory == null) {
+                throw new IllegalArgumentException("troupe.spill.directory must not be null (empty means java.io.tmpdir)");
+            }
+            if (maxSizeBytes < 0) {
+                throw new IllegalArgumentException("troupe.spill.max-size must not be negative, got " + maxSizeBytes);
+            }
+        }
+
+        /** The directory spill files go under: the setting, or java.io.tmpdir when it is empty. */
+        public Path directoryPath() {
+            return Path.of(directory.isEmpty() ? System.getProperty("java.io.tmpdir") : directory);
         }
     }
 
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
-    /** The settings before lesson 2's: memory as reference.conf's defaults give it. */
+    /** The settings before lesson 2's: memory and spill as reference.conf's defaults give them. */
     public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers) {
         this(batchSize, matchFlags, transport, workers, from(ConfigFactory.empty()).memory());
+    }
+
+    /** The settings with spill as reference.conf's defaults give it. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory) {
+        this(batchSize, matchFlags, transport, workers, memory, from(ConfigFactory.empty()).spill());
     }
 
     public TroupeSettings {
         if (memory == null) {
             throw new IllegalArgumentException("troupe memory settings must not be null");
+        }
+        if (spill == null) {
+            throw new IllegalArgumentException("troupe spill settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -218,33 +263,49 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                                     : c.getInt("workers.threads"),
                             c.getInt("workers.default"),
                             c.getBoolean("gather.leader-participation")),
-                    new Memory(
-                            intBytes(c, "hash.chunk-size"),
-                            c.getBytes("memory.preallocate"),
-                            budgetBytes(c, "memory.budget")));
+                    memory(c),
+                    new Spill(
+                            c.getBoolean("spill.enabled"),
+                            c.getString("spill.directory"),
+                            spillBytes(c)));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill);
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill);
     }
 
-    /** A size in bytes, or a percentage of the maximum heap ("75%"). */
-    private static long budgetBytes(Config c, String key) {
+    public TroupeSettings withSpill(Spill newSpill) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill);
+    }
+
+    private static Memory memory(Config c) {
+        long budget = bytesOrPercent(c, "memory.budget", Runtime.getRuntime().maxMemory(), "the heap");
+        return new Memory(intBytes(c, "hash.chunk-size"), c.getBytes("memory.preallocate"), budget,
+                bytesOrPercent(c, "memory.query-limit", budget, "troupe.memory.budget"));
+    }
+
+    private static long spillBytes(Config c) {
+        Path dir = new Spill(true, c.getString("spill.directory"), 0).directoryPath();
+        return bytesOrPercent(c, "spill.max-size", dir.toFile().getUsableSpace(), "the free space of " + dir);
+    }
+
+    /** A size in bytes, or a percentage of {@code whole} ("75%"). */
+    private static long bytesOrPercent(Config c, String key, long whole, String wholeName) {
         String raw = c.getString(key).trim();
         if (raw.endsWith("%")) {
             double percent;
@@ -254,10 +315,10 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                 percent = -1;
             }
             if (!(percent > 0 && percent <= 100)) {
-                throw new IllegalArgumentException("troupe." + key + " must be bytes or a percentage in (0, 100] of the heap, got '"
-                        + raw + "'");
+                throw new IllegalArgumentException("troupe." + key + " must be bytes or a percentage in (0, 100] of "
+                        + wholeName + ", got '" + raw + "'");
             }
-            return (long) (Runtime.getRuntime().maxMemory() * (percent / 100));
+            return (long) (whole * (percent / 100));
         }
         return c.getBytes(key);
     }

@@ -341,7 +341,7 @@ public final class QueryStream implements AutoCloseable {
         private void release() {
             if (!released) {
                 released = true;
-                ctx.memory().releaseAll();
+                ctx.release();
             }
         }
 

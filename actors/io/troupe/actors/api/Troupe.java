@@ -13,6 +13,7 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
+import io.troupe.operators.spill.SpillSpace;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.transport.aeron.EmbeddedAeron;
@@ -53,6 +54,7 @@ public final class Troupe implements AutoCloseable {
     private final TroupeSettings settings;
     private final Catalog catalog = new Catalog();
     private final MemoryArena arena;
+    private final SpillSpace spillSpace;
     private final AtomicLong nextQueryId = new AtomicLong(1);
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
@@ -62,6 +64,8 @@ public final class Troupe implements AutoCloseable {
         this.settings = settings;
         TroupeSettings.Memory memory = settings.memory();
         this.arena = new MemoryArena(memory.chunkBytes(), memory.preallocateBytes(), memory.budgetBytes());
+        TroupeSettings.Spill spill = settings.spill();
+        this.spillSpace = new SpillSpace(spill.directoryPath(), spill.maxSizeBytes(), spill.enabled());
     }
 
     /** Starts a Troupe with the settings of reference.conf, application.conf and -Dtroupe.* properties. */
@@ -166,7 +170,7 @@ public final class Troupe implements AutoCloseable {
     /** Starts {@code query}; {@code probe} is EXPLAIN ANALYZE's, null for an ordinary query. */
     private RunningQuery submit(PlanCompiler.CompiledQuery query, int workers, QueryOptions options, ExecutionProbe probe) {
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId), probe);
+        ExecContext ctx = newContext(queryId, probe);
         CompletableFuture<QueryResult> result = new CompletableFuture<>();
         if (workers == 0) {
             if (options.timeout() != null) {
@@ -194,7 +198,7 @@ public final class Troupe implements AutoCloseable {
         try {
             coordinator = executor.spawnCoordinator(executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
         } catch (RuntimeException e) {
-            ctx.memory().releaseAll();
+            ctx.release();
             throw e;
         }
         return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
@@ -212,7 +216,7 @@ public final class Troupe implements AutoCloseable {
         checkOpen();
         PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), arena.forQuery(queryId));
+        ExecContext ctx = newContext(queryId, null);
         int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
         if (workers == 0) {
             return QueryStream.local(query.schema(), query.pipelines(), ctx, options.timeout());
@@ -225,11 +229,22 @@ public final class Troupe implements AutoCloseable {
             coordinator = executor.spawnCoordinator(
                     executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver));
         } catch (RuntimeException e) {
-            ctx.memory().releaseAll();
+            ctx.release();
             throw e;
         }
         return QueryStream.parallel(queryId, query.schema(), handOver, done,
                 reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
+    }
+
+    /** A query's context: its memory under the budget, its spill files, EXPLAIN ANALYZE's probe or null. */
+    private ExecContext newContext(long queryId, ExecutionProbe probe) {
+        return new ExecContext(queryId, settings.batchSize(),
+                arena.forQuery(queryId, settings.memory().queryLimitBytes()), spillSpace.forQuery(queryId), probe);
+    }
+
+    /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */
+    public SpillSpace spillSpace() {
+        return spillSpace;
     }
 
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
@@ -307,8 +322,12 @@ public final class Troupe implements AutoCloseable {
             toClose = runtime;
             runtime = null;
         }
-        if (toClose != null) {
-            toClose.close();
+        try {
+            if (toClose != null) {
+                toClose.close();
+            }
+        } finally {
+            spillSpace.close();
         }
     }
 }

@@ -186,7 +186,7 @@ public final class ExecutorRuntime implements AutoCloseable {
             // No actor runs any more: the memory of the queries it stopped can go back.
             for (QueryCoordinator.Spec stopped : List.copyOf(running.values())) {
                 stopped.ctx().cancel("the Troupe closed");
-                stopped.ctx().memory().releaseAll();
+                stopped.ctx().release();
                 stopped.done().completeExceptionally(new QueryCancelledException(
                         "query " + stopped.ctx().queryId() + " cancelled: the Troupe closed"));
             }

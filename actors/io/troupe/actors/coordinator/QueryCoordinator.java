@@ -395,7 +395,7 @@ public final class QueryCoordinator {
         for (BatchChannel channel : openedChannels) {
             channel.close();
         }
-        spec.ctx().memory().releaseAll();
+        spec.ctx().release();
         if (failure == null) {
             spec.done().complete(null);
         } else if (failure instanceof QueryFailedException) {

@@ -91,6 +91,15 @@ public final class Batch {
         return new Batch(dense, size, null, size);
     }
 
+    /** Bytes of heap its columns' arrays hold (see {@link ColumnVector#sizeInBytes()}), selection included. */
+    public long sizeInBytes() {
+        long bytes = selection == null ? 0 : (long) selection.length * Integer.BYTES;
+        for (ColumnVector column : columns) {
+            bytes += column.sizeInBytes();
+        }
+        return bytes;
+    }
+
     /** The live row {@code i} as Java objects (see {@link ColumnVector#getObject}). */
     public Object[] rowObjects(int i) {
         int r = row(i);

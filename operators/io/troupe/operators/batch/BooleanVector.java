@@ -54,4 +54,9 @@ public final class BooleanVector extends ColumnVector {
     public Object getObject(int row) {
         return isNull(row) ? null : (Object) (values[row] != 0);
     }
+
+    @Override
+    protected long valueBytes() {
+        return values.length;
+    }
 }

@@ -39,6 +39,16 @@ public abstract sealed class ColumnVector
         };
     }
 
+    /** Bytes of heap {@link #allocate}{@code (type, capacity)} makes, all valid (for reserving them first). */
+    public static long bytesFor(DataType type, int capacity) {
+        return switch (type.id()) {
+            case INT32, DATE -> (long) capacity * Integer.BYTES;
+            case INT64, DECIMAL, FLOAT64 -> (long) capacity * Long.BYTES;
+            case BOOLEAN -> capacity;
+            case VARCHAR -> (long) (capacity + 1) * Integer.BYTES + Math.max(16, capacity * 8L);
+        };
+    }
+
     public final DataType type() {
         return type;
     }
@@ -56,6 +66,17 @@ public abstract sealed class ColumnVector
     public final boolean mayHaveNulls() {
         return validity != null;
     }
+
+    /**
+     * Bytes of heap this vector's arrays hold (values, offsets, string bytes, validity), without object
+     * headers: what the memory budget counts when an operator keeps the vector.
+     */
+    public final long sizeInBytes() {
+        return valueBytes() + (validity == null ? 0 : (long) validity.length * Long.BYTES);
+    }
+
+    /** Bytes of the value arrays (for a VARCHAR, offsets and bytes). */
+    protected abstract long valueBytes();
 
     /** The validity bitmap, or null when every row is valid. Do not modify a shared vector's. */
     public final long[] validity() {

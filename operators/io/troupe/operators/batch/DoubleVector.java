@@ -51,4 +51,9 @@ public final class DoubleVector extends ColumnVector {
     public Object getObject(int row) {
         return isNull(row) ? null : (Object) values[row];
     }
+
+    @Override
+    protected long valueBytes() {
+        return (long) values.length * Double.BYTES;
+    }
 }

@@ -59,4 +59,9 @@ public final class IntVector extends ColumnVector {
         }
         return type().id() == TypeId.DATE ? Dates.toLocalDate(values[row]) : (Object) values[row];
     }
+
+    @Override
+    protected long valueBytes() {
+        return (long) values.length * Integer.BYTES;
+    }
 }

@@ -65,4 +65,9 @@ public final class LongVector extends ColumnVector {
                 ? BigDecimal.valueOf(values[row], type().scale())
                 : (Object) values[row];
     }
+
+    @Override
+    protected long valueBytes() {
+        return (long) values.length * Long.BYTES;
+    }
 }

@@ -152,4 +152,9 @@ public final class StringVector extends ColumnVector {
     public Object getObject(int row) {
         return isNull(row) ? null : getString(row);
     }
+
+    @Override
+    protected long valueBytes() {
+        return data.length + (long) offsets.length * Integer.BYTES;
+    }
 }

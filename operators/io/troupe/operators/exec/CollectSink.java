@@ -1,20 +1,33 @@
 package io.troupe.operators.exec;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.memory.MemoryReservation;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sink at the top of a query: keeps every batch, in the order each worker produced them, and
- * publishes the list. With one worker the order is the plan's order (a sort's output stays sorted).
+ * The sink at the top of a query, and of a shared subplan: keeps every batch, in the order each
+ * worker produced them, and publishes the list. With one worker the order is the plan's order (a
+ * sort's output stays sorted).
+ *
+ * <p>Every kept batch is reserved from the query's memory first (its columns' arrays, counted whole
+ * even where they are a table's own, which a scan hands on without copying): a result larger than
+ * the budget fails with the budget's error, naming this sink, rather than filling the heap. Such a
+ * result is for {@code Troupe.stream}, which keeps no more than a few batches.
  */
 public final class CollectSink implements Sink {
 
     private final StateKey<Collected> key;
+    private final String label;
 
-    public CollectSink(StateKey<Collected> key) {
+    /**
+     * @param key   where the kept batches are published
+     * @param label what keeps them, in errors ("the result", "CTE w")
+     */
+    public CollectSink(StateKey<Collected> key, String label) {
         this.key = key;
+        this.label = label;
     }
 
     /** The batches a query produced. */
@@ -29,6 +42,7 @@ public final class CollectSink implements Sink {
     @Override
     public SinkState open(ExecContext ctx) {
         List<Batch> all = new ArrayList<>();
+        MemoryReservation memory = ctx.memory().reservation(this, label);
         return new SinkState() {
             @Override
             public BatchConsumer local() {
@@ -37,6 +51,7 @@ public final class CollectSink implements Sink {
                     @Override
                     public boolean accept(Batch batch) {
                         if (batch.size() > 0) {
+                            memory.grow(batch.sizeInBytes());
                             mine.add(batch);
                         }
                         return true;

@@ -2,14 +2,17 @@ package io.troupe.operators.exec;
 
 import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.memory.QueryMemory;
+import io.troupe.operators.spill.QuerySpill;
+import io.troupe.operators.spill.SpillSpace;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
  * The state of one query execution that every operator may see: its id, its batch size, the
- * values pipelines publish for each other, the cancel flag, and the hash-table memory it holds
- * ({@link QueryMemory}, which the executor releases when the query ends).
+ * values pipelines publish for each other, the cancel flag, the memory it holds
+ * ({@link QueryMemory}) and its spill files ({@link QuerySpill}), both of which the executor
+ * releases when the query ends ({@link #release()}).
  *
  * <h2>Concurrency</h2>
  * Threadsafe. {@link #publish} happens before the dependent pipelines start (the executor starts
@@ -26,6 +29,7 @@ public final class ExecContext {
     private final int batchSize;
     private final ConcurrentMap<StateKey<?>, Object> published = new ConcurrentHashMap<>();
     private final QueryMemory memory;
+    private final QuerySpill spill;
     private final ExecutionProbe probe;
     private volatile String cancelReason;
 
@@ -34,16 +38,17 @@ public final class ExecContext {
         this(queryId, batchSize, MemoryArena.onDemand(DEFAULT_CHUNK_BYTES).forQuery(queryId));
     }
 
-    /** A context whose operators take hash memory from {@code memory} (a Troupe's arena). */
+    /** A context whose operators reserve from {@code memory} (a Troupe's arena) and never spill. */
     public ExecContext(long queryId, int batchSize, QueryMemory memory) {
-        this(queryId, batchSize, memory, null);
+        this(queryId, batchSize, memory, SpillSpace.disabled().forQuery(queryId), null);
     }
 
     /**
-     * A context whose executors report to {@code probe} (EXPLAIN ANALYZE), or to none when it is null.
-     * The probe is for the executors ({@link PipelineRun}); operators never use it.
+     * A context whose operators reserve from {@code memory} and spill into {@code spill}, and whose
+     * executors report to {@code probe} (EXPLAIN ANALYZE), or to none when it is null. The probe is
+     * for the executors ({@link PipelineRun}); operators never use it.
      */
-    public ExecContext(long queryId, int batchSize, QueryMemory memory, ExecutionProbe probe) {
+    public ExecContext(long queryId, int batchSize, QueryMemory memory, QuerySpill spill, ExecutionProbe probe) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
@@ -53,6 +58,10 @@ public final class ExecContext {
             throw new IllegalArgumentException("memory must not be null");
         }
         this.memory = memory;
+        if (spill == null) {
+            throw new IllegalArgumentException("spill must not be null");
+        }
+        this.spill = spill;
         this.probe = probe;
     }
 
@@ -61,9 +70,29 @@ public final class ExecContext {
         return probe;
     }
 
-    /** The query's hash-table memory: operators take chunks here; the executor releases them at the end. */
+    /** The query's memory: operators reserve here before they allocate; the executor releases it at the end. */
     public QueryMemory memory() {
         return memory;
+    }
+
+    /** The query's spill files: operators over the budget write here; the executor deletes them at the end. */
+    public QuerySpill spill() {
+        return spill;
+    }
+
+    /**
+     * Returns the query's memory and deletes its spill files: called by the executor once, when the
+     * query has ended and no worker of it runs any more. Idempotent.
+     */
+    public void release() {
+        if (probe != null) {
+            probe.memory(memory.reservations());
+        }
+        try {
+            spill.releaseAll();
+        } finally {
+            memory.releaseAll();
+        }
     }
 
     public long queryId() {

@@ -1,5 +1,9 @@
 package io.troupe.operators.exec;
 
+import io.troupe.operators.memory.MemoryReservation;
+
+import java.util.List;
+
 /**
  * What an executor reports to EXPLAIN ANALYZE: {@link PipelineRun} hands each participant's readers
  * and consumers to a probe to be wrapped while it binds them, and times each sink's finalize. An
@@ -34,6 +38,12 @@ public interface ExecutionProbe {
      * {@link FinalizeWork} (from any worker), or {@link Sink.SinkState#finalizeSink()} itself.
      */
     void finalized(Pipeline pipeline, long nanos);
+
+    /**
+     * The query ended: what each operator's memory account held at its peak and spilled. Called once,
+     * by the executor's thread that releases the query, after every participant stopped.
+     */
+    void memory(List<MemoryReservation> reservations);
 
     /** Wraps one participant's readers and consumers. Not threadsafe: owned by that participant. */
     interface Recorder {

@@ -20,7 +20,7 @@ public final class LocalExecutor {
                 runOne(p, ctx);
             }
         } finally {
-            ctx.memory().releaseAll();
+            ctx.release();
         }
     }
 

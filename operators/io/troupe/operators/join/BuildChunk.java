@@ -31,6 +31,8 @@ final class BuildChunk {
     final int capacity;
     /** Rows filled, 0..capacity. */
     int rows;
+    /** Bytes of its columns reserved from the join's memory so far (see {@link HashJoinTable#reserveGrowth}). */
+    long reservedColumnBytes;
 
     /**
      * @param entries   the entries: capacity times the longs per row, taken from the query's memory
@@ -46,6 +48,18 @@ final class BuildChunk {
             payload[keyColumn] = null;
         }
         this.keys = allocate(keyTypes, capacity);
+    }
+
+    /** Bytes its stored columns hold now (VARCHAR columns grow as rows are appended). */
+    long columnBytes() {
+        long bytes = 0;
+        for (ColumnVector v : payload) {
+            bytes += v == null ? 0 : v.sizeInBytes();
+        }
+        for (ColumnVector v : keys) {
+            bytes += v.sizeInBytes();
+        }
+        return bytes;
     }
 
     boolean isFull() {

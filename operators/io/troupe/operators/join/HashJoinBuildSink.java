@@ -67,7 +67,7 @@ public final class HashJoinBuildSink implements Sink {
         }
         int keyColumn = keys.length == 1 && keys[0] instanceof ColumnExpression column ? column.index() : -1;
         return new BuildState(new HashJoinTable(name, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
-                ctx.memory()), ctx);
+                ctx.memory().reservation(this, "hash join " + name), ctx.memory().chunkLongs()), ctx);
     }
 
     /** One execution: the table being built. Threadsafe as {@link Sink} describes. */
@@ -156,6 +156,7 @@ public final class HashJoinBuildSink implements Sink {
                 }
                 current.rows += take;
                 done += take;
+                table.reserveGrowth(current);
             }
             return true;
         }

@@ -2,7 +2,7 @@ package io.troupe.operators.join;
 
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorHash;
-import io.troupe.operators.memory.QueryMemory;
+import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.types.DataType;
 
 import java.lang.invoke.MethodHandles;
@@ -31,12 +31,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * linked, or {@link #NOT_LINKED} for a row with a NULL key (such a row never matches, but a RIGHT
  * or FULL join still emits it).
  *
- * <p>Chunk size (lesson 2, seed 001). A chunk's entries are one chunk of the query's
- * {@link QueryMemory} ({@code troupe.hash.chunk-size}, 32 KiB by default, from the Troupe's arena,
- * preallocated when {@code troupe.memory.preallocate} asks), so a chunk holds as many rows as its
- * entries fit: 4096 packed or 2048 two-long rows at 32 KiB, four times as many at 128 KiB. The
- * entries go back to the arena when the query ends (the executor releases the query's memory);
- * the stored columns are ordinary heap vectors of the same row count.
+ * <p>Chunk size (lesson 2, seed 001). A chunk's entries are one chunk of the query's memory
+ * ({@code troupe.hash.chunk-size}, 32 KiB by default, from the Troupe's arena, preallocated when
+ * {@code troupe.memory.preallocate} asks), so a chunk holds as many rows as its entries fit: 4096
+ * packed or 2048 two-long rows at 32 KiB, four times as many at 128 KiB. The entries go back to the
+ * arena when the query ends (the executor releases the query's memory); the stored columns are
+ * ordinary heap vectors of the same row count.
+ *
+ * <p>Memory. Everything the table holds is reserved from the join's {@link MemoryReservation} before
+ * it is made: a chunk's entries and its columns at their allocated size when the chunk is made (a
+ * VARCHAR column that grows past that is reserved by its build worker after each batch, so the
+ * account trails by at most a batch), the bucket heads and match flags in {@link #allocate}.
  *
  * <p>Two key paths. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
  * key itself, widened to a long, is in the entry, and a chain step compares two longs; when
@@ -87,7 +92,9 @@ public final class HashJoinTable {
     private final int keyColumn;
     private final boolean matchFlagsNeeded;
     private final String name;
-    private final QueryMemory memory;
+    private final MemoryReservation memory;
+    /** Bytes a new chunk's entries and columns take, reserved before it is made. */
+    private final long chunkColumnBytes;
     /** Rows per chunk, as a shift: the chunk's entries fill one arena chunk. */
     private final int chunkShift;
     private final int chunkRows;
@@ -119,10 +126,12 @@ public final class HashJoinTable {
      *                         stored a second time
      * @param matchFlagsNeeded whether probes record matched build rows (RIGHT and FULL, and every join
      *                         under the always-write baseline)
-     * @param memory           the query's memory, which the chunks' entries come from
+     * @param memory           the join's account of the query's memory, which everything the table holds
+     *                         is reserved from (the chunks' entries come from the arena through it)
+     * @param chunkLongs       longs per arena chunk ({@code troupe.hash.chunk-size} / 8)
      */
     public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn,
-                         boolean matchFlagsNeeded, QueryMemory memory) {
+                         boolean matchFlagsNeeded, MemoryReservation memory, int chunkLongs) {
         if (keyTypes.length == 0) {
             throw new IllegalArgumentException("a hash join needs at least one key: " + name);
         }
@@ -136,10 +145,18 @@ public final class HashJoinTable {
         this.keyColumn = keyInEntries ? keyColumn : -1;
         this.matchFlagsNeeded = matchFlagsNeeded;
         this.memory = memory;
-        int rows = memory.chunkLongs() >> (packed ? 0 : 1);
+        int rows = chunkLongs >> (packed ? 0 : 1);
         this.chunkShift = Integer.numberOfTrailingZeros(rows);
         this.chunkRows = rows;
         this.maxChunks = 1 << (31 - chunkShift);
+        long columns = 0;
+        for (int c = 0; c < payloadTypes.length; c++) {
+            columns += c == this.keyColumn ? 0 : ColumnVector.bytesFor(payloadTypes[c], rows);
+        }
+        for (int k = 0; !fastPath && k < keyTypes.length; k++) {
+            columns += ColumnVector.bytesFor(keyTypes[k], rows);
+        }
+        this.chunkColumnBytes = columns;
     }
 
     /** True for one key held in an int[] or long[] (INT32, DATE, INT64, DECIMAL): keys compare as longs. */
@@ -157,8 +174,23 @@ public final class HashJoinTable {
             throw new IllegalStateException("hash join build side over " + ((long) maxChunks << chunkShift)
                     + " rows: " + name);
         }
-        return new BuildChunk(id, memory.take("hash join " + name), chunkRows, payloadTypes, keyColumn,
+        memory.grow(chunkColumnBytes);
+        BuildChunk chunk = new BuildChunk(id, memory.takeChunk(), chunkRows, payloadTypes, keyColumn,
                 fastPath ? new DataType[0] : keyTypes);
+        chunk.reservedColumnBytes = chunkColumnBytes;
+        return chunk;
+    }
+
+    /**
+     * Reserves what {@code chunk}'s VARCHAR columns grew past what was reserved for them (called by its
+     * build worker after each batch it appended).
+     */
+    void reserveGrowth(BuildChunk chunk) {
+        long now = chunk.columnBytes();
+        if (now > chunk.reservedColumnBytes) {
+            memory.grow(now - chunk.reservedColumnBytes);
+            chunk.reservedColumnBytes = now;
+        }
     }
 
     /** Hands in every chunk a build worker created (once per worker, when it finishes). Threadsafe. */
@@ -197,6 +229,7 @@ public final class HashJoinTable {
         if (buckets < rows) {
             buckets <<= 1;
         }
+        memory.grow((long) buckets * Integer.BYTES + (matchFlagsNeeded ? (long) byId.length << chunkShift : 0));
         int[] bucketHeads = new int[buckets];
         Arrays.fill(bucketHeads, END);
         this.chunks = byId;

@@ -4,12 +4,25 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The hash-table memory of one Troupe (lesson 2, seed 001: a parallel hash join that allocates its
- * memory on demand stops scaling; preallocated memory and large chunks let it scale on). Hands out
- * chunks of {@link #chunkBytes()} bytes as {@code long[]} to queries through their
- * {@link QueryMemory}, and takes them back when a query ends.
+ * The memory of one Troupe: the budget that every running query reserves from
+ * ({@code troupe.memory.budget}), and the cache of hash-table chunks (lesson 2, seed 001: a parallel
+ * hash join that allocates its memory on demand stops scaling; preallocated memory and large chunks
+ * let it scale on).
  *
- * <p>Two modes, chosen by {@code troupe.memory.preallocate}:
+ * <h2>The budget</h2>
+ * Queries hold memory through their {@link QueryMemory} ({@link #forQuery}), operators through a
+ * {@link MemoryReservation} each, and every large allocation is reserved before it is made. A query
+ * may be admitted with a reservation ({@link #tryAdmit}): those bytes are set aside for it at once,
+ * so that it never waits for them or spills below them; past its reservation it grows into whatever
+ * of the budget nobody holds, up to its own limit. The arena counts, per query, the larger of its
+ * reservation and what it uses ({@link #reservedBytes()}); a grow that would take that past the budget
+ * is refused, and the operator spills or fails with an error that names the budget, never an
+ * OutOfMemoryError. The budget covers what queries build (hash tables, aggregate tables, sort runs,
+ * kept subplans, results, hand-over buffers); registered tables live outside it, in the rest of the
+ * heap (reference.conf says how to size both).
+ *
+ * <h2>The chunk cache</h2>
+ * Chunks of {@link #chunkBytes()} bytes as {@code long[]}, chosen by {@code troupe.memory.preallocate}:
  * <ul>
  *   <li><b>preallocated</b> (&gt; 0): that many bytes of chunks are allocated and pre-touched (every
  *       page written) when the arena is made, so that no query pays the allocator or a page fault in
@@ -19,15 +32,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>on demand</b> (0, the "off" position): every chunk is a fresh allocation and a returned
  *       chunk is left to the garbage collector, as the baseline the lesson measures against.</li>
  * </ul>
- * Either way the bytes that queries hold count against {@code troupe.memory.budget}: a take that
- * would pass it fails with a {@link io.troupe.operators.exec.QueryFailedException} (see
- * {@link QueryMemory#take}), never an OutOfMemoryError. A chunk comes back dirty: its owner writes
- * every slot it reads.
+ * A chunk is counted against the budget while a query holds it (through its reservation), not while
+ * it waits on the free list. A chunk comes back dirty: its owner writes every slot it reads.
  *
  * <h2>Concurrency</h2>
  * Threadsafe and lock-free: the free list is a {@link ConcurrentLinkedQueue} (a CAS per take and
- * per return) and the budget an {@link AtomicLong} moved by CAS. A take happens once per chunk
- * (thousands of rows), never per row.
+ * per return) and the budget an {@link AtomicLong} moved by CAS. Queries move it once per chunk or
+ * batch (thousands of rows), never per row.
  */
 public final class MemoryArena {
 
@@ -45,7 +56,8 @@ public final class MemoryArena {
     private final ConcurrentLinkedQueue<long[]> free = new ConcurrentLinkedQueue<>();
     /** Chunks now on the free list (the queue's size() is not constant-time). */
     private final AtomicLong freeChunks = new AtomicLong();
-    private final AtomicLong inUseBytes = new AtomicLong();
+    /** Per query, the larger of its reservation and its use, summed over the running queries. */
+    private final AtomicLong reservedBytes = new AtomicLong();
     private final AtomicLong allocatedChunks = new AtomicLong();
 
     /**
@@ -65,6 +77,16 @@ public final class MemoryArena {
         if (budgetBytes < chunkBytes) {
             throw new IllegalArgumentException("troupe.memory.budget must hold at least one chunk of "
                     + chunkBytes + " bytes, got " + budgetBytes);
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (preallocateBytes > heap) {
+            throw new IllegalArgumentException("troupe.memory.preallocate (" + preallocateBytes
+                    + " bytes) is larger than the maximum heap (" + heap + " bytes, -Xmx)");
+        }
+        if (preallocateBytes > budgetBytes) {
+            throw new IllegalArgumentException("troupe.memory.preallocate (" + preallocateBytes
+                    + " bytes) is larger than troupe.memory.budget (" + budgetBytes
+                    + " bytes): queries could never use what it keeps");
         }
         this.chunkBytes = chunkBytes;
         this.chunkLongs = chunkBytes / Long.BYTES;
@@ -94,9 +116,14 @@ public final class MemoryArena {
         return budgetBytes;
     }
 
-    /** Bytes that queries hold now. */
+    /** Bytes of the budget that queries hold now: per query the larger of its reservation and its use. */
     public long inUseBytes() {
-        return inUseBytes.get();
+        return reservedBytes.get();
+    }
+
+    /** Bytes of the budget nobody holds now. */
+    public long freeBytes() {
+        return budgetBytes - reservedBytes.get();
     }
 
     /** Chunks on the free list now, ready for reuse. */
@@ -109,23 +136,55 @@ public final class MemoryArena {
         return allocatedChunks.get();
     }
 
-    /** A per-query handle over this arena; {@link QueryMemory#releaseAll()} returns what it took. */
+    /** A query with no reservation of its own, which may grow to the whole budget. */
     public QueryMemory forQuery(long queryId) {
-        return new QueryMemory(this, queryId);
+        return forQuery(queryId, budgetBytes);
+    }
+
+    /** A query with no reservation of its own, which may grow to {@code limitBytes} (at most the budget). */
+    public QueryMemory forQuery(long queryId, long limitBytes) {
+        return new QueryMemory(this, queryId, 0, Math.min(limitBytes, budgetBytes));
     }
 
     /**
-     * Reserves one chunk against the budget and hands it out; returns null (having reserved nothing)
-     * when the budget would be passed, so that the caller can name the operator in its error.
+     * A query admitted with {@code reservationBytes} set aside for it now, which may grow to
+     * {@code limitBytes}; null (having reserved nothing) when the budget cannot hold the reservation
+     * now. Its {@link QueryMemory#releaseAll()} returns the reservation with the rest.
+     *
+     * @throws IllegalArgumentException when the reservation could never fit: larger than the limit or the budget
      */
-    long[] take() {
+    public QueryMemory tryAdmit(long queryId, long reservationBytes, long limitBytes) {
+        if (reservationBytes < 0 || reservationBytes > limitBytes || reservationBytes > budgetBytes) {
+            throw new IllegalArgumentException("query " + queryId + ": a reservation of " + reservationBytes
+                    + " bytes can never fit: troupe.memory.budget = " + budgetBytes + " bytes, the query's limit "
+                    + limitBytes + " bytes");
+        }
+        if (!tryReserve(reservationBytes)) {
+            return null;
+        }
+        return new QueryMemory(this, queryId, reservationBytes, limitBytes);
+    }
+
+    /** Moves {@code bytes} of the budget to a query; false (having moved nothing) when it would pass the budget. */
+    boolean tryReserve(long bytes) {
         long used;
         do {
-            used = inUseBytes.get();
-            if (used > budgetBytes - chunkBytes) {
-                return null;
+            used = reservedBytes.get();
+            if (bytes > budgetBytes - used) {
+                return false;
             }
-        } while (!inUseBytes.compareAndSet(used, used + chunkBytes));
+        } while (!reservedBytes.compareAndSet(used, used + bytes));
+        return true;
+    }
+
+    /** Returns {@code bytes} a query held to the budget. */
+    void unreserve(long bytes) {
+        long after = reservedBytes.addAndGet(-bytes);
+        assert after >= 0 : "reservedBytes=" + after;
+    }
+
+    /** A chunk for a query that reserved its bytes already: from the free list, else a new one. */
+    long[] takeChunk() {
         long[] chunk = free.poll();
         if (chunk != null) {
             freeChunks.decrementAndGet();
@@ -134,12 +193,11 @@ public final class MemoryArena {
         return newChunk();
     }
 
-    /** Takes back a chunk from {@link #take()}: onto the free list while it keeps fewer than the preallocated. */
+    /** Takes back a chunk: onto the free list while it keeps fewer than the preallocated. */
     void giveBack(long[] chunk) {
         if (chunk.length != chunkLongs) {
             throw new IllegalArgumentException("not a chunk of this arena: " + chunk.length + " longs, expected " + chunkLongs);
         }
-        inUseBytes.addAndGet(-chunkBytes);
         if (freeChunks.incrementAndGet() <= retainedChunks) {
             free.add(chunk);
         } else {

@@ -2,102 +2,198 @@ package io.troupe.operators.memory;
 
 import io.troupe.operators.exec.QueryFailedException;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 
 /**
- * What one query holds of its Troupe's {@link MemoryArena}: operators {@link #take} chunks through
- * it, and the executor returns them all with one {@link #releaseAll()} call when the query ends
- * (success, failure or cancel), after its last worker stopped, so the next query reuses them.
+ * What one query holds of its Troupe's {@link MemoryArena}: operators reserve through a
+ * {@link MemoryReservation} each ({@link #reservation}) before they allocate, and the executor
+ * returns everything with one {@link #releaseAll()} call when the query ends (success, failure or
+ * cancel), after its last worker stopped, so the next query can use it.
+ *
+ * <p>A query may have been admitted with a reservation ({@link MemoryArena#tryAdmit}): it uses that
+ * first, then grows into the free part of the budget, never past its limit. So the arena holds, for
+ * this query, {@code max(reservation, used)} bytes.
  *
  * <h2>Concurrency</h2>
- * Threadsafe and lock-free: any worker may take at any time. The executor calls
- * {@link #releaseAll()} only once no worker of the query runs any more (a chunk returned while a
- * worker still wrote it could be handed to another query). A take that races with or follows the
- * release gives its chunk straight back and fails, so nothing leaks: the state is written before
- * the release drains the list, and a taker checks it after adding to the list, so one of them
- * always sees the other's chunk.
+ * Threadsafe: any worker may grow or shrink at any time. Grows, shrinks and the release take this
+ * object's monitor (once per chunk or batch, so the lock is not on the per-row path); the arena's
+ * budget moves by CAS inside it. The executor calls {@link #releaseAll()} only once no worker of the
+ * query runs any more (a chunk returned while a worker still wrote it could be handed to another
+ * query). A grow after the release fails: the state is checked under the monitor, and a chunk that
+ * was being fetched when the release came is given straight back by its taker.
  */
 public final class QueryMemory {
 
     /** The handle's life. */
     private enum State {
-        /** Operators may take chunks. */
+        /** Operators may reserve. */
         OPEN,
-        /** The query ended: every chunk went back to the arena, and takes fail. */
+        /** The query ended: everything went back to the arena, and grows fail. */
         RELEASED
     }
 
     private final MemoryArena arena;
     private final long queryId;
-    private final ConcurrentLinkedQueue<long[]> held = new ConcurrentLinkedQueue<>();
-    private final AtomicLong heldBytes = new AtomicLong();
-    private volatile State state = State.OPEN;
+    private final long reservationBytes;
+    private final long limitBytes;
+    // Guarded by this.
+    private final Set<long[]> chunks = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final List<MemoryReservation> reservations = new ArrayList<>();
+    private long usedBytes;
+    private long peakBytes;
+    private State state = State.OPEN;
 
-    QueryMemory(MemoryArena arena, long queryId) {
+    QueryMemory(MemoryArena arena, long queryId, long reservationBytes, long limitBytes) {
         this.arena = arena;
         this.queryId = queryId;
+        this.reservationBytes = reservationBytes;
+        this.limitBytes = limitBytes;
     }
 
-    /** Bytes per chunk that {@link #take} hands out. */
+    public long queryId() {
+        return queryId;
+    }
+
+    /** Bytes per chunk that {@link MemoryReservation#takeChunk()} hands out. */
     public int chunkBytes() {
         return arena.chunkBytes();
     }
 
-    /** Longs per chunk that {@link #take} hands out. */
+    /** Longs per chunk that {@link MemoryReservation#takeChunk()} hands out. */
     public int chunkLongs() {
         return arena.chunkLongs();
     }
 
-    /** Bytes this query holds now. */
-    public long heldBytes() {
-        return heldBytes.get();
+    /** Bytes set aside for this query when it was admitted (0 without admission). */
+    public long reservationBytes() {
+        return reservationBytes;
+    }
+
+    /** The most bytes this query may hold. */
+    public long limitBytes() {
+        return limitBytes;
+    }
+
+    /** Bytes this query's operators hold now. */
+    public synchronized long heldBytes() {
+        return usedBytes;
+    }
+
+    /** The most bytes this query's operators held at once. */
+    public synchronized long peakBytes() {
+        return peakBytes;
     }
 
     /**
-     * One chunk of {@link #chunkLongs()} longs, held until {@link #releaseAll()}. Its contents are
-     * undefined (a reused chunk keeps an earlier query's data): the caller writes before it reads.
+     * A new account for one operator of this query (one per operator state, shared by its workers).
      *
-     * @param operator the operator that asks, named in the error
-     * @throws QueryFailedException when the chunk would pass {@code troupe.memory.budget}, or the
-     *         query's memory was already released
+     * @param owner what EXPLAIN ANALYZE shows its peak under: the compiled sink or operator
+     * @param label the operator in error messages ("hash join j1 build")
      */
-    public long[] take(String operator) {
-        if (state == State.RELEASED) {
-            throw released(operator);
-        }
-        long[] chunk = arena.take();
-        if (chunk == null) {
-            throw new QueryFailedException("query " + queryId + ": " + operator + " asked for "
-                    + arena.chunkBytes() + " bytes of hash memory, over troupe.memory.budget = "
-                    + arena.budgetBytes() + " bytes (" + arena.inUseBytes() + " bytes in use, "
-                    + heldBytes.get() + " by this query)");
-        }
-        held.add(chunk);
-        heldBytes.addAndGet(arena.chunkBytes());
-        if (state == State.RELEASED) {
-            drain();
-            throw released(operator);
-        }
-        return chunk;
+    public synchronized MemoryReservation reservation(Object owner, String label) {
+        MemoryReservation r = new MemoryReservation(this, owner, label);
+        reservations.add(r);
+        return r;
     }
 
-    /** Returns every chunk the query holds to the arena; later takes fail. Idempotent. */
-    public void releaseAll() {
+    /** Every account opened so far, for EXPLAIN ANALYZE's peaks. */
+    public synchronized List<MemoryReservation> reservations() {
+        return List.copyOf(reservations);
+    }
+
+    /** Returns everything this query holds to the arena; later grows fail. Idempotent. */
+    public synchronized void releaseAll() {
+        if (state == State.RELEASED) {
+            return;
+        }
         state = State.RELEASED;
-        drain();
-    }
-
-    private void drain() {
-        long[] chunk;
-        while ((chunk = held.poll()) != null) {
-            heldBytes.addAndGet(-arena.chunkBytes());
+        for (long[] chunk : chunks) {
             arena.giveBack(chunk);
         }
+        chunks.clear();
+        arena.unreserve(Math.max(reservationBytes, usedBytes));
+        usedBytes = 0;
     }
 
-    private QueryFailedException released(String operator) {
-        return new QueryFailedException("query " + queryId + ": " + operator
-                + " asked for hash memory after the query's memory was released");
+    /**
+     * Adds {@code bytes} to what the query uses; false (having added nothing) when that would pass the
+     * query's limit or the budget.
+     *
+     * @throws QueryFailedException when the query's memory was already released
+     */
+    synchronized boolean tryGrow(long bytes, String label) {
+        if (state == State.RELEASED) {
+            throw released(label);
+        }
+        long after = usedBytes + bytes;
+        if (after > limitBytes) {
+            return false;
+        }
+        long excess = after - Math.max(reservationBytes, usedBytes);
+        if (excess > 0 && !arena.tryReserve(excess)) {
+            return false;
+        }
+        usedBytes = after;
+        peakBytes = Math.max(peakBytes, after);
+        return true;
+    }
+
+    /** Takes {@code bytes} back from what the query uses (nothing once released: all went back then). */
+    synchronized void shrink(long bytes) {
+        if (state == State.RELEASED) {
+            return;
+        }
+        long after = usedBytes - bytes;
+        assert after >= 0 : "query " + queryId + " shrinks below zero: " + after;
+        long returned = Math.max(reservationBytes, usedBytes) - Math.max(reservationBytes, after);
+        if (returned > 0) {
+            arena.unreserve(returned);
+        }
+        usedBytes = after;
+    }
+
+    /** A chunk whose bytes the caller reserved: kept until the release. */
+    long[] takeChunk(String label) {
+        long[] chunk = arena.takeChunk();
+        synchronized (this) {
+            if (state == State.OPEN) {
+                chunks.add(chunk);
+                return chunk;
+            }
+        }
+        arena.giveBack(chunk);
+        throw released(label);
+    }
+
+    /** Gives a chunk from {@link #takeChunk} back to the arena before the query ends (its bytes the caller shrinks). */
+    void returnChunk(long[] chunk, String label) {
+        synchronized (this) {
+            if (state == State.RELEASED) {
+                return;
+            }
+            if (!chunks.remove(chunk)) {
+                throw new IllegalArgumentException(label + " returns a chunk query " + queryId + " does not hold");
+            }
+        }
+        arena.giveBack(chunk);
+    }
+
+    /** The error for a grow the budget refused: what was asked, and which limit it passed. */
+    synchronized QueryFailedException overBudget(String label, long bytes) {
+        String over = usedBytes + bytes > limitBytes && limitBytes < arena.budgetBytes()
+                ? "over the query's limit troupe.memory.query-limit = " + limitBytes + " bytes"
+                : "over troupe.memory.budget = " + arena.budgetBytes() + " bytes (" + arena.inUseBytes()
+                + " bytes held by all queries)";
+        return new QueryFailedException("query " + queryId + ": " + label + " asked for " + bytes + " bytes, "
+                + over + "; this query holds " + usedBytes + " bytes");
+    }
+
+    private QueryFailedException released(String label) {
+        return new QueryFailedException("query " + queryId + ": " + label
+                + " asked for memory after the query's memory was released");
     }
 }

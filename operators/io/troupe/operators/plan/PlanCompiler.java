@@ -50,7 +50,7 @@ public final class PlanCompiler {
     public CompiledQuery compile(Plan plan) {
         Schema schema = plan.validate(catalog);
         StateKey<CollectSink.Collected> result = newKey("result", CollectSink.Collected.class);
-        plan.compile(this).into(new CollectSink(result));
+        plan.compile(this).into(new CollectSink(result, "the result"));
         return new CompiledQuery(schema, List.copyOf(pipelines), result);
     }
 
@@ -90,7 +90,8 @@ public final class PlanCompiler {
         Materialised kept = materialised.get(cte);
         if (kept == null) {
             StateKey<CollectSink.Collected> result = newKey("cte-" + cte.name(), CollectSink.Collected.class);
-            Pipeline producer = compiling(cte, () -> cte.compile(this).into(new CollectSink(result)));
+            Pipeline producer = compiling(cte,
+                    () -> cte.compile(this).into(new CollectSink(result, "CTE " + cte.name())));
             kept = new Materialised(producer, result);
             materialised.put(cte, kept);
         }

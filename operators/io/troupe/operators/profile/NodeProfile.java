@@ -57,9 +57,23 @@ public final class NodeProfile {
     private final Counts total;
     private final SortedMap<Integer, Counts> participants;
     private final List<NodeProfile> children;
+    private final Memory memory;
+
+    /**
+     * What a node's operators held of the query's memory at their peak, and wrote to spill files.
+     * A node with several accounts (a hash join's build) shows their sum.
+     */
+    public record Memory(long peakBytes, long spilledBytes) {
+        /** No account: the node holds nothing beyond the batches it passes on. */
+        public static final Memory NONE = new Memory(0, 0);
+
+        Memory plus(Memory other) {
+            return new Memory(peakBytes + other.peakBytes, spilledBytes + other.spilledBytes);
+        }
+    }
 
     NodeProfile(String label, Kind kind, Plan node, boolean timed, boolean breaker, Counts total,
-                SortedMap<Integer, Counts> participants, List<NodeProfile> children) {
+                SortedMap<Integer, Counts> participants, List<NodeProfile> children, Memory memory) {
         this.label = label;
         this.kind = kind;
         this.node = node;
@@ -68,6 +82,7 @@ public final class NodeProfile {
         this.total = total;
         this.participants = Collections.unmodifiableSortedMap(participants);
         this.children = List.copyOf(children);
+        this.memory = memory;
     }
 
     /** The node's label, as EXPLAIN prints it; "Hash" for a join's build side, "Gather" or "Gather Merge" for the Gather. */
@@ -118,6 +133,11 @@ public final class NodeProfile {
     /** What each participant did, by worker index, the leader ({@link ExecutionProbe#LEADER}) first. */
     public SortedMap<Integer, Counts> participants() {
         return participants;
+    }
+
+    /** Its operators' peak memory and spilled bytes ({@link Memory#NONE} for a node without an account). */
+    public Memory memory() {
+        return memory;
     }
 
     /** The inputs of this node, as EXPLAIN lists them (a join's build side under a {@link Kind#HASH} line). */

@@ -4,6 +4,7 @@ import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.sort.SortedSource;
 
@@ -61,6 +62,8 @@ public final class Profiler implements ExecutionProbe {
 
     private final List<ParticipantCounters> participants = new ArrayList<>();
     private final Map<Pipeline, Long> finalizeNanos = new IdentityHashMap<>();
+    /** Per compiled sink or operator, what its memory account held at its peak and spilled. */
+    private final Map<Object, NodeProfile.Memory> memory = new IdentityHashMap<>();
 
     @Override
     public synchronized Recorder bind(Pipeline pipeline, int participant) {
@@ -72,6 +75,13 @@ public final class Profiler implements ExecutionProbe {
     @Override
     public synchronized void finalized(Pipeline pipeline, long nanos) {
         finalizeNanos.merge(pipeline, nanos, Long::sum);
+    }
+
+    @Override
+    public synchronized void memory(List<MemoryReservation> reservations) {
+        for (MemoryReservation r : reservations) {
+            memory.merge(r.owner(), new NodeProfile.Memory(r.peakBytes(), r.spilledBytes()), NodeProfile.Memory::plus);
+        }
     }
 
     /**
@@ -116,6 +126,9 @@ public final class Profiler implements ExecutionProbe {
         /** Shared subplans (CTE lines): their sink keeps the batches that their uses' sources read. */
         private final Set<Plan> kept = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Tally gather = new Tally();
+        /** Memory by plan node; a hash join's build account goes to its Hash line ({@code buildMemory}). */
+        private final Map<Plan, NodeProfile.Memory> nodeMemory = new IdentityHashMap<>();
+        private final Map<Plan, NodeProfile.Memory> buildMemory = new IdentityHashMap<>();
 
         /** Whether the last pipeline ran under a Gather Merge: some participant read sorted streams. */
         private final boolean gatherMerge;
@@ -151,6 +164,17 @@ public final class Profiler implements ExecutionProbe {
             }
             for (ParticipantCounters counters : participants) {
                 sum(counters);
+            }
+            Set<Object> sinks = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Pipeline p : pipelines) {
+                sinks.add(p.sink());
+            }
+            for (Map.Entry<Object, NodeProfile.Memory> e : memory.entrySet()) {
+                Plan node = this.origins.apply(e.getKey());
+                if (node != null) {
+                    boolean build = sinks.contains(e.getKey()) && builds.containsKey(node);
+                    (build ? buildMemory : nodeMemory).merge(node, e.getValue(), NodeProfile.Memory::plus);
+                }
             }
             for (Map.Entry<Pipeline, Long> e : finalizeNanos.entrySet()) {
                 sinkTally(e.getKey()).addTime(e.getValue());
@@ -228,7 +252,7 @@ public final class Profiler implements ExecutionProbe {
             int launched = workersPlanned == 0 ? 0 : launched();
             if (workersPlanned > 0) {
                 root = new NodeProfile(gatherMerge ? "Gather Merge" : "Gather", NodeProfile.Kind.GATHER, null, true,
-                        gatherMerge, gather.total, gather.participants, List.of(root));
+                        gatherMerge, gather.total, gather.participants, List.of(root), NodeProfile.Memory.NONE);
             }
             return new QueryProfile(root, workersPlanned, launched, executionNanos, result);
         }
@@ -257,7 +281,7 @@ public final class Profiler implements ExecutionProbe {
                 if (buildInput != null && contains(child, buildInput)) {
                     Tally build = builds.get(node);
                     line = new NodeProfile("Hash", NodeProfile.Kind.HASH, node, true, false, build.total,
-                            build.participants, List.of(line));
+                            build.participants, List.of(line), buildMemory.getOrDefault(node, NodeProfile.Memory.NONE));
                 }
                 children.add(line);
             }
@@ -268,10 +292,11 @@ public final class Profiler implements ExecutionProbe {
                     passed = passed.plus(new Counts(child.rows(), child.batches(), 0, 0, 0));
                 }
                 return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, false, false, passed,
-                        new TreeMap<>(), withShared(shared, children));
+                        new TreeMap<>(), withShared(shared, children), NodeProfile.Memory.NONE);
             }
             return new NodeProfile(node.label(), NodeProfile.Kind.PLAN, node, true, breakers.contains(node),
-                    tally.total, tally.participants, withShared(shared, children));
+                    tally.total, tally.participants, withShared(shared, children),
+                    nodeMemory.getOrDefault(node, NodeProfile.Memory.NONE));
         }
 
         private static List<NodeProfile> withShared(List<NodeProfile> shared, List<NodeProfile> children) {

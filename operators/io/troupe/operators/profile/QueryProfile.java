@@ -116,8 +116,16 @@ public final class QueryProfile {
             sb.append(" workers planned=").append(workersPlanned).append(" launched=").append(workersLaunched);
         }
         sb.append('\n');
+        String detail = indent + (depth == 0 ? "  " : STEP);
+        NodeProfile.Memory memory = node.memory();
+        if (memory.peakBytes() > 0 || memory.spilledBytes() > 0) {
+            sb.append(detail).append("Memory: peak=").append(bytes(memory.peakBytes()));
+            if (memory.spilledBytes() > 0) {
+                sb.append(" spilled=").append(bytes(memory.spilledBytes()));
+            }
+            sb.append('\n');
+        }
         if (workersPlanned > 0) {
-            String detail = indent + (depth == 0 ? "  " : STEP);
             // Workers by index, then the leader (its key, LEADER, sorts first).
             for (Map.Entry<Integer, Counts> e : node.participants().entrySet()) {
                 if (e.getKey() != ExecutionProbe.LEADER) {
@@ -148,6 +156,11 @@ public final class QueryProfile {
         if (timed) {
             sb.append(" time=").append(millis(c.nanos()));
         }
+    }
+
+    /** Bytes as PostgreSQL's EXPLAIN prints memory: in kB, rounded up. */
+    private static String bytes(long bytes) {
+        return (bytes + 1023) / 1024 + "kB";
     }
 
     private static String millis(long nanos) {

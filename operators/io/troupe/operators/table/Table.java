@@ -16,20 +16,24 @@ public final class Table {
     private final Schema schema;
     private final List<Batch> chunks;
     private final long rowCount;
+    private final long sizeInBytes;
 
     public Table(String name, Schema schema, List<Batch> chunks) {
         this.name = name;
         this.schema = schema;
         this.chunks = List.copyOf(chunks);
         long rows = 0;
+        long bytes = 0;
         for (Batch b : this.chunks) {
             if (b.selection() != null || b.columnCount() != schema.size()) {
                 throw new IllegalArgumentException("table chunks must be dense batches of "
                         + schema.size() + " columns");
             }
             rows += b.size();
+            bytes += b.sizeInBytes();
         }
         this.rowCount = rows;
+        this.sizeInBytes = bytes;
     }
 
     public String name() {
@@ -46,6 +50,11 @@ public final class Table {
 
     public long rowCount() {
         return rowCount;
+    }
+
+    /** Bytes of heap its columns hold (see {@link Batch#sizeInBytes()}). */
+    public long sizeInBytes() {
+        return sizeInBytes;
     }
 
     /** The same data under another name. */

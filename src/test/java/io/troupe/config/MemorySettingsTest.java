@@ -6,7 +6,10 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Lesson 2's settings: reference.conf's defaults, overrides, percentages of the heap, and bad values. */
+/**
+ * Memory and spill settings: reference.conf's defaults, overrides, percentages of the heap, the
+ * budget and the disk, and bad values.
+ */
 class MemorySettingsTest {
 
     private static TroupeSettings.Memory memory(String text) {
@@ -14,11 +17,12 @@ class MemorySettingsTest {
     }
 
     @Test
-    void defaultsAreThirtyTwoKibChunksSixtyFourMibPreallocatedAndThreeQuartersOfTheHeap() {
+    void defaultsAreThirtyTwoKibChunksSixtyFourMibPreallocatedAndHalfTheHeapForEveryQuery() {
         TroupeSettings.Memory m = memory("");
         assertEquals(32 * 1024, m.chunkBytes());
         assertEquals(64L * 1024 * 1024, m.preallocateBytes());
-        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.75), m.budgetBytes());
+        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.5), m.budgetBytes());
+        assertEquals(m.budgetBytes(), m.queryLimitBytes(), "one query may use the whole budget");
         assertEquals(m, new TroupeSettings(2048, TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE,
                 TroupeSettings.load().transport(), TroupeSettings.load().workers()).memory());
     }
@@ -29,7 +33,21 @@ class MemorySettingsTest {
         assertEquals(128 * 1024, m.chunkBytes());
         assertEquals(0, m.preallocateBytes());
         assertEquals(1L << 30, m.budgetBytes());
-        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.5), memory("troupe.memory.budget = \"50%\"").budgetBytes());
+        assertEquals((long) (Runtime.getRuntime().maxMemory() * 0.25), memory("troupe.memory.budget = \"25%\"").budgetBytes());
+        assertEquals(1L << 28, memory("troupe.memory { budget = 1g, query-limit = \"25%\" }").queryLimitBytes());
+        assertEquals(1L << 20, memory("troupe.memory { budget = 1g, query-limit = 1m }").queryLimitBytes());
+    }
+
+    @Test
+    void spillIsOnUnderTheTempDirectoryCappedAtHalfItsFreeSpace() {
+        TroupeSettings.Spill spill = TroupeSettings.from(ConfigFactory.parseString("")).spill();
+        assertEquals(true, spill.enabled());
+        assertEquals(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")), spill.directoryPath());
+        long free = spill.directoryPath().toFile().getUsableSpace();
+        assertEquals(free / 2, spill.maxSizeBytes(), free / 100.0, "half the free space, as it was at start");
+        TroupeSettings.Spill set = TroupeSettings.from(ConfigFactory.parseString(
+                "troupe.spill { enabled = off, directory = /var/tmp, max-size = 2g }")).spill();
+        assertEquals(new TroupeSettings.Spill(false, "/var/tmp", 2L << 30), set);
     }
 
     @Test
@@ -40,5 +58,13 @@ class MemorySettingsTest {
                 assertThrows(IllegalArgumentException.class, () -> memory("troupe.memory.budget = \"150%\"")).getMessage());
         assertEquals("troupe.memory.budget must hold at least one chunk (32768 bytes), got 1000",
                 assertThrows(IllegalArgumentException.class, () -> memory("troupe.memory.budget = 1000")).getMessage());
+        assertEquals("troupe.memory.query-limit must be between one chunk (32768 bytes) and troupe.memory.budget "
+                        + "(1073741824 bytes), got 2147483648",
+                assertThrows(IllegalArgumentException.class,
+                        () -> memory("troupe.memory { budget = 1g, query-limit = 2g }")).getMessage());
+        assertEquals("troupe.memory.query-limit must be bytes or a percentage in (0, 100] of troupe.memory.budget, "
+                        + "got '0%'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> memory("troupe.memory.query-limit = \"0%\"")).getMessage());
     }
 }

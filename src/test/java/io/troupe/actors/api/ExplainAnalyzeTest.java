@@ -253,6 +253,7 @@ class ExplainAnalyzeTest {
                 + "            ->  Filter ((x % 2) = 0) (actual rows=500 batches=16 time=T)\n"
                 + "                  ->  Series x = generate_series(1, 1000) (actual rows=1000 batches=16 time=T)\n"
                 + "            ->  Hash (actual rows=30 batches=5 time=T)\n"
+                + "                  Memory: peak=M\n"
                 + "                  ->  Scan dims (actual rows=30 batches=5 time=T)\n"
                 + "Execution Time: T\n", leader);
 
@@ -273,7 +274,38 @@ class ExplainAnalyzeTest {
     }
 
     private static String mask(String text) {
-        return text.replaceAll("\\d+\\.\\d{3} ms", "T");
+        return text.replaceAll("\\d+\\.\\d{3} ms", "T").replaceAll("peak=\\d+kB", "peak=M");
+    }
+
+    /**
+     * The Hash line shows what the join's table held at its peak: at least its chunks' entries (one
+     * arena chunk per build worker that got rows) and never more than the query's own peak; lines of
+     * nodes that keep nothing show none; a kept subplan shows what it kept.
+     */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 2})
+    @Timeout(60)
+    void eachNodeShowsThePeakMemoryOfWhatItKeeps(int workers) {
+        Plan plan = Plan.scan("facts").filter(col("k").gt(lit(3)))
+                .join(Plan.scan("dims"), JoinType.INNER, col("facts.k").eq(col("dims.k")));
+        QueryProfile profile = troupe.explainAnalyze(plan, QueryOptions.defaults().withWorkers(workers));
+        NodeProfile hash = profile.nodes().stream().filter(n -> n.kind() == NodeProfile.Kind.HASH).findFirst().orElseThrow();
+        long chunk = troupe.settings().memory().chunkBytes();
+        assertTrue(hash.memory().peakBytes() >= chunk, profile.render());
+        assertEquals(0, hash.memory().spilledBytes(), profile.render());
+        assertTrue(profile.render().contains("Memory: peak=" + (hash.memory().peakBytes() + 1023) / 1024 + "kB\n"),
+                profile.render());
+        for (NodeProfile node : profile.nodes()) {
+            if (node.kind() == NodeProfile.Kind.PLAN && !node.breaker()) {
+                assertEquals(NodeProfile.Memory.NONE, node.memory(), node.label() + " keeps nothing: " + profile.render());
+            }
+        }
+        Plan shared = Plan.scan("dims").filter(col("k").lt(lit(20))).share("w");
+        QueryProfile cte = troupe.explainAnalyze(shared.as("a").unionAll(shared.as("b")),
+                QueryOptions.defaults().withWorkers(workers));
+        NodeProfile kept = cte.nodes().stream().filter(n -> n.label().startsWith("CTE w")).findFirst().orElseThrow();
+        assertTrue(kept.memory().peakBytes() > 0, cte.render());
+        assertEquals(0, troupe.memoryArena().inUseBytes());
     }
 
     @ParameterizedTest(name = "workers {0}")

@@ -137,14 +137,15 @@ class QueryMemoryReleaseTest {
     @ValueSource(ints = {0, 2})
     @Timeout(60)
     void overTheBudgetFailsTheQueryNamingBudgetAmountAndJoin(int workers) {
-        try (Troupe troupe = start(CHUNK, CHUNK)) {
+        // Room for one build chunk's entries and columns and a small result: facts (5000 build rows)
+        // needs two chunks, dims (30 rows) one.
+        try (Troupe troupe = start(CHUNK, 200_000)) {
             MemoryArena arena = troupe.memoryArena();
             Plan plan = Plan.scan("dims").join(Plan.scan("facts"), JoinType.INNER, col("dims.k").eq(col("facts.k")));
             QueryFailedException e = assertThrows(QueryFailedException.class,
                     () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(workers)));
             assertTrue(e.getMessage().contains(": hash join "), e.getMessage());
-            assertTrue(e.getMessage().contains(" asked for 32768 bytes of hash memory, over troupe.memory.budget = 32768 bytes"),
-                    e.getMessage());
+            assertTrue(e.getMessage().contains(" bytes, over troupe.memory.budget = 200000 bytes"), e.getMessage());
             assertEquals(0, arena.inUseBytes());
             // Within budget (one build worker, 30 rows: one chunk), the next query runs.
             Plan small = Plan.scan("facts").join(Plan.scan("dims"), JoinType.INNER, col("facts.k").eq(col("dims.k")));

@@ -13,12 +13,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The arena alone: reuse, preallocation, on-demand mode, the budget's error, and concurrent use. */
+/**
+ * The arena alone: reuse, preallocation, on-demand mode, reservations, admission and limits, the
+ * budget's errors, and concurrent use.
+ */
 class MemoryArenaTest {
 
     private static final int KIB_32 = 32 * 1024;
@@ -29,7 +33,7 @@ class MemoryArenaTest {
         QueryMemory first = arena.forQuery(1);
         Set<long[]> taken = identitySet();
         for (int i = 0; i < 3; i++) {
-            long[] chunk = first.take("op");
+            long[] chunk = take(first, "op");
             assertEquals(KIB_32 / Long.BYTES, chunk.length);
             taken.add(chunk);
         }
@@ -42,7 +46,7 @@ class MemoryArenaTest {
 
         QueryMemory second = arena.forQuery(2);
         for (int i = 0; i < 3; i++) {
-            assertTrue(taken.contains(second.take("op")), "the first query's chunk again");
+            assertTrue(taken.contains(take(second, "op")), "the first query's chunk again");
         }
         assertEquals(3, arena.allocatedChunks(), "no chunk allocated after the preallocated three");
         second.releaseAll();
@@ -57,18 +61,18 @@ class MemoryArenaTest {
         assertEquals(8, arena.freeChunks());
         QueryMemory q = arena.forQuery(1);
         for (int i = 0; i < 8; i++) {
-            q.take("op");
+            take(q, "op");
         }
         assertEquals(8, arena.allocatedChunks());
         assertEquals(0, arena.freeChunks());
-        q.take("op");
+        take(q, "op");
         assertEquals(9, arena.allocatedChunks(), "the ninth comes on demand");
         q.releaseAll();
         assertEquals(8, arena.freeChunks(), "the free list keeps the preallocated amount, drops the rest");
         assertEquals(0, arena.inUseBytes());
         QueryMemory again = arena.forQuery(2);
         for (int i = 0; i < 8; i++) {
-            again.take("op");
+            take(again, "op");
         }
         assertEquals(9, arena.allocatedChunks(), "the next query reuses them");
         again.releaseAll();
@@ -79,11 +83,11 @@ class MemoryArenaTest {
         MemoryArena arena = new MemoryArena(KIB_32, 0, Long.MAX_VALUE);
         assertEquals(0, arena.allocatedChunks());
         QueryMemory q = arena.forQuery(1);
-        q.take("op");
+        take(q, "op");
         q.releaseAll();
         assertEquals(0, arena.freeChunks());
         QueryMemory next = arena.forQuery(2);
-        next.take("op");
+        take(next, "op");
         assertEquals(2, arena.allocatedChunks());
         next.releaseAll();
         assertEquals(0, arena.inUseBytes());
@@ -93,16 +97,16 @@ class MemoryArenaTest {
     void overTheBudgetIsAQueryFailureThatNamesBudgetAmountAndOperator() {
         MemoryArena arena = new MemoryArena(KIB_32, 0, 2L * KIB_32 + 5);
         QueryMemory q = arena.forQuery(7);
-        q.take("hash join j");
-        q.take("hash join j");
-        QueryFailedException e = assertThrows(QueryFailedException.class, () -> q.take("hash join j"));
-        assertEquals("query 7: hash join j asked for 32768 bytes of hash memory, over troupe.memory.budget = "
-                + "65541 bytes (65536 bytes in use, 65536 by this query)", e.getMessage());
+        take(q, "hash join j");
+        take(q, "hash join j");
+        QueryFailedException e = assertThrows(QueryFailedException.class, () -> take(q, "hash join j"));
+        assertEquals("query 7: hash join j asked for 32768 bytes, over troupe.memory.budget = 65541 bytes "
+                + "(65536 bytes held by all queries); this query holds 65536 bytes", e.getMessage());
         assertEquals(2L * KIB_32, arena.inUseBytes(), "the failed take reserved nothing");
         q.releaseAll();
         assertEquals(0, arena.inUseBytes());
         QueryMemory next = arena.forQuery(8);
-        next.take("hash join j");
+        take(next, "hash join j");
         next.releaseAll();
     }
 
@@ -110,11 +114,11 @@ class MemoryArenaTest {
     void aTakeAfterTheReleaseFailsAndKeepsNothing() {
         MemoryArena arena = new MemoryArena(KIB_32, KIB_32, Long.MAX_VALUE);
         QueryMemory q = arena.forQuery(3);
-        q.take("op");
+        take(q, "op");
         q.releaseAll();
         q.releaseAll();
-        QueryFailedException e = assertThrows(QueryFailedException.class, () -> q.take("late op"));
-        assertEquals("query 3: late op asked for hash memory after the query's memory was released", e.getMessage());
+        QueryFailedException e = assertThrows(QueryFailedException.class, () -> take(q, "late op"));
+        assertEquals("query 3: late op asked for memory after the query's memory was released", e.getMessage());
         assertEquals(0, arena.inUseBytes());
         assertEquals(1, arena.freeChunks());
     }
@@ -153,7 +157,7 @@ class MemoryArenaTest {
                         QueryMemory q = arena.forQuery(mark * 1_000_000 + round);
                         List<long[]> mine = new ArrayList<>();
                         for (int i = 0; i < 1 + round % 7; i++) {
-                            long[] chunk = q.take("op");
+                            long[] chunk = take(q, "op");
                             java.util.Arrays.fill(chunk, mark);
                             mine.add(chunk);
                         }
@@ -182,6 +186,114 @@ class MemoryArenaTest {
         assertEquals(retained, arena.freeChunks());
     }
 
+    @Test
+    void reservationsCountTheirBytesAndPeaksAndTheQueryCountsThemAll() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 1 << 20);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation build = q.reservation("build", "hash join j");
+        MemoryReservation sort = q.reservation("sort", "sort s");
+        build.grow(1000);
+        sort.grow(500);
+        build.shrink(600);
+        assertEquals(400, build.heldBytes());
+        assertEquals(1000, build.peakBytes());
+        assertEquals(500, sort.peakBytes());
+        assertEquals(900, q.heldBytes());
+        assertEquals(1500, q.peakBytes());
+        assertEquals(900, arena.inUseBytes());
+        assertEquals(List.of(build, sort), q.reservations());
+        assertThrows(IllegalStateException.class, () -> sort.shrink(501), "nobody gives back more than it holds");
+        q.releaseAll();
+        assertEquals(0, arena.inUseBytes());
+        assertEquals(0, q.heldBytes());
+    }
+
+    @Test
+    void tryGrowRefusesPastTheBudgetWithoutReservingAndTheQueryLimitBindsToo() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 100_000);
+        QueryMemory a = arena.tryAdmit(1, 0, 60_000);
+        MemoryReservation r = a.reservation("op", "aggregate a");
+        assertTrue(r.tryGrow(60_000));
+        assertFalse(r.tryGrow(1), "the query's limit");
+        QueryFailedException limit = assertThrows(QueryFailedException.class, () -> r.grow(10));
+        assertEquals("query 1: aggregate a asked for 10 bytes, over the query's limit troupe.memory.query-limit = "
+                + "60000 bytes; this query holds 60000 bytes", limit.getMessage());
+        QueryMemory b = arena.forQuery(2);
+        MemoryReservation other = b.reservation("op", "sort b");
+        assertFalse(other.tryGrow(40_001), "the budget: 60000 + 40001 > 100000");
+        assertEquals(60_000, arena.inUseBytes(), "a refused grow reserves nothing");
+        assertTrue(other.tryGrow(40_000));
+        a.releaseAll();
+        b.releaseAll();
+        assertEquals(0, arena.inUseBytes());
+    }
+
+    @Test
+    void anAdmittedQueryHoldsItsReservationFirstAndGrowsPastItIntoTheFreeBudget() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 100_000);
+        QueryMemory q = arena.tryAdmit(1, 30_000, 100_000);
+        assertEquals(30_000, arena.inUseBytes(), "set aside on admission");
+        MemoryReservation r = q.reservation("op", "op");
+        r.grow(20_000);
+        assertEquals(30_000, arena.inUseBytes(), "used within the reservation");
+        r.grow(20_000);
+        assertEquals(40_000, arena.inUseBytes(), "past it, from the free budget");
+        assertNull(arena.tryAdmit(2, 60_001, 100_000), "the reservation does not fit now");
+        assertEquals(40_000, arena.inUseBytes(), "a refused admission reserves nothing");
+        r.shrink(35_000);
+        assertEquals(30_000, arena.inUseBytes(), "shrinking gives back only what is past the reservation");
+        QueryMemory next = arena.tryAdmit(2, 60_000, 100_000);
+        assertEquals(90_000, arena.inUseBytes());
+        IllegalArgumentException never = assertThrows(IllegalArgumentException.class,
+                () -> arena.tryAdmit(3, 100_001, 200_000));
+        assertEquals("query 3: a reservation of 100001 bytes can never fit: troupe.memory.budget = 100000 bytes, "
+                + "the query's limit 200000 bytes", never.getMessage());
+        q.releaseAll();
+        next.releaseAll();
+        assertEquals(0, arena.inUseBytes());
+    }
+
+    @Test
+    void aChunkReturnedBeforeTheEndGoesBackToTheArenaAndTheBudget() {
+        MemoryArena arena = new MemoryArena(KIB_32, 2L * KIB_32, 2L * KIB_32);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation r = q.reservation("build", "hash join j");
+        long[] first = r.takeChunk();
+        long[] second = r.takeChunk();
+        assertNull(r.tryTakeChunk(), "the budget holds two");
+        r.returnChunk(first);
+        assertEquals(KIB_32, arena.inUseBytes());
+        assertEquals(KIB_32, r.heldBytes());
+        assertSame(first, r.takeChunk(), "the returned chunk is the next one handed out");
+        assertThrows(IllegalArgumentException.class, () -> r.returnChunk(new long[KIB_32 / Long.BYTES]));
+        q.releaseAll();
+        assertEquals(0, arena.inUseBytes());
+        assertEquals(2, arena.freeChunks());
+        assertTrue(second.length > 0);
+    }
+
+    @Test
+    void preallocatingMoreThanTheBudgetIsASettingsError() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new MemoryArena(KIB_32, 4L * KIB_32, 2L * KIB_32));
+        assertEquals("troupe.memory.preallocate (131072 bytes) is larger than troupe.memory.budget (65536 bytes): "
+                + "queries could never use what it keeps", e.getMessage());
+    }
+
+    @Test
+    void preallocatingMoreThanTheHeapFailsBeforeAllocatingAnything() {
+        long heap = Runtime.getRuntime().maxMemory();
+        long tooMuch = (heap / KIB_32 + 1) * KIB_32;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new MemoryArena(KIB_32, tooMuch, Long.MAX_VALUE));
+        assertEquals("troupe.memory.preallocate (" + tooMuch + " bytes) is larger than the maximum heap ("
+                + heap + " bytes, -Xmx)", e.getMessage());
+    }
+
+    private static long[] take(QueryMemory q, String operator) {
+        return q.reservation(operator, operator).takeChunk();
+    }
+
     private static Set<long[]> identitySet() {
         return Collections.newSetFromMap(new IdentityHashMap<>());
     }
@@ -190,10 +302,10 @@ class MemoryArenaTest {
     void theSameChunkComesBackToTheSameHolderWhenAloneOnTheArena() {
         MemoryArena arena = new MemoryArena(KIB_32, KIB_32, Long.MAX_VALUE);
         QueryMemory q = arena.forQuery(1);
-        long[] chunk = q.take("op");
+        long[] chunk = take(q, "op");
         q.releaseAll();
         QueryMemory next = arena.forQuery(2);
-        assertSame(chunk, next.take("op"));
+        assertSame(chunk, take(next, "op"));
         next.releaseAll();
     }
 }

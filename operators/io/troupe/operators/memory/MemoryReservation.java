@@ -1,0 +1,136 @@
+package io.troupe.operators.memory;
+
+import io.troupe.operators.exec.QueryFailedException;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One operator's account of its query's memory: it reserves here before it allocates anything large
+ * (a chunk, a bucket array, a grown table, a kept batch) and gives back what it frees. An operator
+ * that can spill asks with {@link #tryGrow} and spills when refused; one that cannot calls
+ * {@link #grow}, which fails the query with an error naming the operator, the amount and the limit.
+ * Everything still held goes back with the query's {@link QueryMemory#releaseAll()}: an operator
+ * need not shrink what it keeps to the end.
+ *
+ * <p>Threadsafe: the workers of one operator share its account.
+ */
+public final class MemoryReservation {
+
+    private final QueryMemory query;
+    private final Object owner;
+    private final String label;
+    private final AtomicLong heldBytes = new AtomicLong();
+    private final AtomicLong peakBytes = new AtomicLong();
+    private final AtomicLong spilledBytes = new AtomicLong();
+
+    MemoryReservation(QueryMemory query, Object owner, String label) {
+        this.query = query;
+        this.owner = owner;
+        this.label = label;
+    }
+
+    /** What EXPLAIN ANALYZE shows this account's peak under (the compiled sink or operator). */
+    public Object owner() {
+        return owner;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    /**
+     * Reserves {@code bytes}, or returns false (having reserved nothing) when the query's limit or the
+     * budget would be passed: the caller spills instead.
+     *
+     * @throws QueryFailedException when the query's memory was already released
+     */
+    public boolean tryGrow(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(label + ": cannot grow by " + bytes + " bytes");
+        }
+        if (!query.tryGrow(bytes, label)) {
+            return false;
+        }
+        long held = heldBytes.addAndGet(bytes);
+        peakBytes.accumulateAndGet(held, Math::max);
+        return true;
+    }
+
+    /**
+     * Reserves {@code bytes}.
+     *
+     * @throws QueryFailedException when the query's limit or the budget would be passed, naming both
+     *         this operator and the limit
+     */
+    public void grow(long bytes) {
+        if (!tryGrow(bytes)) {
+            throw query.overBudget(label, bytes);
+        }
+    }
+
+    /** Gives back {@code bytes} this account holds. */
+    public void shrink(long bytes) {
+        long held = heldBytes.addAndGet(-bytes);
+        if (held < 0) {
+            heldBytes.addAndGet(bytes);
+            throw new IllegalStateException(label + " gives back " + bytes + " bytes, more than it holds");
+        }
+        query.shrink(bytes);
+    }
+
+    /**
+     * One chunk of {@link QueryMemory#chunkLongs()} longs from the arena (lesson 2), reserved first and
+     * held until the query ends. Its contents are undefined (a reused chunk keeps an earlier query's
+     * data): the caller writes before it reads.
+     *
+     * @throws QueryFailedException over the limit or the budget, or after the query's release
+     */
+    public long[] takeChunk() {
+        grow(query.chunkBytes());
+        return query.takeChunk(label);
+    }
+
+    /** A chunk as {@link #takeChunk()} gives it, or null (having reserved nothing) when over the limit or budget. */
+    public long[] tryTakeChunk() {
+        return tryGrow(query.chunkBytes()) ? query.takeChunk(label) : null;
+    }
+
+    /**
+     * Gives back a chunk from {@link #takeChunk()} before the query ends (an operator that spilled what
+     * the chunk held), so another operator or query can have it. The caller must not touch it again.
+     */
+    public void returnChunk(long[] chunk) {
+        query.returnChunk(chunk, label);
+        shrink(query.chunkBytes());
+    }
+
+    /** Bytes this account holds now. */
+    public long heldBytes() {
+        return heldBytes.get();
+    }
+
+    /** The most bytes this account held at once. */
+    public long peakBytes() {
+        return peakBytes.get();
+    }
+
+    /** Counts {@code bytes} this operator wrote to spill files instead of holding them (for EXPLAIN ANALYZE). */
+    public void spilled(long bytes) {
+        spilledBytes.addAndGet(bytes);
+    }
+
+    /** Bytes this operator wrote to spill files. */
+    public long spilledBytes() {
+        return spilledBytes.get();
+    }
+
+    /** The error a refused grow of {@code bytes} gets (for an operator that tried to spill first and could not). */
+    public QueryFailedException overBudget(long bytes) {
+        return query.overBudget(label, bytes);
+    }
+
+    @Override
+    public String toString() {
+        return label + " holds " + heldBytes.get() + " bytes (peak " + peakBytes.get() + ")";
+    }
+}

@@ -1,0 +1,72 @@
+package io.troupe.operators.spill;
+
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Appends batches to a {@link SpillFile}: the live rows of each, encoded as a {@link SpillBlock}
+ * into a buffer of {@link #BUFFER_BYTES}, which goes to the file when full and at {@link #finish()}.
+ *
+ * <p>Not threadsafe: owned by one worker.
+ */
+public final class SpillWriter {
+
+    /** Bytes buffered before a write: large enough that a write is a few hundred rows or more. */
+    public static final int BUFFER_BYTES = 256 * 1024;
+
+    private final SpillFile file;
+    private ByteBuffer buffer = SpillBlock.buffer(BUFFER_BYTES);
+    private int bufferedRows;
+    private boolean finished;
+
+    SpillWriter(SpillFile file) {
+        this.file = file;
+    }
+
+    /** Appends the live rows of {@code batch} (whose columns have the file's types). */
+    public void write(Batch batch) {
+        if (finished) {
+            throw new IllegalStateException(file.label() + ": write after finish");
+        }
+        if (batch.size() == 0) {
+            return;
+        }
+        Batch dense = batch.compact();
+        ColumnVector[] columns = new ColumnVector[dense.columnCount()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = dense.column(c);
+        }
+        long bytes = SpillBlock.encodedBytes(columns, dense.size());
+        if (bytes > buffer.remaining()) {
+            flush();
+            if (bytes > buffer.capacity()) {
+                buffer = SpillBlock.buffer((int) Math.min(Integer.MAX_VALUE - 8, bytes));
+            }
+        }
+        SpillBlock.encode(columns, dense.size(), buffer);
+        bufferedRows += dense.size();
+    }
+
+    /** Writes what is buffered and makes the file readable. Idempotent. */
+    public void finish() {
+        if (finished) {
+            return;
+        }
+        flush();
+        finished = true;
+        buffer = null;
+        file.written();
+    }
+
+    private void flush() {
+        if (buffer.position() == 0) {
+            return;
+        }
+        buffer.flip();
+        file.append(buffer, bufferedRows);
+        buffer.clear();
+        bufferedRows = 0;
+    }
+}
