@@ -310,8 +310,8 @@ public final class Troupe implements AutoCloseable {
                 arena.inUseBytes());
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, channels in use,
-    // queries in the actor executor not finished yet
+    // visible for testing: the executor's name (troupe-N, which starts its threads' names; null before it
+    // started), live workers, channels in use, queries in the actor executor not finished yet
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }

@@ -33,8 +33,8 @@ class TroupeDispatchersTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** Replies with the name of its thread, then throws {@code toThrow} unless it is null. */
-    record Run(Error toThrow, ActorRef<String> replyTo) {
+    /** Replies with its thread, then throws {@code toThrow} unless it is null. */
+    record Run(Error toThrow, ActorRef<Thread> replyTo) {
     }
 
     private ActorSystem<Void> host;
@@ -59,7 +59,7 @@ class TroupeDispatchersTest {
     private static Behavior<Run> runner() {
         return Behaviors.receive(Run.class)
                 .onMessage(Run.class, m -> {
-                    m.replyTo().tell(Thread.currentThread().getName());
+                    m.replyTo().tell(Thread.currentThread());
                     if (m.toThrow() != null) {
                         throw m.toThrow();
                     }
@@ -68,15 +68,10 @@ class TroupeDispatchersTest {
                 .build();
     }
 
-    /** The name of the thread {@code actor} ran {@code toThrow} on (null: nothing thrown). */
-    private String run(ActorRef<Run> actor, Error toThrow) throws Exception {
-        return AskPattern.<Run, String>ask(actor, replyTo -> new Run(toThrow, replyTo), WAIT, host.scheduler())
+    /** The thread {@code actor} ran {@code toThrow} on (null: nothing thrown). */
+    private Thread run(ActorRef<Run> actor, Error toThrow) throws Exception {
+        return AskPattern.<Run, Thread>ask(actor, replyTo -> new Run(toThrow, replyTo), WAIT, host.scheduler())
                 .toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    private static Thread thread(String name) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name)).findFirst()
-                .orElseThrow(() -> new AssertionError("no thread " + name));
     }
 
     @Test
@@ -84,8 +79,8 @@ class TroupeDispatchersTest {
     void anErrorOnTroupesThreadsNeverReachesTheHostsFatalErrorHandler() throws Exception {
         TroupeDispatchers dispatchers = TroupeDispatchers.register(host, "troupe-test-a", 2);
         ActorRef<Run> worker = host.systemActorOf(runner(), "worker", dispatchers.workers());
-        assertTrue(run(worker, null).startsWith("troupe-test-a-worker-dispatcher-"));
-        Thread ran = thread(run(worker, new OutOfMemoryError("test: a worker's OOM")));
+        assertTrue(run(worker, null).getName().startsWith("troupe-test-a-worker-dispatcher-"));
+        Thread ran = run(worker, new OutOfMemoryError("test: a worker's OOM"));
         ran.join(WAIT.toMillis());
         // The Error escaped the actor and ended its thread, whose handler is Troupe's: had it been the
         // host's, the host would have begun to terminate, on that thread, before it ended.
@@ -94,7 +89,7 @@ class TroupeDispatchersTest {
                 "the host began to terminate");
         assertFalse(host.getWhenTerminated().toCompletableFuture().isDone());
         ActorRef<Run> next = host.systemActorOf(runner(), "next", dispatchers.workers());
-        assertTrue(run(next, null).startsWith("troupe-test-a-worker-dispatcher-"), "Troupe's dispatcher runs on");
+        assertTrue(run(next, null).getName().startsWith("troupe-test-a-worker-dispatcher-"), "Troupe's dispatcher runs on");
     }
 
     @Test
@@ -104,7 +99,7 @@ class TroupeDispatchersTest {
         // fork-join default dispatcher: there a fatal Error also wedges the actor, so the host could
         // not finish terminating.)
         ActorRef<Run> onHost = host.systemActorOf(runner(), "on-host", DispatcherSelector.fromConfig("host-pool"));
-        assertTrue(run(onHost, null).startsWith("host-host-pool-"));
+        assertTrue(run(onHost, null).getName().startsWith("host-host-pool-"));
         run(onHost, new OutOfMemoryError("test: an OOM on the host's thread"));
         host.getWhenTerminated().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertTrue(CoordinatedShutdown.get(Adapter.toClassic(host)).getShutdownReason().isPresent());
