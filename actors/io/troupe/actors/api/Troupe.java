@@ -19,7 +19,9 @@ import io.troupe.operators.table.Table;
 import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +45,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #close()} terminates it and waits, bounded, for its threads. {@link #stream} runs a query
  * the same ways and hands its result out batch by batch, with back-pressure ({@link QueryStream}).
  *
+ * <p>A service that runs a Pekko actor system of its own starts Troupe in it instead
+ * ({@link #start(TroupeSettings, ActorSystem)}): Troupe's actors then live under one actor of its
+ * own in the host's system, on Troupe's own threads, and {@link #close()} stops them and leaves the
+ * host running.
+ *
  * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
  * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
  * the query ends, by {@link LocalExecutor} or by the query's coordinator.
@@ -56,12 +63,15 @@ public final class Troupe implements AutoCloseable {
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
     private final AtomicLong nextQueryId = new AtomicLong(1);
+    /** The service's actor system that the executor runs in; null: the executor starts its own. */
+    private final ActorSystem<?> host;
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
     private ExecutorRuntime runtime;
 
-    private Troupe(TroupeSettings settings) {
+    private Troupe(TroupeSettings settings, ActorSystem<?> host) {
         this.settings = settings;
+        this.host = host;
         TroupeSettings.Memory memory = settings.memory();
         this.arena = new MemoryArena(memory.chunkBytes(), memory.preallocateBytes(), memory.budgetBytes());
         TroupeSettings.Spill spill = settings.spill();
@@ -79,8 +89,39 @@ public final class Troupe implements AutoCloseable {
      * workers.
      */
     public static Troupe start(TroupeSettings settings) {
-        Troupe troupe = new Troupe(settings);
-        if (settings.workers().defaultWorkers() > 0) {
+        return started(new Troupe(settings, null));
+    }
+
+    /**
+     * Starts a Troupe whose actors run inside {@code host}, a service's own actor system, instead of
+     * an actor system of Troupe's own; it starts as {@link #start(TroupeSettings)} does. (A classic
+     * system: pass {@code Adapter.toTyped(system)}.)
+     *
+     * <p>Troupe spawns one actor in {@code host}, a system actor named {@code troupe-N}, and every actor
+     * of its queries under it. They run on dispatchers Troupe adds to {@code host} at run time, over
+     * threads of its own ({@code troupe-N-worker-dispatcher-*} for the workers, sized by
+     * {@code troupe.workers.threads}; {@code -gather-} and {@code -coordinator-dispatcher-*}), never on
+     * the host's default dispatcher: the host's configuration needs nothing for Troupe, a query does not
+     * take the host's threads, and the host's actors do not slow Troupe's workers. Several Troupes may
+     * share one host. {@link #close()} stops Troupe's actors, waits (bounded) for them and for Troupe's
+     * threads, and closes Troupe's transport; the host and its actors run on. A host that terminates
+     * first stops Troupe's actors with its own: running queries fail, later ones with workers are
+     * refused, and {@link #close()} still ends Troupe's threads.
+     *
+     * <p>The host's settings stay the host's, {@code pekko.jvm-exit-on-fatal-error} among them. Troupe
+     * relies on none of them: an Error that escapes one of its actors ends on Troupe's own threads,
+     * whose handler logs it, and never reaches the host's fatal-error handler (which would exit the
+     * JVM, or terminate the host's system). Only the queries' timeouts run on the host's scheduler.
+     *
+     * @throws NullPointerException when {@code host} is null
+     * @throws IllegalStateException when {@code host} has terminated
+     */
+    public static Troupe start(TroupeSettings settings, ActorSystem<?> host) {
+        return started(new Troupe(settings, Objects.requireNonNull(host, "host")));
+    }
+
+    private static Troupe started(Troupe troupe) {
+        if (troupe.settings.workers().defaultWorkers() > 0) {
             troupe.runtime();
         }
         return troupe;
@@ -269,7 +310,7 @@ public final class Troupe implements AutoCloseable {
     private synchronized ExecutorRuntime runtime() {
         checkOpen();
         if (runtime == null) {
-            runtime = ExecutorRuntime.start(settings);
+            runtime = host == null ? ExecutorRuntime.start(settings) : ExecutorRuntime.start(settings, host);
         }
         return runtime;
     }
@@ -284,8 +325,8 @@ public final class Troupe implements AutoCloseable {
                 arena.inUseBytes());
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, channels in use,
-    // queries in the actor executor not finished yet
+    // visible for testing: the executor's name (troupe-N, which starts its threads' names; null before it
+    // started), live workers, channels in use, queries in the actor executor not finished yet
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }
