@@ -20,7 +20,7 @@ package io.troupe.operators.exec;
  */
 public interface ExecutionProbe {
 
-    /** The participant number of the leader: LocalExecutor's thread, or a Gather running morsels itself. */
+    /** The participant number of the leader: the thread stepping a LocalRun, or a Gather running morsels itself. */
     int LEADER = -1;
 
     /**
