@@ -25,6 +25,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * An embedded Troupe: a catalog of tables and the executor that runs plans over them.
  *
@@ -53,6 +55,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
  * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
  * the query ends, by its {@link LocalRun} or by its coordinator.
+ *
+ * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
  */
@@ -88,6 +92,7 @@ public final class Troupe implements AutoCloseable {
      * workers.
      */
     public static Troupe start(TroupeSettings settings) {
+        notNull(settings, "Troupe.start", "settings");
         Troupe troupe = new Troupe(settings);
         if (settings.workers().defaultWorkers() > 0) {
             troupe.runtime();
@@ -110,6 +115,7 @@ public final class Troupe implements AutoCloseable {
 
     /** Makes {@code table} scannable by its name, replacing a table of the same name. */
     public Troupe register(Table table) {
+        notNull(table, "Troupe.register", "table");
         checkOpen();
         catalog.register(table);
         return this;
@@ -122,6 +128,7 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
      */
     public QueryResult execute(Plan plan) {
+        notNull(plan, "Troupe.execute", "plan");
         return execute(plan, QueryOptions.defaults());
     }
 
@@ -133,6 +140,8 @@ public final class Troupe implements AutoCloseable {
      *         first cause; a {@link io.troupe.operators.exec.QueryCancelledException} on a timeout
      */
     public QueryResult execute(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.execute", "plan");
+        notNull(options, "Troupe.execute", "options");
         return submit(plan, options).await();
     }
 
@@ -144,6 +153,8 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public RunningQuery submit(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.submit", "plan");
+        notNull(options, "Troupe.submit", "options");
         return submit(compile(plan), options, null);
     }
 
@@ -157,6 +168,8 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
      */
     public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.explainAnalyze", "plan");
+        notNull(options, "Troupe.explainAnalyze", "options");
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
         PlanCompiler.CompiledQuery query = compile(compiler, plan);
         int workers = workers(options);
@@ -179,6 +192,8 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public QueryStream stream(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.stream", "plan");
+        notNull(options, "Troupe.stream", "options");
         return stream(compile(plan), options, null);
     }
 
@@ -293,6 +308,8 @@ public final class Troupe implements AutoCloseable {
 
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
     public Table createTable(String name, Plan plan) {
+        notNull(name, "Troupe.createTable", "name");
+        notNull(plan, "Troupe.createTable", "plan");
         Table table = execute(plan).toTable(name);
         register(table);
         return table;
@@ -300,6 +317,7 @@ public final class Troupe implements AutoCloseable {
 
     /** The validated plan tree with each node's output columns and types. */
     public String explain(Plan plan) {
+        notNull(plan, "Troupe.explain", "plan");
         checkOpen();
         return plan.explain(catalog);
     }
