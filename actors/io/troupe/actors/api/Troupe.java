@@ -290,7 +290,8 @@ public final class Troupe implements AutoCloseable {
     }
 
     private int workers(QueryOptions options) {
-        return options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+        return options.workers() == QueryOptions.DEFAULT_WORKERS
+                ? settings.workers().defaultWorkers() : options.workers();
     }
 
     private static QueryResult resultOf(PlanCompiler.CompiledQuery query, ExecContext ctx) {
@@ -342,7 +343,8 @@ public final class Troupe implements AutoCloseable {
             return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes());
         }
         return new TroupeStatus(leaderRuns.size() + runtime.runningQueries(), runtime.liveWorkers(),
-                runtime.openChannels(), runtime.idleChannels(), runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
+                runtime.openChannels(), runtime.idleChannels(),
+                runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
                 arena.inUseBytes());
     }
 
