@@ -208,7 +208,8 @@ public final class Troupe implements AutoCloseable {
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
-            return new RunningQuery(started.ctx().queryId(), result, leader.run()::cancel);
+            // The run has ended: nothing is left to cancel, and the handle keeps none of its state.
+            return new RunningQuery(started.ctx().queryId(), result, reason -> { });
         }
         OnActors actors = (OnActors) started;
         actors.done().whenComplete((v, e) -> {
