@@ -6,7 +6,7 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
-import io.troupe.operators.exec.LocalExecutor;
+import io.troupe.operators.exec.LocalRun;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.plan.Plan;
@@ -21,10 +21,13 @@ import io.troupe.transport.aeron.EmbeddedAeron;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 
-import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+
+import static io.troupe.operators.Arguments.notNull;
 
 /**
  * An embedded Troupe: a catalog of tables and the executor that runs plans over them.
@@ -40,10 +43,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * what {@code troupe.workers.default = 0} gives {@link #execute(Plan)}; with workers it runs in the
  * actor executor ({@link ExecutorRuntime}): a coordinator per query and worker actors per pipeline.
  * The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else with the
- * first query that asks for workers (or a timeout): a Troupe used by the leader alone, as most tests
- * use it, pays nothing for it.
- * {@link #close()} terminates it and waits, bounded, for its threads. {@link #stream} runs a query
- * the same ways and hands its result out batch by batch, with back-pressure ({@link QueryStream}).
+ * first query that asks for workers: a Troupe used by the leader alone, as most tests use it, pays
+ * nothing for it (a leader's query checks its own timeout, between batches, with no timer).
+ * {@link #stream} runs a query the same ways and hands its result out batch by batch, with
+ * back-pressure ({@link QueryStream}). Both {@link #submit} and {@link #stream} start a query
+ * through one path ({@link #start}): with 0 workers a {@link LocalRun}, stepped by the caller's
+ * thread, which this Troupe tracks until it ends; with workers a coordinator.
+ *
+ * <p>{@link #close()} cancels every query: the leader's runs stop within a batch on their callers'
+ * threads (with a {@link io.troupe.operators.exec.QueryCancelledException} that names the close), and
+ * the actor system terminates; close waits, bounded, for its threads.
  *
  * <p>A service that runs a Pekko actor system of its own starts Troupe in it instead
  * ({@link #start(TroupeSettings, ActorSystem)}): Troupe's actors then live under one actor of its
@@ -52,7 +61,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
  * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
- * the query ends, by {@link LocalExecutor} or by the query's coordinator.
+ * the query ends, by its {@link LocalRun} or by its coordinator.
+ *
+ * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
  */
@@ -62,7 +73,12 @@ public final class Troupe implements AutoCloseable {
     private final Catalog catalog = new Catalog();
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
+    /** Why close() cancels a query; the actor executor says the same. */
+    private static final String CLOSED = "the Troupe closed";
+
     private final AtomicLong nextQueryId = new AtomicLong(1);
+    /** The leader's queries not ended yet (a stream's until it ends or closes): close() cancels them. */
+    private final Set<LocalRun> leaderRuns = ConcurrentHashMap.newKeySet();
     /** The service's actor system that the executor runs in; null: the executor starts its own. */
     private final ActorSystem<?> host;
     private volatile boolean closed;
@@ -89,6 +105,7 @@ public final class Troupe implements AutoCloseable {
      * workers.
      */
     public static Troupe start(TroupeSettings settings) {
+        notNull(settings, "Troupe.start", "settings");
         return started(new Troupe(settings, null));
     }
 
@@ -113,11 +130,13 @@ public final class Troupe implements AutoCloseable {
      * whose handler logs it, and never reaches the host's fatal-error handler (which would exit the
      * JVM, or terminate the host's system). Only the queries' timeouts run on the host's scheduler.
      *
-     * @throws NullPointerException when {@code host} is null
+     * @throws IllegalArgumentException when {@code settings} or {@code host} is null
      * @throws IllegalStateException when {@code host} has terminated
      */
     public static Troupe start(TroupeSettings settings, ActorSystem<?> host) {
-        return started(new Troupe(settings, Objects.requireNonNull(host, "host")));
+        notNull(settings, "Troupe.start", "settings");
+        notNull(host, "Troupe.start", "host");
+        return started(new Troupe(settings, host));
     }
 
     private static Troupe started(Troupe troupe) {
@@ -142,6 +161,7 @@ public final class Troupe implements AutoCloseable {
 
     /** Makes {@code table} scannable by its name, replacing a table of the same name. */
     public Troupe register(Table table) {
+        notNull(table, "Troupe.register", "table");
         checkOpen();
         catalog.register(table);
         return this;
@@ -154,6 +174,7 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
      */
     public QueryResult execute(Plan plan) {
+        notNull(plan, "Troupe.execute", "plan");
         return execute(plan, QueryOptions.defaults());
     }
 
@@ -165,6 +186,8 @@ public final class Troupe implements AutoCloseable {
      *         first cause; a {@link io.troupe.operators.exec.QueryCancelledException} on a timeout
      */
     public QueryResult execute(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.execute", "plan");
+        notNull(options, "Troupe.execute", "options");
         return submit(plan, options).await();
     }
 
@@ -176,8 +199,9 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public RunningQuery submit(Plan plan, QueryOptions options) {
-        checkOpen();
-        return submit(new PlanCompiler(catalog, settings).compile(plan), workers(options), options, null);
+        notNull(plan, "Troupe.submit", "plan");
+        notNull(options, "Troupe.submit", "options");
+        return submit(compile(plan), options, null);
     }
 
     /**
@@ -190,59 +214,19 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
      */
     public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
-        checkOpen();
+        notNull(plan, "Troupe.explainAnalyze", "plan");
+        notNull(options, "Troupe.explainAnalyze", "options");
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
-        PlanCompiler.CompiledQuery query = compiler.compile(plan);
+        PlanCompiler.CompiledQuery query = compile(compiler, plan);
         int workers = workers(options);
         if (workers > 0) {
             runtime(); // started before the clock: its start is no part of the query's time
         }
         Profiler profiler = new Profiler();
         long start = System.nanoTime();
-        QueryResult result = submit(query, workers, options, profiler).await();
+        QueryResult result = submit(query, options, profiler).await();
         long elapsed = System.nanoTime() - start;
         return profiler.profile(plan, query.pipelines(), compiler::origin, workers, elapsed, result);
-    }
-
-    private int workers(QueryOptions options) {
-        return options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
-    }
-
-    /** Starts {@code query}; {@code probe} is EXPLAIN ANALYZE's, null for an ordinary query. */
-    private RunningQuery submit(PlanCompiler.CompiledQuery query, int workers, QueryOptions options, ExecutionProbe probe) {
-        long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = newContext(queryId, probe);
-        CompletableFuture<QueryResult> result = new CompletableFuture<>();
-        if (workers == 0) {
-            if (options.timeout() != null) {
-                runtime().scheduleOnce(options.timeout(),
-                        () -> ctx.cancel("timed out after " + options.timeout().toMillis() + " ms"));
-            }
-            try {
-                new LocalExecutor().run(query.pipelines(), ctx);
-                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-            return new RunningQuery(queryId, result, ctx::cancel);
-        }
-        ExecutorRuntime executor = runtime();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        done.whenComplete((v, e) -> {
-            if (e == null) {
-                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
-            } else {
-                result.completeExceptionally(e);
-            }
-        });
-        ActorRef<QueryCoordinator.Command> coordinator;
-        try {
-            coordinator = executor.spawnCoordinator(executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
-        } catch (RuntimeException e) {
-            ctx.release();
-            throw e;
-        }
-        return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
     }
 
     /**
@@ -254,27 +238,120 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public QueryStream stream(Plan plan, QueryOptions options) {
-        checkOpen();
-        PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
+        notNull(plan, "Troupe.stream", "plan");
+        notNull(options, "Troupe.stream", "options");
+        return stream(compile(plan), options, null);
+    }
+
+    // visible for testing: starts a compiled query whose executor reports to probe (null for none)
+    RunningQuery submit(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
+        Started started = start(query, options, probe, Delivery.COLLECT);
+        CompletableFuture<QueryResult> result = new CompletableFuture<>();
+        if (started instanceof OnLeader leader) {
+            try {
+                leader.run().runToEnd();
+                result.complete(resultOf(query, started.ctx()));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+            // The run has ended: nothing is left to cancel, and the handle keeps none of its state.
+            return new RunningQuery(started.ctx().queryId(), result, reason -> { });
+        }
+        OnActors actors = (OnActors) started;
+        actors.done().whenComplete((v, e) -> {
+            if (e == null) {
+                result.complete(resultOf(query, started.ctx()));
+            } else {
+                result.completeExceptionally(e);
+            }
+        });
+        return new RunningQuery(started.ctx().queryId(), result, actors::cancel);
+    }
+
+    // visible for testing: as submit
+    QueryStream stream(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
+        Started started = start(query, options, probe, Delivery.STREAM);
+        if (started instanceof OnLeader leader) {
+            return QueryStream.local(query.schema(), leader.run());
+        }
+        OnActors actors = (OnActors) started;
+        return QueryStream.parallel(started.ctx().queryId(), query.schema(), actors.handOver(), actors.done(),
+                actors::cancel);
+    }
+
+    /** Where a query's result goes: collected whole (submit), or handed out batch by batch (stream). */
+    private enum Delivery { COLLECT, STREAM }
+
+    /** A query as {@link #start} left it: the leader's run, not stepped yet, or its coordinator, running. */
+    private sealed interface Started permits OnLeader, OnActors {
+        ExecContext ctx();
+    }
+
+    /** 0 workers: the run the caller's thread steps ({@link LocalRun#toOutput} for a stream). */
+    private record OnLeader(ExecContext ctx, LocalRun run) implements Started {
+    }
+
+    /**
+     * Workers: the query's coordinator, {@code done} once every actor of it has stopped, and for a
+     * stream the hand-over its Gather fills (null when collected).
+     */
+    private record OnActors(ExecContext ctx, ActorRef<QueryCoordinator.Command> coordinator,
+                            CompletableFuture<Void> done, BatchHandOver handOver) implements Started {
+        void cancel(String reason) {
+            coordinator.tell(new QueryCoordinator.Cancel(reason));
+        }
+    }
+
+    /**
+     * The one start path of every query: its id and context (with {@code probe}, EXPLAIN ANALYZE's,
+     * or null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
+     * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor
+     * (the query's memory released if the spawn fails).
+     */
+    private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
+                          Delivery delivery) {
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = newContext(queryId, null);
-        int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
+        ExecContext ctx = newContext(queryId, probe);
+        int workers = workers(options);
         if (workers == 0) {
-            return QueryStream.local(query.schema(), query.pipelines(), ctx, options.timeout());
+            LocalRun run = delivery == Delivery.STREAM
+                    ? LocalRun.toOutput(query.pipelines(), ctx, options.timeout(), leaderRuns::remove)
+                    : LocalRun.toSink(query.pipelines(), ctx, options.timeout(), leaderRuns::remove);
+            leaderRuns.add(run);
+            // close() sets closed before it cancels the runs it finds: a run added meanwhile sees the flag.
+            if (closed) {
+                run.cancel(CLOSED);
+            }
+            return new OnLeader(ctx, run);
         }
         ExecutorRuntime executor = runtime();
-        BatchHandOver handOver = new BatchHandOver(QueryStream.HAND_OVER_BATCHES);
+        BatchHandOver handOver = delivery == Delivery.STREAM ? new BatchHandOver(QueryStream.HAND_OVER_BATCHES) : null;
         CompletableFuture<Void> done = new CompletableFuture<>();
-        ActorRef<QueryCoordinator.Command> coordinator;
         try {
-            coordinator = executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver));
+            return new OnActors(ctx, executor.spawnCoordinator(
+                    executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver)), done, handOver);
         } catch (RuntimeException e) {
             ctx.release();
             throw e;
         }
-        return QueryStream.parallel(queryId, query.schema(), handOver, done,
-                reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
+    }
+
+    private int workers(QueryOptions options) {
+        return options.workers() == QueryOptions.DEFAULT_WORKERS
+                ? settings.workers().defaultWorkers() : options.workers();
+    }
+
+    private static QueryResult resultOf(PlanCompiler.CompiledQuery query, ExecContext ctx) {
+        return new QueryResult(query.schema(), ctx.lookup(query.result()).batches());
+    }
+
+    private PlanCompiler.CompiledQuery compile(Plan plan) {
+        return compile(new PlanCompiler(catalog, settings), plan);
+    }
+
+    private PlanCompiler.CompiledQuery compile(PlanCompiler compiler, Plan plan) {
+        checkOpen();
+        return compiler.compile(plan);
     }
 
     /** A query's context: its memory under the budget, its spill files, EXPLAIN ANALYZE's probe or null. */
@@ -290,6 +367,8 @@ public final class Troupe implements AutoCloseable {
 
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
     public Table createTable(String name, Plan plan) {
+        notNull(name, "Troupe.createTable", "name");
+        notNull(plan, "Troupe.createTable", "plan");
         Table table = execute(plan).toTable(name);
         register(table);
         return table;
@@ -297,6 +376,7 @@ public final class Troupe implements AutoCloseable {
 
     /** The validated plan tree with each node's output columns and types. */
     public String explain(Plan plan) {
+        notNull(plan, "Troupe.explain", "plan");
         checkOpen();
         return plan.explain(catalog);
     }
@@ -318,10 +398,11 @@ public final class Troupe implements AutoCloseable {
     /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
     public synchronized TroupeStatus status() {
         if (runtime == null) {
-            return new TroupeStatus(0, 0, 0, 0, 0, arena.inUseBytes());
+            return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes());
         }
-        return new TroupeStatus(runtime.runningQueries(), runtime.liveWorkers(), runtime.openChannels(),
-                runtime.idleChannels(), runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
+        return new TroupeStatus(leaderRuns.size() + runtime.runningQueries(), runtime.liveWorkers(),
+                runtime.openChannels(), runtime.idleChannels(),
+                runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
                 arena.inUseBytes());
     }
 
@@ -354,7 +435,11 @@ public final class Troupe implements AutoCloseable {
         return runtime == null ? Optional.empty() : runtime.transport().aeron();
     }
 
-    /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */
+    /**
+     * Stops every running query, terminates the actor system and waits for it (bounded). The leader's
+     * queries stop on their callers' threads, within a batch, and release their memory there; a
+     * stream's, at its next call. Idempotent.
+     */
     @Override
     public void close() {
         ExecutorRuntime toClose;
@@ -362,6 +447,9 @@ public final class Troupe implements AutoCloseable {
             closed = true;
             toClose = runtime;
             runtime = null;
+        }
+        for (LocalRun run : leaderRuns) {
+            run.cancel(CLOSED);
         }
         try {
             if (toClose != null) {

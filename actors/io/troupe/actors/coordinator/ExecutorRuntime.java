@@ -230,11 +230,6 @@ public final class ExecutorRuntime implements AutoCloseable {
                 settings.workers().leaderParticipation(), liveWorkers, done, handOver);
     }
 
-    /** Runs {@code action} once after {@code delay} on the actor system's scheduler. */
-    public void scheduleOnce(Duration delay, Runnable action) {
-        system.scheduler().scheduleOnce(delay, action, system.executionContext());
-    }
-
     public TroupeSettings settings() {
         return settings;
     }

@@ -15,7 +15,7 @@ record CliRun(int exitCode, String out, String err) {
     static CliRun of(Object command, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(command);
+        CommandLine cli = TroupeCli.commandLine(command);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int code = cli.execute(args);

@@ -260,8 +260,9 @@ class HostActorSystemTest {
                     () -> troupe.execute(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2)));
             assertEquals("actor system [host] has terminated: Troupe cannot run in it", e.getMessage());
         }
-        NullPointerException noHost = assertThrows(NullPointerException.class, () -> Troupe.start(TroupeSettings.load(), null));
-        assertEquals("host", noHost.getMessage());
+        IllegalArgumentException noHost = assertThrows(IllegalArgumentException.class,
+                () -> Troupe.start(TroupeSettings.load(), null));
+        assertEquals("Troupe.start: host must not be null", noHost.getMessage());
     }
 
     /** Troupe's guardian in the host, resolved by its path (fails with ActorNotFound when it is gone). */
