@@ -7,8 +7,11 @@ import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.LocalRun;
+import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.memory.QueryMemory;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.profile.Profiler;
@@ -20,12 +23,18 @@ import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import static io.troupe.operators.Arguments.notNull;
 
@@ -59,9 +68,12 @@ import static io.troupe.operators.Arguments.notNull;
  * own in the host's system, on Troupe's own threads, and {@link #close()} stops them and leaves the
  * host running.
  *
- * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
- * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
- * the query ends, by its {@link LocalRun} or by its coordinator.
+ * <p>Memory: every query is admitted first ({@link Admission}: at most
+ * {@code troupe.admission.max-concurrent} at once, each with its share of the budget set aside, the
+ * others queued, bounded, on their callers' threads), then reserves what it builds from one
+ * {@link MemoryArena} per Troupe (made, and preallocated when {@code troupe.memory.preallocate}
+ * asks, in {@link #start}) and spills past it into the Troupe's {@link SpillSpace}; its memory and
+ * files go back when it ends, by its {@link LocalRun} or its coordinator, and then its admission slot.
  *
  * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
@@ -69,10 +81,14 @@ import static io.troupe.operators.Arguments.notNull;
  */
 public final class Troupe implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Troupe.class);
+
     private final TroupeSettings settings;
     private final Catalog catalog = new Catalog();
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
+    private final Admission admission;
+    private final AtomicBoolean warnedHeap = new AtomicBoolean();
     /** Why close() cancels a query; the actor executor says the same. */
     private static final String CLOSED = "the Troupe closed";
 
@@ -92,6 +108,7 @@ public final class Troupe implements AutoCloseable {
         this.arena = new MemoryArena(memory.chunkBytes(), memory.preallocateBytes(), memory.budgetBytes());
         TroupeSettings.Spill spill = settings.spill();
         this.spillSpace = new SpillSpace(spill.directoryPath(), spill.maxSizeBytes(), spill.enabled());
+        this.admission = new Admission(arena, settings.admission(), memory.queryLimitBytes());
     }
 
     /** Starts a Troupe with the settings of reference.conf, application.conf and -Dtroupe.* properties. */
@@ -159,11 +176,21 @@ public final class Troupe implements AutoCloseable {
         return arena;
     }
 
-    /** Makes {@code table} scannable by its name, replacing a table of the same name. */
+    /**
+     * Makes {@code table} scannable by its name, replacing a table of the same name. Tables live on
+     * the heap outside {@code troupe.memory.budget}: when the tables and the budget together pass the
+     * heap, this logs a warning once (queries could then run the heap out before their budget).
+     */
     public Troupe register(Table table) {
         notNull(table, "Troupe.register", "table");
         checkOpen();
         catalog.register(table);
+        long tables = catalog.sizeInBytes();
+        long heap = Runtime.getRuntime().maxMemory();
+        if (tables + arena.budgetBytes() > heap && !warnedHeap.getAndSet(true)) {
+            LOG.warn("registered tables hold {} bytes and troupe.memory.budget is {} bytes: together more than the "
+                    + "heap ({} bytes, -Xmx); lower the budget or raise the heap", tables, arena.budgetBytes(), heap);
+        }
         return this;
     }
 
@@ -303,20 +330,28 @@ public final class Troupe implements AutoCloseable {
     }
 
     /**
-     * The one start path of every query: its id and context (with {@code probe}, EXPLAIN ANALYZE's,
-     * or null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
-     * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor
-     * (the query's memory released if the spawn fails).
+     * The one start path of every query: its id, its admission (the calling thread waits while the
+     * query is queued: see {@link Admission}), its context (with {@code probe}, EXPLAIN ANALYZE's, or
+     * null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
+     * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor (the
+     * query's memory released if the spawn fails). Either way admission hears of the query's end once
+     * its memory is back.
      */
     private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
                           Delivery delivery) {
         long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = newContext(queryId, probe);
         int workers = workers(options);
+        QueryMemory memory = admitted(queryId, options);
+        Duration timeout = options.timeout();
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe);
         if (workers == 0) {
+            Consumer<LocalRun> ended = run -> {
+                leaderRuns.remove(run);
+                admission.finished();
+            };
             LocalRun run = delivery == Delivery.STREAM
-                    ? LocalRun.toOutput(query.pipelines(), ctx, options.timeout(), leaderRuns::remove)
-                    : LocalRun.toSink(query.pipelines(), ctx, options.timeout(), leaderRuns::remove);
+                    ? LocalRun.toOutput(query.pipelines(), ctx, timeout, ended)
+                    : LocalRun.toSink(query.pipelines(), ctx, timeout, ended);
             leaderRuns.add(run);
             // close() sets closed before it cancels the runs it finds: a run added meanwhile sees the flag.
             if (closed) {
@@ -324,15 +359,51 @@ public final class Troupe implements AutoCloseable {
             }
             return new OnLeader(ctx, run);
         }
-        ExecutorRuntime executor = runtime();
-        BatchHandOver handOver = delivery == Delivery.STREAM ? new BatchHandOver(QueryStream.HAND_OVER_BATCHES) : null;
+        BatchHandOver handOver = delivery == Delivery.STREAM ? new BatchHandOver(QueryStream.HAND_OVER_BATCHES,
+                memory.reservation(QueryStream.class, "the stream's hand-over")) : null;
         CompletableFuture<Void> done = new CompletableFuture<>();
+        ActorRef<QueryCoordinator.Command> coordinator;
         try {
-            return new OnActors(ctx, executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver)), done, handOver);
+            ExecutorRuntime executor = runtime();
+            coordinator = executor.spawnCoordinator(
+                    executor.spec(ctx, query.pipelines(), workers, timeout, done, handOver));
         } catch (RuntimeException e) {
             ctx.release();
+            admission.finished();
             throw e;
+        }
+        done.whenComplete((v, e) -> admission.finished());
+        return new OnActors(ctx, coordinator, done, handOver);
+    }
+
+    /**
+     * Waits until query {@code queryId} is admitted and returns its memory: bounded by
+     * {@code troupe.admission.queue-timeout} (the query's own timeout counts from its admission, as
+     * Trino's execution time does), and ended by an interrupt.
+     *
+     * @throws QueryRejectedException when admission turned it away
+     * @throws io.troupe.operators.exec.QueryCancelledException when the thread was interrupted while it
+     *         waited (the interrupt stays set)
+     */
+    private QueryMemory admitted(long queryId, QueryOptions options) {
+        CompletableFuture<QueryMemory> admitted = options.memoryBytes() == QueryOptions.DEFAULT_MEMORY
+                ? admission.admit(queryId) : admission.admit(queryId, options.memoryBytes());
+        try {
+            return admitted.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failed) {
+                throw failed;
+            }
+            throw new QueryFailedException("query " + queryId + " could not be admitted: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            String gaveUp = "interrupted while it waited to be admitted";
+            if (!admission.withdraw(queryId, gaveUp)) {
+                // Admitted in the meantime: it never runs, so its memory and its slot go back at once.
+                admitted.join().releaseAll();
+                admission.finished();
+            }
+            throw new QueryCancelledException("query " + queryId + " " + gaveUp);
         }
     }
 
@@ -352,12 +423,6 @@ public final class Troupe implements AutoCloseable {
     private PlanCompiler.CompiledQuery compile(PlanCompiler compiler, Plan plan) {
         checkOpen();
         return compiler.compile(plan);
-    }
-
-    /** A query's context: its memory under the budget, its spill files, EXPLAIN ANALYZE's probe or null. */
-    private ExecContext newContext(long queryId, ExecutionProbe probe) {
-        return new ExecContext(queryId, settings.batchSize(),
-                arena.forQuery(queryId, settings.memory().queryLimitBytes()), spillSpace.forQuery(queryId), probe);
     }
 
     /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */
@@ -398,12 +463,12 @@ public final class Troupe implements AutoCloseable {
     /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
     public synchronized TroupeStatus status() {
         if (runtime == null) {
-            return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes());
+            return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued());
         }
         return new TroupeStatus(leaderRuns.size() + runtime.runningQueries(), runtime.liveWorkers(),
                 runtime.openChannels(), runtime.idleChannels(),
                 runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
-                arena.inUseBytes());
+                arena.inUseBytes(), admission.queued());
     }
 
     // visible for testing: the executor's name (troupe-N, which starts its threads' names; null before it
@@ -448,6 +513,7 @@ public final class Troupe implements AutoCloseable {
             toClose = runtime;
             runtime = null;
         }
+        admission.close();
         for (LocalRun run : leaderRuns) {
             run.cancel(CLOSED);
         }

@@ -13,7 +13,8 @@ package io.troupe.actors.api;
  * @param driverPublications publications the embedded Aeron driver still holds (idle ones included; a
  *                           closed one goes a short linger after its consumer drained it); 0 without a driver
  * @param memoryInUseBytes   bytes of the memory budget that queries hold now
+ * @param queuedQueries      queries waiting to be admitted ({@code troupe.admission})
  */
 public record TroupeStatus(int runningQueries, int liveWorkers, int openChannels, int idleChannels,
-                           int driverPublications, long memoryInUseBytes) {
+                           int driverPublications, long memoryInUseBytes, int queuedQueries) {
 }

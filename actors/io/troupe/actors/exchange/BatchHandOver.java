@@ -2,6 +2,7 @@ package io.troupe.actors.exchange;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.memory.MemoryReservation;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * (lesson 3), and none at all while the Gather is not parked. Both sides decide under the lock, so
  * a wake-up cannot be lost: either the Gather sees the room when it checks, or the caller sees the
  * parked flag when it takes.
+ *
+ * Memory: a batch is reserved from the query's memory when the producer hands it in, and given back
+ * when the consumer takes it (or it is dropped): what waits here counts against the budget like
+ * any operator's memory, and a consumer that takes nothing holds at most the queue and one step's
+ * overflow.
  *
  * The end (or the failure) of the query is not the Gather's to say: the caller of QueryStream ends
  * the hand-over once the query's coordinator has finished, that is once every actor of the query
@@ -68,13 +74,17 @@ public final class BatchHandOver implements BatchConsumer {
     /** The producer's own: batches a leader step emitted beyond the room. */
     private final ArrayDeque<Batch> overflow = new ArrayDeque<>();
 
-    /** A hand-over of at most {@code capacity} batches (at least 1). */
-    public BatchHandOver(int capacity) {
+    /** The query's account of what waits here. */
+    private final MemoryReservation memory;
+
+    /** A hand-over of at most {@code capacity} batches (at least 1), reserving them from {@code memory}. */
+    public BatchHandOver(int capacity, MemoryReservation memory) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
         }
         this.capacity = capacity;
         this.queue = new ArrayDeque<>(capacity);
+        this.memory = memory;
     }
 
     public int capacity() {
@@ -87,6 +97,7 @@ public final class BatchHandOver implements BatchConsumer {
     @Override
     public boolean accept(Batch batch) {
         if (batch.size() > 0) {
+            memory.grow(batch.sizeInBytes());
             overflow.addLast(batch);
             moveOverflow();
         }
@@ -155,6 +166,8 @@ public final class BatchHandOver implements BatchConsumer {
                     batchesIn++;
                     mostHeld = Math.max(mostHeld, queue.size());
                     moved = true;
+                } else {
+                    memory.shrink(batch.sizeInBytes());
                 }
             }
             if (moved) {
@@ -195,6 +208,9 @@ public final class BatchHandOver implements BatchConsumer {
             state = terminal;
             failure = cause;
             if (terminal == State.DISCARDED) {
+                for (Batch dropped : queue) {
+                    memory.shrink(dropped.sizeInBytes());
+                }
                 queue.clear();
             }
             changed.signalAll();
@@ -238,6 +254,9 @@ public final class BatchHandOver implements BatchConsumer {
                     throw new TimeoutException("no batch within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
                 }
                 left = changed.awaitNanos(left);
+            }
+            if (batch != null) {
+                memory.shrink(batch.sizeInBytes());
             }
             if (parkedProducer != null && queue.size() <= capacity / 2) {
                 wake = parkedProducer;

@@ -43,6 +43,15 @@ public final class Catalog {
         return tables.containsKey(key(name));
     }
 
+    /** Bytes of heap the registered tables hold (see {@link Table#sizeInBytes()}). */
+    public long sizeInBytes() {
+        long bytes = 0;
+        for (Table t : tables.values()) {
+            bytes += t.sizeInBytes();
+        }
+        return bytes;
+    }
+
     private static String key(String name) {
         return name.toLowerCase(Locale.ROOT);
     }

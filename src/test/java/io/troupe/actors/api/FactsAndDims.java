@@ -22,12 +22,17 @@ final class FactsAndDims {
         return register(Troupe.start(settings()));
     }
 
+    /** The same over {@code settings} (64-row batches are the caller's to ask for). */
+    static Troupe start(TroupeSettings settings) {
+        return register(Troupe.start(settings));
+    }
+
     /** The same, its actors inside {@code host}. */
     static Troupe startIn(ActorSystem<?> host) {
         return register(Troupe.start(settings(), host));
     }
 
-    private static TroupeSettings settings() {
+    static TroupeSettings settings() {
         return TroupeSettings.load().withBatchSize(64);
     }
 
