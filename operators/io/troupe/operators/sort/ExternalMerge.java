@@ -50,8 +50,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ExternalMerge {
 
-    /** Bytes of rows gathered into one block: half a writer's buffer, so that a block rarely outgrows it. */
-    static final int SLICE_BYTES = SpillWriter.BUFFER_BYTES / 2;
+    /**
+     * Bytes of rows gathered into one block: a quarter of a writer's buffer, so that a block rarely
+     * outgrows it and a merge holds little per run (a batch of it and the next).
+     */
+    static final int SLICE_BYTES = SpillWriter.BUFFER_BYTES / 4;
     /** What writing one run holds: the writer's buffer and one slice. */
     static final long WRITE_ROOM = SpillWriter.BUFFER_BYTES + SLICE_BYTES;
     /**
@@ -150,21 +153,24 @@ public final class ExternalMerge {
             }
         }
         // As many readers as workers may merge at once (one stream each), each with its output batch.
+        // Each run's buffers are counted at the largest run's, and an eighth more: a run merged by a
+        // pass may come out with slightly larger batches than the runs it merged.
         long fixed = readerBytes(inMemory, all, workers.size());
+        long input = maxInputBytes(all) + maxInputBytes(all) / 8;
         int fits = 0;
-        long room = 0;
         if (memory.tryGrow(fixed)) {
-            fits = grantPrefix(all);
-            room = inputBytes(all.subList(0, fits));
-            memory.shrink(fixed + room);
+            while (fits < all.size() && memory.tryGrow(input)) {
+                fits++;
+            }
+            memory.shrink(fixed + fits * input);
         }
         if (fits == all.size()) {
             return FinalizeWork.NONE;
         }
+        long room = fits * input;
         // Split the room between the workers. A pass holds a writer and its runs' buffers: with room
         // for fewer than PASS_FAN_IN runs a worker, fewer lanes run the workers' passes, one worker
         // after another, so that each pass still merges several runs at once.
-        long input = maxInputBytes(all);
         int perWorker = Math.max(1, fits / spilling.size());
         int lanes = (int) Math.max(1, Math.min(spilling.size(), room / (WRITE_ROOM + PASS_FAN_IN * input)));
         int fanIn = passFanIn(room / lanes, input);
@@ -181,7 +187,7 @@ public final class ExternalMerge {
         };
     }
 
-    /** How many runs of {@code inputBytes} each a pass can merge in {@code room} bytes, with its writer (at least two). */
+    /** How many runs of {@code inputBytes} each a pass can merge in {@code room} bytes with its writer (at least two). */
     private static int passFanIn(long room, long inputBytes) {
         return (int) Math.max(2, Math.min(Integer.MAX_VALUE, (room - WRITE_ROOM) / Math.max(1, inputBytes)));
     }

@@ -122,8 +122,8 @@ public final class SortedSource implements Source {
                     mine.add(result.workers().get(w));
                 }
                 // A stream needs no more rows than the window's end: the merge above skips and limits.
-                return mine.isEmpty() ? () -> null
-                        : reader(result, mine, 0, SortedResult.saturatedAdd(result.offset(), result.count()), batchSize);
+                long end = SortedResult.saturatedAdd(result.offset(), result.count());
+                return mine.isEmpty() ? () -> null : reader(result, mine, 0, end, batchSize);
             };
         }
 

@@ -120,7 +120,8 @@ class SortSpillTest {
         for (long[] limit : limits) {
             List<String> expected = expected(input, limit[1], limit[0]);
             for (int streams : new int[] {0, 3}) {
-                Outcome spilled = sort(input, 3 * ExternalMerge.WRITE_ROOM + 1_000_000, true, limit[1], limit[0], streams);
+                long budget = 3 * ExternalMerge.WRITE_ROOM + 1_000_000;
+                Outcome spilled = sort(input, budget, true, limit[1], limit[0], streams);
                 String what = "limit " + limit[0] + " offset " + limit[1] + ", streams " + streams;
                 assertRows(expected, spilled.rows(), what);
                 assertTrue(limit[0] < 1000 || spilled.spilledByWorkers() > 0, "spilled: " + what);
@@ -134,8 +135,9 @@ class SortSpillTest {
         List<List<Batch>> input = workload(2, 20_000, new Random(41));
         Exception e = assertThrows(Exception.class, () -> sort(input, 1_000_000, false, 0, Long.MAX_VALUE, 0));
         assertTrue(e.getCause() instanceof QueryFailedException, String.valueOf(e.getCause()));
-        assertTrue(e.getCause().getMessage().contains("Sort s, k DESC, id asked for "), e.getCause().getMessage());
-        assertTrue(e.getCause().getMessage().contains("over troupe.memory.budget = 1000000 bytes"), e.getCause().getMessage());
+        String message = e.getCause().getMessage();
+        assertTrue(message.contains("Sort s, k DESC, id asked for "), message);
+        assertTrue(message.contains("over troupe.memory.budget = 1000000 bytes"), message);
     }
 
     @Test
@@ -235,7 +237,8 @@ class SortSpillTest {
             QuerySpill spill = space.forQuery(1);
             ExecContext ctx = new ExecContext(1, BATCH, arena.forQuery(1), spill, null);
             StateKey<SortedResult> key = new StateKey<>("sort", SortedResult.class);
-            Sink sink = offset == 0 && count == Long.MAX_VALUE ? SortSink.sort(SPEC, key) : SortSink.topN(SPEC, count, offset, key);
+            Sink sink = offset == 0 && count == Long.MAX_VALUE ? SortSink.sort(SPEC, key)
+                    : SortSink.topN(SPEC, count, offset, key);
             try {
                 long spilledByWorkers = drive(sink, input, ctx);
                 List<String> rows = streams == 0 ? drain(new SortedSource(key).open(ctx).reader())
@@ -385,8 +388,9 @@ class SortSpillTest {
                 VectorBuilder k = new VectorBuilder(DataType.INT64, n);
                 VectorBuilder ids = new VectorBuilder(DataType.INT32, n);
                 for (int i = 0; i < n; i++) {
+                    String prefix = prefixes[random.nextInt(prefixes.length)];
                     s.appendObject(random.nextInt(12) == 0 ? null
-                            : prefixes[random.nextInt(prefixes.length)] + random.nextInt(random.nextBoolean() ? 50 : 1_000_000));
+                            : prefix + random.nextInt(random.nextBoolean() ? 50 : 1_000_000));
                     k.appendObject(random.nextInt(10) == 0 ? null
                             : random.nextInt(4) == 0 ? random.nextLong() : (long) random.nextInt(30));
                     ids.appendInt(id++);
