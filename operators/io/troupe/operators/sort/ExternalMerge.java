@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * k runs holds O(k) batches, never a run:
  * <ul>
  *   <li>writing a run: {@link #WRITE_ROOM}, the writer's buffer and the slice of rows gathered for it
- *       (a {@link RunBuilder} holds it from its first row on; a pass reserves its own);</li>
+ *       (a {@link RunBuilder} reserves it when it spills, mostly out of what its buffer held; a pass
+ *       reserves its own);</li>
  *   <li>reading a spilled run: its reader's buffer, the batch being merged and the next, and the keys
  *       of one ({@link #inputBytes(SpilledRun)});</li>
  *   <li>reading a run kept in memory: two slices of it and their keys (the run itself is the
@@ -48,7 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and read at once, each its own runs, through the sort's account and the query's spill files (both
  * threadsafe). A reader and the lists given to {@link #reduce} belong to one worker.
  */
-public final class ExternalMerge {
+final class ExternalMerge {
 
     /**
      * Bytes of rows gathered into one block: a quarter of a writer's buffer, so that a block rarely
@@ -187,7 +188,7 @@ public final class ExternalMerge {
         };
     }
 
-    /** How many runs of {@code inputBytes} each a pass can merge in {@code room} bytes with its writer (at least two). */
+    /** How many runs of {@code inputBytes} each a pass merges in {@code room} bytes with its writer (at least two). */
     private static int passFanIn(long room, long inputBytes) {
         return (int) Math.max(2, Math.min(Integer.MAX_VALUE, (room - WRITE_ROOM) / Math.max(1, inputBytes)));
     }

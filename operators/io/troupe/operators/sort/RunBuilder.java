@@ -52,6 +52,8 @@ final class RunBuilder implements BatchConsumer {
     private final MemoryReservation memory;
     /** Writes the runs that do not fit; null when spilling is off. */
     private final ExternalMerge spill;
+    /** The most the buffer may hold before it is spilled: this worker's share of the query's memory. */
+    private final LongSupplier bufferShare;
     private final Consumer<WorkerRuns> output;
     /** Bytes a buffered row costs beyond its columns until it is sorted: its keys and the sort's arrays. */
     private final long sortBytesPerRow;
@@ -59,19 +61,17 @@ final class RunBuilder implements BatchConsumer {
     private long pendingRows;
     /** What the account holds for the pending batches and their sort. */
     private long pendingBytes;
-    /** The most the buffer may hold before it is spilled: this worker's share of the query's memory. */
-    private final LongSupplier bufferShare;
     private final List<SpilledRun> spilled = new ArrayList<>();
     /** Top-N, once {@code keep} rows are held or spilled: the keys of the worst of them (one row). */
     private NormalisedKeys boundary;
 
     /**
-     * @param keep   rows to keep ({@link SortedRun#MAX_ROWS} or more: all)
-     * @param memory the sort's account, shared by its workers
-     * @param spill  writes runs that do not fit, or null when spilling is off
+     * @param keep        rows to keep ({@link SortedRun#MAX_ROWS} or more: all)
+     * @param memory      the sort's account, shared by its workers
+     * @param spill       writes runs that do not fit, or null when spilling is off
      * @param bufferShare the most the buffer may hold before it spills (read at each batch: the sort's
-     *               workers may still be counting when this one is made)
-     * @param output receives this worker's runs at finish (not called when no row arrived)
+     *                    workers may still be counting when this one is made)
+     * @param output      receives this worker's runs at finish (not called when no row arrived)
      */
     RunBuilder(SortSpec spec, int keep, MemoryReservation memory, ExternalMerge spill, LongSupplier bufferShare,
                Consumer<WorkerRuns> output) {

@@ -35,9 +35,10 @@ import java.util.function.LongSupplier;
  * sort is reserved before it is made; over the budget a builder spills its buffer as a sorted run
  * when {@code troupe.spill.enabled}, and fails with the budget's error when not.
  *
- * <h2>Concurrency</h2> Immutable and threadsafe. Per execution, the only shared state is the
- * list of every worker's runs, guarded by its own monitor (one add per worker); the executor's
- * barriers order the adds before {@code prepareFinalize} and its work before {@code finalizeSink}.
+ * <h2>Concurrency</h2> Immutable and threadsafe. Per execution, the shared state is the list of
+ * every worker's runs, guarded by its own monitor (one add per worker), the count of locals (atomic:
+ * each builder reads it for its share), and the account (threadsafe); the executor's barriers order
+ * the adds before {@code prepareFinalize} and its work before {@code finalizeSink}.
  */
 public final class SortSink implements Sink {
 
