@@ -126,7 +126,7 @@ final class SortOracle implements AutoCloseable {
     }
 
     /** Equal lists of rows; on a difference, names the first position that differs (not the whole lists). */
-    static void assertRows(List<List<Object>> expected, List<List<Object>> actual, String what) {
+    static <T> void assertRows(List<T> expected, List<T> actual, String what) {
         int n = Math.min(expected.size(), actual.size());
         for (int i = 0; i < n; i++) {
             if (!expected.get(i).equals(actual.get(i))) {

@@ -35,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntConsumer;
 
+import static io.troupe.operators.sort.SortOracle.assertRows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -341,17 +342,6 @@ class SortSpillTest {
         return rows;
     }
 
-    private static void assertRows(List<String> expected, List<String> actual, String what) {
-        int n = Math.min(expected.size(), actual.size());
-        for (int i = 0; i < n; i++) {
-            if (!expected.get(i).equals(actual.get(i))) {
-                throw new AssertionError(what + ": row " + i + " differs: expected " + expected.get(i)
-                        + " but was " + actual.get(i));
-            }
-        }
-        assertEquals(expected.size(), actual.size(), what + ": row count");
-    }
-
     // ------------------------------------------------------------------ data
 
     private static List<String> expected(List<List<Batch>> input, long offset, long count) {
@@ -396,17 +386,7 @@ class SortSpillTest {
                     ids.appendInt(id++);
                 }
                 Batch b = Batch.of(n, new ColumnVector[] {s.build(), k.build(), ids.build()});
-                if (batches.size() % 3 == 2) {
-                    int[] selection = new int[n];
-                    int kept = 0;
-                    for (int i = 0; i < n; i++) {
-                        if (random.nextInt(5) != 0) {
-                            selection[kept++] = i;
-                        }
-                    }
-                    b = b.withSelection(selection, kept);
-                }
-                batches.add(b);
+                batches.add(batches.size() % 3 == 2 ? SortSinkTest.dropSome(b, 5, random) : b);
             }
             out.add(batches);
         }
