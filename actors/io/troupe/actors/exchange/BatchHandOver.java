@@ -33,9 +33,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * parked flag when it takes.
  *
  * Memory: a batch is reserved from the query's memory when the producer hands it in, and given back
- * when the consumer takes it (or it is dropped): what waits here counts against the budget like
- * any operator's memory, and a consumer that takes nothing holds at most the queue and one step's
- * overflow.
+ * when the consumer takes it (or it is dropped): what waits here counts against the budget like any
+ * operator's memory. A batch the budget has no room for still goes through, uncounted: the hand-over
+ * is bounded by its capacity (and one step's overflow) either way, and failing a query for its last
+ * few result batches, after everything below it ran, would buy nothing.
  *
  * The end (or the failure) of the query is not the Gather's to say: the caller of QueryStream ends
  * the hand-over once the query's coordinator has finished, that is once every actor of the query
@@ -61,7 +62,7 @@ public final class BatchHandOver implements BatchConsumer {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Guarded by lock. */
-    private final ArrayDeque<Batch> queue;
+    private final ArrayDeque<Held> queue;
     /** Guarded by lock. */
     private State state = State.OPEN;
     /** Guarded by lock. */
@@ -72,7 +73,11 @@ public final class BatchHandOver implements BatchConsumer {
     private int mostHeld;
     private long batchesIn;
     /** The producer's own: batches a leader step emitted beyond the room. */
-    private final ArrayDeque<Batch> overflow = new ArrayDeque<>();
+    private final ArrayDeque<Held> overflow = new ArrayDeque<>();
+
+    /** A batch waiting here and the bytes of it the query's memory counts (0 when the budget had no room). */
+    private record Held(Batch batch, long countedBytes) {
+    }
 
     /** The query's account of what waits here. */
     private final MemoryReservation memory;
@@ -97,8 +102,8 @@ public final class BatchHandOver implements BatchConsumer {
     @Override
     public boolean accept(Batch batch) {
         if (batch.size() > 0) {
-            memory.grow(batch.sizeInBytes());
-            overflow.addLast(batch);
+            long bytes = batch.sizeInBytes();
+            overflow.addLast(new Held(batch, memory.tryGrow(bytes) ? bytes : 0));
             moveOverflow();
         }
         return true;
@@ -160,14 +165,14 @@ public final class BatchHandOver implements BatchConsumer {
         try {
             boolean moved = false;
             while (!overflow.isEmpty() && (state == State.DISCARDED || queue.size() < capacity)) {
-                Batch batch = overflow.pollFirst();
+                Held held = overflow.pollFirst();
                 if (state != State.DISCARDED) {
-                    queue.addLast(batch);
+                    queue.addLast(held);
                     batchesIn++;
                     mostHeld = Math.max(mostHeld, queue.size());
                     moved = true;
                 } else {
-                    memory.shrink(batch.sizeInBytes());
+                    memory.shrink(held.countedBytes());
                 }
             }
             if (moved) {
@@ -208,8 +213,8 @@ public final class BatchHandOver implements BatchConsumer {
             state = terminal;
             failure = cause;
             if (terminal == State.DISCARDED) {
-                for (Batch dropped : queue) {
-                    memory.shrink(dropped.sizeInBytes());
+                for (Held dropped : queue) {
+                    memory.shrink(dropped.countedBytes());
                 }
                 queue.clear();
             }
@@ -246,17 +251,20 @@ public final class BatchHandOver implements BatchConsumer {
                 if (state == State.DISCARDED) {
                     throw new IllegalStateException("the hand-over was discarded");
                 }
-                batch = queue.pollFirst();
-                if (batch != null || state == State.ENDED) {
+                Held held = queue.pollFirst();
+                if (held != null) {
+                    memory.shrink(held.countedBytes());
+                    batch = held.batch();
+                    break;
+                }
+                if (state == State.ENDED) {
+                    batch = null;
                     break;
                 }
                 if (left <= 0) {
                     throw new TimeoutException("no batch within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
                 }
                 left = changed.awaitNanos(left);
-            }
-            if (batch != null) {
-                memory.shrink(batch.sizeInBytes());
             }
             if (parkedProducer != null && queue.size() <= capacity / 2) {
                 wake = parkedProducer;
