@@ -1,5 +1,6 @@
 package io.troupe.cli;
 
+import io.troupe.cli.loadtest.LoadTestCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "troupe", mixinStandardHelpOptions = true, version = "Troupe 0.1.0",
         description = "An embedded, actor-based parallel query executor for the JVM.",
-        subcommands = {DemoCommand.class, BenchCommand.class, GenerateCommand.class})
+        subcommands = {DemoCommand.class, BenchCommand.class, GenerateCommand.class, LoadTestCommand.class})
 public final class TroupeCli {
 
     public static void main(String[] args) {
