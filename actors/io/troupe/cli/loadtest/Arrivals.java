@@ -29,7 +29,7 @@ final class Arrivals {
 
     private Arrivals(double perSecond, Random random) {
         if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
-            throw new IllegalArgumentException("rate must be a positive number of queries per second, got " + perSecond);
+            throw new IllegalArgumentException("rate must be a positive number of queries a second, got " + perSecond);
         }
         this.perSecond = perSecond;
         this.random = random;

@@ -111,7 +111,8 @@ final class DuckDbTarget implements LoadTarget, AutoCloseable {
             if (e.getCause() instanceof SQLException sql) {
                 throw sql;
             }
-            throw new SQLException("cannot open another connection to DuckDB's database: " + e.getCause(), e.getCause());
+            throw new SQLException("cannot open another connection to DuckDB's database: " + e.getCause(),
+                    e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new SQLException("cannot open another connection to DuckDB's database: " + e, e);
         }

@@ -21,11 +21,11 @@ final class ErrorKinds {
 
     static String of(Throwable e) {
         String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        if (e instanceof SQLTimeoutException || (e instanceof QueryCancelledException && message.contains("timed out"))) {
-            return "timeout";
-        }
         if (e instanceof QueryCancelledException) {
-            return "cancelled";
+            return message.contains("timed out") ? "timeout" : "cancelled";
+        }
+        if (e instanceof SQLTimeoutException) {
+            return "timeout";
         }
         String name = e.getClass().getSimpleName();
         if (name.contains("Rejected")) {

@@ -17,6 +17,12 @@ package io.troupe.cli.loadtest;
 record IntervalRow(String engine, String query, double fromSeconds, double toSeconds, long issued, long errors,
                    Percentiles latency, Percentiles queue, Percentiles run) {
 
+    /** The same row {@code seconds} later (a later round's, on one time axis with the earlier ones). */
+    IntervalRow shifted(double seconds) {
+        return new IntervalRow(engine, query, fromSeconds + seconds, toSeconds + seconds, issued, errors, latency, queue,
+                run);
+    }
+
     /** Queries that completed in it. */
     long completed() {
         return latency.count();

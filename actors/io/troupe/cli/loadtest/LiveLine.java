@@ -34,7 +34,8 @@ final class LiveLine {
     void update(String phase, double elapsed, double duration, long issued, long completed, long errors,
                 IntervalRow last) {
         String line = String.format(Locale.ROOT,
-                "loadtest: %s %4.0f/%.0f s  issued %,d  completed %,d  errors %,d  | last %.0f s: %.1f q/s  p50 %s  p99 %s",
+                "loadtest: %s %4.0f/%.0f s  issued %,d  completed %,d  errors %,d  | last %.0f s: %.1f q/s  "
+                        + "p50 %s  p99 %s",
                 phase, Math.min(elapsed, duration), duration, issued, completed, errors,
                 last.toSeconds() - last.fromSeconds(), last.throughput(), ms(last.latency().p50()),
                 ms(last.latency().p99()));

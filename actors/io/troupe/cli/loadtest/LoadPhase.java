@@ -113,8 +113,10 @@ final class LoadPhase {
         long effectiveEnd = Math.min(endNanos, stoppedAtNanos.get());
         if (arrivals != null) {
             // Due before the end, taken by no client: late, and counted as such rather than dropped.
-            for (Arrivals.Arrival a = arrivals.next(); startNanos + a.offsetNanos() < effectiveEnd; a = arrivals.next()) {
+            Arrivals.Arrival a = arrivals.next();
+            while (startNanos + a.offsetNanos() < effectiveEnd) {
                 recorder.unstarted((int) (a.index() % queries.size()));
+                a = arrivals.next();
             }
         }
         double seconds = Math.max(0, effectiveEnd - startNanos) / 1e9;
@@ -129,6 +131,7 @@ final class LoadPhase {
         long completed = 0;
         long errors = 0;
         boolean stoppedLate = false;
+        IntervalRow lastFull = null;
         long next = System.nanoTime() + intervalNanos;
         while (true) {
             boolean ended = join(threads, next);
@@ -138,7 +141,11 @@ final class LoadPhase {
             issued += all.issued();
             completed += all.completed();
             errors += all.errors();
-            live.update(label, all.toSeconds(), durationNanos / 1e9, issued, completed, errors, all);
+            // The short interval of the queries that ended after the duration says little: show the last full one.
+            if (lastFull == null || all.toSeconds() - all.fromSeconds() >= intervalNanos / 2e9) {
+                lastFull = all;
+            }
+            live.update(label, all.toSeconds(), durationNanos / 1e9, issued, completed, errors, lastFull);
             if (ended) {
                 return;
             }

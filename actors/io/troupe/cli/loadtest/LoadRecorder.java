@@ -128,18 +128,18 @@ final class LoadRecorder {
         Histogram allLatency = new Histogram(SIGNIFICANT_DIGITS);
         Histogram allQueue = new Histogram(SIGNIFICANT_DIGITS);
         Histogram allRun = new Histogram(SIGNIFICANT_DIGITS);
-        Map<String, QueryTotals.ErrorCount> allErrors = new TreeMap<>();
+        Map<String, QueryTotals.ErrorCount> allErrors = Map.of();
         long issued = 0;
         long unstarted = 0;
         long unfinished = 0;
         for (int q = 0; q < perQuery.length; q++) {
             PerQuery p = perQuery[q];
             Map<String, QueryTotals.ErrorCount> errors = new TreeMap<>();
-            p.errors.forEach((kind, tally) -> errors.put(kind, new QueryTotals.ErrorCount(tally.count.sum(), tally.first)));
+            p.errors.forEach((kind, tally) ->
+                    errors.put(kind, new QueryTotals.ErrorCount(tally.count.sum(), tally.first)));
             totals.add(new QueryTotals(engine, queries.get(q), seconds, p.issued.sum(), p.unstarted.sum(),
                     p.unfinished.sum(), errors, p.totalLatency.copy(), p.totalQueue.copy(), p.totalRun.copy()));
-            errors.forEach((kind, count) -> allErrors.merge(kind, count,
-                    (a, b) -> new QueryTotals.ErrorCount(a.count() + b.count(), a.firstMessage())));
+            allErrors = QueryTotals.mergeErrors(allErrors, errors);
             issued += p.issued.sum();
             unstarted += p.unstarted.sum();
             unfinished += p.unfinished.sum();

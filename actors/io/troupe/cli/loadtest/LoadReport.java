@@ -27,9 +27,9 @@ import java.util.Map;
  */
 final class LoadReport {
 
-    static final String CSV_HEADER = "engine,query,scope,from_s,to_s,issued,completed,errors,unstarted,throughput_per_s,"
-            + "latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_p999_ms,latency_max_ms,latency_mean_ms,"
-            + "queue_p50_ms,queue_p99_ms,queue_max_ms,run_p50_ms,run_p99_ms,run_max_ms";
+    static final String CSV_HEADER = "engine,query,scope,from_s,to_s,issued,completed,errors,unstarted,"
+            + "throughput_per_s,latency_p50_ms,latency_p90_ms,latency_p99_ms,latency_p999_ms,latency_max_ms,"
+            + "latency_mean_ms,queue_p50_ms,queue_p99_ms,queue_max_ms,run_p50_ms,run_p99_ms,run_max_ms";
     /** HdrHistogram's .hgrm: values in ms from nanoseconds, 5 lines per halving of the distance to 100%. */
     private static final double HGRM_SCALE = 1e6;
     private static final int HGRM_TICKS = 5;
@@ -43,8 +43,9 @@ final class LoadReport {
 
     /** Prints the summary table, the comparison with each peer and the errors. */
     void printSummary(PrintWriter out) {
-        out.printf(Locale.ROOT, "%-8s %-12s %8s %9s %7s %6s %9s %9s %9s %9s %9s %9s %12s%n", "engine", "query", "issued",
-                "completed", "errors", "late", "q/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "queue p99 ms");
+        out.printf(Locale.ROOT, "%-8s %-12s %8s %9s %7s %6s %9s %9s %9s %9s %9s %9s %12s%n", "engine", "query",
+                "issued", "completed", "errors", "late", "q/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms",
+                "queue p99 ms");
         for (PhaseResult phase : phases) {
             for (QueryTotals t : phase.totals()) {
                 if (t.query().equals(LoadRecorder.ALL) && phase.totals().size() == 2) {
@@ -162,8 +163,8 @@ final class LoadReport {
             if (phase.totals().size() > 2) {
                 for (QueryTotals t : phase.totals()) {
                     if (!t.query().equals(LoadRecorder.ALL)) {
-                        files.add(writeHgrm(dir.resolve("latency-" + phase.engine() + "-" + fileSafe(t.query()) + ".hgrm"),
-                                t.latency()));
+                        String name = "latency-" + phase.engine() + "-" + fileSafe(t.query()) + ".hgrm";
+                        files.add(writeHgrm(dir.resolve(name), t.latency()));
                     }
                 }
             }

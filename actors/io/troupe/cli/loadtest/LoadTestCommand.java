@@ -44,13 +44,14 @@ import java.util.function.Consumer;
  * Arguments are checked first (exit 2 with one line, before any work). Then the data is made (the
  * bench's workloads, CSV tables), every query runs once alone on each engine (a plan that does not
  * validate or a query that fails alone is a bad argument; each query's rows and checksum become its
- * answer, which every engine and every later run must repeat), and each engine in turn gets the
- * warm-up and then the measured load ({@link LoadPhase}), Troupe first. Afterwards: the summary on
- * stdout, DIR/latency.csv, the .hgrm files and DIR/loadtest.png ({@link LoadReport},
- * {@link LoadChart}). With {@code --soak}, Troupe's resources are read after its warm-up and after its
- * load ({@link SoakCheck}). Exit status 0; 1 when an answer was wrong, a soak resource did not come
- * back or a client failed; 2 on bad arguments. Ctrl-C stops the load, cancels the queries in flight
- * and still prints and writes what was measured.
+ * answer, which every engine and every later run must repeat), and the engines get their warm-ups
+ * and then the measured load, in rounds that alternate them ({@link LoadRun}, {@link LoadPhase}).
+ * Afterwards: the summary on stdout, DIR/latency.csv, the .hgrm files and DIR/loadtest.png
+ * ({@link LoadReport}, {@link LoadChart}). With {@code --soak}, Troupe's resources and the JVM's
+ * are read after the warm-ups and after the load ({@link SoakCheck}). Exit status 0; 1 when an
+ * answer was wrong, a soak resource did not come back or a client failed; 2 on bad arguments.
+ * Ctrl-C stops the load, cancels the queries in flight, and still prints and writes what was
+ * measured before the JVM exits.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread (the clients are the phases').
  */
@@ -61,6 +62,7 @@ import java.util.function.Consumer;
 public final class LoadTestCommand implements Callable<Integer> {
 
     private static final int MAX_CLIENTS = 1024;
+    private static final int MAX_ROUNDS = 100;
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     /** How long Ctrl-C waits for the summary before the JVM exits anyway. */
     private static final long SHUTDOWN_WAIT_SECONDS = 60;
@@ -96,6 +98,11 @@ public final class LoadTestCommand implements Callable<Integer> {
             description = "the same load before, unmeasured, on each engine (default: 5s)")
     Duration warmup = Duration.ofSeconds(5);
 
+    @Option(names = "--rounds", paramLabel = "R",
+            description = "the duration cut into R rounds per engine, the engines alternating (troupe, duckdb, duckdb, "
+                    + "troupe, ...) so that a busy machine's noise falls on both (default: ${DEFAULT-VALUE})")
+    int rounds = 1;
+
     @Option(names = "--rate", paramLabel = "R/s", converter = Rates.Converter.class,
             description = "open loop: R queries a second in all, due on a schedule; without it, a closed loop")
     Double rate;
@@ -125,8 +132,8 @@ public final class LoadTestCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     String peer = "none";
 
-    @Option(names = "--soak", description = "check that Troupe's heap, threads, queries, workers, channels, Aeron "
-            + "publications and memory are back after the load as after the warm-up; exit 1 if not")
+    @Option(names = "--soak", description = "check that heap, threads and Troupe's queries, workers, channels, Aeron "
+            + "publications and memory are back after the load where they were after the warm-ups; exit 1 if not")
     boolean soak;
 
     @Option(names = "--out", paramLabel = "DIR",
@@ -165,10 +172,35 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
         checkQueries(loadQueries);
         prepareOut();
-        long scheduleSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 48);
-        LoadProfile profile = new LoadProfile(clients, rate == null ? 0 : rate, arrival.equals("poisson"), scheduleSeed,
-                timeout, interval);
+        // Ctrl-C from here on stops the work, and the JVM waits (bounded) for the summary and for
+        // Troupe and DuckDB to close.
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.request("interrupted (Ctrl-C)");
+            try {
+                finished.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "loadtest-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return run(chosen, loadQueries, fileTables);
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down (Ctrl-C): the hook is running and has just been released.
+            }
+        }
+    }
 
+    private int run(List<BenchWorkload> chosen, List<LoadQuery> loadQueries, List<Table> fileTables)
+            throws Exception {
+        long scheduleSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 48);
+        LoadProfile profile = new LoadProfile(clients, rate == null ? 0 : rate, arrival.equals("poisson"),
+                scheduleSeed, timeout, interval);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         TroupeSettings settings = TroupeSettings.load();
@@ -177,15 +209,19 @@ public final class LoadTestCommand implements Callable<Integer> {
         try (Troupe troupe = Troupe.start(settings)) {
             BenchSize size = new BenchSize(rows, scale);
             List<String> described = makeData(troupe, duckDb, chosen, size, fileTables, err);
+            if (stop.requested()) {
+                return stoppedBeforeTheLoad(err);
+            }
             QueryOptions options = QueryOptions.defaults().withWorkers(k).withTimeout(timeout);
             List<LoadTarget> targets = new ArrayList<>(List.of(new TroupeTarget(troupe, options)));
             if (duckDb != null) {
                 targets.add(duckDb);
             }
-            stdout.printf(Locale.ROOT, "troupe loadtest: %s; %s; %s after a %s warm-up on each engine; Troupe with %d "
-                            + "workers%s; timeout %s; %d processors%n", String.join(", ", described), profile.describe(),
-                    Durations.format(duration), Durations.format(warmup), k,
-                    duckDb == null ? "" : ", DuckDB with " + Math.max(1, k) + " threads", Durations.format(timeout),
+            stdout.printf(Locale.ROOT, "troupe loadtest: %s; %s; %s%s after a %s warm-up on each engine; Troupe with "
+                            + "%d workers%s; timeout %s; %d processors%n", String.join(", ", described),
+                    profile.describe(), Durations.format(duration),
+                    rounds == 1 ? "" : " in " + rounds + " rounds, the engines alternating", Durations.format(warmup),
+                    k, duckDb == null ? "" : ", DuckDB with " + Math.max(1, k) + " threads", Durations.format(timeout),
                     Runtime.getRuntime().availableProcessors());
             stdout.println("latency = end - intended start; queue = start - intended start (the schedule lag); "
                     + "run = end - start; times in ms");
@@ -201,7 +237,17 @@ public final class LoadTestCommand implements Callable<Integer> {
                 err.flush();
                 return 1;
             }
-            return load(troupe, targets, loadQueries, profile, answerCheck, answers, k, stdout, err);
+            if (stop.requested()) {
+                return stoppedBeforeTheLoad(err);
+            }
+            LoadRun.Outcome outcome = new LoadRun(targets, loadQueries, profile, clock, stop, new LiveLine(err, tty),
+                    err).run(warmup, duration, rounds, target -> (query, result) -> {
+                        synchronized (answerCheck) {
+                            answerCheck.check(query.name(), target.id(), Math.max(1, k), result);
+                        }
+                    }, soak ? new SoakCheck(SoakCheck.gauges(troupe)) : null, () -> beforeSoakCheck.accept(troupe),
+                    soakSettle);
+            return report(outcome.results(), outcome.soak(), answers, targets, stdout, err);
         } finally {
             if (duckDb != null) {
                 duckDb.close();
@@ -209,59 +255,10 @@ public final class LoadTestCommand implements Callable<Integer> {
         }
     }
 
-    /** The load itself, its report and the soak's verdict, with Ctrl-C stopping it rather than the JVM. */
-    private int load(Troupe troupe, List<LoadTarget> targets, List<LoadQuery> loadQueries, LoadProfile profile,
-                     AnswerCheck answerCheck, Map<String, BenchOutcome> answers, int k, PrintWriter stdout,
-                     PrintWriter err) throws Exception {
-        CountDownLatch reported = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            stop.request("interrupted (Ctrl-C)");
-            try {
-                reported.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "loadtest-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try {
-            LiveLine live = new LiveLine(err, tty);
-            List<PhaseResult> results = new ArrayList<>();
-            List<SoakCheck.Reading> soakReadings = List.of();
-            for (LoadTarget target : targets) {
-                LoadPhase.AnswerChecker checker = (query, outcome) -> {
-                    synchronized (answerCheck) {
-                        answerCheck.check(query.name(), target.id(), Math.max(1, k), outcome);
-                    }
-                };
-                if (!warmup.isZero()) {
-                    PhaseResult warm = new LoadPhase(target.id() + " warm-up", target, loadQueries, profile,
-                            warmup.toNanos(), clock, stop, checker, live).run();
-                    warm.failures().forEach(f -> err.println("loadtest: FAILED in the warm-up: " + f));
-                }
-                if (stop.requested()) {
-                    break;
-                }
-                boolean soakHere = soak && target instanceof TroupeTarget;
-                SoakCheck soakCheck = soakHere ? new SoakCheck(SoakCheck.gauges(troupe)) : null;
-                if (soakHere) {
-                    soakCheck.baseline();
-                }
-                results.add(new LoadPhase(target.id(), target, loadQueries, profile, duration.toNanos(), clock, stop,
-                        checker, live).run());
-                if (soakHere) {
-                    beforeSoakCheck.accept(troupe);
-                    soakReadings = soakCheck.check(soakSettle);
-                }
-            }
-            return report(results, soakReadings, answers, targets, stdout, err);
-        } finally {
-            reported.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // The JVM is shutting down (Ctrl-C): the hook is running and has just been released.
-            }
-        }
+    private int stoppedBeforeTheLoad(PrintWriter err) {
+        err.println("loadtest: stopped before the load: " + stop.reason());
+        err.flush();
+        return 1;
     }
 
     private int report(List<PhaseResult> results, List<SoakCheck.Reading> soakReadings,
@@ -292,12 +289,13 @@ public final class LoadTestCommand implements Callable<Integer> {
             failures.addAll(r.failures());
             QueryTotals.ErrorCount wrong = r.all().errors().get(ErrorKinds.WRONG_ANSWER);
             if (wrong != null) {
-                failures.add(r.engine() + " returned " + wrong.count() + " wrong answers; the first: " + wrong.firstMessage());
+                failures.add(r.engine() + " returned " + wrong.count() + " wrong answers; the first: "
+                        + wrong.firstMessage());
             }
         }
         if (!soakReadings.isEmpty()) {
             stdout.println();
-            stdout.println("soak: troupe's resources after its warm-up -> after its load (read until back, at most "
+            stdout.println("soak: resources after the warm-ups -> after the load (read until back, at most "
                     + Durations.format(soakSettle) + "):");
             for (SoakCheck.Reading r : soakReadings) {
                 stdout.println((r.ok() ? "  ok      " : "  FAILED  ") + r.describe());
@@ -327,8 +325,8 @@ public final class LoadTestCommand implements Callable<Integer> {
             }
             answerCheck.check(q.name(), target.id(), Math.max(1, k), outcome);
             answers.putIfAbsent(q.name(), outcome);
-            err.printf(Locale.ROOT, "loadtest: %s: %s alone: %d rows in %.3f s%n", q.name(), target.id(), outcome.rows(),
-                    (System.nanoTime() - t0) / 1e9);
+            err.printf(Locale.ROOT, "loadtest: %s: %s alone: %d rows in %.3f s%n", q.name(), target.id(),
+                    outcome.rows(), (System.nanoTime() - t0) / 1e9);
             err.flush();
         }
     }
@@ -380,11 +378,15 @@ public final class LoadTestCommand implements Callable<Integer> {
         if (duration.isZero()) {
             throw bad("--duration must be more than 0");
         }
+        if (rounds < 1 || rounds > MAX_ROUNDS) {
+            throw bad("--rounds must be in 1.." + MAX_ROUNDS + ", got " + rounds);
+        }
         if (timeout.isZero()) {
             throw bad("--timeout must be more than 0");
         }
         if (interval.compareTo(MIN_INTERVAL) < 0) {
-            throw bad("--interval must be at least " + Durations.format(MIN_INTERVAL) + ", got " + Durations.format(interval));
+            throw bad("--interval must be at least " + Durations.format(MIN_INTERVAL) + ", got "
+                    + Durations.format(interval));
         }
         arrival = arrival.trim().toLowerCase(Locale.ROOT);
         if (!arrival.equals("fixed") && !arrival.equals("poisson")) {
@@ -407,7 +409,8 @@ public final class LoadTestCommand implements Callable<Integer> {
             throw bad("unknown peer '" + peer + "' in --peer (known: duckdb, none)");
         }
         if (soak && warmup.isZero()) {
-            throw bad("--soak needs a --warmup: its baseline is read after the warm-up, once pools and caches have grown");
+            throw bad("--soak needs a --warmup: its baseline is read after the warm-up, once pools and caches have "
+                    + "grown");
         }
         List<BenchWorkload> chosen = new ArrayList<>();
         for (String name : workloads) {

@@ -1,5 +1,6 @@
 package io.troupe.cli.loadtest;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,5 +25,36 @@ record PhaseResult(String engine, List<IntervalRow> intervals, List<QueryTotals>
     /** The totals of every query together. */
     QueryTotals all() {
         return totals.get(totals.size() - 1);
+    }
+
+    /**
+     * One engine's rounds as one result: the intervals end to end (each round's shifted by the time
+     * the rounds before it took, drain included), the totals added up, the first stop reason.
+     */
+    static PhaseResult merge(List<PhaseResult> rounds) {
+        PhaseResult first = rounds.get(0);
+        List<IntervalRow> intervals = new ArrayList<>();
+        List<QueryTotals> totals = new ArrayList<>(first.totals());
+        List<String> failures = new ArrayList<>();
+        double offset = 0;
+        double seconds = 0;
+        String stopReason = null;
+        for (PhaseResult round : rounds) {
+            double end = 0;
+            for (IntervalRow r : round.intervals()) {
+                intervals.add(r.shifted(offset));
+                end = Math.max(end, r.toSeconds());
+            }
+            offset += end;
+            if (round != first) {
+                for (int q = 0; q < totals.size(); q++) {
+                    totals.set(q, totals.get(q).plus(round.totals().get(q)));
+                }
+            }
+            seconds += round.seconds();
+            stopReason = stopReason != null ? stopReason : round.stopReason();
+            failures.addAll(round.failures());
+        }
+        return new PhaseResult(first.engine(), intervals, totals, seconds, stopReason, failures);
     }
 }

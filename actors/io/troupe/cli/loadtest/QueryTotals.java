@@ -3,6 +3,7 @@ package io.troupe.cli.loadtest;
 import org.HdrHistogram.Histogram;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One query's (or {@link LoadRecorder#ALL} queries') figures over a whole phase. Every query that
@@ -27,6 +28,27 @@ record QueryTotals(String engine, String query, double seconds, long issued, lon
 
     /** How many queries of one kind of error, and the first one's message. Immutable. */
     record ErrorCount(long count, String firstMessage) {
+    }
+
+    /** This query's figures and {@code other}'s (the same query's in another round) added up, in new histograms. */
+    QueryTotals plus(QueryTotals other) {
+        return new QueryTotals(engine, query, seconds + other.seconds, issued + other.issued,
+                unstarted + other.unstarted, unfinished + other.unfinished, mergeErrors(errors, other.errors),
+                added(latency, other.latency), added(queue, other.queue), added(run, other.run));
+    }
+
+    /** Counts of errors by kind added up; each kind keeps {@code a}'s first message where it has one. */
+    static Map<String, ErrorCount> mergeErrors(Map<String, ErrorCount> a, Map<String, ErrorCount> b) {
+        Map<String, ErrorCount> sum = new TreeMap<>(a);
+        b.forEach((kind, count) -> sum.merge(kind, count,
+                (x, y) -> new ErrorCount(x.count() + y.count(), x.firstMessage())));
+        return sum;
+    }
+
+    private static Histogram added(Histogram a, Histogram b) {
+        Histogram sum = a.copy();
+        sum.add(b);
+        return sum;
     }
 
     long completed() {

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * loadtest's {@code --soak}: reads every {@link SoakGauge} after the warm-up, and again after the
+ * loadtest's {@code --soak}: reads every {@link SoakGauge} after the warm-ups, and again after the
  * measured load, and says whether each is back where it started: the heap after a full GC (within
  * {@link #HEAP_SLACK_FRACTION} of its start or {@link #HEAP_SLACK_BYTES}, whichever is larger: the
  * JIT, class metadata caches and the report's own histograms may grow a little), live threads, and

@@ -30,7 +30,8 @@ import java.util.stream.Stream;
 final class TableFiles {
 
     static final String CSV = ".csv";
-    private static final Pattern COLUMN = Pattern.compile("(\\w+)\\s+(.+?)(\\s+NOT\\s+NULL)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern COLUMN = Pattern.compile("(\\w+)\\s+(.+?)(\\s+NOT\\s+NULL)?",
+            Pattern.CASE_INSENSITIVE);
 
     private TableFiles() {
     }
@@ -38,7 +39,8 @@ final class TableFiles {
     /**
      * The tables of {@code dir}, sorted by name.
      *
-     * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad header or value
+     * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad
+     *                                  header or value
      */
     static List<Table> read(Path dir) {
         if (!Files.isDirectory(dir)) {
@@ -46,7 +48,8 @@ final class TableFiles {
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(CSV) && Files.isRegularFile(p)).sorted().toList();
+            files = list.filter(p -> p.getFileName().toString().endsWith(CSV) && Files.isRegularFile(p)).sorted()
+                    .toList();
         } catch (IOException | UncheckedIOException e) {
             throw new IllegalArgumentException("--tables " + dir + ": cannot list the directory: " + e);
         }
@@ -83,8 +86,8 @@ final class TableFiles {
         for (String part : splitTopLevel(header)) {
             Matcher m = COLUMN.matcher(part.strip());
             if (!m.matches()) {
-                throw new IllegalArgumentException(file + ":1: column " + column + ": expected 'name TYPE [NOT NULL]', found '"
-                        + part.strip() + "'");
+                throw new IllegalArgumentException(file + ":1: column " + column
+                        + ": expected 'name TYPE [NOT NULL]', found '" + part.strip() + "'");
             }
             DataType type;
             try {

@@ -43,7 +43,8 @@ class LoadInputsTest {
         assertEquals(List.of("a"), QueryFiles.read(dir.resolve("sub/a.plan")).stream().map(LoadQuery::name).toList());
 
         assertEquals("--queries " + dir.resolve("notes.txt") + ": expected a .plan file (one plan, see "
-                + "docs/plan-format.md) or a directory of them", error(() -> QueryFiles.read(dir.resolve("notes.txt"))));
+                        + "docs/plan-format.md) or a directory of them",
+                error(() -> QueryFiles.read(dir.resolve("notes.txt"))));
         Path empty = Files.createDirectories(dir.resolve("empty"));
         assertEquals("--queries " + empty + ": no .plan files in the directory", error(() -> QueryFiles.read(empty)));
         Files.writeString(dir.resolve("sub/c.plan"), "series x 1 3\n| sort x dsc");

@@ -87,7 +87,8 @@ class LoadPhaseTest {
         assertEquals(5, countAtLeastMs(t.latency(), 100), "latencies of 100 ms or more");
         assertEquals(1, countAtLeastMs(t.run(), 100), "run times of 100 ms or more");
         assertEquals(500 * MS, t.latency().highestEquivalentValue(t.latency().getMaxValue()), 500 * MS / 1000.0);
-        assertEquals(400.0, t.queue().getMaxValue() / (double) MS, 0.5, "the longest queue: due at 100, started at 500");
+        assertEquals(400.0, t.queue().getMaxValue() / (double) MS, 0.5,
+                "the longest queue: due at 100, started at 500");
         assertEquals((500 + 410 + 320 + 230 + 140 + 50 + 4 * 10) / 10.0, t.latency().getMean() / MS, 0.5);
         assertEquals((500 + 9 * 10) / 10.0, t.run().getMean() / MS, 0.5);
     }

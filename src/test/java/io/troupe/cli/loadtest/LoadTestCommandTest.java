@@ -61,7 +61,8 @@ class LoadTestCommandTest {
 
     private static Map<String, String> total(List<Map<String, String>> rows, String engine, String query) {
         return rows.stream().filter(r -> r.get("scope").equals("total") && r.get("engine").equals(engine)
-                && r.get("query").equals(query)).findFirst().orElseThrow(() -> new AssertionError(engine + "/" + query));
+                        && r.get("query").equals(query)).findFirst()
+                .orElseThrow(() -> new AssertionError(engine + "/" + query));
     }
 
     private static long number(Map<String, String> row, String column) {
@@ -77,9 +78,14 @@ class LoadTestCommandTest {
     @Test
     void shouldRunAClosedLoopBesideDuckDbAndWriteFilesThatAddUp(@TempDir Path out) throws Exception {
         CliRun r = CliRun.of(new LoadTestCommand(), "--workload", "w1,w2", "--rows", "2000", "--clients", "2",
-                "--duration", "1s", "--warmup", "300ms", "--interval", "200ms", "--workers", "1", "--peer", "duckdb",
-                "--out", out.toString());
+                "--duration", "1s", "--rounds", "2", "--warmup", "300ms", "--interval", "200ms", "--workers", "1",
+                "--peer", "duckdb", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.err());
+        // Two rounds an engine, alternating: troupe, duckdb, then duckdb, troupe.
+        List<String> rounds = r.err().lines().filter(l -> l.contains(" round ")).map(l -> l.split(" ")[1] + " "
+                + l.split(" ")[3]).distinct().toList();
+        assertEquals(List.of("troupe 1/2", "duckdb 1/2", "duckdb 2/2", "troupe 2/2"), rounds, r.err());
+        assertTrue(r.out().contains("1s in 2 rounds, the engines alternating after a 300ms warm-up"), r.out());
 
         List<Map<String, String>> rows = csv(out);
         for (String engine : List.of("troupe", "duckdb")) {
@@ -95,18 +101,27 @@ class LoadTestCommandTest {
                         && x.get("engine").equals(engine) && x.get("query").equals(query))
                         .mapToLong(x -> number(x, "completed")).sum();
                 assertEquals(number(t, "completed"), inIntervals, engine + "/" + query);
+                // The second round's intervals follow the first's on one time axis.
+                List<Double> starts = rows.stream().filter(x -> x.get("scope").equals("interval")
+                        && x.get("engine").equals(engine) && x.get("query").equals(query))
+                        .map(x -> Double.parseDouble(x.get("from_s"))).toList();
+                assertEquals(starts.stream().sorted().toList(), starts, engine + "/" + query);
+                assertTrue(starts.get(starts.size() - 1) >= 0.5, engine + "/" + query + ": " + starts);
                 double p50 = Double.parseDouble(t.get("latency_p50_ms"));
                 double p99 = Double.parseDouble(t.get("latency_p99_ms"));
                 double max = Double.parseDouble(t.get("latency_max_ms"));
                 assertTrue(0 < p50 && p50 <= p99 && p99 <= max, engine + "/" + query + ": " + t);
             }
-            assertEquals(number(total(rows, engine, "w1"), "completed") + number(total(rows, engine, "w2"), "completed"),
+            assertEquals(number(total(rows, engine, "w1"), "completed")
+                    + number(total(rows, engine, "w2"), "completed"),
                     number(total(rows, engine, LoadRecorder.ALL), "completed"));
         }
-        assertEquals(number(total(rows, "troupe", LoadRecorder.ALL), "completed"), hgrmCount(out.resolve("latency.hgrm")));
+        assertEquals(number(total(rows, "troupe", LoadRecorder.ALL), "completed"),
+                hgrmCount(out.resolve("latency.hgrm")));
         assertEquals(number(total(rows, "duckdb", LoadRecorder.ALL), "completed"),
                 hgrmCount(out.resolve("latency-duckdb.hgrm")));
-        assertEquals(number(total(rows, "duckdb", "w2"), "completed"), hgrmCount(out.resolve("latency-duckdb-w2.hgrm")));
+        assertEquals(number(total(rows, "duckdb", "w2"), "completed"),
+                hgrmCount(out.resolve("latency-duckdb-w2.hgrm")));
         BufferedImage png = ImageIO.read(out.resolve("loadtest.png").toFile());
         assertNotNull(png);
         assertTrue(png.getWidth() > 600 && png.getHeight() > 400, png.getWidth() + "x" + png.getHeight());
@@ -155,10 +170,10 @@ class LoadTestCommandTest {
         }
         Files.writeString(tables.resolve("orders.csv"), csv);
         Path queries = Files.createDirectories(dir.resolve("queries"));
-        Files.writeString(queries.resolve("a.plan"), "-- revenue by customer\nscan orders\n| filter customer is not null\n"
-                + "| aggregate by customer : sum(amount) as revenue, count(*) as n\n");
-        Files.writeString(queries.resolve("a.sql"), "select customer, sum(amount) as revenue, count(*) as n from orders "
-                + "where customer is not null group by customer;\n");
+        Files.writeString(queries.resolve("a.plan"), "-- revenue by customer\nscan orders\n"
+                + "| filter customer is not null\n| aggregate by customer : sum(amount) as revenue, count(*) as n\n");
+        Files.writeString(queries.resolve("a.sql"), "select customer, sum(amount) as revenue, count(*) as n "
+                + "from orders where customer is not null group by customer;\n");
         Files.writeString(queries.resolve("b.plan"), "scan orders | aggregate : count(*) as n, max(id) as top");
         Files.writeString(queries.resolve("b.sql"), sqlOfB);
         return dir;
@@ -224,8 +239,8 @@ class LoadTestCommandTest {
         assertEquals("--workers must be in 0..256, got 300", badArgument(out, "--workload", "w1", "--workers", "300"));
         assertEquals("unknown peer 'postgres' in --peer (known: duckdb, none)",
                 badArgument(out, "--workload", "w1", "--peer", "postgres"));
-        assertEquals("--soak needs a --warmup: its baseline is read after the warm-up, once pools and caches have grown",
-                badArgument(out, "--workload", "w1", "--soak", "--warmup", "0s"));
+        assertEquals("--soak needs a --warmup: its baseline is read after the warm-up, once pools and caches have "
+                        + "grown", badArgument(out, "--workload", "w1", "--soak", "--warmup", "0s"));
         assertEquals("--queries " + dir.resolve("none.plan") + ": no such file or directory",
                 badArgument(out, "--queries", dir.resolve("none.plan").toString()));
 
@@ -286,8 +301,8 @@ class LoadTestCommandTest {
             // One line per resource that did not come back, naming it with its value before and after.
             List<String> failed = r.err().lines().filter(l -> l.startsWith("loadtest: FAILED: soak: ")).toList();
             assertEquals(3, failed.size(), r.err());
-            Matcher threads = Pattern.compile("loadtest: FAILED: soak: live threads (\\d+) -> (\\d+) \\(may grow by 0\\)")
-                    .matcher(failed.get(0));
+            Matcher threads = Pattern.compile(
+                    "loadtest: FAILED: soak: live threads (\\d+) -> (\\d+) \\(may grow by 0\\)").matcher(failed.get(0));
             assertTrue(threads.matches(), failed.get(0));
             assertEquals(Long.parseLong(threads.group(1)) + 1, Long.parseLong(threads.group(2)), failed.get(0));
             assertEquals("loadtest: FAILED: soak: running queries 0 -> 1 (may grow by 0)", failed.get(1));
