@@ -15,17 +15,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Draws loadtest.png with XChart in the bench's style ({@link ChartPanels}): a row for every query
- * together and one per query (at most {@value #MAX_ROWS} rows), each with the latency over time
- * (p50 solid, p99 dashed, one colour an engine) on the left and the latency by percentile on the
- * right, HdrHistogram's plot: the x axis is log10(1 / (1 - percentile)), so 90%, 99% and 99.9% are
+ * Draws loadtest.png with XChart in the bench's style ({@link ChartPanels}): first every query
+ * together, the latency over time (p50 solid, p99 dashed, one colour an engine) and the latency by
+ * percentile; then, when there are several queries, each query's latency by percentile (at most
+ * {@value #MAX_QUERY_PANELS}), and the throughput over time to fill the grid. The percentile panels
+ * follow HdrHistogram's plot: the x axis is log10(1 / (1 - percentile)), so 90%, 99% and 99.9% are
  * evenly apart and the tail gets the room. Renders off screen.
  *
  * <p>Stateless apart from its input; one instance draws one chart, on one thread.
  */
 final class LoadChart {
 
-    private static final int MAX_ROWS = 5;
+    private static final int MAX_QUERY_PANELS = 6;
     /** The percentile curve's points: up to the 99.999th, and the maximum where the data reach it. */
     private static final double[] PERCENTILES = {0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96.25, 97.5,
         98.125, 98.75, 99, 99.375, 99.5, 99.6875, 99.75, 99.84375, 99.9, 99.95, 99.97, 99.99, 99.995, 99.999};
@@ -38,22 +39,41 @@ final class LoadChart {
 
     /** Writes the chart as a PNG to {@code file}. */
     void write(Path file) throws IOException {
-        List<String> rows = new ArrayList<>();
-        List<QueryTotals> first = phases.get(0).totals();
-        if (first.size() > 2) {
-            rows.add(LoadRecorder.ALL);
-        }
-        for (QueryTotals t : first) {
-            if (!t.query().equals(LoadRecorder.ALL) && rows.size() < MAX_ROWS) {
-                rows.add(t.query());
+        List<XYChart> panels = new ArrayList<>(List.of(overTime(LoadRecorder.ALL), byPercentile(LoadRecorder.ALL)));
+        List<QueryTotals> totals = phases.get(0).totals();
+        if (totals.size() > 2) {
+            for (QueryTotals t : totals.subList(0, Math.min(totals.size() - 1, MAX_QUERY_PANELS))) {
+                panels.add(byPercentile(t.query()));
+            }
+            if (panels.size() % 2 == 1) {
+                panels.add(throughput());
             }
         }
-        List<XYChart> panels = new ArrayList<>();
-        for (String query : rows) {
-            panels.add(overTime(query));
-            panels.add(byPercentile(query));
+        ChartPanels.save(panels, panels.size() / 2, 2, file);
+    }
+
+    /**
+     * {@code query}'s intervals of {@code phase} worth plotting: not a round's short last one, of the
+     * queries that ended after its duration, which holds too few.
+     */
+    private static List<IntervalRow> plotted(PhaseResult phase, String query) {
+        List<IntervalRow> intervals = phase.intervals();
+        double full = intervals.isEmpty() ? 0 : intervals.get(0).toSeconds() - intervals.get(0).fromSeconds();
+        return intervals.stream().filter(r -> r.query().equals(query) && r.toSeconds() - r.fromSeconds() >= full / 2)
+                .toList();
+    }
+
+    private XYChart throughput() {
+        XYChart chart = ChartPanels.linePanel("all queries: throughput over time", "seconds into the run",
+                "queries completed a second");
+        for (int p = 0; p < phases.size(); p++) {
+            List<IntervalRow> rows = plotted(phases.get(p), LoadRecorder.ALL);
+            if (!rows.isEmpty()) {
+                style(chart.addSeries(phases.get(p).engine(), rows.stream().map(IntervalRow::toSeconds).toList(),
+                        rows.stream().map(IntervalRow::throughput).toList()), p, SeriesLines.SOLID);
+            }
         }
-        ChartPanels.save(panels, rows.size(), 2, file);
+        return chart;
     }
 
     private XYChart overTime(String query) {
@@ -63,12 +83,8 @@ final class LoadChart {
             List<Double> xs = new ArrayList<>();
             List<Double> p50 = new ArrayList<>();
             List<Double> p99 = new ArrayList<>();
-            List<IntervalRow> intervals = phases.get(p).intervals();
-            double full = intervals.isEmpty() ? 0 : intervals.get(0).toSeconds() - intervals.get(0).fromSeconds();
-            for (IntervalRow r : intervals) {
-                // The last interval holds the few queries that ended after the duration: too few for a percentile.
-                boolean stub = r.toSeconds() - r.fromSeconds() < full / 2;
-                if (r.query().equals(query) && r.completed() > 0 && !stub) {
+            for (IntervalRow r : plotted(phases.get(p), query)) {
+                if (r.completed() > 0) {
                     xs.add(r.toSeconds());
                     p50.add(r.latency().p50());
                     p99.add(r.latency().p99());

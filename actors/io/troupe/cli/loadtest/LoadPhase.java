@@ -225,7 +225,9 @@ final class LoadPhase {
                 }
                 int q = (int) (arrival.index() % queries.size());
                 if (!clock.sleepUntil(due, stop::requested)) {
-                    recorder.unstarted(q);
+                    if (due < stoppedAtNanos.get()) {
+                        recorder.unstarted(q);
+                    }
                     return;
                 }
                 long start = clock.nanoTime();

@@ -4,8 +4,6 @@ import io.troupe.operators.TroupeException;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
-import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
 import java.io.BufferedReader;
@@ -16,22 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Reads loadtest's {@code --tables DIR}: every {@code DIR/NAME.csv} becomes table NAME. Its first
- * line declares the columns, comma-separated, each {@code name TYPE [NOT NULL]} with the types of
- * {@link DataType#parse} ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
+ * line declares the columns as {@link Schema#parse} reads them
+ * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
  * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
  * Stateless.
  */
 final class TableFiles {
 
     static final String CSV = ".csv";
-    private static final Pattern COLUMN = Pattern.compile("(\\w+)\\s+(.+?)(\\s+NOT\\s+NULL)?",
-            Pattern.CASE_INSENSITIVE);
 
     private TableFiles() {
     }
@@ -70,7 +64,7 @@ final class TableFiles {
         return tables;
     }
 
-    /** The columns that {@code file}'s first line declares. */
+    /** The columns that {@code file}'s first line declares ({@link Schema#parse}). */
     static Schema schema(Path file) {
         String header;
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -81,44 +75,10 @@ final class TableFiles {
         if (header == null || header.isBlank()) {
             throw new IllegalArgumentException(file + ":1: expected a header of columns 'name TYPE [NOT NULL], ...'");
         }
-        List<Field> fields = new ArrayList<>();
-        int column = 1;
-        for (String part : splitTopLevel(header)) {
-            Matcher m = COLUMN.matcher(part.strip());
-            if (!m.matches()) {
-                throw new IllegalArgumentException(file + ":1: column " + column
-                        + ": expected 'name TYPE [NOT NULL]', found '" + part.strip() + "'");
-            }
-            DataType type;
-            try {
-                type = DataType.parse(m.group(2));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(file + ":1: column " + column + " (" + m.group(1) + "): "
-                        + e.getMessage());
-            }
-            fields.add(Field.of(m.group(1), type).withNullable(m.group(3) == null));
-            column++;
+        try {
+            return Schema.parse(header);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ":1: " + e.getMessage());
         }
-        return Schema.of(fields.toArray(new Field[0]));
-    }
-
-    /** {@code text} cut at the commas outside parentheses (DECIMAL(7,2) has one inside). */
-    private static List<String> splitTopLevel(String text) {
-        List<String> parts = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                parts.add(text.substring(start, i));
-                start = i + 1;
-            }
-        }
-        parts.add(text.substring(start));
-        return parts;
     }
 }

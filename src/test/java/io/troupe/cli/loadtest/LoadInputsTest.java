@@ -67,7 +67,7 @@ class LoadInputsTest {
         assertEquals(2, orders.rowCount());
 
         Files.writeString(dir.resolve("bad.csv"), "id INT64,amount\n1,2\n");
-        assertEquals(dir.resolve("bad.csv") + ":1: column 2: expected 'name TYPE [NOT NULL]', found 'amount'",
+        assertEquals(dir.resolve("bad.csv") + ":1: expected 'name TYPE [NOT NULL]', found: amount",
                 error(() -> TableFiles.read(dir)));
         Files.writeString(dir.resolve("bad.csv"), "id INT32\nx\n");
         assertEquals(dir.resolve("bad.csv") + ":2: column 1 (id INT32): not an integer: 'x'",

@@ -258,7 +258,7 @@ class LoadTestCommandTest {
                 .startsWith(unknown + ": troupe cannot run it alone: unknown column 'y'"));
         Path tables = Files.createDirectories(dir.resolve("tables"));
         Files.writeString(tables.resolve("t.csv"), "a INT32,b DECMAL(7,2)\n1,2.00\n");
-        assertEquals(tables.resolve("t.csv") + ":1: column 2 (b): unknown type: DECMAL(7,2)",
+        assertEquals(tables.resolve("t.csv") + ":1: column b: unknown type: DECMAL(7,2)",
                 badArgument(out, "--queries", good.toString(), "--tables", tables.toString()));
 
         Path file = Files.writeString(dir.resolve("a-file"), "x");
