@@ -9,7 +9,6 @@ import io.troupe.cli.BenchSize;
 import io.troupe.cli.BenchWorkload;
 import io.troupe.cli.DuckDbBenchEngine;
 import io.troupe.config.TroupeSettings;
-import io.troupe.operators.TroupeException;
 import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

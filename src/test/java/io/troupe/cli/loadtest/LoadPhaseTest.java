@@ -31,16 +31,21 @@ class LoadPhaseTest {
 
     private static final long MS = 1_000_000;
     private static final List<LoadQuery> QUERIES = List.of(new LoadQuery("q", Plan.scan("t"), "select 1", "test"));
+    private static final BenchOutcome ONE_ROW = new BenchOutcome(0, 1, BigDecimal.ONE);
 
-    /** An engine whose i-th query (from 0) takes {@code millis.apply(i)} ms of the fake clock, or throws. */
-    private static final class StubTarget implements LoadTarget {
-        final FakeClock clock;
-        final IntFunction<Long> millis;
+    /** What the stub engine does on its {@code call}-th query (from 0). */
+    @FunctionalInterface
+    private interface Body {
+        BenchOutcome run(int call, AtomicReference<Runnable> inFlight) throws Exception;
+    }
+
+    /** An engine that does what the test says, counting its calls. */
+    private static final class Stub implements LoadTarget {
+        final Body body;
         final AtomicInteger calls = new AtomicInteger();
 
-        StubTarget(FakeClock clock, IntFunction<Long> millis) {
-            this.clock = clock;
-            this.millis = millis;
+        Stub(Body body) {
+            this.body = body;
         }
 
         @Override
@@ -49,11 +54,17 @@ class LoadPhaseTest {
         }
 
         @Override
-        public BenchOutcome run(LoadQuery query, int client, AtomicReference<Runnable> inFlight) {
-            int i = calls.getAndIncrement();
-            clock.advanceMillis(millis.apply(i));
-            return new BenchOutcome(0, 1, BigDecimal.ONE);
+        public BenchOutcome run(LoadQuery query, int client, AtomicReference<Runnable> inFlight) throws Exception {
+            return body.run(calls.getAndIncrement(), inFlight);
         }
+    }
+
+    /** An engine whose i-th query takes {@code millis.apply(i)} ms of the fake clock. */
+    private static Stub taking(FakeClock clock, IntFunction<Long> millis) {
+        return new Stub((i, inFlight) -> {
+            clock.advanceMillis(millis.apply(i));
+            return ONE_ROW;
+        });
     }
 
     private static PhaseResult run(LoadTarget target, FakeClock clock, double rate, long durationMs, StopSignal stop)
@@ -77,7 +88,7 @@ class LoadPhaseTest {
     void shouldMeasureOpenLoopLatencyFromTheIntendedStartSoAStallDelaysTheQueriesBehindIt() throws Exception {
         FakeClock clock = new FakeClock();
         // Due every 100 ms for 1 s; the first query stalls for 500 ms, the others take 10 ms.
-        StubTarget target = new StubTarget(clock, i -> i == 0 ? 500L : 10L);
+        Stub target = taking(clock, i -> i == 0 ? 500L : 10L);
         QueryTotals t = run(target, clock, 10, 1000, new StopSignal()).all();
 
         assertEquals(List.of(10L, 10L, 0L, 0L), List.of(t.issued(), t.completed(), t.errorCount(), t.unstarted()));
@@ -96,7 +107,7 @@ class LoadPhaseTest {
     @Test
     void shouldMeasureClosedLoopLatencyAsRunTimeWithNoQueue() throws Exception {
         FakeClock clock = new FakeClock();
-        StubTarget target = new StubTarget(clock, i -> i == 0 ? 500L : 10L);
+        Stub target = taking(clock, i -> i == 0 ? 500L : 10L);
         QueryTotals t = run(target, clock, 0, 1000, new StopSignal()).all();
 
         // Started at 0, 500, 510, ..., 990 ms: 1 + 50 queries, each as soon as the last ended.
@@ -109,7 +120,7 @@ class LoadPhaseTest {
     void shouldCountQueriesDueBeforeTheEndThatNoClientStartedAsLate() throws Exception {
         FakeClock clock = new FakeClock();
         // 100 due in 1 s (every 10 ms), each takes 50 ms on the one client: it starts the k-th at 50k ms.
-        StubTarget target = new StubTarget(clock, i -> 50L);
+        Stub target = taking(clock, i -> 50L);
         PhaseResult result = run(target, clock, 100, 1000, new StopSignal());
         QueryTotals t = result.all();
 
@@ -123,28 +134,17 @@ class LoadPhaseTest {
     @Test
     void shouldCountErrorsByKindAndKeepIssuedEqualToCompletedPlusErrors() throws Exception {
         FakeClock clock = new FakeClock();
-        LoadTarget failing = new LoadTarget() {
-            final AtomicInteger calls = new AtomicInteger();
-
-            @Override
-            public String id() {
-                return "stub";
+        Stub failing = new Stub((i, inFlight) -> {
+            clock.advanceMillis(10);
+            if (i % 5 == 1) {
+                throw new QueryCancelledException("query " + i + " timed out after 10 ms");
             }
-
-            @Override
-            public BenchOutcome run(LoadQuery query, int client, AtomicReference<Runnable> inFlight) {
-                int i = calls.getAndIncrement();
-                clock.advanceMillis(10);
-                if (i % 5 == 1) {
-                    throw new QueryCancelledException("query " + i + " timed out after 10 ms");
-                }
-                if (i % 5 == 2) {
-                    throw new QueryFailedException("division by zero in (a / b)");
-                }
-                // Every fourth answer is wrong: it must be counted, not timed.
-                return new BenchOutcome(0, 1, i % 5 == 3 ? BigDecimal.TEN : BigDecimal.ONE);
+            if (i % 5 == 2) {
+                throw new QueryFailedException("division by zero in (a / b)");
             }
-        };
+            // Every fourth answer is wrong: it must be counted, not timed.
+            return i % 5 == 3 ? new BenchOutcome(0, 1, BigDecimal.TEN) : ONE_ROW;
+        });
         QueryTotals t = run(failing, clock, 0, 1000, new StopSignal()).all();
 
         assertEquals(100, t.issued());
@@ -161,28 +161,18 @@ class LoadPhaseTest {
     void shouldEndAtAStopAndCountTheCancelledQueryAsUnfinished() throws Exception {
         FakeClock clock = new FakeClock();
         StopSignal stop = new StopSignal();
-        LoadTarget stopping = new LoadTarget() {
-            final AtomicInteger calls = new AtomicInteger();
-
-            @Override
-            public String id() {
-                return "stub";
+        Stub stopping = new Stub((i, inFlight) -> {
+            AtomicInteger cancels = new AtomicInteger();
+            inFlight.set(cancels::incrementAndGet);
+            clock.advanceMillis(10);
+            if (i == 2) {
+                // Ctrl-C while the third query runs: the stop cancels it, and it ends cancelled.
+                stop.request("interrupted (test)");
+                assertEquals(1, cancels.get(), "the stop cancelled the query in flight");
+                throw new QueryCancelledException("the load test was stopped");
             }
-
-            @Override
-            public BenchOutcome run(LoadQuery query, int client, AtomicReference<Runnable> inFlight) {
-                AtomicInteger cancels = new AtomicInteger();
-                inFlight.set(cancels::incrementAndGet);
-                clock.advanceMillis(10);
-                if (calls.incrementAndGet() == 3) {
-                    // Ctrl-C while the third query runs: the stop cancels it, and it ends cancelled.
-                    stop.request("interrupted (test)");
-                    assertEquals(1, cancels.get(), "the stop cancelled the query in flight");
-                    throw new QueryCancelledException("the load test was stopped");
-                }
-                return new BenchOutcome(0, 1, BigDecimal.ONE);
-            }
-        };
+            return ONE_ROW;
+        });
         PhaseResult result = run(stopping, clock, 0, 60_000, stop);
         QueryTotals t = result.all();
 
@@ -193,23 +183,13 @@ class LoadPhaseTest {
 
     @Test
     void shouldKeepEveryCountConsistentWithManyClientsOnTheRealClock() throws Exception {
-        AtomicInteger calls = new AtomicInteger();
-        LoadTarget target = new LoadTarget() {
-            @Override
-            public String id() {
-                return "stub";
+        Stub target = new Stub((i, inFlight) -> {
+            Thread.sleep(1);
+            if (i % 7 == 6) {
+                throw new QueryFailedException("every seventh fails");
             }
-
-            @Override
-            public BenchOutcome run(LoadQuery query, int client, AtomicReference<Runnable> inFlight)
-                    throws InterruptedException {
-                Thread.sleep(1);
-                if (calls.incrementAndGet() % 7 == 0) {
-                    throw new QueryFailedException("every seventh fails");
-                }
-                return new BenchOutcome(0, 1, BigDecimal.ONE);
-            }
-        };
+            return ONE_ROW;
+        });
         LoadProfile profile = new LoadProfile(4, 0, false, 0, Duration.ofSeconds(60), Duration.ofMillis(100));
         PhaseResult result = new LoadPhase("test", target, List.of(QUERIES.get(0),
                 new LoadQuery("r", Plan.scan("t"), null, "test")), profile, 300 * MS, LoadClock.SYSTEM,
@@ -218,7 +198,7 @@ class LoadPhaseTest {
         assertNull(result.stopReason());
         assertEquals(List.of(), result.failures());
         QueryTotals all = result.all();
-        assertEquals(calls.get(), all.issued());
+        assertEquals(target.calls.get(), all.issued());
         assertEquals(all.issued(), all.completed() + all.errorCount());
         assertEquals(all.issued(), result.totals().get(0).issued() + result.totals().get(1).issued());
         // The intervals add up to the totals.
