@@ -1,5 +1,6 @@
 package io.troupe.cli;
 
+import io.troupe.cli.loadtest.LoadTestCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +18,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "troupe", mixinStandardHelpOptions = true, version = "Troupe 0.1.0",
         description = "An embedded, actor-based parallel query executor for the JVM.",
-        subcommands = {DemoCommand.class, BenchCommand.class, AblationCommand.class, GenerateCommand.class})
+        subcommands = {DemoCommand.class, BenchCommand.class, AblationCommand.class, GenerateCommand.class,
+                LoadTestCommand.class})
 public final class TroupeCli implements Callable<Integer> {
 
     @Spec
