@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Threads: one driver thread in {@code shared} mode (the default: on 2 cores the driver must not
  * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
- * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), three in
+ * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), ours rather than
+ * Aeron's so that an Error cannot end it ({@link DriverDutyCycle}); three of Aeron's in
  * {@code dedicated} mode, plus the client's conductor thread. All are daemon threads (an embedded
  * library must not keep the JVM alive), named by Aeron after their roles and, for the driver, its
  * directory; {@link #close()} stops them and unmaps every file.
@@ -73,12 +74,15 @@ public final class EmbeddedAeron implements AutoCloseable {
     private static final int FIRST_STREAM_ID = 1001;
 
     private final MediaDriver driver;
+    /** The thread of the driver's shared agent; null in dedicated mode, where Aeron runs its own. */
+    private final DriverDutyCycle dutyCycle;
     private final Aeron aeron;
     private final Path directory;
     private final AtomicInteger nextStreamId = new AtomicInteger(FIRST_STREAM_ID);
 
-    private EmbeddedAeron(MediaDriver driver, Aeron aeron, Path directory) {
+    private EmbeddedAeron(MediaDriver driver, DriverDutyCycle dutyCycle, Aeron aeron, Path directory) {
         this.driver = driver;
+        this.dutyCycle = dutyCycle;
         this.aeron = aeron;
         this.directory = directory;
     }
@@ -104,7 +108,7 @@ public final class EmbeddedAeron implements AutoCloseable {
                 // Its tasks are UDP's (network publications, subscriptions, name resolution): IPC needs
                 // no extra thread polling for them. Turn it back on with the UDP channels.
                 .asyncExecutorEnabled(false)
-                .errorHandler(error -> LOG.warn("[{}] Aeron driver error", directory, error));
+                .errorHandler(error -> warn("[{}] Aeron driver error", directory, error));
         ThreadFactory driverThreads = daemonThreads("troupe-aeron-driver");
         if (settings.driverThreading() == TroupeSettings.DriverThreading.DEDICATED) {
             driverContext.threadingMode(ThreadingMode.DEDICATED)
@@ -115,22 +119,25 @@ public final class EmbeddedAeron implements AutoCloseable {
                     .senderThreadFactory(driverThreads)
                     .receiverThreadFactory(driverThreads);
         } else {
-            driverContext.threadingMode(ThreadingMode.SHARED)
-                    .sharedIdleStrategy(new BackoffIdleStrategy())
-                    .sharedThreadFactory(driverThreads);
+            // Aeron's SHARED mode, on a thread of ours that an Error cannot end (see DriverDutyCycle).
+            driverContext.threadingMode(ThreadingMode.INVOKER);
         }
         MediaDriver driver = null;
+        DriverDutyCycle dutyCycle = null;
         try {
             driver = MediaDriver.launchEmbedded(driverContext);
+            if (driver.sharedAgentInvoker() != null) {
+                dutyCycle = DriverDutyCycle.start(driver.sharedAgentInvoker(), new BackoffIdleStrategy(), driverThreads);
+            }
             Aeron aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.toString())
                     .threadFactory(daemonThreads("troupe-aeron-client"))
                     .idleSleepDurationNs(CLIENT_IDLE_SLEEP_NS)
-                    .errorHandler(error -> LOG.warn("[{}] Aeron client error", directory, error)));
+                    .errorHandler(error -> warn("[{}] Aeron client error", directory, error)));
             LOG.debug("[{}] embedded Aeron started", directory);
-            return new EmbeddedAeron(driver, aeron, directory);
+            return new EmbeddedAeron(driver, dutyCycle, aeron, directory);
         } catch (RuntimeException e) {
-            CloseHelper.quietClose(driver);
+            CloseHelper.quietCloseAll(dutyCycle, driver);
             throw new IllegalStateException("cannot start the embedded Aeron media driver in " + directory
                     + " (troupe.transport.dir): " + e.getMessage(), e);
         }
@@ -168,7 +175,7 @@ public final class EmbeddedAeron implements AutoCloseable {
     /** Stops the client, then the driver (its thread, its mapped files, its directory). Idempotent. */
     @Override
     public void close() {
-        CloseHelper.closeAll(aeron, driver);
+        CloseHelper.closeAll(aeron, dutyCycle, driver);
         LOG.debug("[{}] embedded Aeron stopped", directory);
     }
 
@@ -220,6 +227,18 @@ public final class EmbeddedAeron implements AutoCloseable {
             return Files.getFileStore(directory).getUsableSpace();
         } catch (IOException e) {
             return 0;
+        }
+    }
+
+    /**
+     * Logs an error of the driver's or the client's agent, unless logging itself fails: on a full heap
+     * it may throw an OutOfMemoryError of its own, which would end the agent's thread.
+     */
+    private static void warn(String format, Path directory, Throwable error) {
+        try {
+            LOG.warn(format, directory, error);
+        } catch (Throwable ignored) {
+            // Nothing left to report it with; the agent goes on.
         }
     }
 
