@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An embedded Aeron media driver and the one Aeron client Troupe uses with it: launched in a
  * directory of its own ({@code troupe-aeron-<pid>-<unique>} under {@code troupe.transport.dir}),
- * deleted on start and on shutdown, so that two Troupes never share or inherit a driver.
+ * deleted on start and on shutdown, so that two Troupes never share or inherit a driver. The
+ * directories of drivers whose JVM ended without closing them go when the next one starts
+ * ({@link StaleDriverDirectories}).
  *
  * <p>Sizing (shared/stack-notes.md, section 3): the driver's own files come to 12 MiB here instead
  * of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which counters take 5 MiB at Aeron's 1 MiB
@@ -93,8 +96,10 @@ public final class EmbeddedAeron implements AutoCloseable {
      * @throws IllegalStateException naming the directory when the driver cannot start
      */
     public static EmbeddedAeron launch(TroupeSettings.Transport settings) {
-        Path directory = parentDirectory(settings)
-                .resolve("troupe-aeron-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
+        Path parent = parentDirectory(settings);
+        // A driver's directory outlives a JVM that ends without closing it: the ones left go now.
+        StaleDriverDirectories.remove(List.of(parent, defaultParent(), tmpdir()));
+        Path directory = parent.resolve(StaleDriverDirectories.newName(UUID.randomUUID().toString()));
         MediaDriver.Context driverContext = new MediaDriver.Context()
                 .aeronDirectoryName(directory.toString())
                 .dirDeleteOnStart(true)
@@ -203,8 +208,8 @@ public final class EmbeddedAeron implements AutoCloseable {
         if (!settings.directoryParent().isEmpty()) {
             return Path.of(settings.directoryParent());
         }
-        Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
-        Path fallback = Path.of(System.getProperty("java.io.tmpdir"));
+        Path preferred = defaultParent();
+        Path fallback = tmpdir();
         long needed = roomNeeded(settings.termLengthBytes());
         long usable = usableBytes(preferred);
         if (usable >= needed || preferred.equals(fallback)) {
@@ -214,6 +219,15 @@ public final class EmbeddedAeron implements AutoCloseable {
                         + "need: its directory goes to {} (troupe.transport.dir chooses)", preferred, usable >> 20,
                 needed >> 20, ROOM_FOR_CHANNELS, settings.termLengthBytes() >> 10, fallback);
         return fallback;
+    }
+
+    /** Where Aeron itself puts a driver's directory: /dev/shm on Linux, else java.io.tmpdir. */
+    private static Path defaultParent() {
+        return Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
+    }
+
+    private static Path tmpdir() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** Bytes the driver and {@link #ROOM_FOR_CHANNELS} channels map: each channel 3 terms and a 4 KiB trailer. */
