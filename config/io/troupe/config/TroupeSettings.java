@@ -197,30 +197,37 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return from(ConfigFactory.load());
     }
 
-    /** Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it). */
+    /**
+     * Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it).
+     *
+     * @throws IllegalArgumentException naming the key (its full path) when a key under {@code troupe}
+     *         is none that reference.conf sets (with the nearest that it does), or a value is bad
+     */
     public static TroupeSettings from(Config config) {
-        Config c = config.withFallback(ConfigFactory.defaultReference()).getConfig("troupe");
+        Config reference = ConfigFactory.defaultReference();
+        new SettingKeys(reference).checkKnown(config);
+        Config c = config.withFallback(reference).getConfig("troupe");
         try {
             return new TroupeSettings(
-                    c.getInt("batch-size"),
+                    integer(c, "batch-size"),
                     parseEnum(MatchFlags.class, c, "hash.match-flags"),
                     new Transport(
                             parseEnum(GatherTransport.class, c, "gather.transport"),
                             parseEnum(Wakeups.class, c, "gather.wakeups"),
-                            c.getInt("gather.queue-capacity"),
+                            integer(c, "gather.queue-capacity"),
                             intBytes(c, "transport.term-length"),
                             intBytes(c, "transport.mtu"),
                             parseEnum(ChannelIdle.class, c, "transport.idle-strategy"),
                             parseEnum(DriverThreading.class, c, "transport.driver-threading"),
                             c.getString("transport.dir")),
                     new Workers(
-                            c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
-                                    : c.getInt("workers.threads"),
-                            c.getInt("workers.default"),
+                            integer(c, "workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
+                                    : integer(c, "workers.threads"),
+                            integer(c, "workers.default"),
                             c.getBoolean("gather.leader-participation")),
                     new Memory(
                             intBytes(c, "hash.chunk-size"),
-                            c.getBytes("memory.preallocate"),
+                            bytes(c, "memory.preallocate"),
                             budgetBytes(c, "memory.budget")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
@@ -259,15 +266,47 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
             }
             return (long) (Runtime.getRuntime().maxMemory() * (percent / 100));
         }
-        return c.getBytes(key);
+        return bytes(c, key);
     }
 
     private static int intBytes(Config c, String key) {
-        long bytes = c.getBytes(key);
+        long bytes = bytes(c, key);
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("troupe." + key + " must be below 2 GiB, got " + bytes + " bytes");
         }
         return (int) bytes;
+    }
+
+    /**
+     * An integer setting: a whole number, written as a number or (from a system property) as text.
+     * Typesafe's getInt would truncate 1.5 to 1 without a word.
+     */
+    private static int integer(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        try {
+            if (raw instanceof Integer || raw instanceof Long) {
+                return Math.toIntExact(((Number) raw).longValue());
+            }
+            if (raw instanceof String text) {
+                return Integer.parseInt(text.trim());
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // Falls through to the error below.
+        }
+        throw new IllegalArgumentException("troupe." + key + " must be an integer, got '" + raw + "'");
+    }
+
+    /**
+     * A size in bytes: a whole number, or a number with a unit ("32k", "1.5m"). Typesafe's getBytes
+     * would truncate a bare 1.5 to 1 byte.
+     */
+    private static long bytes(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof Double) {
+            throw new IllegalArgumentException("troupe." + key + " must be a whole number of bytes or a size with a unit"
+                    + " (32k, 8m), got '" + raw + "'");
+        }
+        return c.getBytes(key);
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {
