@@ -124,7 +124,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      * @param threads        {@code troupe.workers.threads}: threads of the dispatcher that runs the
      *                       CPU-bound workers; 0 in the file means one per available processor
      * @param defaultWorkers {@code troupe.workers.default}: workers per query when the caller does not
-     *                       say; 0 runs the query on the caller's thread (the leader alone)
+     *                       say ("auto" in the file: one per available processor); 0 runs the query on
+     *                       the caller's thread (the leader alone)
      * @param leaderParticipation {@code troupe.gather.leader-participation}: whether a Gather runs
      *                       morsels of its pipeline itself when no batch is ready
      */
@@ -223,7 +224,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Workers(
                             integer(c, "workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
                                     : integer(c, "workers.threads"),
-                            integer(c, "workers.default"),
+                            defaultWorkers(c, "workers.default"),
                             c.getBoolean("gather.leader-participation")),
                     new Memory(
                             intBytes(c, "hash.chunk-size"),
@@ -244,6 +245,11 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     public TroupeSettings withWorkers(Workers newWorkers) {
         return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory);
+    }
+
+    /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
+    public TroupeSettings withDefaultWorkers(int defaultWorkers) {
+        return withWorkers(new Workers(workers.threads(), defaultWorkers, workers.leaderParticipation()));
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
@@ -294,6 +300,19 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
             // Falls through to the error below.
         }
         throw new IllegalArgumentException("troupe." + key + " must be an integer, got '" + raw + "'");
+    }
+
+    /** {@code troupe.workers.default}: "auto", one worker per available processor (at most 256), or a number. */
+    private static int defaultWorkers(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof String text && text.trim().equalsIgnoreCase("auto")) {
+            return Math.min(Workers.MAX_WORKERS, Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            return integer(c, key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("troupe." + key + " must be auto or an integer, got '" + raw + "'", e);
+        }
     }
 
     /**
