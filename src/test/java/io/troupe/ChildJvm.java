@@ -39,11 +39,16 @@ public final class ChildJvm implements AutoCloseable {
      * {@code args} after it.
      */
     public static ChildJvm start(Class<?> main, List<String> jvmOptions, String... args) throws IOException {
+        List<String> options = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        options.addAll(jvmOptions);
+        return startBare(main, options, args);
+    }
+
+    /** As {@link #start}, without the flag Agrona needs: as a new user's JVM starts. */
+    public static ChildJvm startBare(Class<?> main, List<String> jvmOptions, String... args) throws IOException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classpath);

@@ -73,6 +73,8 @@ public final class EmbeddedAeron implements AutoCloseable {
     static final long DRIVER_BYTES = 13L * 1024 * 1024;
     /** Channels the default directory must have room for: a few queries' workers plus the pool's idle logs. */
     static final int ROOM_FOR_CHANNELS = 16;
+    /** What the JVM must be told for Agrona (shared/stack-notes.md): its buffers use jdk.internal.misc.Unsafe. */
+    public static final String REQUIRED_JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
     /** First stream id handed out; each channel gets the next, so no two channels share a stream. */
     private static final int FIRST_STREAM_ID = 1001;
 
@@ -93,9 +95,22 @@ public final class EmbeddedAeron implements AutoCloseable {
     /**
      * Launches a driver and connects a client to it.
      *
-     * @throws IllegalStateException naming the directory when the driver cannot start
+     * @throws IllegalStateException naming the directory when the driver cannot start, or the JVM flag
+     *         it needs when the JVM was started without it
      */
     public static EmbeddedAeron launch(TroupeSettings.Transport settings) {
+        try {
+            return start(settings);
+        } catch (IllegalAccessError e) {
+            // Agrona's buffers use jdk.internal.misc.Unsafe, which java.base exports only when asked.
+            throw new IllegalStateException("Troupe's Aeron transport needs the JVM flag " + REQUIRED_JVM_FLAG
+                    + " (on the java command line, or in Maven Surefire's argLine); without it, set"
+                    + " troupe.gather.transport = locked-queue, or troupe.workers.default = 0 to run queries on the"
+                    + " caller's thread (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static EmbeddedAeron start(TroupeSettings.Transport settings) {
         Path parent = parentDirectory(settings);
         // A driver's directory outlives a JVM that ends without closing it: the ones left go now.
         StaleDriverDirectories.remove(List.of(parent, defaultParent(), tmpdir()));
