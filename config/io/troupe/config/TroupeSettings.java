@@ -128,7 +128,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      * @param threads        {@code troupe.workers.threads}: threads of the dispatcher that runs the
      *                       CPU-bound workers; 0 in the file means one per available processor
      * @param defaultWorkers {@code troupe.workers.default}: workers per query when the caller does not
-     *                       say; 0 runs the query on the caller's thread (the leader alone)
+     *                       say ("auto" in the file: one per available processor); 0 runs the query on
+     *                       the caller's thread (the leader alone)
      * @param leaderParticipation {@code troupe.gather.leader-participation}: whether a Gather runs
      *                       morsels of its pipeline itself when no batch is ready
      */
@@ -292,26 +293,33 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return from(ConfigFactory.load());
     }
 
-    /** Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it). */
+    /**
+     * Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it).
+     *
+     * @throws IllegalArgumentException naming the key (its full path) when a key under {@code troupe}
+     *         is none that reference.conf sets (with the nearest that it does), or a value is bad
+     */
     public static TroupeSettings from(Config config) {
-        Config c = config.withFallback(ConfigFactory.defaultReference()).getConfig("troupe");
+        Config reference = ConfigFactory.defaultReference();
+        new SettingKeys(reference).checkKnown(config);
+        Config c = config.withFallback(reference).getConfig("troupe");
         try {
             return new TroupeSettings(
-                    c.getInt("batch-size"),
+                    integer(c, "batch-size"),
                     parseEnum(MatchFlags.class, c, "hash.match-flags"),
                     new Transport(
                             parseEnum(GatherTransport.class, c, "gather.transport"),
                             parseEnum(Wakeups.class, c, "gather.wakeups"),
-                            c.getInt("gather.queue-capacity"),
+                            integer(c, "gather.queue-capacity"),
                             intBytes(c, "transport.term-length"),
                             intBytes(c, "transport.mtu"),
                             parseEnum(ChannelIdle.class, c, "transport.idle-strategy"),
                             parseEnum(DriverThreading.class, c, "transport.driver-threading"),
                             c.getString("transport.dir")),
                     new Workers(
-                            c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
-                                    : c.getInt("workers.threads"),
-                            c.getInt("workers.default"),
+                            integer(c, "workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
+                                    : integer(c, "workers.threads"),
+                            defaultWorkers(c, "workers.default"),
                             c.getBoolean("gather.leader-participation")),
                     memory(c),
                     new Spill(
@@ -336,6 +344,11 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission);
     }
 
+    /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
+    public TroupeSettings withDefaultWorkers(int defaultWorkers) {
+        return withWorkers(new Workers(workers.threads(), defaultWorkers, workers.leaderParticipation()));
+    }
+
     public TroupeSettings withMemory(Memory newMemory) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission);
     }
@@ -350,18 +363,18 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     private static Memory memory(Config c) {
         long budget = bytesOrPercent(c, "memory.budget", Runtime.getRuntime().maxMemory(), "the heap");
-        return new Memory(intBytes(c, "hash.chunk-size"), c.getBytes("memory.preallocate"), budget,
+        return new Memory(intBytes(c, "hash.chunk-size"), bytes(c, "memory.preallocate"), budget,
                 bytesOrPercent(c, "memory.query-limit", budget, "troupe.memory.budget"));
     }
 
     private static Admission admission(Config c) {
         String concurrent = c.getString("admission.max-concurrent").trim();
-        int maxConcurrent = concurrent.equals("auto")
-                ? Math.max(4, 2 * Runtime.getRuntime().availableProcessors()) : c.getInt("admission.max-concurrent");
+        int maxConcurrent = concurrent.equalsIgnoreCase("auto")
+                ? Math.max(4, 2 * Runtime.getRuntime().availableProcessors()) : integer(c, "admission.max-concurrent");
         String memory = c.getString("admission.query-memory").trim();
-        long queryMemory = memory.equals("auto") ? Admission.AUTO
+        long queryMemory = memory.equalsIgnoreCase("auto") ? Admission.AUTO
                 : bytesOrPercent(c, "admission.query-memory", memory(c).budgetBytes(), "troupe.memory.budget");
-        return new Admission(maxConcurrent, c.getInt("admission.queue-size"), c.getDuration("admission.queue-timeout"),
+        return new Admission(maxConcurrent, integer(c, "admission.queue-size"), c.getDuration("admission.queue-timeout"),
                 queryMemory);
     }
 
@@ -386,15 +399,60 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
             }
             return (long) (whole * (percent / 100));
         }
-        return c.getBytes(key);
+        return bytes(c, key);
     }
 
     private static int intBytes(Config c, String key) {
-        long bytes = c.getBytes(key);
+        long bytes = bytes(c, key);
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("troupe." + key + " must be below 2 GiB, got " + bytes + " bytes");
         }
         return (int) bytes;
+    }
+
+    /**
+     * An integer setting: a whole number, written as a number or (from a system property) as text.
+     * Typesafe's getInt would truncate 1.5 to 1 without a word.
+     */
+    private static int integer(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        try {
+            if (raw instanceof Integer || raw instanceof Long) {
+                return Math.toIntExact(((Number) raw).longValue());
+            }
+            if (raw instanceof String text) {
+                return Integer.parseInt(text.trim());
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // Falls through to the error below.
+        }
+        throw new IllegalArgumentException("troupe." + key + " must be an integer, got '" + raw + "'");
+    }
+
+    /** {@code troupe.workers.default}: "auto", one worker per available processor (at most 256), or a number. */
+    private static int defaultWorkers(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof String text && text.trim().equalsIgnoreCase("auto")) {
+            return Math.min(Workers.MAX_WORKERS, Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            return integer(c, key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("troupe." + key + " must be auto or an integer, got '" + raw + "'", e);
+        }
+    }
+
+    /**
+     * A size in bytes: a whole number, or a number with a unit ("32k", "1.5m"). Typesafe's getBytes
+     * would truncate a bare 1.5 to 1 byte.
+     */
+    private static long bytes(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof Double) {
+            throw new IllegalArgumentException("troupe." + key + " must be a whole number of bytes or a size with a unit"
+                    + " (32k, 8m), got '" + raw + "'");
+        }
+        return c.getBytes(key);
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {

@@ -48,12 +48,12 @@ import static io.troupe.operators.Arguments.notNull;
  * }
  * }</pre>
  *
- * <p>A query runs on the caller's thread (the leader alone) when it asks for 0 workers, which is
- * what {@code troupe.workers.default = 0} gives {@link #execute(Plan)}; with workers it runs in the
- * actor executor ({@link ExecutorRuntime}): a coordinator per query and worker actors per pipeline.
- * The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else with the
- * first query that asks for workers: a Troupe used by the leader alone, as most tests use it, pays
- * nothing for it (a leader's query checks its own timeout, between batches, with no timer).
+ * <p>A query runs in the actor executor ({@link ExecutorRuntime}: a coordinator per query and worker
+ * actors per pipeline) with {@code troupe.workers.default} workers, one per processor unless set, or
+ * as many as its {@link QueryOptions} ask; with 0 workers it runs on the caller's thread (the leader
+ * alone). The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else
+ * with the first query that asks for workers: a Troupe used by the leader alone pays nothing for it
+ * (a leader's query checks its own timeout, between batches, with no timer).
  * {@link #stream} runs a query the same ways and hands its result out batch by batch, with
  * back-pressure ({@link QueryStream}). Both {@link #submit} and {@link #stream} start a query
  * through one path ({@link #start}): with 0 workers a {@link LocalRun}, stepped by the caller's
@@ -158,7 +158,12 @@ public final class Troupe implements AutoCloseable {
 
     private static Troupe started(Troupe troupe) {
         if (troupe.settings.workers().defaultWorkers() > 0) {
-            troupe.runtime();
+            try {
+                troupe.runtime();
+            } catch (RuntimeException | Error e) {
+                troupe.close();
+                throw e;
+            }
         }
         return troupe;
     }

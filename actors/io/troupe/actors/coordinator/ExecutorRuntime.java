@@ -138,8 +138,8 @@ public final class ExecutorRuntime implements AutoCloseable {
 
     /**
      * Pekko's settings for Troupe's own actor system: a small default dispatcher (Pekko's own work and
-     * the timeouts' callbacks: Troupe's actors run on {@link TroupeDispatchers}), and no JVM shutdown
-     * hook (the owner closes it).
+     * the timeouts' callbacks: Troupe's actors run on {@link TroupeDispatchers}), no JVM shutdown hook
+     * (the owner closes it), and no exit of the JVM on a fatal error.
      */
     private static Config config() {
         String text = ""
@@ -147,6 +147,9 @@ public final class ExecutorRuntime implements AutoCloseable {
                 + "pekko.log-dead-letters = off\n"
                 + "pekko.log-dead-letters-during-shutdown = off\n"
                 + "pekko.jvm-shutdown-hooks = off\n"
+                // Troupe never ends the JVM that embeds it: its actors catch every Error of the kernel
+                // code they run and fail that query (on, Pekko would call System.exit on one).
+                + "pekko.jvm-exit-on-fatal-error = off\n"
                 + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
                 + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min = 2\n"
                 + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 4\n";

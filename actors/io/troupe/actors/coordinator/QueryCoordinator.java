@@ -4,6 +4,7 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.Gather;
 import io.troupe.actors.exchange.GatherMerge;
 import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.CollectSink;
@@ -73,7 +74,10 @@ import java.util.function.Function;
  * flag (so a worker retrying a full channel gives up), and stops the coordinator. Pekko stops its
  * children first (their PostStop leaves the channels), so the result future completes only once
  * every actor of the query has stopped and every channel of the query is closed. Query actors are
- * never restarted.
+ * never restarted. An Error that kernel code throws (OutOfMemoryError, StackOverflowError), here, in
+ * a worker or in the Gather, is caught where it is thrown and fails the query like any other
+ * failure, named by {@link QueryFailedException#caught}: it must not reach Pekko, which would stop
+ * the actor system (and, with {@code jvm-exit-on-fatal-error} on, the JVM).
  *
  * <p>Not threadsafe, as every actor; the {@link ExecContext} and the result future are the only
  * state shared with other threads.
@@ -172,7 +176,11 @@ public final class QueryCoordinator {
         if (spec.workers() < 1) {
             throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
         }
-        return Behaviors.withTimers(timers -> Behaviors.setup(context -> new QueryCoordinator(context, spec).start(timers)));
+        return Behaviors.withTimers(timers -> Behaviors.setup(context -> {
+            QueryCoordinator coordinator = new QueryCoordinator(context, spec);
+            return ErrorGuard.guard(Command.class, coordinator.start(timers),
+                    e -> coordinator.fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator", e)));
+        }));
     }
 
     private Behavior<Command> start(TimerScheduler<Command> timers) {
@@ -222,8 +230,8 @@ public final class QueryCoordinator {
                 context.watch(worker);
                 stage.workers.add(worker);
             }
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, starting pipeline " + index, e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) starts with [{}] workers",
                 spec.ctx().queryId(), index, stage.role, spec.workers());
@@ -313,8 +321,9 @@ public final class QueryCoordinator {
         FinalizeWork work;
         try {
             work = stage.run.prepareFinalize();
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, preparing to finalize "
+                    + describe(stage), e));
         }
         if (stage.gathered) {
             return finalizeSink(stage, work);
@@ -350,8 +359,8 @@ public final class QueryCoordinator {
                 spec.ctx().checkCancelled();
             }
             stage.run.finalizeSink();
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, finalizing " + describe(stage), e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) finalized", spec.ctx().queryId(), stage.index, stage.role);
         if (stage.index + 1 < ordered.size()) {
@@ -410,6 +419,10 @@ public final class QueryCoordinator {
 
     private static String role(Pipeline pipeline, boolean gathered) {
         return gathered ? "gathered" : pipeline.sink().role();
+    }
+
+    private static String describe(Stage stage) {
+        return "pipeline " + stage.index + " (" + stage.role + ")";
     }
 
     private static String workerName(Stage stage, int worker) {

@@ -20,8 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -145,9 +146,23 @@ final class TroupeDispatchers {
         return DispatcherSelector.fromConfig(id);
     }
 
+    /**
+     * A pool's queue of actors to run: an array made up front, because a linked queue allocates a node
+     * for every message (throughput 1), and on a full heap that allocation, outside any actor's
+     * handler, is an OutOfMemoryError that Pekko answers by stopping the actor system (measured: 1 in
+     * 25 runs of a GROUP BY that outgrew a 160 MiB heap). It holds an actor at most once: 4096 is 16
+     * queries of 256 workers; past it the sender runs the actor itself (as Pekko's own pools do).
+     */
+    private static final int TASK_QUEUE = 4096;
+
     private ThreadPoolExecutor newPool(int poolThreads, ThreadFactory threadFactory) {
         ThreadPoolExecutor pool = new ThreadPoolExecutor(poolThreads, poolThreads, THREAD_KEEP_ALIVE.toMillis(),
-                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threadFactory) {
+                TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(TASK_QUEUE), threadFactory, (task, executor) -> {
+                    if (executor.isShutdown()) {
+                        throw new RejectedExecutionException("a Troupe dispatcher is shut down");
+                    }
+                    task.run();
+                }) {
             @Override
             protected void terminated() {
                 pools.remove(this);

@@ -341,7 +341,8 @@ class GoldenTest {
             }
             return;
         }
-        TroupeSettings settings = TroupeSettings.load().withBatchSize(setting.batchSize());
+        // The leader alone: no actor system or driver to start for a case that never uses them.
+        TroupeSettings settings = TroupeSettings.load().withBatchSize(setting.batchSize()).withDefaultWorkers(0);
         try (Troupe troupe = Troupe.start(settings)) {
             for (TableDef t : file.tables()) {
                 troupe.register(t.build(setting.batchSize()));

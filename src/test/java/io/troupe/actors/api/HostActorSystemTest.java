@@ -255,11 +255,9 @@ class HostActorSystemTest {
     void aTerminatedHostIsRefusedByName() throws Exception {
         host.terminate();
         host.getWhenTerminated().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        try (Troupe troupe = FactsAndDims.startIn(host)) {
-            IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> troupe.execute(Plan.scan("facts"), QueryOptions.defaults().withWorkers(2)));
-            assertEquals("actor system [host] has terminated: Troupe cannot run in it", e.getMessage());
-        }
+        // With workers by default (troupe.workers.default = auto) the executor starts with the Troupe.
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FactsAndDims.startIn(host));
+        assertEquals("actor system [host] has terminated: Troupe cannot run in it", e.getMessage());
         IllegalArgumentException noHost = assertThrows(IllegalArgumentException.class,
                 () -> Troupe.start(TroupeSettings.load(), null));
         assertEquals("Troupe.start: host must not be null", noHost.getMessage());

@@ -57,7 +57,8 @@ class LeaderQueryTest {
 
     @BeforeEach
     void start() {
-        troupe = FactsAndDims.start();
+        // With 0 default workers the actor system starts with the first query that asks for workers.
+        troupe = FactsAndDims.start(FactsAndDims.settings().withDefaultWorkers(0));
     }
 
     @AfterEach

@@ -205,7 +205,7 @@ class LoadTestCommandTest {
         Path in = plans(dir, "select count(*) + 1 as n, max(id) as top from orders");
         CliRun r = CliRun.of(new LoadTestCommand(), "--queries", in.resolve("queries").toString(), "--tables",
                 in.resolve("tables").toString(), "--duration", "500ms", "--warmup", "0s", "--peer", "duckdb",
-                "--out", dir.resolve("out").toString());
+                "--workers", "1", "--out", dir.resolve("out").toString());
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().contains("loadtest: FAILED: b: results disagree: duckdb with 1 worker returned 1 rows, "
                 + "checksum 601, but troupe with 1 worker returned 1 rows, checksum 600"), r.err());

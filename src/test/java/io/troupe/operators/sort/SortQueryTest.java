@@ -181,7 +181,7 @@ class SortQueryTest {
 
     @Test
     void shouldExplainASortAndKeepItsSchema() {
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             troupe.register(small);
             String plan = troupe.explain(Plan.scan("t").sort(col("s").desc(), col("id").asc()).limit(5, 2));
             assertTrue(plan.contains("Limit 5 Offset 2"), plan);
@@ -204,7 +204,7 @@ class SortQueryTest {
     }
 
     private static QueryResult execute(int batchSize, Plan plan) {
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(batchSize))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(batchSize))) {
             troupe.register(small).register(large).register(empty);
             return troupe.execute(plan);
         }
