@@ -104,7 +104,8 @@ final class QueryEvents {
     void ended(Admitted query, ExecContext ctx, RunEnd end) {
         long now = System.nanoTime();
         tell(new QueryEvent(query.queryId(), outcome(query, end, now), null,
-                query.admittedNanos() - query.arrivedNanos(), now - query.admittedNanos(), query.workers(), ctx.memory().peakBytes(), ctx.spill().writtenBytes()));
+                query.admittedNanos() - query.arrivedNanos(), now - query.admittedNanos(), query.workers(),
+                ctx.memory().peakBytes(), ctx.spill().writtenBytes()));
     }
 
     /**
