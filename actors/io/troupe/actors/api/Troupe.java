@@ -79,8 +79,9 @@ import static io.troupe.operators.Arguments.notNull;
  *
  * <p>Monitoring: {@link #status()} is what the Troupe holds now, {@link #counters()} what it counted
  * since it started, and a {@link QueryListener} ({@link #addQueryListener}) is told of every query's end
- * once, whether it ran or was rejected; {@code io.troupe.actors.metrics.TroupeMetrics} binds them all to a
- * Micrometer registry, and {@code troupe.metrics.jmx = on} registers them as an MXBean ({@link TroupeMXBean}).
+ * once, whether it ran or was rejected; {@code io.troupe.actors.metrics.TroupeMetrics} binds them all to
+ * a Micrometer registry, and {@code troupe.metrics.jmx = on} registers them as an MXBean
+ * ({@link TroupeMXBean}).
  *
  * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
@@ -99,7 +100,7 @@ public final class Troupe implements AutoCloseable {
     private final SpillSpace spillSpace;
     private final Admission admission;
     private final QueryEvents events = new QueryEvents();
-    /** Waits of workers on full gather channels ({@code GatherOutlet}): the Troupe's, so they outlive its executor. */
+    /** Waits of workers on full gather channels ({@code GatherOutlet}); the Troupe's, to outlive its executor. */
     private final LongAdder backPressureEvents = new LongAdder();
     private final AtomicBoolean warnedHeap = new AtomicBoolean();
     /** Why close() cancels a query; the actor executor says the same. */
@@ -113,7 +114,7 @@ public final class Troupe implements AutoCloseable {
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
     private ExecutorRuntime runtime;
-    /** The MXBean of {@code troupe.metrics.jmx = on}, registered once started; null when off. Guarded by this. */
+    /** The MXBean of {@code troupe.metrics.jmx = on}, registered once started, else null. Guarded by this. */
     private TroupeJmx jmx;
 
     private Troupe(TroupeSettings settings, ActorSystem<?> host) {
@@ -184,7 +185,7 @@ public final class Troupe implements AutoCloseable {
         return troupe;
     }
 
-    /** {@code troupe-N}: unique in the JVM; its actor system, its threads and its MXBean are named after it. */
+    /** {@code troupe-N}, unique in the JVM: its actor system, its threads and its MXBean are named after it. */
     public String name() {
         return name;
     }
@@ -361,7 +362,8 @@ public final class Troupe implements AutoCloseable {
      * null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
      * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor (the
      * query's memory released if the spawn fails). Either way admission hears of the query's end once
-     * its memory is back.
+     * its memory is back, and then {@link QueryEvents} (counters, listeners), before the caller does; a
+     * query admission turned away is told to {@link QueryEvents} as it is thrown.
      */
     private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
                           Delivery delivery) {
@@ -533,7 +535,7 @@ public final class Troupe implements AutoCloseable {
     }
 
     /**
-     * Tells {@code listener} of the end of every query that starts from now on, once each, however it ends
+     * Tells {@code listener} of every query that ends from now on, once each, however it ends
      * ({@link QueryListener} says on which thread, and when).
      */
     public Troupe addQueryListener(QueryListener listener) {

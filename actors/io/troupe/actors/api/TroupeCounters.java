@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * What a Troupe has counted since it started, for monitoring: every number only grows. A snapshot, read
  * counter by counter without a common lock, so a busy Troupe's numbers may come from slightly different
@@ -26,24 +28,8 @@ public record TroupeCounters(long admitted, Map<QueryEvent.Outcome, Long> ended,
                              long spillWrittenBytes) {
 
     public TroupeCounters {
-        ended = Collections.unmodifiableMap(copy(QueryEvent.Outcome.class, ended));
-        rejected = Collections.unmodifiableMap(copy(QueryRejectedException.Reason.class, rejected));
-        for (QueryEvent.Outcome outcome : QueryEvent.Outcome.values()) {
-            if (!ended.containsKey(outcome)) {
-                throw new IllegalArgumentException("TroupeCounters: no count for outcome " + outcome);
-            }
-        }
-        for (QueryRejectedException.Reason reason : QueryRejectedException.Reason.values()) {
-            if (!rejected.containsKey(reason)) {
-                throw new IllegalArgumentException("TroupeCounters: no count for rejection reason " + reason);
-            }
-        }
-    }
-
-    private static <E extends Enum<E>> EnumMap<E, Long> copy(Class<E> type, Map<E, Long> counts) {
-        EnumMap<E, Long> copy = new EnumMap<>(type);
-        copy.putAll(counts);
-        return copy;
+        ended = everyKey(QueryEvent.Outcome.class, ended, "outcome");
+        rejected = everyKey(QueryRejectedException.Reason.class, rejected, "rejection reason");
     }
 
     /** Queries that ended as {@code outcome}. */
@@ -54,5 +40,17 @@ public record TroupeCounters(long admitted, Map<QueryEvent.Outcome, Long> ended,
     /** Queries admission turned away for {@code reason}. */
     public long rejected(QueryRejectedException.Reason reason) {
         return rejected.get(reason);
+    }
+
+    /** An unmodifiable copy of {@code counts}, which must count every constant of {@code type}. */
+    private static <E extends Enum<E>> Map<E, Long> everyKey(Class<E> type, Map<E, Long> counts, String what) {
+        EnumMap<E, Long> copy = new EnumMap<>(type);
+        copy.putAll(notNull(counts, "TroupeCounters", "counts by " + what));
+        for (E key : type.getEnumConstants()) {
+            if (copy.get(key) == null) {
+                throw new IllegalArgumentException("TroupeCounters: no count for " + what + " " + key);
+            }
+        }
+        return Collections.unmodifiableMap(copy);
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.actors.api;
 
+import com.typesafe.config.ConfigFactory;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.plan.Plan;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -73,7 +75,11 @@ class TroupeJmxTest {
 
     @Test
     @Timeout(60)
-    void offByDefault() throws Exception {
+    void offByDefaultOnWhenTheSettingSaysAndABadValueNamesTheKey() throws Exception {
+        assertTrue(TroupeSettings.from(ConfigFactory.parseString("troupe.metrics.jmx = on")).metrics().jmx());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> TroupeSettings.from(ConfigFactory.parseString("troupe.metrics.jmx = maybe")));
+        assertTrue(bad.getMessage().contains("metrics.jmx"), bad.getMessage());
         try (Troupe troupe = FactsAndDims.start()) {
             assertFalse(troupe.settings().metrics().jmx());
             assertFalse(SERVER.isRegistered(new ObjectName("io.troupe:type=Troupe,name=" + troupe.name())));
