@@ -513,13 +513,17 @@ public final class Troupe implements AutoCloseable {
         return runtime;
     }
 
-    /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
+    /**
+     * What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}).
+     * A query runs from its admission until it has ended ({@link #start}), the count admission keeps: so
+     * it is back to 0 before the caller of the last query hears of its end.
+     */
     public synchronized TroupeStatus status() {
         if (runtime == null) {
-            return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued(),
+            return new TroupeStatus(admission.running(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued(),
                     spillSpace.heldBytes());
         }
-        return new TroupeStatus(leaderRuns.size() + runtime.runningQueries(), runtime.liveWorkers(),
+        return new TroupeStatus(admission.running(), runtime.liveWorkers(),
                 runtime.openChannels(), runtime.idleChannels(),
                 runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
                 arena.inUseBytes(), admission.queued(), spillSpace.heldBytes());

@@ -34,7 +34,8 @@ final class WithoutMicrometer {
             for (int workers : new int[] {0, 2}) {
                 long rows = troupe.execute(Plan.series("x", 1, 100_000), QueryOptions.defaults().withWorkers(workers))
                         .rowCount();
-                try (QueryStream stream = troupe.stream(Plan.series("x", 1, 100_000),
+                // Endless: the close always finds it running (a short one may have ended and succeeded).
+                try (QueryStream stream = troupe.stream(Plan.series("x", 1, 1_000_000_000L),
                         QueryOptions.defaults().withWorkers(workers))) {
                     rows += stream.next(Duration.ofSeconds(30)).size();
                 }
