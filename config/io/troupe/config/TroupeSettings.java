@@ -21,9 +21,10 @@ import java.util.Locale;
  *                   ({@code troupe.hash.chunk-size}, {@code troupe.memory.*})
  * @param spill      what operators over the budget do ({@code troupe.spill.*})
  * @param admission  how many queries run at once and how the others wait ({@code troupe.admission.*})
+ * @param metrics    how a Troupe is monitored ({@code troupe.metrics.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory, Spill spill, Admission admission) {
+                             Memory memory, Spill spill, Admission admission, Metrics metrics) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -249,6 +250,16 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
     }
 
+    /**
+     * How a Troupe is monitored ({@code troupe.metrics.*}); Micrometer needs no setting (the host binds
+     * {@code io.troupe.actors.metrics.TroupeMetrics} to its registry).
+     *
+     * @param jmx {@code troupe.metrics.jmx}: register an MXBean {@code io.troupe:type=Troupe,name=troupe-N}
+     *            in the platform MBean server while the Troupe runs
+     */
+    public record Metrics(boolean jmx) {
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     /** The settings before lesson 2's: memory and spill as reference.conf's defaults give them. */
@@ -267,6 +278,13 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         this(batchSize, matchFlags, transport, workers, memory, spill, from(ConfigFactory.empty()).admission());
     }
 
+    /** The settings with metrics as reference.conf's defaults give them. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill, Admission admission) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, admission,
+                from(ConfigFactory.empty()).metrics());
+    }
+
     public TroupeSettings {
         if (memory == null) {
             throw new IllegalArgumentException("troupe memory settings must not be null");
@@ -276,6 +294,9 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
         if (admission == null) {
             throw new IllegalArgumentException("troupe admission settings must not be null");
+        }
+        if (metrics == null) {
+            throw new IllegalArgumentException("troupe metrics settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -326,22 +347,23 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                             c.getBoolean("spill.enabled"),
                             c.getString("spill.directory"),
                             spillBytes(c)),
-                    admission(c));
+                    admission(c),
+                    new Metrics(c.getBoolean("metrics.jmx")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission, metrics);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission, metrics);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission, metrics);
     }
 
     /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
@@ -350,15 +372,19 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission, metrics);
     }
 
     public TroupeSettings withSpill(Spill newSpill) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission, metrics);
     }
 
     public TroupeSettings withAdmission(Admission newAdmission) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission, metrics);
+    }
+
+    public TroupeSettings withMetrics(Metrics newMetrics) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, newMetrics);
     }
 
     private static Memory memory(Config c) {

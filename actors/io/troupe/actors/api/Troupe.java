@@ -33,7 +33,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import static io.troupe.operators.Arguments.notNull;
@@ -75,6 +77,12 @@ import static io.troupe.operators.Arguments.notNull;
  * asks, in {@link #start}) and spills past it into the Troupe's {@link SpillSpace}; its memory and
  * files go back when it ends, by its {@link LocalRun} or its coordinator, and then its admission slot.
  *
+ * <p>Monitoring: {@link #status()} is what the Troupe holds now, {@link #counters()} what it counted
+ * since it started, and a {@link QueryListener} ({@link #addQueryListener}) is told of every query's end
+ * once, whether it ran or was rejected; {@code io.troupe.actors.metrics.TroupeMetrics} binds them all to
+ * a Micrometer registry, and {@code troupe.metrics.jmx = on} registers them as an MXBean
+ * ({@link TroupeMXBean}).
+ *
  * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
@@ -82,12 +90,18 @@ import static io.troupe.operators.Arguments.notNull;
 public final class Troupe implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Troupe.class);
+    private static final AtomicInteger TROUPES = new AtomicInteger();
 
+    /** troupe-N, unique in the JVM: its actor system's, its threads' and its MXBean's name. */
+    private final String name = "troupe-" + TROUPES.incrementAndGet();
     private final TroupeSettings settings;
     private final Catalog catalog = new Catalog();
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
     private final Admission admission;
+    private final QueryEvents events = new QueryEvents();
+    /** Waits of workers on full gather channels ({@code GatherOutlet}); the Troupe's, to outlive its executor. */
+    private final LongAdder backPressureEvents = new LongAdder();
     private final AtomicBoolean warnedHeap = new AtomicBoolean();
     /** Why close() cancels a query; the actor executor says the same. */
     private static final String CLOSED = "the Troupe closed";
@@ -100,6 +114,8 @@ public final class Troupe implements AutoCloseable {
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
     private ExecutorRuntime runtime;
+    /** The MXBean of {@code troupe.metrics.jmx = on}, registered once started, else null. Guarded by this. */
+    private TroupeJmx jmx;
 
     private Troupe(TroupeSettings settings, ActorSystem<?> host) {
         this.settings = settings;
@@ -165,7 +181,18 @@ public final class Troupe implements AutoCloseable {
                 throw e;
             }
         }
+        if (troupe.settings.metrics().jmx()) {
+            TroupeJmx registered = TroupeJmx.register(troupe);
+            synchronized (troupe) {
+                troupe.jmx = registered;
+            }
+        }
         return troupe;
+    }
+
+    /** {@code troupe-N}, unique in the JVM: its actor system, its threads and its MXBean are named after it. */
+    public String name() {
+        return name;
     }
 
     public TroupeSettings settings() {
@@ -340,19 +367,30 @@ public final class Troupe implements AutoCloseable {
      * null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
      * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor (the
      * query's memory released if the spawn fails). Either way admission hears of the query's end once
-     * its memory is back.
+     * its memory is back, and then {@link QueryEvents} (counters, listeners), before the caller does; a
+     * query admission turned away is told to {@link QueryEvents} as it is thrown.
      */
     private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
                           Delivery delivery) {
         long queryId = nextQueryId.getAndIncrement();
         int workers = workers(options);
-        QueryMemory memory = admitted(queryId, options);
+        long arrivedNanos = System.nanoTime();
+        QueryMemory memory;
+        try {
+            memory = admitted(queryId, options);
+        } catch (RuntimeException e) {
+            events.rejected(queryId, workers, arrivedNanos, e);
+            throw e;
+        }
         Duration timeout = options.timeout();
+        QueryEvents.Admitted admitted = new QueryEvents.Admitted(queryId, workers, arrivedNanos, System.nanoTime(),
+                timeout);
         ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe);
         if (workers == 0) {
             Consumer<LocalRun> ended = run -> {
                 leaderRuns.remove(run);
                 admission.finished();
+                events.ended(admitted, ctx, QueryEvents.RunEnd.of(run, ctx));
             };
             LocalRun run = delivery == Delivery.STREAM
                     ? LocalRun.toOutput(query.pipelines(), ctx, timeout, ended)
@@ -375,10 +413,24 @@ public final class Troupe implements AutoCloseable {
         } catch (RuntimeException e) {
             ctx.release();
             admission.finished();
+            events.ended(admitted, ctx, QueryEvents.RunEnd.FAILED);
             throw e;
         }
-        done.whenComplete((v, e) -> admission.finished());
-        return new OnActors(ctx, coordinator, done, handOver);
+        // The caller hears of the end (with the coordinator's own cause) only once the query was counted.
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        done.whenComplete((v, e) -> {
+            try {
+                admission.finished();
+                events.ended(admitted, ctx, QueryEvents.RunEnd.of(e));
+            } finally {
+                if (e == null) {
+                    ended.complete(null);
+                } else {
+                    ended.completeExceptionally(e);
+                }
+            }
+        });
+        return new OnActors(ctx, coordinator, ended, handOver);
     }
 
     /**
@@ -460,20 +512,49 @@ public final class Troupe implements AutoCloseable {
     private synchronized ExecutorRuntime runtime() {
         checkOpen();
         if (runtime == null) {
-            runtime = host == null ? ExecutorRuntime.start(settings) : ExecutorRuntime.start(settings, host);
+            runtime = host == null ? ExecutorRuntime.start(name, settings, backPressureEvents)
+                    : ExecutorRuntime.start(name, settings, host, backPressureEvents);
         }
         return runtime;
     }
 
-    /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
+    /**
+     * What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}).
+     * A query runs from its admission until it has ended ({@link #start}), the count admission keeps: so
+     * it is back to 0 before the caller of the last query hears of its end.
+     */
     public synchronized TroupeStatus status() {
         if (runtime == null) {
-            return new TroupeStatus(leaderRuns.size(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued());
+            return new TroupeStatus(admission.running(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued(),
+                    spillSpace.heldBytes());
         }
-        return new TroupeStatus(leaderRuns.size() + runtime.runningQueries(), runtime.liveWorkers(),
+        return new TroupeStatus(admission.running(), runtime.liveWorkers(),
                 runtime.openChannels(), runtime.idleChannels(),
                 runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
-                arena.inUseBytes(), admission.queued());
+                arena.inUseBytes(), admission.queued(), spillSpace.heldBytes());
+    }
+
+    /**
+     * What this Troupe counted since it started: queries admitted, ended by outcome, rejected by reason;
+     * waits on full channels; bytes spilled (see {@link TroupeCounters}).
+     */
+    public TroupeCounters counters() {
+        return new TroupeCounters(admission.admittedTotal(), events.endedCounts(), events.rejectedCounts(),
+                backPressureEvents.sum(), spillSpace.writtenBytes());
+    }
+
+    /**
+     * Tells {@code listener} of every query that ends from now on, once each, however it ends
+     * ({@link QueryListener} says on which thread, and when).
+     */
+    public Troupe addQueryListener(QueryListener listener) {
+        events.add(notNull(listener, "Troupe.addQueryListener", "listener"));
+        return this;
+    }
+
+    /** Stops telling {@code listener}; true if it was listening. */
+    public boolean removeQueryListener(QueryListener listener) {
+        return events.remove(notNull(listener, "Troupe.removeQueryListener", "listener"));
     }
 
     // visible for testing: the executor's name (troupe-N, which starts its threads' names; null before it
@@ -513,10 +594,13 @@ public final class Troupe implements AutoCloseable {
     @Override
     public void close() {
         ExecutorRuntime toClose;
+        TroupeJmx toUnregister;
         synchronized (this) {
             closed = true;
             toClose = runtime;
             runtime = null;
+            toUnregister = jmx;
+            jmx = null;
         }
         admission.close();
         for (LocalRun run : leaderRuns) {
@@ -528,6 +612,9 @@ public final class Troupe implements AutoCloseable {
             }
         } finally {
             spillSpace.close();
+            if (toUnregister != null) {
+                toUnregister.unregister();
+            }
         }
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The parallel executor of one Troupe: its {@link TroupeGuardian}, under which every actor of its
@@ -61,7 +62,6 @@ public final class ExecutorRuntime implements AutoCloseable {
     /** Long enough for running queries to see the stop between two batches; short enough not to hang a caller. */
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SPAWN_TIMEOUT = Duration.ofSeconds(10);
-    private static final AtomicInteger RUNTIMES = new AtomicInteger();
 
     /** Who owns the actor system the Troupe's actors run in, and so who terminates it. */
     private enum SystemOwner {
@@ -81,12 +81,15 @@ public final class ExecutorRuntime implements AutoCloseable {
     private final CompletableFuture<String> guardianStopped = new CompletableFuture<>();
     private final TransportRuntime transport;
     private final AtomicInteger liveWorkers = new AtomicInteger();
+    /** The Troupe's count of waits on full gather channels: its own, so that it outlives this runtime. */
+    private final LongAdder backPressureEvents;
     /** Queries whose coordinator has not finished yet, by query id. */
     private final ConcurrentMap<Long, QueryCoordinator.Spec> running = new ConcurrentHashMap<>();
 
     private ExecutorRuntime(String name, TroupeSettings settings, ActorSystem<?> system, SystemOwner owner,
-                            TransportRuntime transport) {
+                            TransportRuntime transport, LongAdder backPressureEvents) {
         this.name = name;
+        this.backPressureEvents = backPressureEvents;
         this.settings = settings;
         this.system = system;
         this.owner = owner;
@@ -97,16 +100,20 @@ public final class ExecutorRuntime implements AutoCloseable {
                 name, dispatchers.coordinators());
     }
 
-    /** Starts the transport, then an actor system of Troupe's own (named as the runtime: {@code troupe-N}). */
-    public static ExecutorRuntime start(TroupeSettings settings) {
+    /**
+     * Starts the transport, then an actor system of Troupe's own named {@code name}: the Troupe's name
+     * ({@code troupe-N}), unique in the JVM.
+     *
+     * @param backPressureEvents where workers count the waits on their full gather channels
+     */
+    public static ExecutorRuntime start(String name, TroupeSettings settings, LongAdder backPressureEvents) {
         // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
         LoggerFactory.getLogger(ExecutorRuntime.class);
         TransportRuntime transport = TransportRuntime.start(settings.transport());
         ActorSystem<Void> system = null;
         try {
-            String name = "troupe-" + RUNTIMES.incrementAndGet();
             system = ActorSystem.create(Behaviors.empty(), name, config());
-            return new ExecutorRuntime(name, settings, system, SystemOwner.TROUPE, transport);
+            return new ExecutorRuntime(name, settings, system, SystemOwner.TROUPE, transport, backPressureEvents);
         } catch (RuntimeException e) {
             if (system != null) {
                 system.terminate();
@@ -118,18 +125,19 @@ public final class ExecutorRuntime implements AutoCloseable {
 
     /**
      * Starts the transport and runs the executor inside {@code host}, which stays the host's: close
-     * stops only Troupe's actors and threads in it.
+     * stops only Troupe's actors and threads in it. Named and counting as {@link #start(String, TroupeSettings,
+     * LongAdder)}.
      *
      * @throws IllegalStateException when {@code host} has terminated
      */
-    public static ExecutorRuntime start(TroupeSettings settings, ActorSystem<?> host) {
+    public static ExecutorRuntime start(String name, TroupeSettings settings, ActorSystem<?> host,
+                                        LongAdder backPressureEvents) {
         if (host.getWhenTerminated().toCompletableFuture().isDone()) {
             throw new IllegalStateException("actor system [" + host.name() + "] has terminated: Troupe cannot run in it");
         }
         TransportRuntime transport = TransportRuntime.start(settings.transport());
         try {
-            return new ExecutorRuntime("troupe-" + RUNTIMES.incrementAndGet(), settings, host, SystemOwner.HOST,
-                    transport);
+            return new ExecutorRuntime(name, settings, host, SystemOwner.HOST, transport, backPressureEvents);
         } catch (RuntimeException e) {
             transport.close();
             throw e;
@@ -230,7 +238,7 @@ public final class ExecutorRuntime implements AutoCloseable {
                                       CompletableFuture<Void> done, BatchHandOver handOver) {
         return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, transport,
                 dispatchers.workers(), dispatchers.gathers(),
-                settings.workers().leaderParticipation(), liveWorkers, done, handOver);
+                settings.workers().leaderParticipation(), liveWorkers, done, handOver, backPressureEvents);
     }
 
     public TroupeSettings settings() {

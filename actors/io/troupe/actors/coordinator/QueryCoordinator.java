@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -121,11 +122,12 @@ public final class QueryCoordinator {
      *                         result is published in {@code ctx}, else with the first cause
      * @param handOver         for a streamed query, where the Gather hands its batches (bounded) instead
      *                         of the result sink, which then collects nothing; null to collect
+     * @param backPressureEvents the Troupe's count of waits on a full gather channel ({@link GatherOutlet})
      */
     public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
                        TransportRuntime transport, DispatcherSelector workerDispatcher,
                        DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
-                       CompletableFuture<Void> done, BatchHandOver handOver) {
+                       CompletableFuture<Void> done, BatchHandOver handOver, LongAdder backPressureEvents) {
     }
 
     /** One pipeline's execution, as the coordinator tracks it. */
@@ -207,7 +209,8 @@ public final class QueryCoordinator {
                     BatchChannel channel = spec.transport().openChannel();
                     openedChannels.add(channel);
                     inputs.add(channel.receiver());
-                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w)));
+                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w),
+                            spec.backPressureEvents()));
                 }
                 BatchConsumer collect = spec.handOver() != null ? spec.handOver() : stage.run.sinkState().local();
                 if (sorted.isPresent()) {

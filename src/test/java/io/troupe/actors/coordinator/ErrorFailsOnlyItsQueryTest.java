@@ -32,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 import static io.troupe.operators.plan.Expr.col;
@@ -124,7 +125,7 @@ class ErrorFailsOnlyItsQueryTest {
     static void start() {
         TroupeSettings settings = TroupeSettings.from(ConfigFactory.parseString(
                 "troupe.transport.dir = \"" + dir + "\"\ntroupe.workers.threads = " + WORKERS));
-        runtime = ExecutorRuntime.start(settings);
+        runtime = ExecutorRuntime.start("error-fails-only-its-query", settings, new LongAdder());
         arena = new MemoryArena(settings.memory().chunkBytes(), 0, settings.memory().budgetBytes());
         compiler = new PlanCompiler(new Catalog(), settings);
     }
