@@ -322,7 +322,7 @@ public final class QueryStream implements AutoCloseable {
                 return;
             }
             if (finalizing == null) {
-                if (task.step()) {
+                if (task.step() != PipelineRun.Step.DONE) {
                     return;
                 }
                 finalizing = run.prepareFinalize();

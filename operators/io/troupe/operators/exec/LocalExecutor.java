@@ -34,7 +34,7 @@ public final class LocalExecutor {
         PipelineRun.WorkerTask task = run.bind();
         do {
             ctx.checkCancelled();
-        } while (task.step());
+        } while (task.step() != PipelineRun.Step.DONE);
         FinalizeWork work = run.prepareFinalize();
         while (work.step()) {
             ctx.checkCancelled();

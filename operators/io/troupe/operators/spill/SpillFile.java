@@ -82,13 +82,21 @@ public final class SpillFile {
         return rows;
     }
 
-    /** The file's only writer. */
-    public synchronized SpillWriter writer() {
+    /** The file's only writer, buffering {@link SpillWriter#BUFFER_BYTES} before each write. */
+    public SpillWriter writer() {
+        return writer(SpillWriter.BUFFER_BYTES);
+    }
+
+    /**
+     * The file's only writer, buffering {@code bufferBytes} before each write: less for an operator
+     * that keeps many files open at once (a hash join's partitions), whose buffers its budget holds.
+     */
+    public synchronized SpillWriter writer(int bufferBytes) {
         if (writerOpen || state != State.WRITING) {
             throw new IllegalStateException(label + ": a spill file has one writer");
         }
         writerOpen = true;
-        return new SpillWriter(this);
+        return new SpillWriter(this, bufferBytes);
     }
 
     /** A reader from the first batch; the file must be written. */
