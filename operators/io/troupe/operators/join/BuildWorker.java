@@ -129,8 +129,20 @@ final class BuildWorker implements BatchConsumer {
         reserveBuffers();
     }
 
+    /**
+     * Reserves the buffers of the files opened so far, writing out sealed chunks while the account
+     * refuses. A join's own table (level 0, built by several workers) lets them trail the account
+     * when nothing is left to write out: the memory is then in the other workers' current chunks,
+     * which they give back as soon as they see the table spilled, and the next call reserves them
+     * (the build's files are finished, and their buffers given back, at its end). A partition's
+     * table has one builder: what the account refuses then is another partition's, and the
+     * partition is tried again later ({@link PartitionJoiner}).
+     */
     private void reserveBuffers() {
-        files.reserveOpened(() -> table.dumpNextSealed(files), table::overBudget);
+        long refused = files.reserveOpened(() -> table.dumpNextSealed(files));
+        if (refused > 0 && table.level() > 0) {
+            throw table.overBudget(refused);
+        }
     }
 
     /** Writes live rows {@code from..} of {@code batch} to the files, as the table's file columns. */

@@ -386,7 +386,8 @@ public final class HashJoinTable {
     PartitionWriters buildFiles() {
         synchronized (sealed) {
             if (buildFiles == null) {
-                buildFiles = new PartitionWriters(name + " build", fileTypes, level, spill, memory);
+                buildFiles = new PartitionWriters(name + " build", fileTypes, level, spill, memory,
+                        chunkLongs() * Long.BYTES);
             }
             return buildFiles;
         }
@@ -396,7 +397,8 @@ public final class HashJoinTable {
     PartitionWriters probeFiles(DataType[] types) {
         synchronized (sealed) {
             if (probeFiles == null) {
-                probeFiles = new PartitionWriters(name + " probe", types, level, spill, memory);
+                probeFiles = new PartitionWriters(name + " probe", types, level, spill, memory,
+                        chunkLongs() * Long.BYTES);
             }
             return probeFiles;
         }
@@ -555,7 +557,10 @@ public final class HashJoinTable {
     private void dumpSealed() {
         PartitionWriters files = buildFiles();
         while (dumpNextSealed(files)) {
-            files.reserveOpened(() -> dumpNextSealed(files), this::overBudget);
+            long refused = files.reserveOpened(() -> dumpNextSealed(files));
+            if (refused > 0 && level > 0) {
+                throw overBudget(refused);
+            }
         }
     }
 

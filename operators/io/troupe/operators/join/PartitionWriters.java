@@ -16,12 +16,13 @@ import java.util.function.LongFunction;
 /**
  * The spill files of one side (build or probe) of one spilled table of a hash join: a file per
  * partition ({@link Radix}), opened when the partition's first row comes, shared by every worker of
- * the table. Each open file has a write buffer of {@link #BUFFER_BYTES}, which the join's
+ * the table. Each open file has a write buffer of an eighth of an arena chunk ({@link #bufferBytes}:
+ * 4 KiB, a page, at the default {@code troupe.hash.chunk-size}), which the join's
  * {@link MemoryReservation} holds: either all reserved up front ({@link #reserveAll}, before a
  * prober emits anything) or, on the build side, where files open as chunks are written out and
- * given back, reserved after the chunk whose rows opened them was given back ({@link #reserveOpened}):
- * so for a moment the heap may hold up to one buffer per partition more than the account says. A
- * block wider than the buffer grows it for that write. Sharing the files keeps what a spilling join
+ * given back, reserved after the chunk whose rows opened them was given back ({@link #reserveOpened}),
+ * so the heap may hold up to one buffer per partition more than the account says for a while (see
+ * {@link BuildWorker}). A block wider than the buffer grows it for that write. Sharing the files keeps what a spilling join
  * holds at one buffer per partition and side, whatever the number of workers.
  *
  * <p>Every file's bytes count as spilled on the account when the side is finished ({@link #finish()}).
@@ -37,14 +38,12 @@ import java.util.function.LongFunction;
  */
 final class PartitionWriters {
 
-    /** Write buffer per open file. */
-    static final int BUFFER_BYTES = 8 * 1024;
-
     private final String label;
     private final DataType[] types;
     private final int level;
     private final QuerySpill spill;
     private final MemoryReservation memory;
+    private final int bufferBytes;
     private final Object[] locks = new Object[Radix.PARTITIONS];
     // Each guarded by locks[p]; read after finish().
     private final SpillFile[] files = new SpillFile[Radix.PARTITIONS];
@@ -62,13 +61,16 @@ final class PartitionWriters {
      * @param label  what spills, for file names and errors ("hash join j build")
      * @param types  the columns of every batch written
      * @param level  the level whose hash bits choose the partition
+     * @param chunkBytes bytes of an arena chunk: a file's write buffer is an eighth of one
      */
-    PartitionWriters(String label, DataType[] types, int level, QuerySpill spill, MemoryReservation memory) {
+    PartitionWriters(String label, DataType[] types, int level, QuerySpill spill, MemoryReservation memory,
+                     int chunkBytes) {
         this.label = label;
         this.types = types.clone();
         this.level = level;
         this.spill = spill;
         this.memory = memory;
+        this.bufferBytes = Math.max(512, chunkBytes / 8);
         Arrays.setAll(locks, p -> new Object());
     }
 
@@ -118,7 +120,7 @@ final class PartitionWriters {
     private SpillWriter writer(int p) {
         if (writers[p] == null) {
             files[p] = spill.newFile(label + " p" + p, types);
-            writers[p] = files[p].writer(BUFFER_BYTES);
+            writers[p] = files[p].writer(bufferBytes);
             opened.incrementAndGet();
         }
         return writers[p];
@@ -126,7 +128,7 @@ final class PartitionWriters {
 
     /** Reserves one buffer for every partition up front (once), or fails with {@code refused}'s error. */
     synchronized void reserveAll(LongFunction<JoinOverBudgetException> refused) {
-        long bytes = (long) (Radix.PARTITIONS - reserved) * BUFFER_BYTES;
+        long bytes = (long) (Radix.PARTITIONS - reserved) * bufferBytes;
         if (bytes > 0) {
             if (!memory.tryGrow(bytes)) {
                 throw refused.apply(bytes);
@@ -139,18 +141,20 @@ final class PartitionWriters {
      * Reserves the buffers of files opened and not reserved yet; while the account refuses,
      * {@code freeMore} gives back something (a chunk written out) and says whether it could.
      *
-     * @throws JoinOverBudgetException from {@code refused} when nothing more can be given back
+     * @return the bytes still not reserved: 0, or what the account refused once nothing more could
+     *         be given back
      */
-    synchronized void reserveOpened(BooleanSupplier freeMore, LongFunction<JoinOverBudgetException> refused) {
+    synchronized long reserveOpened(BooleanSupplier freeMore) {
         while (opened.get() > reserved) {
             int open = opened.get();
-            long bytes = (long) (open - reserved) * BUFFER_BYTES;
+            long bytes = (long) (open - reserved) * bufferBytes;
             if (memory.tryGrow(bytes)) {
                 reserved = open;
             } else if (!freeMore.getAsBoolean()) {
-                throw refused.apply(bytes);
+                return bytes;
             }
         }
+        return 0;
     }
 
     /** Writes what is buffered, makes every file readable, counts its bytes as spilled and gives the buffers back. */
@@ -179,7 +183,7 @@ final class PartitionWriters {
     }
 
     private synchronized void releaseBuffers() {
-        memory.shrink((long) reserved * BUFFER_BYTES);
+        memory.shrink((long) reserved * bufferBytes);
         reserved = 0;
         opened.set(0);
     }
@@ -196,6 +200,11 @@ final class PartitionWriters {
         synchronized (locks[p]) {
             return rows[p];
         }
+    }
+
+    /** Bytes of one file's write buffer. */
+    int bufferBytes() {
+        return bufferBytes;
     }
 
     /** Whether partition {@code p}'s rows have more than one hash: only then can more bits split them. */

@@ -127,9 +127,9 @@
  * own spilled partitions come after, in the next branch.
  *
  * <h3>Memory and files</h3>
- * The join's account holds its chunks and buckets, each spilled table's file buffers (one of
- * {@link io.troupe.operators.join.PartitionWriters#BUFFER_BYTES} per partition and side, whatever
- * the number of workers), and counts every file's bytes as spilled, which EXPLAIN ANALYZE shows. A
+ * The join's account holds its chunks and buckets, each spilled table's file buffers (one of a
+ * eighth of a chunk per partition and side, whatever the number of workers), and counts every
+ * file's bytes as spilled, which EXPLAIN ANALYZE shows. A
  * joined partition's table is given back before its participant claims the next. Files go when
  * their partition is joined, and all that are left when the query ends, however it ends (the
  * query's {@link io.troupe.operators.spill.QuerySpill}).
