@@ -51,6 +51,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JoinSpillTest {
 
     static final int CHUNK = 4 * 1024;
+    /** The probe side's columns: an id, the key in three types, and a VARCHAR. */
+    static final Schema PROBE_SCHEMA = Schema.of(Field.of("id", DataType.INT64), Field.of("ki", DataType.INT32),
+            Field.of("kl", DataType.INT64), Field.of("ks", DataType.VARCHAR), Field.of("note", DataType.VARCHAR));
     private static final int[] WORKERS = {0, 1, 2, 4};
     private static final int[] DIVISORS = {4, 20};
 
@@ -193,7 +196,13 @@ class JoinSpillTest {
     }
 
     static String sql(JoinType type, Keys keys) {
-        String join = switch (type) {
+        String columns = type.emitsRight() ? "p.id, p.ki, b.id, b.ks, b.pay, b.f, b.m, b.d, b.t" : "p.id, p.ki, p.note";
+        return "SELECT " + columns + " FROM p " + sqlJoin(type) + " b ON " + keys.sqlOn();
+    }
+
+    /** DuckDB's spelling of a join of {@code type}. */
+    static String sqlJoin(JoinType type) {
+        return switch (type) {
             case INNER -> "JOIN";
             case LEFT -> "LEFT JOIN";
             case RIGHT -> "RIGHT JOIN";
@@ -201,8 +210,6 @@ class JoinSpillTest {
             case SEMI -> "SEMI JOIN";
             case ANTI -> "ANTI JOIN";
         };
-        String columns = type.emitsRight() ? "p.id, p.ki, b.id, b.ks, b.pay, b.f, b.m, b.d, b.t" : "p.id, p.ki, p.note";
-        return "SELECT " + columns + " FROM p " + join + " b ON " + keys.sqlOn();
     }
 
     /**
@@ -223,9 +230,7 @@ class JoinSpillTest {
                     random.nextInt(10) == 0 ? null : BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2),
                     LocalDate.of(1990, 1, 1).plusDays(random.nextInt(20_000)), random.nextBoolean());
         }
-        TableBuilder p = new TableBuilder("p", Schema.of(Field.of("id", DataType.INT64), Field.of("ki", DataType.INT32),
-                Field.of("kl", DataType.INT64), Field.of("ks", DataType.VARCHAR), Field.of("note", DataType.VARCHAR)),
-                1000);
+        TableBuilder p = new TableBuilder("p", PROBE_SCHEMA, 1000);
         for (int id = 0; id < probeRows; id++) {
             Integer k = random.nextInt(50) == 0 ? null : random.nextInt(8000);
             p.addRow((long) id, k, longKey(k), stringKey(k), random.nextInt(5) == 0 ? null : "note " + id);
