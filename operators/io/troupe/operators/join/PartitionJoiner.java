@@ -29,8 +29,8 @@ import java.util.Deque;
  * </pre>
  * A partition that needs more memory than the account gives it, and cannot split (too skewed), fails
  * its load with a {@link JoinOverBudgetException} before it emitted a row: it is queued again, to be
- * joined alone among such partitions once the others gave their memory back, or, when no other
- * partition is being joined, the query fails with that error.
+ * joined alone once the others gave their memory back ({@link PartitionQueue}), or, when it was
+ * alone already, the query fails with that error.
  *
  * <p>Not threadsafe: owned by one participant.
  */
@@ -131,7 +131,7 @@ final class PartitionJoiner implements Source.PushingReader {
         return Step.RAN;
     }
 
-    /** The partition did not fit: drops what was done and queues it again, or fails when nobody else holds memory. */
+    /** The partition did not fit: drops what was done and queues it again, or fails when it was alone already. */
     private Step tryAgainLater(JoinOverBudgetException e) {
         builder.abandon();
         table.discard();

@@ -15,8 +15,8 @@ import java.util.List;
  * @param build        its build rows' files, each read once
  * @param probe        its probe rows' files, each read once
  * @param unsplittable why its rows cannot be split any further, or null
- * @param exclusive    whether it runs only while no other exclusive partition runs: a partition that
- *                     did not fit beside the others' gets this for its next try
+ * @param exclusive    whether it is joined alone: a partition that did not fit beside the others
+ *                     gets this for its next try ({@link PartitionQueue})
  */
 record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFile> probe, String unsplittable,
                      boolean exclusive) {
@@ -69,7 +69,7 @@ record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFi
         return tasks;
     }
 
-    /** This partition, to be tried again alone among exclusive ones. */
+    /** This partition, to be tried again alone. */
     PartitionTask exclusively() {
         return new PartitionTask(name, level, build, probe, unsplittable, true);
     }
