@@ -113,8 +113,12 @@ public final class HashJoinTable {
     private final boolean matchFlagsNeeded;
     private final String name;
     private final MemoryReservation memory;
-    /** Bytes a new chunk's entries and columns take, reserved before it is made. */
-    private final long chunkColumnBytes;
+    /**
+     * Build rows still to come into a partition's table (whose one builder knows how many its files
+     * hold), so that its chunks' columns are made no larger than they need; -1 for a join's own table.
+     * Written only by that builder.
+     */
+    private long rowsToCome;
     /** Rows per chunk, as a shift: the chunk's entries fill one arena chunk. */
     private final int chunkShift;
     private final int chunkRows;
@@ -201,14 +205,7 @@ public final class HashJoinTable {
         this.chunkShift = Integer.numberOfTrailingZeros(rows);
         this.chunkRows = rows;
         this.maxChunks = 1 << (31 - chunkShift);
-        long columns = 0;
-        for (int c = 0; c < payloadTypes.length; c++) {
-            columns += c == this.keyColumn ? 0 : ColumnVector.bytesFor(payloadTypes[c], rows);
-        }
-        for (int k = 0; !fastPath && k < keyTypes.length; k++) {
-            columns += ColumnVector.bytesFor(keyTypes[k], rows);
-        }
-        this.chunkColumnBytes = columns;
+        this.rowsToCome = -1;
         this.level = level;
         this.unsplittable = unsplittable != null ? unsplittable
                 : level > Radix.MAX_LEVEL ? "its rows share every hash bit the partitions split by" : null;
@@ -224,9 +221,11 @@ public final class HashJoinTable {
      * A table like this one for a spilled partition: the same keys and columns, a level deeper, under
      * the same account; {@code unsplittable} says why it may not spill again, or is null.
      */
-    HashJoinTable forPartition(String partitionName, int partitionLevel, String whyUnsplittable) {
-        return new HashJoinTable(partitionName, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded, memory,
-                chunkLongs(), partitionLevel, spill, whyUnsplittable);
+    HashJoinTable forPartition(String partitionName, int partitionLevel, String whyUnsplittable, long buildRows) {
+        HashJoinTable table = new HashJoinTable(partitionName, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
+                memory, chunkLongs(), partitionLevel, spill, whyUnsplittable);
+        table.rowsToCome = buildRows;
+        return table;
     }
 
     /** Longs per chunk's entries: one arena chunk. */
@@ -249,24 +248,41 @@ public final class HashJoinTable {
      */
     BuildChunk newChunk() {
         requirePhase(JoinPhase.BUILDING);
-        if (residence == Residence.SPILLED || !reserve(chunkColumnBytes)) {
+        int capacity = rowsToCome < 0 ? chunkRows : (int) Math.max(1, Math.min(chunkRows, rowsToCome));
+        long columnBytes = columnBytes(capacity);
+        if (residence == Residence.SPILLED || !reserve(columnBytes)) {
             return null;
         }
         long[] entries = memory.tryTakeChunk();
         if (entries == null) {
-            memory.shrink(chunkColumnBytes);
+            memory.shrink(columnBytes);
             refused(chunkLongs() * (long) Long.BYTES);
             return null;
+        }
+        if (rowsToCome >= 0) {
+            rowsToCome -= capacity;
         }
         int id = nextChunkId.getAndIncrement();
         if (id >= maxChunks) {
             throw new IllegalStateException("hash join build side over " + ((long) maxChunks << chunkShift)
                     + " rows: " + name);
         }
-        BuildChunk chunk = new BuildChunk(id, entries, chunkRows, payloadTypes, keyColumn,
+        BuildChunk chunk = new BuildChunk(id, entries, capacity, payloadTypes, keyColumn,
                 fastPath ? new DataType[0] : keyTypes);
-        chunk.reservedColumnBytes = chunkColumnBytes;
+        chunk.reservedColumnBytes = columnBytes;
         return chunk;
+    }
+
+    /** Bytes the stored columns of a chunk of {@code rows} take when made. */
+    private long columnBytes(int rows) {
+        long bytes = 0;
+        for (int c = 0; c < payloadTypes.length; c++) {
+            bytes += c == keyColumn ? 0 : ColumnVector.bytesFor(payloadTypes[c], rows);
+        }
+        for (int k = 0; !fastPath && k < keyTypes.length; k++) {
+            bytes += ColumnVector.bytesFor(keyTypes[k], rows);
+        }
+        return bytes;
     }
 
     /**

@@ -14,12 +14,13 @@ import java.util.List;
  * @param level        the level of the table its rows are loaded into
  * @param build        its build rows' files, each read once
  * @param probe        its probe rows' files, each read once
+ * @param buildRows    rows its build files hold
  * @param unsplittable why its rows cannot be split any further, or null
  * @param exclusive    whether it is joined alone: a partition that did not fit beside the others
  *                     gets this for its next try ({@link PartitionQueue})
  */
-record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFile> probe, String unsplittable,
-                     boolean exclusive) {
+record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFile> probe, long buildRows,
+                     String unsplittable, boolean exclusive) {
 
     /**
      * The skew guard: a partition is not split again when its build rows all have one hash (a key
@@ -64,13 +65,13 @@ record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFi
                 skewed = "splitting " + table.name() + " left " + rows + " of its " + total + " build rows in it";
             }
             String name = table.name() + (table.level() == 0 ? " partition " : ".") + p;
-            tasks.add(new PartitionTask(name, table.level() + 1, buildFiles, probeFiles, skewed, false));
+            tasks.add(new PartitionTask(name, table.level() + 1, buildFiles, probeFiles, rows, skewed, false));
         }
         return tasks;
     }
 
     /** This partition, to be tried again alone. */
     PartitionTask exclusively() {
-        return new PartitionTask(name, level, build, probe, unsplittable, true);
+        return new PartitionTask(name, level, build, probe, buildRows, unsplittable, true);
     }
 }

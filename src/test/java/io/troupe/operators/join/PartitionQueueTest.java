@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartitionQueueTest {
 
     private static PartitionTask task(String name) {
-        return new PartitionTask(name, 1, List.of(), List.of(), null, false);
+        return new PartitionTask(name, 1, List.of(), List.of(), 0, null, false);
     }
 
     @Test
