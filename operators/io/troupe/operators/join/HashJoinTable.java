@@ -509,21 +509,19 @@ public final class HashJoinTable {
         }
         long rows = rowsOf(byId);
         long bytes = allocationBytes(rows, byId.length);
-        if (!memory.tryGrow(bytes)) {
+        if (residence == Residence.IN_MEMORY && !memory.tryGrow(bytes)) {
             refused(bytes);
             synchronized (sealed) {
                 sealed.addAll(Arrays.asList(byId));
             }
-            dumpSealed();
-            byId = new BuildChunk[0];
-            rows = 0;
-            bytes = allocationBytes(0, 0);
-            memory.grow(bytes);
-        } else if (residence == Residence.SPILLED) {
-            dumpSealed();
         }
         if (residence == Residence.SPILLED) {
+            // No row stays: one bucket, too small to reserve.
+            dumpSealed();
             buildFiles().finish();
+            byId = new BuildChunk[0];
+            rows = 0;
+            bytes = 0;
         }
         int buckets = buckets(rows);
         long[][] entryArrays = new long[byId.length][];
