@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -19,9 +20,10 @@ import java.util.Locale;
  * @param memory     query memory: chunk size, preallocation, budget, per-query limit
  *                   ({@code troupe.hash.chunk-size}, {@code troupe.memory.*})
  * @param spill      what operators over the budget do ({@code troupe.spill.*})
+ * @param admission  how many queries run at once and how the others wait ({@code troupe.admission.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory, Spill spill) {
+                             Memory memory, Spill spill, Admission admission) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -184,6 +186,45 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     }
 
     /**
+     * Admission control ({@code troupe.admission.*}): how many queries run at once, how many wait and
+     * for how long, and what each is given of the memory budget when it is admitted.
+     *
+     * @param maxConcurrent     {@code troupe.admission.max-concurrent}: queries that run at once
+     * @param queueSize         {@code troupe.admission.queue-size}: queries that may wait; 0 rejects at once
+     * @param queueTimeout      {@code troupe.admission.queue-timeout}: the longest a query waits
+     * @param queryMemoryBytes  {@code troupe.admission.query-memory}: bytes set aside per admitted query,
+     *                          -1 for auto (the budget divided by max-concurrent)
+     */
+    public record Admission(int maxConcurrent, int queueSize, Duration queueTimeout, long queryMemoryBytes) {
+
+        /** {@code query-memory = auto}. */
+        public static final long AUTO = -1;
+
+        public Admission {
+            if (maxConcurrent < 1) {
+                throw new IllegalArgumentException("troupe.admission.max-concurrent must be at least 1, got "
+                        + maxConcurrent);
+            }
+            if (queueSize < 0) {
+                throw new IllegalArgumentException("troupe.admission.queue-size must not be negative, got " + queueSize);
+            }
+            if (queueTimeout == null || queueTimeout.isNegative()) {
+                throw new IllegalArgumentException("troupe.admission.queue-timeout must not be negative, got "
+                        + queueTimeout);
+            }
+            if (queryMemoryBytes < AUTO) {
+                throw new IllegalArgumentException("troupe.admission.query-memory must not be negative, got "
+                        + queryMemoryBytes);
+            }
+        }
+
+        /** The bytes each admitted query is given of {@code budgetBytes}: the setting, or auto's share. */
+        public long queryMemoryBytes(long budgetBytes) {
+            return queryMemoryBytes == AUTO ? budgetBytes / maxConcurrent : queryMemoryBytes;
+        }
+    }
+
+    /**
      * What an operator over the memory budget does ({@code troupe.spill.*}).
      *
      * @param enabled       {@code troupe.spill.enabled}: write to temp files and go on; false fails the query
@@ -214,9 +255,15 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         this(batchSize, matchFlags, transport, workers, from(ConfigFactory.empty()).memory());
     }
 
-    /** The settings with spill as reference.conf's defaults give it. */
+    /** The settings with spill and admission as reference.conf's defaults give them. */
     public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory) {
         this(batchSize, matchFlags, transport, workers, memory, from(ConfigFactory.empty()).spill());
+    }
+
+    /** The settings with admission as reference.conf's defaults give it. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, from(ConfigFactory.empty()).admission());
     }
 
     public TroupeSettings {
@@ -225,6 +272,9 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
         if (spill == null) {
             throw new IllegalArgumentException("troupe spill settings must not be null");
+        }
+        if (admission == null) {
+            throw new IllegalArgumentException("troupe admission settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -267,36 +317,52 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Spill(
                             c.getBoolean("spill.enabled"),
                             c.getString("spill.directory"),
-                            spillBytes(c)));
+                            spillBytes(c)),
+                    admission(c));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission);
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission);
     }
 
     public TroupeSettings withSpill(Spill newSpill) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission);
+    }
+
+    public TroupeSettings withAdmission(Admission newAdmission) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission);
     }
 
     private static Memory memory(Config c) {
         long budget = bytesOrPercent(c, "memory.budget", Runtime.getRuntime().maxMemory(), "the heap");
         return new Memory(intBytes(c, "hash.chunk-size"), c.getBytes("memory.preallocate"), budget,
                 bytesOrPercent(c, "memory.query-limit", budget, "troupe.memory.budget"));
+    }
+
+    private static Admission admission(Config c) {
+        String concurrent = c.getString("admission.max-concurrent").trim();
+        int maxConcurrent = concurrent.equals("auto")
+                ? Math.max(4, 2 * Runtime.getRuntime().availableProcessors()) : c.getInt("admission.max-concurrent");
+        String memory = c.getString("admission.query-memory").trim();
+        long queryMemory = memory.equals("auto") ? Admission.AUTO
+                : bytesOrPercent(c, "admission.query-memory", memory(c).budgetBytes(), "troupe.memory.budget");
+        return new Admission(maxConcurrent, c.getInt("admission.queue-size"), c.getDuration("admission.queue-timeout"),
+                queryMemory);
     }
 
     private static long spillBytes(Config c) {
