@@ -237,11 +237,13 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
                 }
             }
             if (work == 0 && !leaderDone && room > 0) {
-                // Nothing ready: run a morsel of the fragment here rather than wait.
+                // Nothing ready: run a morsel of the fragment here rather than wait. A leader whose
+                // input is not ready yet (BLOCKED) did nothing: the Gather idles as in an empty round.
                 where = "the Gather's own task (leader participation)";
-                leaderDone = !leader.step();
+                PipelineRun.Step step = leader.step();
                 where = "the Gather";
-                work = 1;
+                leaderDone = step == PipelineRun.Step.DONE;
+                work = step == PipelineRun.Step.BLOCKED ? 0 : 1;
             }
             if (endedCount == inputs.size() && leaderDone && (handOver == null || handOver.overflowEmpty())) {
                 consumer.finish();

@@ -14,6 +14,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,7 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Phases:
  * <pre>
  *   BOUND       bound over the pipeline; waits for Start (every worker must bind before any drives)
- *   RUNNING     one batch per Continue; at the end reports WorkerDone
+ *   RUNNING     one batch per Continue; at the end reports WorkerDone. A step whose input is not
+ *               ready yet (BLOCKED: a hash join's spilled partitions while another worker still
+ *               probes) schedules its Continue after BLOCKED_BACKOFF instead of at once
  *   DRAINED     (a worker whose chains end in the sink) waits for the sink's Finalize work, which
  *               the coordinator sends once every worker is done: the barrier of a hash join build
  *   FINALIZING  one unit of that work per Continue (a chunk of inserts); at the end reports
@@ -108,6 +111,9 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
 
     private enum Phase { BOUND, RUNNING, DRAINED, FINALIZING, FINISHED }
 
+    /** How long a worker whose input is not ready yet (a blocked step) waits before it looks again. */
+    static final Duration BLOCKED_BACKOFF = Duration.ofMillis(1);
+
     private final Spec spec;
     private PipelineRun.WorkerTask task;
     private FinalizeWork finalizeWork;
@@ -178,8 +184,14 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
 
     private Behavior<Command> runOneBatch() {
         spec.ctx().checkCancelled();
-        if (task.step()) {
+        PipelineRun.Step step = task.step();
+        if (step == PipelineRun.Step.RAN) {
             getContext().getSelf().tell(Continue.INSTANCE);
+            return this;
+        }
+        if (step == PipelineRun.Step.BLOCKED) {
+            // Another participant's work makes the input ready: look again later, holding no thread.
+            getContext().scheduleOnce(BLOCKED_BACKOFF, getContext().getSelf(), Continue.INSTANCE);
             return this;
         }
         if (spec.outlet() != null) {

@@ -221,8 +221,9 @@ public final class LocalRun {
         };
     }
 
+    /** One step of the task; a lone participant is never BLOCKED (see {@link PipelineRun.Step}). */
     private void drive() {
-        if (!task.step()) {
+        if (task.step() == PipelineRun.Step.DONE) {
             task = null;
             finalizing = run.prepareFinalize();
             state = State.FINALIZING;

@@ -121,13 +121,14 @@ public final class PipelineRun {
         List<BatchConsumer> chains = new ArrayList<>();
         List<Pipeline.Branch> branches = pipeline.branches();
         for (int b = 0; b < branches.size(); b++) {
+            if (sources.get(b).empty()) {
+                continue;
+            }
             Source.SourceReader reader = sources.get(b).reader();
             BatchConsumer chain = tails.get();
             if (recorder != null) {
-                reader = recorder.source(b, reader);
                 chain = recorder.sink(b, chain);
             }
-            readers.add(reader);
             List<Operator> ops = branches.get(b).operators();
             for (int i = ops.size() - 1; i >= 0; i--) {
                 chain = operators.get(ops.get(i)).bind(chain);
@@ -135,6 +136,15 @@ public final class PipelineRun {
                     chain = recorder.operator(b, i, chain);
                 }
             }
+            if (recorder != null) {
+                // A pushing reader's batches are counted where they enter the chain.
+                if (reader instanceof Source.PushingReader) {
+                    chain = recorder.input(b, chain);
+                } else {
+                    reader = recorder.source(b, reader);
+                }
+            }
+            readers.add(reader);
             chains.add(chain);
         }
         return new WorkerTask(readers, chains);
@@ -174,6 +184,21 @@ public final class PipelineRun {
         probe.finalized(pipeline, System.nanoTime() - start);
     }
 
+    /** What one {@link WorkerTask#step()} did. */
+    public enum Step {
+        /** Read a batch (or did a unit of a {@link Source.PushingReader}), or finished a branch: more is left. */
+        RAN,
+        /**
+         * The current branch's input is not ready yet (a hash join's spilled partitions while another
+         * participant still probes the join): nothing was done; step again later, without holding the
+         * thread meanwhile. A lone participant is never blocked: what it waits for is its own earlier
+         * work.
+         */
+        BLOCKED,
+        /** Every branch's chain has finished. */
+        DONE
+    }
+
     /**
      * One worker's share of a pipeline: its reader and bound chain per branch, driven one batch per
      * {@link #step()} so that the driver can look for a cancel between batches. Not threadsafe.
@@ -190,26 +215,34 @@ public final class PipelineRun {
         }
 
         /**
-         * Reads one batch and pushes it through the current branch's chain; finishes the chain when
-         * its reader is exhausted or the chain wants no more, and moves to the next branch.
-         *
-         * @return true while work is left, false once every branch's chain has finished
+         * Reads one batch and pushes it through the current branch's chain (or lets a pushing reader
+         * do one unit); finishes the chain when its reader is exhausted or the chain wants no more,
+         * and moves to the next branch.
          */
-        public boolean step() {
+        public Step step() {
             if (branch >= chains.size()) {
-                return false;
+                return Step.DONE;
             }
             BatchConsumer chain = chains.get(branch);
-            Batch batch = readers.get(branch).next();
-            if (batch != null) {
-                batches++;
-                if (chain.accept(batch)) {
-                    return true;
+            Source.SourceReader reader = readers.get(branch);
+            if (reader instanceof Source.PushingReader pushing) {
+                Step pushed = pushing.push(chain);
+                if (pushed != Step.DONE) {
+                    batches += pushed == Step.RAN ? 1 : 0;
+                    return pushed;
+                }
+            } else {
+                Batch batch = reader.next();
+                if (batch != null) {
+                    batches++;
+                    if (chain.accept(batch)) {
+                        return Step.RAN;
+                    }
                 }
             }
             chain.finish();
             branch++;
-            return branch < chains.size();
+            return branch < chains.size() ? Step.RAN : Step.DONE;
         }
 
         /** Batches read so far, over all branches. */

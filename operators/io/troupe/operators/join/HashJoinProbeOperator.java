@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The probe side of a hash join: a streaming operator over the join's left input that looks each
  * row's key up in the {@link HashJoinTable} the build pipeline published, and emits the joined
  * rows (left columns, then right columns; left columns only for SEMI and ANTI). For RIGHT and
- * FULL joins the last prober to finish also emits the build rows nobody matched.
+ * FULL joins the last prober to finish also emits the build rows nobody matched. When the build
+ * spilled, the probers write their rows to the partitions' files instead ({@link SpillingProbe}) and
+ * the last opens the partitions to {@link SpilledPartitionsSource}.
  *
  * <p>Immutable and threadsafe. The state of an execution is a {@link ProbeState} shared by the
  * probers (one per worker, each not threadsafe). See note on parallelism in
@@ -50,7 +52,22 @@ public final class HashJoinProbeOperator implements Operator {
     public OperatorState open(ExecContext ctx) {
         HashJoinTable table = ctx.lookup(key);
         table.requirePhase(JoinPhase.PROBING);
-        return new ProbeState(table, ctx);
+        return new ProbeState(table, ctx, table.partitions());
+    }
+
+    /** The state of one probe of a spilled partition's {@code table} (by the one worker joining it). */
+    ProbeState partitionState(HashJoinTable table, ExecContext ctx) {
+        table.requirePhase(JoinPhase.PROBING);
+        return new ProbeState(table, ctx, null);
+    }
+
+    /** Where the build pipeline published the table. */
+    StateKey<HashJoinTable> key() {
+        return key;
+    }
+
+    JoinType type() {
+        return type;
     }
 
     /**
@@ -60,7 +77,8 @@ public final class HashJoinProbeOperator implements Operator {
      * {@code activeProbers} counts bound probers that have not finished; it becomes
      * {@link #CLOSED} when the last one takes the unmatched-row duty, after which a bind fails
      * (a late joiner would find its rows' matches ignored). The count and the table's phase are
-     * the only shared state a prober writes, besides the match flags (see {@link HashJoinTable}).
+     * the only shared state a prober writes, besides the match flags (see {@link HashJoinTable})
+     * and, when the table spilled, the spill files it hands in before its decrement.
      */
     final class ProbeState implements OperatorState {
 
@@ -69,10 +87,13 @@ public final class HashJoinProbeOperator implements Operator {
         final HashJoinTable table;
         final ExecContext ctx;
         private final AtomicInteger activeProbers = new AtomicInteger();
+        /** The join's spilled partitions, which the last prober opens; null for a partition's own probe. */
+        private final PartitionQueue opens;
 
-        ProbeState(HashJoinTable table, ExecContext ctx) {
+        ProbeState(HashJoinTable table, ExecContext ctx, PartitionQueue opens) {
             this.table = table;
             this.ctx = ctx;
+            this.opens = opens;
         }
 
         @Override
@@ -85,8 +106,9 @@ public final class HashJoinProbeOperator implements Operator {
                             + " (every prober must bind before the last one finishes): " + table.name());
                 }
             } while (!activeProbers.compareAndSet(active, active + 1));
-            return new ProbeWorker(this, downstream, type, keys, leftTypes,
+            ProbeWorker prober = new ProbeWorker(this, downstream, type, keys, leftTypes,
                     matchFlags == TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE);
+            return table.spilled() ? new SpillingProbe(prober, table, keys, leftTypes) : prober;
         }
 
         /**
@@ -98,6 +120,12 @@ public final class HashJoinProbeOperator implements Operator {
                 return false;
             }
             table.advance(JoinPhase.PROBING, JoinPhase.EMITTING_UNMATCHED);
+            if (table.spilled()) {
+                table.finishProbeFiles();
+            }
+            if (opens != null) {
+                opens.open(table.spilled() ? PartitionTask.of(table, type) : List.of());
+            }
             return true;
         }
 

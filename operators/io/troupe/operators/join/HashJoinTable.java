@@ -1,13 +1,20 @@
 package io.troupe.operators.join;
 
+import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.VectorHash;
+import io.troupe.operators.expr.ColumnExpression;
+import io.troupe.operators.expr.Expression;
 import io.troupe.operators.memory.MemoryReservation;
+import io.troupe.operators.spill.QuerySpill;
+import io.troupe.operators.spill.SpillFile;
 import io.troupe.operators.types.DataType;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,6 +50,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * VARCHAR column that grows past that is reserved by its build worker after each batch, so the
  * account trails by at most a batch), the bucket heads and match flags in {@link #allocate}.
  *
+ * <p>Spilling. When the account refuses a reservation and the table may spill, the table goes from
+ * {@link Residence#IN_MEMORY} to {@link Residence#SPILLED}, once: every build row then goes to spill
+ * files, one per partition of the table's {@link Radix} level and per worker, in the columns of
+ * {@link #fileTypes()}. The chunks made so far are written out and given back ({@link #dump}): a
+ * worker's current chunk by that worker, the sealed ones (full, or handed in by a finished worker)
+ * by whichever worker takes them first ({@link #pollSealed}). A spilled table allocates no buckets
+ * and holds no row; its partitions are joined later, one by one (see {@code package-info.java}).
+ * A table that may not spill fails instead: with the budget's error when spilling is off, or, for a
+ * partition whose rows cannot be split further, with an error that says so.
+ *
  * <p>Two key paths. The <b>fast path</b> serves a single INT32, INT64, DATE or DECIMAL key: the
  * key itself, widened to a long, is in the entry, and a chain step compares two longs; when
  * the key is a plain build column, that column is read from the entries instead of being stored
@@ -54,8 +71,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <h2>Concurrency</h2>
  * See note on parallelism in {@code package-info.java} for the phases. Per phase:
  * <ul>
- *   <li>BUILDING: {@link #newChunk} and {@link #addChunks} are threadsafe (an atomic id counter,
- *       and a lock taken once per worker); each chunk is written by its owner only.</li>
+ *   <li>BUILDING: {@link #newChunk}, {@link #seal}, {@link #pollSealed} and {@link #dump} are
+ *       threadsafe (an atomic id counter, and a lock taken once per chunk); each chunk is written by
+ *       its owner only until it is sealed, and read by one dumper after. The residence changes under
+ *       that lock, so a chunk sealed before the change is taken by a dumper and one sealed after is
+ *       dumped by its sealer: never both, never neither.</li>
  *   <li>{@link #allocate} runs once, on one thread, after every build worker added its chunks.
  *       It writes the plain fields below, then the volatile {@code phase}: a worker that reads
  *       INSERTING sees them (release/acquire).</li>
@@ -93,17 +113,37 @@ public final class HashJoinTable {
     private final boolean matchFlagsNeeded;
     private final String name;
     private final MemoryReservation memory;
-    /** Bytes a new chunk's entries and columns take, reserved before it is made. */
-    private final long chunkColumnBytes;
+    /**
+     * Build rows still to come into a partition's table (whose one builder knows how many its files
+     * hold), so that its chunks' columns are made no larger than they need; -1 for a join's own table.
+     * Written only by that builder.
+     */
+    private long rowsToCome;
     /** Rows per chunk, as a shift: the chunk's entries fill one arena chunk. */
     private final int chunkShift;
     private final int chunkRows;
     /** Row ids are ints: at most 2^31 rows, so at most this many chunks. */
     private final int maxChunks;
 
+    /** The level whose hash bits split this table's rows when it spills (0 for a join's own table). */
+    private final int level;
+    /** Where the table spills; null when it may not. */
+    private final QuerySpill spill;
+    /** Why the table's rows cannot be split any further (its error when over the budget), or null. */
+    private final String unsplittable;
+    private final DataType[] fileTypes;
+    private final PartitionQueue partitions = new PartitionQueue();
+    /** The spill files of the build rows and of the probe rows, made when first asked for; guarded by {@link #sealed}. */
+    private PartitionWriters buildFiles;
+    private PartitionWriters probeFiles;
+
     private final AtomicInteger nextChunkId = new AtomicInteger();
-    /** Chunks handed in by finished build workers; guarded by itself. */
-    private final List<BuildChunk> added = new ArrayList<>();
+    /** Full chunks and those of finished build workers, while in memory; guarded by itself. */
+    private final ArrayDeque<BuildChunk> sealed = new ArrayDeque<>();
+    /** Chunks sealed so far (kept, or dumped by their sealer); guarded by {@link #sealed}. */
+    private int sealedCount;
+    /** Written under {@link #sealed}'s lock; read without it by the workers once per batch. */
+    private volatile Residence residence = Residence.IN_MEMORY;
     private final AtomicInteger nextChunkToInsert = new AtomicInteger();
     private final AtomicReference<JoinPhase> phase = new AtomicReference<>(JoinPhase.BUILDING);
 
@@ -116,6 +156,11 @@ public final class HashJoinTable {
     private ColumnChunks[] payload;
     private ColumnChunks[] keys;
     private long rowCount;
+    /** Bytes of the bucket heads and match flags, reserved by allocate. */
+    private long allocatedBytes;
+
+    /** Where a table's build rows are: in its chunks, or (once the budget refused it) in spill files. */
+    enum Residence { IN_MEMORY, SPILLED }
 
     /**
      * @param name             the join, for error messages
@@ -129,9 +174,20 @@ public final class HashJoinTable {
      * @param memory           the join's account of the query's memory, which everything the table holds
      *                         is reserved from (the chunks' entries come from the arena through it)
      * @param chunkLongs       longs per arena chunk ({@code troupe.hash.chunk-size} / 8)
+     * @param spill            where the table spills when its account refuses it, or null when it
+     *                         fails instead (spilling off)
      */
     public HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn,
-                         boolean matchFlagsNeeded, MemoryReservation memory, int chunkLongs) {
+                         boolean matchFlagsNeeded, MemoryReservation memory, int chunkLongs, QuerySpill spill) {
+        this(name, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded, memory, chunkLongs, 0, spill, null);
+    }
+
+    /**
+     * A table at {@code level}, for a spilled partition of a join, whose rows it splits by that level's
+     * bits if it spills; {@code unsplittable} says why it may not (its error), or is null.
+     */
+    HashJoinTable(String name, DataType[] keyTypes, DataType[] payloadTypes, int keyColumn, boolean matchFlagsNeeded,
+                  MemoryReservation memory, int chunkLongs, int level, QuerySpill spill, String unsplittable) {
         if (keyTypes.length == 0) {
             throw new IllegalArgumentException("a hash join needs at least one key: " + name);
         }
@@ -149,14 +205,32 @@ public final class HashJoinTable {
         this.chunkShift = Integer.numberOfTrailingZeros(rows);
         this.chunkRows = rows;
         this.maxChunks = 1 << (31 - chunkShift);
-        long columns = 0;
-        for (int c = 0; c < payloadTypes.length; c++) {
-            columns += c == this.keyColumn ? 0 : ColumnVector.bytesFor(payloadTypes[c], rows);
+        this.rowsToCome = -1;
+        this.level = level;
+        this.unsplittable = unsplittable != null ? unsplittable
+                : level > Radix.MAX_LEVEL ? "its rows share every hash bit the partitions split by" : null;
+        this.spill = this.unsplittable == null ? spill : null;
+        DataType[] files = Arrays.copyOf(payloadTypes, payloadTypes.length + (this.keyColumn >= 0 ? 0 : keyTypes.length));
+        if (this.keyColumn < 0) {
+            System.arraycopy(keyTypes, 0, files, payloadTypes.length, keyTypes.length);
         }
-        for (int k = 0; !fastPath && k < keyTypes.length; k++) {
-            columns += ColumnVector.bytesFor(keyTypes[k], rows);
-        }
-        this.chunkColumnBytes = columns;
+        this.fileTypes = files;
+    }
+
+    /**
+     * A table like this one for a spilled partition: the same keys and columns, a level deeper, under
+     * the same account; {@code unsplittable} says why it may not spill again, or is null.
+     */
+    HashJoinTable forPartition(String partitionName, int partitionLevel, String whyUnsplittable, long buildRows) {
+        HashJoinTable table = new HashJoinTable(partitionName, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
+                memory, chunkLongs(), partitionLevel, spill, whyUnsplittable);
+        table.rowsToCome = buildRows;
+        return table;
+    }
+
+    /** Longs per chunk's entries: one arena chunk. */
+    private int chunkLongs() {
+        return chunkRows << (packed ? 0 : 1);
     }
 
     /** True for one key held in an int[] or long[] (INT32, DATE, INT64, DECIMAL): keys compare as longs. */
@@ -166,72 +240,297 @@ public final class HashJoinTable {
 
     // ------------------------------------------------------------------ BUILDING (all workers)
 
-    /** A new empty chunk for the calling build worker. Threadsafe. */
+    /**
+     * A new empty chunk for the calling build worker, or null when the account refused it and the
+     * table spilled (or had spilled): the worker then writes its rows to files. Threadsafe.
+     *
+     * @throws JoinOverBudgetException when refused and the table may not spill
+     */
     BuildChunk newChunk() {
         requirePhase(JoinPhase.BUILDING);
+        int capacity = rowsToCome < 0 ? chunkRows : (int) Math.max(1, Math.min(chunkRows, rowsToCome));
+        long columnBytes = columnBytes(capacity);
+        if (residence == Residence.SPILLED || !reserve(columnBytes)) {
+            return null;
+        }
+        long[] entries = memory.tryTakeChunk();
+        if (entries == null) {
+            memory.shrink(columnBytes);
+            refused(chunkLongs() * (long) Long.BYTES);
+            return null;
+        }
+        if (rowsToCome >= 0) {
+            rowsToCome -= capacity;
+        }
         int id = nextChunkId.getAndIncrement();
         if (id >= maxChunks) {
             throw new IllegalStateException("hash join build side over " + ((long) maxChunks << chunkShift)
                     + " rows: " + name);
         }
-        memory.grow(chunkColumnBytes);
-        BuildChunk chunk = new BuildChunk(id, memory.takeChunk(), chunkRows, payloadTypes, keyColumn,
+        BuildChunk chunk = new BuildChunk(id, entries, capacity, payloadTypes, keyColumn,
                 fastPath ? new DataType[0] : keyTypes);
-        chunk.reservedColumnBytes = chunkColumnBytes;
+        chunk.reservedColumnBytes = columnBytes;
         return chunk;
+    }
+
+    /** Bytes the stored columns of a chunk of {@code rows} take when made. */
+    private long columnBytes(int rows) {
+        long bytes = 0;
+        for (int c = 0; c < payloadTypes.length; c++) {
+            bytes += c == keyColumn ? 0 : ColumnVector.bytesFor(payloadTypes[c], rows);
+        }
+        for (int k = 0; !fastPath && k < keyTypes.length; k++) {
+            bytes += ColumnVector.bytesFor(keyTypes[k], rows);
+        }
+        return bytes;
     }
 
     /**
      * Reserves what {@code chunk}'s VARCHAR columns grew past what was reserved for them (called by its
-     * build worker after each batch it appended).
+     * build worker after each batch it appended). False when refused and the table spilled.
      */
-    void reserveGrowth(BuildChunk chunk) {
+    boolean reserveGrowth(BuildChunk chunk) {
         long now = chunk.columnBytes();
         if (now > chunk.reservedColumnBytes) {
-            memory.grow(now - chunk.reservedColumnBytes);
+            if (!reserve(now - chunk.reservedColumnBytes)) {
+                return false;
+            }
             chunk.reservedColumnBytes = now;
+        }
+        return true;
+    }
+
+    /** Reserves {@code bytes}, or, when refused, spills (false) or fails. */
+    private boolean reserve(long bytes) {
+        if (memory.tryGrow(bytes)) {
+            return true;
+        }
+        refused(bytes);
+        return false;
+    }
+
+    /** The account refused {@code bytes}: the table spills now, or fails when it may not. */
+    private void refused(long bytes) {
+        if (spill == null) {
+            throw overBudget(bytes);
+        }
+        synchronized (sealed) {
+            residence = Residence.SPILLED;
         }
     }
 
-    /** Hands in every chunk a build worker created (once per worker, when it finishes). Threadsafe. */
-    void addChunks(List<BuildChunk> workerChunks) {
-        requirePhase(JoinPhase.BUILDING);
-        synchronized (added) {
-            added.addAll(workerChunks);
+    /**
+     * The error of a reservation of {@code bytes} that the account refused and spilling cannot make
+     * room for: the budget's own error, or why this partition cannot be split.
+     */
+    JoinOverBudgetException overBudget(long bytes) {
+        String budget = memory.overBudget(bytes).getMessage();
+        return new JoinOverBudgetException(unsplittable == null ? budget
+                : name + " cannot be split any further (" + unsplittable + ") and must fit at once: " + budget);
+    }
+
+    /**
+     * Seals a chunk its worker will not write again (full, or the last at its finish). True when the
+     * table keeps it; false when the table spilled, and the caller must {@link #dump} it. Threadsafe.
+     */
+    boolean seal(BuildChunk chunk) {
+        synchronized (sealed) {
+            sealedCount++;
+            if (residence == Residence.IN_MEMORY) {
+                sealed.add(chunk);
+                return true;
+            }
+            return false;
         }
+    }
+
+    /** Once spilled, a sealed chunk nobody has written out yet, which the caller must {@link #dump}; else null. */
+    BuildChunk pollSealed() {
+        synchronized (sealed) {
+            return residence == Residence.SPILLED ? sealed.poll() : null;
+        }
+    }
+
+    /** Whether the table spilled: its rows are in spill files. */
+    boolean spilled() {
+        return residence == Residence.SPILLED;
+    }
+
+    /**
+     * Writes {@code chunk}'s rows to {@code files}, each to its partition's file, and gives the
+     * chunk's memory back. Threadsafe for different chunks and writers.
+     */
+    void dump(BuildChunk chunk, PartitionWriters files) {
+        int n = chunk.rows;
+        long[] e = chunk.entries;
+        ColumnVector[] columns = new ColumnVector[fileTypes.length];
+        ColumnVector entryKey = fastPath ? keyFromEntries(e, n) : null;
+        for (int c = 0; c < payloadTypes.length; c++) {
+            columns[c] = c == keyColumn ? entryKey : chunk.payload[c];
+        }
+        for (int k = 0; payloadTypes.length + k < columns.length; k++) {
+            columns[payloadTypes.length + k] = fastPath ? entryKey : chunk.keys[k];
+        }
+        long[] hashes = new long[n];
+        for (int o = 0; o < n; o++) {
+            long stored = stored(e, o, packed);
+            hashes[o] = fastPath ? Radix.hashOfKey(stored) : stored;
+        }
+        files.write(Batch.of(n, columns), hashes);
+        giveBack(chunk);
+    }
+
+    /** The fast path's key of {@code n} rows, out of their entries, NULL where the row is never linked. */
+    private ColumnVector keyFromEntries(long[] e, int n) {
+        DataType type = keyTypes[0];
+        ColumnVector key = type.isIntBacked() ? new IntVector(type, n) : new LongVector(type, n);
+        for (int o = 0; o < n; o++) {
+            long value = stored(e, o, packed);
+            if (key instanceof IntVector ints) {
+                ints.set(o, (int) value);
+            } else {
+                ((LongVector) key).set(o, value);
+            }
+            if (next(e, o, packed) == NOT_LINKED) {
+                key.setNull(o);
+            }
+        }
+        return key;
+    }
+
+    /** The spill files of the build rows, which every build worker of a spilled table writes. Threadsafe. */
+    PartitionWriters buildFiles() {
+        synchronized (sealed) {
+            if (buildFiles == null) {
+                buildFiles = new PartitionWriters(name + " build", fileTypes, level, spill, memory,
+                        chunkLongs() * Long.BYTES);
+            }
+            return buildFiles;
+        }
+    }
+
+    /** The spill files of the probe rows (whose columns are {@code types}), which every prober writes. Threadsafe. */
+    PartitionWriters probeFiles(DataType[] types) {
+        synchronized (sealed) {
+            if (probeFiles == null) {
+                probeFiles = new PartitionWriters(name + " probe", types, level, spill, memory,
+                        chunkLongs() * Long.BYTES);
+            }
+            return probeFiles;
+        }
+    }
+
+    /** Finishes the probe rows' files: called by the last prober, after every prober's last write. */
+    void finishProbeFiles() {
+        synchronized (sealed) {
+            if (probeFiles != null) {
+                probeFiles.finish();
+            }
+        }
+    }
+
+    /** How many of the spilled table's build rows went to partition {@code p}, and their files. */
+    long spilledBuildRows(int p) {
+        return buildFiles == null ? 0 : buildFiles.rows(p);
+    }
+
+    /** Whether the spilled build rows of partition {@code p} have more than one hash. */
+    boolean spilledBuildHashesDiffer(int p) {
+        return buildFiles != null && buildFiles.hashesDiffer(p);
+    }
+
+    long spilledProbeRows(int p) {
+        return probeFiles == null ? 0 : probeFiles.rows(p);
+    }
+
+    List<SpillFile> spilledBuildFiles(int p) {
+        return buildFiles == null ? List.of() : buildFiles.files(p);
+    }
+
+    List<SpillFile> spilledProbeFiles(int p) {
+        return probeFiles == null ? List.of() : probeFiles.files(p);
+    }
+
+    /** The spilled partitions of this join, which every worker joins once every prober finished. */
+    PartitionQueue partitions() {
+        return partitions;
+    }
+
+    int level() {
+        return level;
+    }
+
+    /** The columns of a build spill file: the build columns, then the keys unless one of them is the key. */
+    DataType[] fileTypes() {
+        return fileTypes.clone();
+    }
+
+    int payloadTypeCount() {
+        return payloadTypes.length;
+    }
+
+    int fileColumnCount() {
+        return fileTypes.length;
+    }
+
+    /** The keys over a build spill file's columns. */
+    Expression[] fileKeys() {
+        if (keyColumn >= 0) {
+            return new Expression[] {new ColumnExpression(keyColumn, keyTypes[0], "k0")};
+        }
+        Expression[] keys = new Expression[keyTypes.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = new ColumnExpression(payloadTypes.length + k, keyTypes[k], "k" + k);
+        }
+        return keys;
     }
 
     // ------------------------------------------------------------------ ALLOCATING (one worker)
 
     /**
      * Sizes the bucket array for the rows now stored (a power of two at least the row count) and
-     * moves to INSERTING. Called once, after every build worker handed in its chunks.
+     * moves to INSERTING. Called once, after every build worker sealed its last chunk. When the
+     * buckets do not fit, a table that may spill writes its chunks out here and holds no row.
      */
     public void allocate() {
         BuildChunk[] byId;
-        synchronized (added) {
-            if (added.size() != nextChunkId.get()) {
+        synchronized (sealed) {
+            if (sealedCount != nextChunkId.get()) {
                 throw new IllegalStateException("hash join allocated before every build worker finished: "
-                        + added.size() + " of " + nextChunkId.get() + " chunks handed in (" + name + ")");
+                        + sealedCount + " of " + nextChunkId.get() + " chunks handed in (" + name + ")");
             }
-            byId = new BuildChunk[added.size()];
-            for (BuildChunk c : added) {
-                byId[c.id] = c;
+            byId = new BuildChunk[residence == Residence.IN_MEMORY ? nextChunkId.get() : 0];
+            if (residence == Residence.IN_MEMORY) {
+                for (BuildChunk c : sealed) {
+                    byId[c.id] = c;
+                }
+                sealed.clear();
             }
         }
-        long rows = 0;
+        long rows = rowsOf(byId);
+        long bytes = allocationBytes(rows, byId.length);
+        if (residence == Residence.IN_MEMORY && !memory.tryGrow(bytes)) {
+            refused(bytes);
+            synchronized (sealed) {
+                sealed.addAll(Arrays.asList(byId));
+            }
+        }
+        if (residence == Residence.SPILLED) {
+            // No row stays: one bucket, too small to reserve.
+            dumpSealed();
+            buildFiles().finish();
+            byId = new BuildChunk[0];
+            rows = 0;
+            bytes = 0;
+        }
+        int buckets = buckets(rows);
         long[][] entryArrays = new long[byId.length][];
         for (int c = 0; c < byId.length; c++) {
-            rows += byId[c].rows;
             entryArrays[c] = byId[c].entries;
         }
-        int buckets = Integer.highestOneBit((int) Math.max(1, Math.min(rows, 1 << 30)));
-        if (buckets < rows) {
-            buckets <<= 1;
-        }
-        memory.grow((long) buckets * Integer.BYTES + (matchFlagsNeeded ? (long) byId.length << chunkShift : 0));
         int[] bucketHeads = new int[buckets];
         Arrays.fill(bucketHeads, END);
+        this.allocatedBytes = bytes;
         this.chunks = byId;
         this.entries = entryArrays;
         this.heads = bucketHeads;
@@ -249,6 +548,88 @@ public final class HashJoinTable {
             keys[k] = column(keyTypes[k], byId, k, true, chunkShift);
         }
         advance(JoinPhase.BUILDING, JoinPhase.INSERTING);
+    }
+
+    private static long rowsOf(BuildChunk[] chunks) {
+        long rows = 0;
+        for (BuildChunk c : chunks) {
+            rows += c.rows;
+        }
+        return rows;
+    }
+
+    private static int buckets(long rows) {
+        int buckets = Integer.highestOneBit((int) Math.max(1, Math.min(rows, 1 << 30)));
+        return buckets < rows ? buckets << 1 : buckets;
+    }
+
+    private long allocationBytes(long rows, int chunkCount) {
+        return (long) buckets(rows) * Integer.BYTES + (matchFlagsNeeded ? (long) chunkCount << chunkShift : 0);
+    }
+
+    /** Writes out, on this thread, the chunks still sealed in a table that spilled. */
+    private void dumpSealed() {
+        PartitionWriters files = buildFiles();
+        while (dumpNextSealed(files)) {
+            long refused = files.reserveOpened(() -> dumpNextSealed(files));
+            if (refused > 0 && level > 0) {
+                throw overBudget(refused);
+            }
+        }
+    }
+
+    /** Dumps one sealed chunk into {@code files}: false when none is left. */
+    boolean dumpNextSealed(PartitionWriters files) {
+        BuildChunk chunk = pollSealed();
+        if (chunk == null) {
+            return false;
+        }
+        dump(chunk, files);
+        return true;
+    }
+
+    /**
+     * Gives back everything the allocated table holds (a joined partition's table, before the next):
+     * its chunks to the arena, their columns and its buckets to the account. Called once, after its
+     * last probe; its spill files are its partitions' now.
+     */
+    void release() {
+        for (BuildChunk c : chunks) {
+            giveBack(c);
+        }
+        memory.shrink(allocatedBytes);
+        allocatedBytes = 0;
+        chunks = new BuildChunk[0];
+    }
+
+    /**
+     * Drops the table in any phase (a partition that did not fit, or whose rows nobody wants any
+     * more): gives back its memory as {@link #release()} does and deletes its spill files. One thread.
+     */
+    void discard() {
+        synchronized (sealed) {
+            for (BuildChunk c : sealed) {
+                giveBack(c);
+            }
+            sealed.clear();
+        }
+        if (chunks != null) {
+            release();
+        }
+        synchronized (sealed) {
+            if (buildFiles != null) {
+                buildFiles.abandon();
+            }
+            if (probeFiles != null) {
+                probeFiles.abandon();
+            }
+        }
+    }
+
+    /** Gives back the memory of a chunk that holds no row any more (written out, or dropped). */
+    void giveBack(BuildChunk chunk) {
+        memory.returnChunk(chunk.entries);
+        memory.shrink(chunk.reservedColumnBytes);
     }
 
     private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn, int shift) {

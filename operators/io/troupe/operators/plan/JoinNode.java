@@ -8,6 +8,7 @@ import io.troupe.operators.expr.Function;
 import io.troupe.operators.join.HashJoinBuildSink;
 import io.troupe.operators.join.HashJoinProbeOperator;
 import io.troupe.operators.join.HashJoinTable;
+import io.troupe.operators.join.SpilledPartitionsSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
@@ -19,7 +20,9 @@ import java.util.List;
  * Hash join: the right input is built into a hash table, the left input probes it. The condition
  * is a conjunction of equalities, each between an expression over the left input and one over the
  * right; those pairs are the join keys. Compiles to a build pipeline (the right input into a
- * {@link HashJoinBuildSink}) and a {@link HashJoinProbeOperator} on the left input's pipeline.
+ * {@link HashJoinBuildSink}) and a {@link HashJoinProbeOperator} on the left input's pipeline,
+ * followed there by a branch that joins the partitions the build spilled, if it did
+ * ({@link SpilledPartitionsSource}).
  */
 final class JoinNode extends Plan {
 
@@ -130,10 +133,12 @@ final class JoinNode extends Plan {
         boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
         Pipeline build = right.compile(compiler)
                 .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags));
+        HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
+                compiler.settings().matchFlags());
         return left.compile(compiler)
                 .dependsOn(build)
-                .then(new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
-                        compiler.settings().matchFlags()));
+                .then(probe)
+                .branch(new SpilledPartitionsSource(probe));
     }
 
     private static DataType[] types(Schema schema) {

@@ -37,6 +37,18 @@ public final class PipelineBuilder {
         return this;
     }
 
+    /**
+     * Adds a branch that reads {@code source}: every participant drives it after the branches added
+     * before it, and the operators appended from now on are appended to it too (a hash join's spilled
+     * partitions, joined after its probe and fed to the operators above the join).
+     */
+    public PipelineBuilder branch(Source source) {
+        compiler.recordOrigin(source);
+        sources.add(source);
+        operators.add(new ArrayList<>());
+        return this;
+    }
+
     /** This pipeline may start only after {@code pipeline} finished. */
     public PipelineBuilder dependsOn(Pipeline pipeline) {
         dependencies.add(pipeline);

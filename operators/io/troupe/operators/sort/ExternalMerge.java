@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <h2>Memory</h2> Every buffer is reserved from the sort's account before it is made, and a merge of
  * k runs holds O(k) batches, never a run:
  * <ul>
- *   <li>writing a run: {@link #WRITE_ROOM}, the writer's buffer and the slice of rows gathered for it
+ *   <li>writing a run: {@link #writeRoom()}, the writer's buffer and the slice of rows gathered for it
  *       (a {@link RunBuilder} reserves it when it spills, mostly out of what its buffer held; a pass
  *       reserves its own);</li>
  *   <li>reading a spilled run: its reader's buffer, the batch being merged and the next, and the keys
@@ -52,12 +52,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ExternalMerge {
 
     /**
-     * Bytes of rows gathered into one block: a quarter of a writer's buffer, so that a block rarely
-     * outgrows it and a merge holds little per run (a batch of it and the next).
+     * The smallest spill buffer: below it writes become too small to be worth their system call. A
+     * sort's buffers are {@link SpillWriter#BUFFER_BYTES} unless its query's limit is small: a
+     * sixteenth of it, so that a merge of a few runs and a writer still fit a query of a megabyte.
      */
-    static final int SLICE_BYTES = SpillWriter.BUFFER_BYTES / 4;
-    /** What writing one run holds: the writer's buffer and one slice. */
-    static final long WRITE_ROOM = SpillWriter.BUFFER_BYTES + SLICE_BYTES;
+    private static final int MIN_BUFFER_BYTES = 16 * 1024;
     /**
      * The fan-in below which the finalize passes run fewer at once rather than merging fewer runs
      * each: a pass rewrites every row of its runs, so merging two at a time doubles the passes of
@@ -69,6 +68,13 @@ final class ExternalMerge {
     private final ExecContext ctx;
     private final MemoryReservation memory;
     private final long keep;
+    /** Bytes a run's writer buffers before each write, and a reader of it at least. */
+    private final int bufferBytes;
+    /**
+     * Bytes of rows gathered into one block: a quarter of a writer's buffer, so that a block rarely
+     * outgrows it and a merge holds little per run (a batch of it and the next).
+     */
+    private final int sliceBytes;
     /** Bytes of heap the keys of one row take when a batch of it is merged. */
     private final long keyBytesPerRow;
 
@@ -82,15 +88,23 @@ final class ExternalMerge {
         this.ctx = ctx;
         this.memory = memory;
         this.keep = keep;
+        this.bufferBytes = (int) Math.max(MIN_BUFFER_BYTES,
+                Math.min(SpillWriter.BUFFER_BYTES, ctx.memory().limitBytes() / 16));
+        this.sliceBytes = bufferBytes / 4;
         this.keyBytesPerRow = (long) spec.keyCount() * NormalisedKeys.BYTES_PER_ROW_AND_KEY
                 + (long) (spec.bufferedColumns() - spec.dataColumns()) * Long.BYTES;
+    }
+
+    /** What writing one run holds: the writer's buffer and one slice. */
+    long writeRoom() {
+        return bufferBytes + sliceBytes;
     }
 
     // ------------------------------------------------------------------ writing
 
     /**
      * Writes the rows of {@code run} in its order (its output columns) to a new spill file, a slice
-     * at a time, and counts the file's bytes as spilled. The caller holds {@link #WRITE_ROOM}.
+     * at a time, and counts the file's bytes as spilled. The caller holds {@link #writeRoom()}.
      */
     SpilledRun write(SortedRun run) {
         DataType[] types = new DataType[spec.dataColumns()];
@@ -114,7 +128,7 @@ final class ExternalMerge {
 
         RunWriter(DataType[] types) {
             this.file = ctx.spill().newFile(spec.label() + " run", types);
-            this.writer = file.writer();
+            this.writer = file.writer(bufferBytes);
         }
 
         void write(Batch batch) {
@@ -173,7 +187,7 @@ final class ExternalMerge {
         // for fewer than PASS_FAN_IN runs a worker, fewer lanes run the workers' passes, one worker
         // after another, so that each pass still merges several runs at once.
         int perWorker = Math.max(1, fits / spilling.size());
-        int lanes = (int) Math.max(1, Math.min(spilling.size(), room / (WRITE_ROOM + PASS_FAN_IN * input)));
+        int lanes = (int) Math.max(1, Math.min(spilling.size(), room / (writeRoom() + PASS_FAN_IN * input)));
         int fanIn = passFanIn(room / lanes, input);
         AtomicInteger nextLane = new AtomicInteger();
         return () -> {
@@ -189,8 +203,8 @@ final class ExternalMerge {
     }
 
     /** How many runs of {@code inputBytes} each a pass merges in {@code room} bytes with its writer (at least two). */
-    private static int passFanIn(long room, long inputBytes) {
-        return (int) Math.max(2, Math.min(Integer.MAX_VALUE, (room - WRITE_ROOM) / Math.max(1, inputBytes)));
+    private int passFanIn(long room, long inputBytes) {
+        return (int) Math.max(2, Math.min(Integer.MAX_VALUE, (room - writeRoom()) / Math.max(1, inputBytes)));
     }
 
     /**
@@ -212,7 +226,7 @@ final class ExternalMerge {
 
     /** Merges {@code runs} (two or more) into one new spilled run and deletes them. */
     private SpilledRun mergePass(List<SpilledRun> runs) {
-        long reserved = WRITE_ROOM + inputBytes(runs);
+        long reserved = writeRoom() + inputBytes(runs);
         memory.grow(reserved);
         long rowBytes = 1;
         for (SpilledRun run : runs) {
@@ -302,7 +316,8 @@ final class ExternalMerge {
                 }
                 reduce(spilled, fits, passFanIn(inputBytes(spilled.subList(0, fits)), maxInputBytes(spilled)));
             }
-            return open(inMemory, spilled, skip, limit, ctx.batchSize(), fixed + inputBytes(spilled));
+            int rows = outputRows(maxRowBytes(inMemory, spilled));
+            return open(inMemory, spilled, skip, limit, rows, fixed + inputBytes(spilled));
         }
     }
 
@@ -434,7 +449,7 @@ final class ExternalMerge {
     /** What reading one spilled run in a merge holds: its reader's buffer, two batches and the keys of one. */
     long inputBytes(SpilledRun run) {
         long batch = run.maxBatchBytes();
-        return Math.max(SpillWriter.BUFFER_BYTES, batch) + 2 * batch + run.maxBatchRows() * keyBytesPerRow;
+        return Math.max(bufferBytes, batch) + 2 * batch + run.maxBatchRows() * keyBytesPerRow;
     }
 
     private long maxInputBytes(List<SpilledRun> runs) {
@@ -458,22 +473,38 @@ final class ExternalMerge {
      * kept in memory and their keys, and an output batch each.
      */
     private long readerBytes(List<SortedRun> inMemory, List<SpilledRun> spilled, int readers) {
-        long rowBytes = 1;
         long bytes = 0;
         for (SortedRun run : inMemory) {
             long perRow = bytesPerRow(run);
-            rowBytes = Math.max(rowBytes, perRow);
             bytes += sliceRows(perRow) * (2 * perRow + keyBytesPerRow);
+        }
+        long rowBytes = maxRowBytes(inMemory, spilled);
+        return bytes + readers * outputRows(rowBytes) * rowBytes;
+    }
+
+    /** The widest row of any of the runs, in bytes (at least 1). */
+    private long maxRowBytes(List<SortedRun> inMemory, List<SpilledRun> spilled) {
+        long rowBytes = 1;
+        for (SortedRun run : inMemory) {
+            rowBytes = Math.max(rowBytes, bytesPerRow(run));
         }
         for (SpilledRun run : spilled) {
             rowBytes = Math.max(rowBytes, bytesPerRow(run));
         }
-        return bytes + readers * ctx.batchSize() * rowBytes;
+        return rowBytes;
     }
 
-    /** Rows per slice of rows that take {@code rowBytes} each: about {@link #SLICE_BYTES}, at most a batch. */
+    /**
+     * Rows per batch a reader emits: the query's batch size, or fewer when a batch of rows of
+     * {@code rowBytes} outgrows a spill buffer (a small query limit, whose budget holds a batch per reader).
+     */
+    private int outputRows(long rowBytes) {
+        return (int) Math.max(1, Math.min(ctx.batchSize(), bufferBytes / rowBytes));
+    }
+
+    /** Rows per slice of rows that take {@code rowBytes} each: about {@link #sliceBytes}, at most a batch. */
     private int sliceRows(long rowBytes) {
-        return (int) Math.max(1, Math.min(ctx.batchSize(), SLICE_BYTES / rowBytes));
+        return (int) Math.max(1, Math.min(ctx.batchSize(), sliceBytes / rowBytes));
     }
 
     /** Bytes per row of a run's output columns (at least 1). */

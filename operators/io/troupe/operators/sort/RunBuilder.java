@@ -162,13 +162,13 @@ final class RunBuilder implements BatchConsumer {
 
     /**
      * Sorts the buffer into a run, writes it out in sorted order and gives its memory back. Writing
-     * holds the run and {@link ExternalMerge#WRITE_ROOM}: usually less than the buffer held, since its
+     * holds the run and {@link ExternalMerge#writeRoom()}: usually less than the buffer held, since its
      * batches went once the run was concatenated.
      */
     private void spillPending() {
         SortedRun run = SortedRun.sort(spec, pending, keep);
         pending.clear();
-        holdForBuffer(run.sizeInBytes() + ExternalMerge.WRITE_ROOM);
+        holdForBuffer(run.sizeInBytes() + spill.writeRoom());
         spilled.add(spill.write(run));
         if (run.size() == keep) {
             boundary = worstOf(run);

@@ -81,7 +81,8 @@ public final class SortSink implements Sink {
         List<WorkerRuns> runs = new ArrayList<>();
         AtomicInteger workers = new AtomicInteger();
         long limit = ctx.memory().limitBytes();
-        LongSupplier share = () -> Math.max(0, limit / Math.max(1, workers.get()) - ExternalMerge.WRITE_ROOM);
+        long writeRoom = spill == null ? 0 : spill.writeRoom();
+        LongSupplier share = () -> Math.max(0, limit / Math.max(1, workers.get()) - writeRoom);
         return new SinkState() {
             @Override
             public BatchConsumer local() {

@@ -82,13 +82,21 @@ public final class SpillFile {
         return rows;
     }
 
-    /** The file's only writer. */
-    public synchronized SpillWriter writer() {
+    /** The file's only writer, buffering {@link SpillWriter#BUFFER_BYTES} before each write. */
+    public SpillWriter writer() {
+        return writer(SpillWriter.BUFFER_BYTES);
+    }
+
+    /**
+     * The file's only writer, buffering {@code bufferBytes} before each write: less for an operator
+     * that keeps many files open at once (a hash join's partitions), whose buffers its budget holds.
+     */
+    public synchronized SpillWriter writer(int bufferBytes) {
         if (writerOpen || state != State.WRITING) {
             throw new IllegalStateException(label + ": a spill file has one writer");
         }
         writerOpen = true;
-        return new SpillWriter(this);
+        return new SpillWriter(this, bufferBytes);
     }
 
     /** A reader from the first batch; the file must be written. */
@@ -118,13 +126,24 @@ public final class SpillFile {
 
     // ------------------------------------------------------------------ for the writer and readers
 
-    /** Appends {@code bytes} at the end (the writer's thread only). */
+    /**
+     * Appends {@code bytes} at the end (the writer's thread only). The bytes are counted under the
+     * file's monitor, which {@link #delete()} takes too: a writer racing its query's release either
+     * counts them before the delete gives the file's length back, or fails.
+     */
     void append(java.nio.ByteBuffer bytes, int blockRows) {
         int count = bytes.remaining();
-        owner.hold(count, label);
-        length += count;
+        long at;
+        synchronized (this) {
+            if (state == State.DELETED) {
+                throw new QueryFailedException("query " + owner.queryId() + ": " + label
+                        + " writes to its spill file after it was deleted (the query ended)");
+            }
+            owner.hold(count, label);
+            at = length;
+            length += count;
+        }
         try {
-            long at = length - count;
             while (bytes.hasRemaining()) {
                 at += channel.write(bytes, at);
             }

@@ -15,7 +15,8 @@ public final class SpillReader {
 
     private final SpillFile file;
     private final ByteBuffer length = SpillBlock.buffer(Integer.BYTES);
-    private ByteBuffer body = SpillBlock.buffer(SpillWriter.BUFFER_BYTES);
+    /** Grown to the largest block read so far: a reader holds one block, not one write of blocks. */
+    private ByteBuffer body = SpillBlock.buffer(0);
     private final int[] rows = new int[1];
     private long position;
 

@@ -7,7 +7,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Appends batches to a {@link SpillFile}: the live rows of each, encoded as a {@link SpillBlock}
- * into a buffer of {@link #BUFFER_BYTES}, which goes to the file when full and at {@link #finish()}.
+ * into a buffer ({@link #BUFFER_BYTES} unless its file was asked for another size), which goes to
+ * the file when full and at {@link #finish()}; a block larger than the buffer grows it.
  *
  * <p>Not threadsafe: owned by one worker.
  */
@@ -17,12 +18,16 @@ public final class SpillWriter {
     public static final int BUFFER_BYTES = 256 * 1024;
 
     private final SpillFile file;
-    private ByteBuffer buffer = SpillBlock.buffer(BUFFER_BYTES);
+    private ByteBuffer buffer;
     private int bufferedRows;
     private boolean finished;
 
-    SpillWriter(SpillFile file) {
+    SpillWriter(SpillFile file, int bufferBytes) {
+        if (bufferBytes < 1) {
+            throw new IllegalArgumentException(file.label() + ": a spill writer needs a buffer, got " + bufferBytes);
+        }
         this.file = file;
+        this.buffer = SpillBlock.buffer(bufferBytes);
     }
 
     /** Appends the live rows of {@code batch} (whose columns have the file's types). */

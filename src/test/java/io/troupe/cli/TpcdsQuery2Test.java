@@ -1,10 +1,13 @@
 package io.troupe.cli;
 
 import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
 import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.cli.data.GenerationProgress;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.profile.NodeProfile;
 import io.troupe.operators.profile.QueryProfile;
@@ -35,8 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * workers returns the anchor's result (src/test/resources/tpcds/, PostgreSQL's output; ratios to
  * 0.01, since PostgreSQL divides decimals exactly and Troupe, like DuckDB, in FLOAT64), and exactly
  * what DuckDB returns for q2's SQL over the same values, loaded the way the bench loads them, and
- * computes the shared wswscs once (EXPLAIN ANALYZE). The three tables are generated once for the
- * class (about 25 s on 2 cores).
+ * computes the shared wswscs once (EXPLAIN ANALYZE), also when its joins spill. The three tables are
+ * generated once for the class (about 25 s on 2 cores).
  */
 class TpcdsQuery2Test {
 
@@ -46,11 +49,12 @@ class TpcdsQuery2Test {
     private static final BigDecimal EXPECTED_RATIO_SUM = new BigDecimal("18090.80");
 
     private static Troupe troupe;
+    private static List<Table> tables;
     private static List<List<Object>> duckDbRows;
 
     @BeforeAll
     static void generate() throws Exception {
-        List<Table> tables = BenchmarkDataGenerator.generate(Benchmark.TPCDS, 1, TpcdsQuery2.TABLES, 2,
+        tables = BenchmarkDataGenerator.generate(Benchmark.TPCDS, 1, TpcdsQuery2.TABLES, 2,
                 new GenerationProgress()).tables();
         troupe = Troupe.start();
         tables.forEach(troupe::register);
@@ -111,6 +115,43 @@ class TpcdsQuery2Test {
 
         // (b) DuckDB over the same values, row by row after sorting, exactly
         assertEquals(sorted(duckDbRows), actual);
+    }
+
+    /**
+     * Under a budget of 1/4 and of 1/20 of what q2 holds in memory (its nodes' peaks together), its
+     * hash joins spill (the date_dim builds; the sales rows go to the partitions' files) and q2
+     * still returns exactly DuckDB's rows, with 0 and 2 workers, leaving no spill file, memory or
+     * worker behind.
+     */
+    @Test
+    void spillsUnderAQuarterAndATwentiethOfItsMemoryAndStillEqualsDuckDb() throws Exception {
+        QueryProfile inMemory = troupe.explainAnalyze(TpcdsQuery2.plan(), QueryOptions.defaults().withWorkers(0));
+        long need = inMemory.nodes().stream().mapToLong(n -> n.memory().peakBytes()).sum();
+        for (int divisor : new int[] {4, 20}) {
+            TroupeSettings settings = TroupeSettings.load();
+            TroupeSettings.Memory memory = settings.memory();
+            try (Troupe small = Troupe.start(settings.withMemory(
+                    new TroupeSettings.Memory(memory.chunkBytes(), 0, need / divisor)))) {
+                tables.forEach(small::register);
+                for (int workers : new int[] {0, 2}) {
+                    String run = "q2 at 1/" + divisor + " of " + need + " bytes, " + workers + " workers";
+                    long spilled = small.spillSpace().writtenBytes();
+                    List<List<Object>> rows = new ArrayList<>();
+                    try (QueryStream stream = small.stream(TpcdsQuery2.plan(), QueryOptions.defaults().withWorkers(workers))) {
+                        for (Batch b = stream.next(); b != null; b = stream.next()) {
+                            for (int i = 0; i < b.size(); i++) {
+                                rows.add(Arrays.asList(b.rowObjects(i)));
+                            }
+                        }
+                    }
+                    assertEquals(sorted(duckDbRows), sorted(rows), run);
+                    assertTrue(small.spillSpace().writtenBytes() > spilled, run + ": nothing spilled");
+                    assertEquals(0, small.spillSpace().fileCount(), run + ": spill files left");
+                    assertEquals(0, small.memoryArena().inUseBytes(), run + ": memory held");
+                    assertEquals(0, small.status().liveWorkers(), run + ": workers alive");
+                }
+            }
+        }
     }
 
     /** wswscs is computed once: one CTE line, one aggregate and one scan of each sales table, read by y and z. */

@@ -31,22 +31,22 @@ import java.util.Set;
  * <p>Not threadsafe: one connection, used by one test thread. Close it (try-with-resources or
  * {@code @AfterAll}); closing drops the database.
  */
-final class DuckDbOracle implements AutoCloseable {
+public final class DuckDbOracle implements AutoCloseable {
 
     /** A query's rows and, per column, DuckDB's type name ("INTEGER", "DECIMAL(38,2)" ...). */
-    record Result(List<String> columnTypes, List<List<Object>> rows) {
+    public record Result(List<String> columnTypes, List<List<Object>> rows) {
     }
 
     private final DuckDBConnection connection;
     /** The tables loaded now, so that loading another world drops the last one's. */
     private final Set<String> loaded = new LinkedHashSet<>();
 
-    DuckDbOracle() throws SQLException {
+    public DuckDbOracle() throws SQLException {
         this.connection = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
     }
 
     /** Replaces whatever was loaded before by {@code tables}, under the same names and types. */
-    void load(Collection<Table> tables) throws SQLException {
+    public void load(Collection<Table> tables) throws SQLException {
         try (Statement s = connection.createStatement()) {
             for (String name : loaded) {
                 s.execute("DROP TABLE IF EXISTS " + name);
@@ -105,7 +105,7 @@ final class DuckDbOracle implements AutoCloseable {
     }
 
     /** Runs {@code sql} and returns its rows, normalised. */
-    Result query(String sql) throws SQLException {
+    public Result query(String sql) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
@@ -181,7 +181,7 @@ final class DuckDbOracle implements AutoCloseable {
     }
 
     /** Normalises every value of {@code rows} (Troupe's result rows). */
-    static List<List<Object>> normalise(List<List<Object>> rows) {
+    public static List<List<Object>> normalise(List<List<Object>> rows) {
         List<List<Object>> out = new ArrayList<>(rows.size());
         for (List<Object> row : rows) {
             Object[] values = new Object[row.size()];

@@ -19,7 +19,7 @@ import java.util.Map;
  *
  * <p>Stateless and threadsafe.
  */
-final class ResultComparator {
+public final class ResultComparator {
 
     static final double RELATIVE = 1e-9;
     static final double ABSOLUTE = 1e-12;
@@ -82,7 +82,7 @@ final class ResultComparator {
      * @param ordered  compare in order (the plan sorts on every output column), else as multisets
      * @return null when equal, else the diff
      */
-    static String compare(List<List<Object>> expected, List<List<Object>> actual, boolean ordered) {
+    public static String compare(List<List<Object>> expected, List<List<Object>> actual, boolean ordered) {
         return ordered ? compareOrdered(expected, actual) : compareMultisets(expected, actual, false);
     }
 

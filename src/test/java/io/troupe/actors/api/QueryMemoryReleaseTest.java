@@ -33,8 +33,12 @@ class QueryMemoryReleaseTest {
     private static final int CHUNK = 32 * 1024;
 
     private static Troupe start(long preallocate, long budget) {
+        return start(preallocate, budget, TroupeSettings.load().spill());
+    }
+
+    private static Troupe start(long preallocate, long budget, TroupeSettings.Spill spill) {
         Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(256)
-                .withMemory(new TroupeSettings.Memory(CHUNK, preallocate, budget)));
+                .withMemory(new TroupeSettings.Memory(CHUNK, preallocate, budget)).withSpill(spill));
         // 5000 build rows in chunks of 100: more than one join chunk (4096 INT32-keyed rows at 32 KiB).
         TableBuilder facts = new TableBuilder("facts", Schema.of(Field.of("id", DataType.INT64),
                 Field.of("k", DataType.INT32), Field.of("s", DataType.VARCHAR)), 100);
@@ -138,8 +142,10 @@ class QueryMemoryReleaseTest {
     @Timeout(60)
     void overTheBudgetFailsTheQueryNamingBudgetAmountAndJoin(int workers) {
         // Room for one build chunk's entries and columns and a small result: facts (5000 build rows)
-        // needs two chunks, dims (30 rows) one.
-        try (Troupe troupe = start(CHUNK, 200_000)) {
+        // needs two chunks, dims (30 rows) one. With spilling off (on, the join spills: JoinSpillTest).
+        TroupeSettings.Spill off = TroupeSettings.load().spill();
+        off = new TroupeSettings.Spill(false, off.directory(), off.maxSizeBytes());
+        try (Troupe troupe = start(CHUNK, 200_000, off)) {
             MemoryArena arena = troupe.memoryArena();
             Plan plan = Plan.scan("dims").join(Plan.scan("facts"), JoinType.INNER, col("dims.k").eq(col("facts.k")));
             QueryFailedException e = assertThrows(QueryFailedException.class,

@@ -16,6 +16,7 @@ import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.spill.QuerySpill;
 import io.troupe.operators.spill.SpillSpace;
+import io.troupe.operators.spill.SpillWriter;
 import io.troupe.operators.types.DataType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,6 +62,8 @@ class SortSpillTest {
             new OrderKey(new ColumnExpression(2, DataType.INT32, "id"), true, false)), 3, "Sort s, k DESC, id");
 
     private static final int BATCH = 256;
+    /** The most a worker holds to write a run: its spill buffer and a slice of rows (less under a small limit). */
+    private static final long WRITE_ROOM = SpillWriter.BUFFER_BYTES * 5L / 4;
 
     @TempDir
     Path tmp;
@@ -78,7 +81,7 @@ class SortSpillTest {
         Outcome inMemory = sort(input, Long.MAX_VALUE, true, 0, Long.MAX_VALUE, 0);
         assertEquals(expected, inMemory.rows());
         assertEquals(0, inMemory.spilledInAll(), "nothing spills under no budget");
-        // A spilling worker needs room to write a run besides its buffer (WRITE_ROOM), a pass room for
+        // A spilling worker needs room to write a run besides its buffer (WRITE_ROOM at most), a pass room for
         // two runs' read buffers and a writer (about 1 MB): this input's peak is about 10 MB. At 1/20
         // (SortSpillQueryTest, a larger input) every fraction fits.
         for (long fraction : workers == 4 ? new long[] {4} : new long[] {4, 8}) {
@@ -102,7 +105,7 @@ class SortSpillTest {
         List<List<Batch>> input = workload(workers, 160_000 / workers, new Random(10 + workers));
         List<String> expected = expected(input, 0, Long.MAX_VALUE);
         // Room for the workers' write buffers and a few read buffers: dozens of runs, merged a few at a time.
-        long budget = workers * ExternalMerge.WRITE_ROOM + 1_600_000;
+        long budget = workers * WRITE_ROOM + 600_000;
         for (int streams : new int[] {0, workers}) {
             Outcome spilled = sort(input, budget, true, 0, Long.MAX_VALUE, streams);
             assertRows(expected, spilled.rows(), "streams " + streams);
@@ -121,7 +124,7 @@ class SortSpillTest {
         for (long[] limit : limits) {
             List<String> expected = expected(input, limit[1], limit[0]);
             for (int streams : new int[] {0, 3}) {
-                long budget = 3 * ExternalMerge.WRITE_ROOM + 1_000_000;
+                long budget = 3 * WRITE_ROOM + 1_000_000;
                 Outcome spilled = sort(input, budget, true, limit[1], limit[0], streams);
                 String what = "limit " + limit[0] + " offset " + limit[1] + ", streams " + streams;
                 assertRows(expected, spilled.rows(), what);
@@ -145,7 +148,7 @@ class SortSpillTest {
     @Timeout(60)
     void aCancelWhileSpillingOrMergingOrAFullSpillSpaceLeavesNoFileAndNoMemory() throws Exception {
         List<List<Batch>> input = workload(2, 40_000, new Random(51));
-        long budget = 2 * ExternalMerge.WRITE_ROOM + 1_000_000;
+        long budget = 2 * WRITE_ROOM + 1_000_000;
         MemoryArena arena = new MemoryArena(4096, 0, budget);
         try (SpillSpace space = new SpillSpace(tmp, Long.MAX_VALUE, true)) {
             // While the workers spill: the first to see a spilled run cancels, every worker stops at its next batch.
