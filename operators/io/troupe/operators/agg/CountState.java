@@ -53,6 +53,29 @@ final class CountState extends AggregateState {
     }
 
     @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        long[] theirCounts = ((LongVector) columns[at]).values();
+        for (int k = 0; k < count; k++) {
+            counts[mine[k]] += theirCounts[k];
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.INT64};
+    }
+
+    @Override
+    void partial(int from, int count, ColumnVector[] out, int at) {
+        out[at] = result(from, count);
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return capacityFor(counts.length, groups) * Long.BYTES;
+    }
+
+    @Override
     ColumnVector result(int from, int count) {
         return new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
     }

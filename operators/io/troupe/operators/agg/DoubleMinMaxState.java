@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
 
@@ -74,16 +75,44 @@ final class DoubleMinMaxState extends AggregateState {
         DoubleMinMaxState o = (DoubleMinMaxState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
-            if (o.seen[g] == 0) {
-                continue;
-            }
-            int to = mine[k];
-            double x = o.best[g];
-            if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
-                best[to] = x;
-                seen[to] = 1;
+            if (o.seen[g] != 0) {
+                keep(mine[k], o.best[g]);
             }
         }
+    }
+
+    /** Makes {@code x} group {@code to}'s value when it has none or x is better. */
+    private void keep(int to, double x) {
+        if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
+            best[to] = x;
+            seen[to] = 1;
+        }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        DoubleVector theirs = (DoubleVector) columns[at];
+        double[] values = theirs.values();
+        for (int k = 0; k < count; k++) {
+            if (!theirs.isNull(k)) {
+                keep(mine[k], values[k]);
+            }
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.FLOAT64};
+    }
+
+    @Override
+    void partial(int from, int count, ColumnVector[] out, int at) {
+        out[at] = result(from, count);
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return capacityFor(best.length, groups) * (Double.BYTES + 1);
     }
 
     @Override

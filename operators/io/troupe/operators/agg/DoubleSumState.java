@@ -3,6 +3,8 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
 
@@ -67,6 +69,32 @@ final class DoubleSumState extends AggregateState {
             sums[to] += o.sums[g];
             counts[to] += o.counts[g];
         }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        double[] theirSums = ((DoubleVector) columns[at]).values();
+        long[] theirCounts = ((LongVector) columns[at + 1]).values();
+        for (int k = 0; k < count; k++) {
+            sums[mine[k]] += theirSums[k];
+            counts[mine[k]] += theirCounts[k];
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.FLOAT64, DataType.INT64};
+    }
+
+    @Override
+    void partial(int from, int count, ColumnVector[] out, int at) {
+        out[at] = new DoubleVector(Arrays.copyOfRange(sums, from, from + count));
+        out[at + 1] = new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return capacityFor(sums.length, groups) * (Double.BYTES + Long.BYTES);
     }
 
     @Override

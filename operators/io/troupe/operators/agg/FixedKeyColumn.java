@@ -6,6 +6,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
@@ -39,6 +40,22 @@ final class FixedKeyColumn extends KeyColumn {
             values = Arrays.copyOf(values, capacity);
             present = Arrays.copyOf(present, capacity);
         }
+    }
+
+    @Override
+    long bytesFor(int groups, long moreBytes) {
+        long capacity = groups > values.length ? Math.max(groups, values.length * 2L) : values.length;
+        return capacity * (Long.BYTES + 1);
+    }
+
+    @Override
+    long outputBytes(int groups) {
+        int width = switch (type.id()) {
+            case INT32, DATE -> Integer.BYTES;
+            case BOOLEAN -> 1;
+            default -> Long.BYTES;
+        };
+        return (long) groups * width + (long) Validity.words(groups) * Long.BYTES;
     }
 
     /** Gathers the keys of {@code rows} into rowValues/rowPresent; NULL rows get value 0. */

@@ -194,6 +194,52 @@ final class GenericKeyTable extends GroupTable {
     }
 
     @Override
+    long keysBytes() {
+        long bytes = 0;
+        for (KeyColumn column : columns) {
+            bytes += column.outputBytes(groups);
+        }
+        return bytes;
+    }
+
+    @Override
+    long bytes() {
+        long bytes = (long) slots.length * Long.BYTES;
+        for (KeyColumn column : columns) {
+            bytes += column.bytesFor(0, 0);
+        }
+        return bytes;
+    }
+
+    /** The slots as {@link #prepare} sizes them for the batch; the key columns' bound for its values. */
+    @Override
+    long bytesFor(int groups, ColumnVector[] keys, Batch batch) {
+        long bytes = slotBytesFor(groups);
+        for (int c = 0; c < columns.length; c++) {
+            bytes += columns[c].bytesFor(groups, columns[c].valueBytes(keys[c], batch));
+        }
+        return bytes;
+    }
+
+    @Override
+    long bytesForMerge(int groups, GroupTable other) {
+        KeyColumn[] theirs = ((GenericKeyTable) other).columns;
+        long bytes = slotBytesFor(groups);
+        for (int c = 0; c < columns.length; c++) {
+            bytes += columns[c].bytesFor(groups, theirs[c].storedValueBytes());
+        }
+        return bytes;
+    }
+
+    private long slotBytesFor(int groups) {
+        long capacity = slots.length;
+        while ((long) groups * 2 > capacity) {
+            capacity *= 2;
+        }
+        return capacity * Long.BYTES;
+    }
+
+    @Override
     ColumnVector[] keys(int from, int count) {
         ColumnVector[] out = new ColumnVector[columns.length];
         for (int c = 0; c < columns.length; c++) {

@@ -6,6 +6,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 
 /**
@@ -158,5 +159,26 @@ final class Inputs {
             }
         }
         return bits;
+    }
+
+    /**
+     * The bytes of the live values of {@code v} when it is a VARCHAR vector, 0 otherwise: at most
+     * what storing each of them once takes (the memory bound of a string heap before a batch).
+     */
+    static long stringBytes(ColumnVector v, Batch batch) {
+        if (!(v instanceof StringVector sv)) {
+            return 0;
+        }
+        int[] offsets = sv.offsets();
+        int n = batch.size();
+        int[] sel = batch.selection();
+        if (sel == null) {
+            return offsets[n] - offsets[0];
+        }
+        long bytes = 0;
+        for (int i = 0; i < n; i++) {
+            bytes += offsets[sel[i] + 1] - offsets[sel[i]];
+        }
+        return bytes;
     }
 }

@@ -279,6 +279,42 @@ final class LongKeyTable extends GroupTable {
     }
 
     @Override
+    long bytes() {
+        return (long) slots.length * Long.BYTES + keyStorageBytes(narrow ? narrowKeys.length : wideKeys.length);
+    }
+
+    /**
+     * The slots double while more than half would be occupied (NULL takes none, so occupied slots
+     * are at most the groups), the stored keys while they are full.
+     */
+    @Override
+    long bytesFor(int groups, ColumnVector[] keys, Batch batch) {
+        long capacity = mask + 1L;
+        while (groups > capacity / 2) {
+            capacity *= 2;
+        }
+        long stored = narrow ? narrowKeys.length : wideKeys.length;
+        while (stored < groups) {
+            stored *= 2;
+        }
+        return capacity * (narrow ? Long.BYTES : 2 * Long.BYTES) + keyStorageBytes(stored);
+    }
+
+    @Override
+    long keysBytes() {
+        return keyStorageBytes(groups) + (long) Validity.words(groups) * Long.BYTES;
+    }
+
+    @Override
+    long bytesForMerge(int groups, GroupTable other) {
+        return bytesFor(groups, null, null);
+    }
+
+    private long keyStorageBytes(long keys) {
+        return keys * (narrow ? Integer.BYTES : Long.BYTES);
+    }
+
+    @Override
     ColumnVector[] keys(int from, int count) {
         ColumnVector out;
         if (narrow) {

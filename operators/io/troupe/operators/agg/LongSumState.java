@@ -90,13 +90,45 @@ final class LongSumState extends AggregateState {
         LongSumState o = (LongSumState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
-            int to = mine[k];
-            long before = sums[to];
-            long after = before + o.sums[g];
-            sums[to] = after;
-            highs[to] += o.highs[g] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
-            counts[to] += o.counts[g];
+            add(mine[k], o.sums[g], o.highs[g], o.counts[g]);
         }
+    }
+
+    /** Adds a partial sum (128 bits: low, high) and count into group {@code to}. */
+    private void add(int to, long low, long high, long count) {
+        long before = sums[to];
+        long after = before + low;
+        sums[to] = after;
+        highs[to] += high + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+        counts[to] += count;
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        long[] lows = ((LongVector) columns[at]).values();
+        long[] theirHighs = ((LongVector) columns[at + 1]).values();
+        long[] theirCounts = ((LongVector) columns[at + 2]).values();
+        for (int k = 0; k < count; k++) {
+            add(mine[k], lows[k], theirHighs[k], theirCounts[k]);
+        }
+    }
+
+    /** The sum's low and high 64 bits and the count, each as INT64: merged back, the sum stays exact. */
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.INT64, DataType.INT64, DataType.INT64};
+    }
+
+    @Override
+    void partial(int from, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Arrays.copyOfRange(sums, from, from + count));
+        out[at + 1] = new LongVector(DataType.INT64, Arrays.copyOfRange(highs, from, from + count));
+        out[at + 2] = new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return capacityFor(sums.length, groups) * 3 * Long.BYTES;
     }
 
     @Override

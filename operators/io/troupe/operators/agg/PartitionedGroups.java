@@ -11,7 +11,9 @@ import io.troupe.operators.batch.VectorHash;
  *
  * <p>A group's partition comes from the top bits of its key hash, hashed once more: the group
  * tables place keys by the top bits of the plain hash, and a partition's merged table would crowd
- * into one part of its slots if partitions were cut by the same bits.
+ * into one part of its slots if partitions were cut by the same bits. A partition that does not
+ * fit in memory when it merges is cut again by the next {@link #SUB_BITS} bits ("level" 1, 2 ...;
+ * level 0 is the first cut into {@link #PARTITIONS}).
  *
  * <p>Immutable once built; read by several merging workers at once.
  */
@@ -19,7 +21,12 @@ final class PartitionedGroups {
 
     static final int BITS = 6;
     static final int PARTITIONS = 1 << BITS;
-    private static final int CHUNK = 2048;
+    /** Bits of each further cut of a partition that does not fit: 16 parts, each a sixteenth of it. */
+    static final int SUB_BITS = 4;
+    /** Cuts below the first: 6 + 4 * 8 = 38 bits of hash, far more than a budget could need. */
+    static final int MAX_LEVEL = 8;
+    private static final int CHUNK = Aggregation.MERGE_CHUNK;
+    private static final int SPILL_CHUNK = Aggregation.SPILL_CHUNK;
 
     private final Aggregation aggregation;
     private final ColumnVector[] keys;
@@ -33,7 +40,16 @@ final class PartitionedGroups {
         this.starts = starts;
     }
 
-    /** Sorts the groups of {@code aggregation} (finished adding rows; it has group keys) by partition. */
+    /** The bytes {@link #of} takes for {@code aggregation}: a copy of its keys, and a partition and place per group. */
+    static long bytesFor(Aggregation aggregation) {
+        return aggregation.keysBytes() + (long) aggregation.groupCount() * (Integer.BYTES + 1)
+                + (PARTITIONS + 1) * Integer.BYTES;
+    }
+
+    /**
+     * Sorts the groups of {@code aggregation} (finished adding rows; it has group keys) by
+     * partition. The caller reserves {@link #bytesFor} first.
+     */
     static PartitionedGroups of(Aggregation aggregation) {
         int groups = aggregation.groupCount();
         ColumnVector[] keys = aggregation.keys(0, groups);
@@ -70,17 +86,44 @@ final class PartitionedGroups {
      * ({@code hashes} is scratch); rows and groups with equal keys always land in the same one.
      */
     static void partitionsOf(ColumnVector[] keys, Batch batch, long[] hashes, byte[] partitions) {
+        partitionsOf(keys, batch, hashes, partitions, 0);
+    }
+
+    /** As {@link #partitionsOf(ColumnVector[], Batch, long[], byte[])}, cut at {@code level}. */
+    static void partitionsOf(ColumnVector[] keys, Batch batch, long[] hashes, byte[] partitions, int level) {
         for (int c = 0; c < keys.length; c++) {
             VectorHash.hash(keys[c], batch, hashes, c == 0);
         }
         int n = batch.size();
+        int skip = level == 0 ? 0 : BITS + SUB_BITS * (level - 1);
+        int keep = 64 - (level == 0 ? BITS : SUB_BITS);
         for (int i = 0; i < n; i++) {
-            partitions[i] = (byte) (VectorHash.mix(hashes[i]) >>> (64 - BITS));
+            partitions[i] = (byte) ((VectorHash.mix(hashes[i]) << skip) >>> keep);
         }
     }
 
-    /** Merges this partial's groups of partition {@code p} into {@code target}. */
-    void mergePartitionInto(Aggregation target, int p) {
-        target.absorb(aggregation, keys, order, starts[p], starts[p + 1]);
+    /** The parts a cut at {@code level} makes. */
+    static int partitions(int level) {
+        return level == 0 ? PARTITIONS : 1 << SUB_BITS;
+    }
+
+    /** Merges this partial's groups of partition {@code p} into {@code target}; false when its memory is refused. */
+    boolean tryMergePartitionInto(Aggregation target, int p) {
+        return target.tryAbsorb(aggregation, keys, order, starts[p], starts[p + 1]);
+    }
+
+    /**
+     * Writes the groups of partition {@code p} as partial rows into {@code out}, under their parts of
+     * {@code out}'s cut. The partial rows of every group are made first: a partial too small to
+     * split has few.
+     */
+    void write(int p, RunWriter out) {
+        Batch all = aggregation.partialRows(0, aggregation.groupCount());
+        int[] chunk = new int[SPILL_CHUNK];
+        for (int from = starts[p]; from < starts[p + 1]; from += SPILL_CHUNK) {
+            int n = Math.min(SPILL_CHUNK, starts[p + 1] - from);
+            System.arraycopy(order, from, chunk, 0, n);
+            out.scatter(all.withSelection(chunk, n));
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.batch.Validity;
 
 import java.util.Arrays;
 
@@ -30,6 +31,32 @@ final class StringKeyColumn extends KeyColumn {
             lengths = Arrays.copyOf(lengths, capacity);
             nulls = Arrays.copyOf(nulls, capacity);
         }
+    }
+
+    /**
+     * The heap grows to max(used + len, twice its size) when an append does not fit: after appends of
+     * {@code moreBytes} in all it is its size now, or at most twice the bytes then used.
+     */
+    @Override
+    long bytesFor(int groups, long moreBytes) {
+        long capacity = groups > starts.length ? Math.max(groups, starts.length * 2L) : starts.length;
+        long heapBytes = used + moreBytes > heap.length ? 2 * (used + moreBytes) : heap.length;
+        return capacity * (2 * Integer.BYTES + 1) + heapBytes;
+    }
+
+    @Override
+    long outputBytes(int groups) {
+        return used + 16 + Integer.BYTES * (groups + 1L) + (long) Validity.words(groups) * Long.BYTES;
+    }
+
+    @Override
+    long valueBytes(ColumnVector column, Batch batch) {
+        return Inputs.stringBytes(column, batch);
+    }
+
+    @Override
+    long storedValueBytes() {
+        return used;
     }
 
     @Override

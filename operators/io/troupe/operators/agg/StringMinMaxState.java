@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
 
@@ -89,6 +90,70 @@ final class StringMinMaxState extends AggregateState {
         seen[g] = 1;
         used += len;
         live += len;
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        StringVector theirs = (StringVector) columns[at];
+        byte[] data = theirs.data();
+        int[] offsets = theirs.offsets();
+        for (int k = 0; k < count; k++) {
+            if (!theirs.isNull(k)) {
+                offer(mine[k], data, offsets[k], offsets[k + 1] - offsets[k]);
+            }
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.VARCHAR};
+    }
+
+    @Override
+    void partial(int from, int count, ColumnVector[] out, int at) {
+        out[at] = result(from, count);
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return bytesFor(groups, 0);
+    }
+
+    @Override
+    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+        return bytesFor(groups, Inputs.stringBytes(argument, batch));
+    }
+
+    @Override
+    long bytesAfterCombine(int groups, AggregateState other, int[] theirs, int theirsFrom, int count) {
+        StringMinMaxState o = (StringMinMaxState) other;
+        long more = 0;
+        for (int k = 0; k < count; k++) {
+            more += o.lengths[theirs[theirsFrom + k]];
+        }
+        return bytesFor(groups, more);
+    }
+
+    @Override
+    long bytesAfterPartial(int groups, ColumnVector[] columns, int at, int count) {
+        int[] offsets = ((StringVector) columns[at]).offsets();
+        return bytesFor(groups, offsets[count] - offsets[0]);
+    }
+
+    /**
+     * The bytes once there is room for {@code groups} groups and up to {@code more} bytes of values
+     * were offered: the heap stays as it is while they fit, else it is compacted into one as
+     * {@link #compact} sizes it for all of them at once, which no series of compactions passes.
+     */
+    private long bytesFor(int groups, long more) {
+        long slots = capacityFor(starts.length, groups);
+        long heapBytes = heap.length;
+        if (used + more > heapBytes) {
+            while (heapBytes < 2 * (live + more) || heapBytes < slots) {
+                heapBytes *= 2;
+            }
+        }
+        return slots * (2 * Integer.BYTES + 1) + heapBytes;
     }
 
     /** Copies the live values into a new heap with room for {@code len} more bytes and as much again. */
