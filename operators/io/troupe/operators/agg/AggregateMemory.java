@@ -6,9 +6,12 @@ import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.spill.SpillFile;
+import io.troupe.operators.spill.SpillWriter;
 import io.troupe.operators.types.DataType;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /**
@@ -37,6 +40,12 @@ final class AggregateMemory {
     // Guarded by this.
     private final List<List<SpillRun>> runs = new ArrayList<>();
     private DataType[] partialTypes;
+    private final List<ResultFile> resultFiles = new ArrayList<>();
+    private final Deque<ResultFile> idleResultFiles = new ArrayDeque<>();
+
+    /** A file of result parts and its one writer. */
+    private record ResultFile(SpillFile file, SpillWriter writer) {
+    }
 
     AggregateMemory(ExecContext ctx, Object owner, String label, List<DataType> keyTypes,
                     List<AggregateSpec> aggregates) {
@@ -119,13 +128,37 @@ final class AggregateMemory {
         return List.copyOf(runs.get(p));
     }
 
-    /** Writes the output of {@code merged} (finished) to a spill file and gives its memory back. */
+    /**
+     * Writes the output of {@code merged} (finished) to a result file and gives its memory back. A
+     * unit takes a result file no other unit writes now, or makes one, and puts it back after: as
+     * many files as workers merged at once, however many units there were.
+     */
     SpilledResult spillResult(Aggregation merged) {
-        SpillFile file = ctx.spill().newFile(label + " result", outputTypes);
-        SpilledResult result = SpilledResult.write(merged, file, ctx.batchSize(), ctx);
+        ResultFile out;
+        synchronized (this) {
+            out = idleResultFiles.poll();
+        }
+        if (out == null) {
+            SpillFile file = ctx.spill().newFile(label + " result", outputTypes);
+            out = new ResultFile(file, file.writer());
+            synchronized (this) {
+                resultFiles.add(out);
+            }
+        }
+        SpilledResult result = SpilledResult.write(merged, out.file, out.writer, ctx.batchSize(), ctx);
+        synchronized (this) {
+            idleResultFiles.push(out);
+        }
         memory.spilled(result.bytes());
         merged.release();
         return result;
+    }
+
+    /** Finishes the result files, so that readers may read them (after the last merge unit). */
+    synchronized void finishResults() {
+        for (ResultFile out : resultFiles) {
+            out.writer.finish();
+        }
     }
 
     private synchronized DataType[] partialTypes() {

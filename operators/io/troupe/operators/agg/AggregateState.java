@@ -82,8 +82,8 @@ abstract class AggregateState {
     /** The types of the columns {@link #partial} writes. */
     abstract DataType[] partialTypes();
 
-    /** Writes the states of groups {@code from .. from+count-1} as dense vectors into {@code out[at ..]}. */
-    abstract void partial(int from, int count, ColumnVector[] out, int at);
+    /** Writes the states of groups {@code groups[0 .. count-1]} as dense vectors into {@code out[at ..]}. */
+    abstract void partial(int[] groups, int count, ColumnVector[] out, int at);
 
     /** Bytes the state's arrays take once they have room for {@code groups} groups (at least those they take now). */
     abstract long bytesFor(int groups);

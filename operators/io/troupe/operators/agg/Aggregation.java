@@ -101,21 +101,18 @@ final class Aggregation implements ResultPart {
     /**
      * Merges groups {@code theirs[from .. to)} of {@code other} (another worker's partial
      * aggregation over the same keys and aggregates) into this one, or nothing when the memory is
-     * refused: they are looked up here by key, a chunk at a time, then every aggregate state
-     * combines through the resulting map of group ids. {@code otherKeys} are the keys of all of
-     * other's groups, by group id.
+     * refused: their keys are looked up here a chunk at a time, then every aggregate state
+     * combines through the resulting map of group ids (held while it runs).
      */
-    boolean tryAbsorb(Aggregation other, ColumnVector[] otherKeys, int[] theirs, int from, int to) {
+    boolean tryAbsorb(Aggregation other, int[] theirs, int from, int to) {
         int count = to - from;
-        long scratch = 2L * Integer.BYTES * count;
+        long scratch = (long) Integer.BYTES * count;
         if (!reserveScratch(scratch)) {
             return false;
         }
         try {
-            int[] selection = Arrays.copyOfRange(theirs, from, to);
-            Batch all = Batch.of(other.groupCount(), otherKeys);
             int groups = table.groupsAfter(count);
-            long bytes = table.bytesFor(groups, otherKeys, all.withSelection(selection, count));
+            long bytes = table.bytesForMerge(groups, other.table);
             for (int a = 0; a < states.length; a++) {
                 bytes += states[a].bytesAfterCombine(groups, other.states[a], theirs, from, count);
             }
@@ -127,8 +124,9 @@ final class Aggregation implements ResultPart {
             int[] chunkGids = new int[chunk.length];
             for (int start = 0; start < count; start += MERGE_CHUNK) {
                 int n = Math.min(MERGE_CHUNK, count - start);
-                System.arraycopy(selection, start, chunk, 0, n);
-                table.findOrInsert(otherKeys, all.withSelection(chunk, n), chunkGids);
+                System.arraycopy(theirs, from + start, chunk, 0, n);
+                ColumnVector[] keys = other.table.keys(chunk, n);
+                table.findOrInsert(keys, Batch.of(n, keys), chunkGids);
                 System.arraycopy(chunkGids, 0, mine, start, n);
             }
             combine(other, theirs, from, mine, count);
@@ -141,36 +139,7 @@ final class Aggregation implements ResultPart {
     /** Merges every group of {@code other}, or nothing when the memory is refused; {@code other} is spent. */
     boolean tryAbsorb(Aggregation other) {
         int count = other.groupCount();
-        long scratch = 2L * Integer.BYTES * count;
-        if (!reserveScratch(scratch)) {
-            return false;
-        }
-        try {
-            int[] theirs = new int[count];
-            for (int g = 0; g < count; g++) {
-                theirs[g] = g;
-            }
-            int groups = table.groupsAfter(count);
-            long bytes = table.bytesForMerge(groups, other.table);
-            for (int a = 0; a < states.length; a++) {
-                bytes += states[a].bytesAfterCombine(groups, other.states[a], theirs, 0, count);
-            }
-            if (!reserve(bytes)) {
-                return false;
-            }
-            int[] mine = new int[count];
-            int[] chunkGids = new int[Math.min(MERGE_CHUNK, count)];
-            for (int start = 0; start < count; start += MERGE_CHUNK) {
-                int n = Math.min(MERGE_CHUNK, count - start);
-                ColumnVector[] keys = other.keys(start, n);
-                table.findOrInsert(keys, Batch.of(n, keys), chunkGids);
-                System.arraycopy(chunkGids, 0, mine, start, n);
-            }
-            combine(other, theirs, 0, mine, count);
-            return true;
-        } finally {
-            memory.shrink(scratch);
-        }
+        return tryAbsorb(other, Inputs.range(0, count), 0, count);
     }
 
     private void combine(Aggregation other, int[] theirs, int from, int[] mine, int count) {
@@ -237,14 +206,14 @@ final class Aggregation implements ResultPart {
         return types.toArray(new DataType[0]);
     }
 
-    /** Groups {@code from .. from+count-1} as partial rows (dense), to spill. */
-    Batch partialRows(int from, int count) {
+    /** Groups {@code gids[0 .. count-1]} as partial rows (dense), to spill. */
+    Batch partialRows(int[] gids, int count) {
         int[] at = partialColumns();
         ColumnVector[] columns = new ColumnVector[states.length == 0 ? keyCount
                 : at[states.length - 1] + states[states.length - 1].partialTypes().length];
-        System.arraycopy(table.keys(from, count), 0, columns, 0, keyCount);
+        System.arraycopy(table.keys(gids, count), 0, columns, 0, keyCount);
         for (int a = 0; a < states.length; a++) {
-            states[a].partial(from, count, columns, at[a]);
+            states[a].partial(gids, count, columns, at[a]);
         }
         return Batch.of(count, columns);
     }
@@ -262,16 +231,13 @@ final class Aggregation implements ResultPart {
         for (ColumnVector key : keys) {
             columns.add(sel == null ? key : key.gather(sel, n));
         }
-        int[] each = new int[n];
-        for (int i = 0; i < n; i++) {
-            each[i] = i;
-        }
+        int[] each = Inputs.range(0, n);
         for (int a = 0; a < aggregates.size(); a++) {
             AggregateState state = AggregateState.create(aggregates.get(a));
             state.ensureCapacity(n);
             state.update(arguments[a], batch, each);
             ColumnVector[] part = new ColumnVector[state.partialTypes().length];
-            state.partial(0, n, part, 0);
+            state.partial(each, n, part, 0);
             columns.addAll(List.of(part));
         }
         return Batch.of(n, columns.toArray(new ColumnVector[0]));
@@ -306,11 +272,6 @@ final class Aggregation implements ResultPart {
     void release() {
         memory.shrink(reserved);
         reserved = 0;
-    }
-
-    /** At least the bytes of {@link #keys keys(0, groupCount())}. */
-    long keysBytes() {
-        return table.keysBytes();
     }
 
     /** The keys of groups {@code from .. from+count-1}, one dense vector per key column. */

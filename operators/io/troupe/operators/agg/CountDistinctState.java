@@ -109,7 +109,7 @@ final class CountDistinctState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
         throw doesNotSpill();
     }
 

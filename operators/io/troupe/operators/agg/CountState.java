@@ -66,8 +66,8 @@ final class CountState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = result(from, count);
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
     }
 
     @Override

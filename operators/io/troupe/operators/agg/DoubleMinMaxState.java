@@ -106,8 +106,9 @@ final class DoubleMinMaxState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = result(from, count);
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new DoubleVector(Inputs.gather(best, groups, count));
+        out[at].setValidity(Inputs.validity(seen, groups, count));
     }
 
     @Override

@@ -87,9 +87,9 @@ final class DoubleSumState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = new DoubleVector(Arrays.copyOfRange(sums, from, from + count));
-        out[at + 1] = new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new DoubleVector(Inputs.gather(sums, groups, count));
+        out[at + 1] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
-import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
@@ -46,16 +45,6 @@ final class FixedKeyColumn extends KeyColumn {
     long bytesFor(int groups, long moreBytes) {
         long capacity = groups > values.length ? Math.max(groups, values.length * 2L) : values.length;
         return capacity * (Long.BYTES + 1);
-    }
-
-    @Override
-    long outputBytes(int groups) {
-        int width = switch (type.id()) {
-            case INT32, DATE -> Integer.BYTES;
-            case BOOLEAN -> 1;
-            default -> Long.BYTES;
-        };
-        return (long) groups * width + (long) Validity.words(groups) * Long.BYTES;
     }
 
     /** Gathers the keys of {@code rows} into rowValues/rowPresent; NULL rows get value 0. */
@@ -117,34 +106,34 @@ final class FixedKeyColumn extends KeyColumn {
     }
 
     @Override
-    ColumnVector output(int from, int count) {
+    ColumnVector output(int[] groups, int count) {
         ColumnVector out;
         switch (type.id()) {
             case INT32, DATE -> {
                 int[] ints = new int[count];
                 for (int k = 0; k < count; k++) {
-                    ints[k] = (int) values[from + k];
+                    ints[k] = (int) values[groups[k]];
                 }
                 out = new IntVector(type, ints);
             }
-            case INT64, DECIMAL -> out = new LongVector(type, Arrays.copyOfRange(values, from, from + count));
+            case INT64, DECIMAL -> out = new LongVector(type, Inputs.gather(values, groups, count));
             case FLOAT64 -> {
                 double[] doubles = new double[count];
                 for (int k = 0; k < count; k++) {
-                    doubles[k] = Double.longBitsToDouble(values[from + k]);
+                    doubles[k] = Double.longBitsToDouble(values[groups[k]]);
                 }
                 out = new DoubleVector(doubles);
             }
             case BOOLEAN -> {
                 byte[] bools = new byte[count];
                 for (int k = 0; k < count; k++) {
-                    bools[k] = (byte) values[from + k];
+                    bools[k] = (byte) values[groups[k]];
                 }
                 out = new BooleanVector(bools);
             }
             default -> throw new IllegalStateException("not a fixed-width key type: " + type);
         }
-        out.setValidity(Inputs.validity(present, from, count));
+        out.setValidity(Inputs.validity(present, groups, count));
         return out;
     }
 }

@@ -194,15 +194,6 @@ final class GenericKeyTable extends GroupTable {
     }
 
     @Override
-    long keysBytes() {
-        long bytes = 0;
-        for (KeyColumn column : columns) {
-            bytes += column.outputBytes(groups);
-        }
-        return bytes;
-    }
-
-    @Override
     long bytes() {
         long bytes = (long) slots.length * Long.BYTES;
         for (KeyColumn column : columns) {
@@ -241,9 +232,14 @@ final class GenericKeyTable extends GroupTable {
 
     @Override
     ColumnVector[] keys(int from, int count) {
+        return keys(Inputs.range(from, count), count);
+    }
+
+    @Override
+    ColumnVector[] keys(int[] gids, int count) {
         ColumnVector[] out = new ColumnVector[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            out[c] = columns[c].output(from, count);
+            out[c] = columns[c].output(gids, count);
         }
         return out;
     }

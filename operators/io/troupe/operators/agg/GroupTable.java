@@ -55,13 +55,13 @@ abstract class GroupTable {
     /** The keys of groups {@code from .. from+count-1} as dense vectors, one per key column. */
     abstract ColumnVector[] keys(int from, int count);
 
+    /** The keys of groups {@code gids[0 .. count-1]} as dense vectors, one per key column. */
+    abstract ColumnVector[] keys(int[] gids, int count);
+
     /** At most the groups after {@code rows} more rows (each may be a new group). */
     int groupsAfter(int rows) {
         return (int) Math.min(Integer.MAX_VALUE, (long) groupCount() + rows);
     }
-
-    /** At least the bytes of {@link #keys keys(0, groupCount())}: a copy of every group's key. */
-    abstract long keysBytes();
 
     /** Bytes the table's arrays take now. */
     abstract long bytes();

@@ -150,7 +150,7 @@ public final class HashAggregateSink implements Sink {
                 if (!partial.isSplit() && partial.groupCount() > 0) {
                     long bytes = PartitionedGroups.bytesFor(partial.whole());
                     if (memory.memory().tryGrow(bytes)) {
-                        unsplit.add(PartitionedGroups.of(partial.whole()));
+                        unsplit.add(PartitionedGroups.of(partial.whole(), 0));
                     } else if (memory.maySpill()) {
                         partial.spill();
                     } else {
@@ -185,6 +185,7 @@ public final class HashAggregateSink implements Sink {
                     throw new IllegalStateException("finalizeSink in phase " + phase + ", expected MERGING: " + resultKey);
                 }
                 parts = merge.parts();
+                memory.finishResults();
                 phase = Phase.FINALIZED;
             }
             ctx.publish(resultKey, new AggregateResult(parts));

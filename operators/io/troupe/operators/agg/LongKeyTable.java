@@ -301,17 +301,34 @@ final class LongKeyTable extends GroupTable {
     }
 
     @Override
-    long keysBytes() {
-        return keyStorageBytes(groups) + (long) Validity.words(groups) * Long.BYTES;
-    }
-
-    @Override
     long bytesForMerge(int groups, GroupTable other) {
         return bytesFor(groups, null, null);
     }
 
     private long keyStorageBytes(long keys) {
         return keys * (narrow ? Integer.BYTES : Long.BYTES);
+    }
+
+    @Override
+    ColumnVector[] keys(int[] gids, int count) {
+        ColumnVector out;
+        if (narrow) {
+            int[] keys = new int[count];
+            for (int k = 0; k < count; k++) {
+                keys[k] = narrowKeys[gids[k]];
+            }
+            out = new IntVector(type, keys);
+        } else {
+            out = new LongVector(type, Inputs.gather(wideKeys, gids, count));
+        }
+        for (int k = 0; nullGroup >= 0 && k < count; k++) {
+            if (gids[k] == nullGroup) {
+                long[] validity = Validity.allValid(count);
+                validity[k >>> 6] &= ~(1L << k);
+                out.setValidity(validity);
+            }
+        }
+        return new ColumnVector[] {out};
     }
 
     @Override

@@ -105,9 +105,9 @@ final class LongMinMaxState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = new LongVector(DataType.INT64, Arrays.copyOfRange(best, from, from + count));
-        out[at].setValidity(Inputs.validity(seen, from, count));
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(best, groups, count));
+        out[at].setValidity(Inputs.validity(seen, groups, count));
     }
 
     @Override

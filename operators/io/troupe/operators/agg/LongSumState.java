@@ -120,10 +120,10 @@ final class LongSumState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = new LongVector(DataType.INT64, Arrays.copyOfRange(sums, from, from + count));
-        out[at + 1] = new LongVector(DataType.INT64, Arrays.copyOfRange(highs, from, from + count));
-        out[at + 2] = new LongVector(DataType.INT64, Arrays.copyOfRange(counts, from, from + count));
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(sums, groups, count));
+        out[at + 1] = new LongVector(DataType.INT64, Inputs.gather(highs, groups, count));
+        out[at + 2] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
     }
 
     @Override

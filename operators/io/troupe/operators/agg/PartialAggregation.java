@@ -93,7 +93,7 @@ final class PartialAggregation {
             return;
         }
         try {
-            PartitionedGroups groups = PartitionedGroups.of(whole);
+            PartitionedGroups groups = PartitionedGroups.of(whole, 0);
             Aggregation[] parts = new Aggregation[PartitionedGroups.PARTITIONS];
             for (int p = 0; p < parts.length; p++) {
                 parts[p] = memory.newAggregation();
@@ -124,8 +124,7 @@ final class PartialAggregation {
     /**
      * Writes every group to a new spill file, partition by partition, hands the runs to the
      * aggregate (and those of the rows that went as they were), gives the memory back and starts
-     * again whole and empty. A whole partial's groups are cut a chunk at a time (no sort of all of
-     * them: the memory is short when it spills).
+     * again whole and empty.
      */
     void spill() {
         if (overflow != null) {
@@ -141,27 +140,19 @@ final class PartialAggregation {
                 Aggregation part = partitions[p];
                 for (int from = 0; from < part.groupCount(); from += Aggregation.SPILL_CHUNK) {
                     memory.ctx().checkCancelled();
-                    out.write(p, part.partialRows(from, Math.min(Aggregation.SPILL_CHUNK, part.groupCount() - from)));
+                    int n = Math.min(Aggregation.SPILL_CHUNK, part.groupCount() - from);
+                    out.write(p, part.partialRows(Inputs.range(from, n), n));
                 }
                 part.release();
             }
         } else {
-            writeScattered(whole, out, memory);
+            out.writeAll(whole, memory);
             whole.release();
         }
         memory.addRuns(out.finish(memory.memory()));
         partitions = null;
         scatter = null;
         whole = memory.newAggregation();
-    }
-
-    /** Writes the groups of {@code aggregation} as partial rows, a chunk at a time, each row under its partition. */
-    static void writeScattered(Aggregation aggregation, RunWriter out, AggregateMemory memory) {
-        int groups = aggregation.groupCount();
-        for (int from = 0; from < groups; from += Aggregation.SPILL_CHUNK) {
-            memory.ctx().checkCancelled();
-            out.scatter(aggregation.partialRows(from, Math.min(Aggregation.SPILL_CHUNK, groups - from)));
-        }
     }
 
     boolean isSplit() {

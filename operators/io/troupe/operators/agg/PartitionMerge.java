@@ -148,7 +148,7 @@ final class PartitionMerge {
 
         @Override
         public void writeTo(RunWriter out, AggregateMemory memory) {
-            PartialAggregation.writeScattered(aggregation, out, memory);
+            out.writeAll(aggregation, memory);
             aggregation.release();
         }
     }
@@ -163,8 +163,7 @@ final class PartitionMerge {
 
         @Override
         public void writeTo(RunWriter out, AggregateMemory memory) {
-            memory.ctx().checkCancelled();
-            groups.write(p, out);
+            groups.write(p, out, memory);
         }
     }
 

@@ -29,48 +29,44 @@ final class PartitionedGroups {
     private static final int SPILL_CHUNK = Aggregation.SPILL_CHUNK;
 
     private final Aggregation aggregation;
-    private final ColumnVector[] keys;
+    private final int level;
     private final int[] order;
     private final int[] starts;
 
-    private PartitionedGroups(Aggregation aggregation, ColumnVector[] keys, int[] order, int[] starts) {
+    private PartitionedGroups(Aggregation aggregation, int level, int[] order, int[] starts) {
         this.aggregation = aggregation;
-        this.keys = keys;
+        this.level = level;
         this.order = order;
         this.starts = starts;
     }
 
-    /** The bytes {@link #of} takes for {@code aggregation}: a copy of its keys, and a partition and place per group. */
+    /** The bytes {@link #of} takes for {@code aggregation}: a partition and a place per group. */
     static long bytesFor(Aggregation aggregation) {
-        return aggregation.keysBytes() + (long) aggregation.groupCount() * (Integer.BYTES + 1)
-                + (PARTITIONS + 1) * Integer.BYTES;
+        return (long) aggregation.groupCount() * (Integer.BYTES + 1) + (PARTITIONS + 1) * Integer.BYTES;
     }
 
     /**
-     * Sorts the groups of {@code aggregation} (finished adding rows; it has group keys) by
-     * partition. The caller reserves {@link #bytesFor} first.
+     * Sorts the groups of {@code aggregation} (finished adding rows; it has group keys) by their
+     * part of the cut at {@code level}, hashing their keys a chunk at a time. The caller reserves
+     * {@link #bytesFor} first.
      */
-    static PartitionedGroups of(Aggregation aggregation) {
+    static PartitionedGroups of(Aggregation aggregation, int level) {
         int groups = aggregation.groupCount();
-        ColumnVector[] keys = aggregation.keys(0, groups);
-        Batch all = Batch.of(groups, keys);
+        int parts = partitions(level);
         byte[] partition = new byte[groups];
         long[] hashes = new long[Math.min(CHUNK, groups)];
         byte[] chunkPartitions = new byte[hashes.length];
-        int[] selection = new int[hashes.length];
-        int[] starts = new int[PARTITIONS + 1];
+        int[] starts = new int[parts + 1];
         for (int from = 0; from < groups; from += CHUNK) {
             int n = Math.min(CHUNK, groups - from);
-            for (int k = 0; k < n; k++) {
-                selection[k] = from + k;
-            }
-            partitionsOf(keys, all.withSelection(selection, n), hashes, chunkPartitions);
+            ColumnVector[] keys = aggregation.keys(from, n);
+            partitionsOf(keys, Batch.of(n, keys), hashes, chunkPartitions, level);
             for (int k = 0; k < n; k++) {
                 partition[from + k] = chunkPartitions[k];
                 starts[chunkPartitions[k] + 1]++;
             }
         }
-        for (int p = 0; p < PARTITIONS; p++) {
+        for (int p = 0; p < parts; p++) {
             starts[p + 1] += starts[p];
         }
         int[] next = starts.clone();
@@ -78,7 +74,7 @@ final class PartitionedGroups {
         for (int g = 0; g < groups; g++) {
             order[next[partition[g]]++] = g;
         }
-        return new PartitionedGroups(aggregation, keys, order, starts);
+        return new PartitionedGroups(aggregation, level, order, starts);
     }
 
     /**
@@ -109,21 +105,32 @@ final class PartitionedGroups {
 
     /** Merges this partial's groups of partition {@code p} into {@code target}; false when its memory is refused. */
     boolean tryMergePartitionInto(Aggregation target, int p) {
-        return target.tryAbsorb(aggregation, keys, order, starts[p], starts[p + 1]);
+        return target.tryAbsorb(aggregation, order, starts[p], starts[p + 1]);
+    }
+
+    /** Writes every group as a partial row under its part, into {@code out}, which cuts at the same level. */
+    void writeAll(RunWriter out, AggregateMemory memory) {
+        for (int p = 0; p + 1 < starts.length; p++) {
+            write(p, out, memory);
+        }
     }
 
     /**
-     * Writes the groups of partition {@code p} as partial rows into {@code out}, under their parts of
-     * {@code out}'s cut. The partial rows of every group are made first: a partial too small to
-     * split has few.
+     * Writes the groups of part {@code p} as partial rows into {@code out}: under p when it cuts at
+     * this sort's level, else each under its part of out's cut.
      */
-    void write(int p, RunWriter out) {
-        Batch all = aggregation.partialRows(0, aggregation.groupCount());
+    void write(int p, RunWriter out, AggregateMemory memory) {
         int[] chunk = new int[SPILL_CHUNK];
         for (int from = starts[p]; from < starts[p + 1]; from += SPILL_CHUNK) {
+            memory.ctx().checkCancelled();
             int n = Math.min(SPILL_CHUNK, starts[p + 1] - from);
             System.arraycopy(order, from, chunk, 0, n);
-            out.scatter(all.withSelection(chunk, n));
+            Batch rows = aggregation.partialRows(chunk, n);
+            if (out.level() == level) {
+                out.write(p, rows);
+            } else {
+                out.scatter(rows);
+            }
         }
     }
 }

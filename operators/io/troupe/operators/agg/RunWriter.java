@@ -22,6 +22,7 @@ final class RunWriter {
 
     private final SpillFile file;
     private final SpillWriter writer;
+    private final int level;
     private final int keyCount;
     private final long[][] ranges;
     private final int[] rangeCount;
@@ -31,12 +32,18 @@ final class RunWriter {
     RunWriter(SpillFile file, int level, int keyCount) {
         this.file = file;
         this.writer = file.writer();
+        this.level = level;
         this.keyCount = keyCount;
         int partitions = PartitionedGroups.partitions(level);
         ranges = new long[partitions][];
         rangeCount = new int[partitions];
         rows = new long[partitions];
         scatter = new PartitionScatter(level);
+    }
+
+    /** The cut whose parts this file's runs are. */
+    int level() {
+        return level;
     }
 
     /** Appends {@code batch} (partial rows, all of partition {@code p}). */
@@ -60,6 +67,29 @@ final class RunWriter {
             rangeCount[p] = count + 2;
         }
         rows[p] += batch.size();
+    }
+
+    /**
+     * Appends every group of {@code aggregation} as a partial row under its part: sorted by part
+     * first, so that each part is one range, when the memory for the sort (5 bytes a group) can be
+     * had; else a chunk of groups at a time, each chunk's rows under their parts.
+     */
+    void writeAll(Aggregation aggregation, AggregateMemory memory) {
+        long sortBytes = PartitionedGroups.bytesFor(aggregation);
+        if (memory.memory().tryGrow(sortBytes)) {
+            try {
+                PartitionedGroups.of(aggregation, level).writeAll(this, memory);
+            } finally {
+                memory.memory().shrink(sortBytes);
+            }
+            return;
+        }
+        int groups = aggregation.groupCount();
+        for (int from = 0; from < groups; from += Aggregation.SPILL_CHUNK) {
+            memory.ctx().checkCancelled();
+            int n = Math.min(Aggregation.SPILL_CHUNK, groups - from);
+            scatter(aggregation.partialRows(Inputs.range(from, n), n));
+        }
     }
 
     /** Appends the live rows of {@code batch} (partial rows), each under the partition its keys fall in. */

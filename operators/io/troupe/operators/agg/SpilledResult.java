@@ -8,7 +8,9 @@ import io.troupe.operators.spill.SpillWriter;
 /**
  * A part of a hash aggregate's result that went to a spill file instead of staying in memory (the
  * aggregate spilled, so its merged groups would not all fit): one block per morsel of the query's
- * batch size, which readers read at the positions written down, each on its own.
+ * batch size, which readers read at the positions written down, each on its own. Several parts
+ * share a file (one per worker merging at a time, see {@link AggregateMemory#spillResult}), which
+ * is finished before the result is published.
  *
  * <p>Immutable once written, and threadsafe: readers read with positional reads of their own.
  */
@@ -27,12 +29,14 @@ final class SpilledResult implements ResultPart {
         this.batchSize = batchSize;
     }
 
-    /** Writes the output rows of {@code merged} (finished) into {@code file}, a block per {@code batchSize} rows. */
-    static SpilledResult write(Aggregation merged, SpillFile file, int batchSize, ExecContext ctx) {
+    /**
+     * Appends the output rows of {@code merged} (finished) to {@code file} through its
+     * {@code writer}, a block per {@code batchSize} rows.
+     */
+    static SpilledResult write(Aggregation merged, SpillFile file, SpillWriter writer, int batchSize, ExecContext ctx) {
         int groups = merged.groupCount();
         int blocks = (groups + batchSize - 1) / batchSize;
         long[] starts = new long[blocks + 1];
-        SpillWriter writer = file.writer();
         for (int b = 0; b < blocks; b++) {
             ctx.checkCancelled();
             starts[b] = writer.position();
@@ -40,12 +44,11 @@ final class SpilledResult implements ResultPart {
             writer.write(merged.output(from, Math.min(batchSize, groups - from)));
         }
         starts[blocks] = writer.position();
-        writer.finish();
         return new SpilledResult(file, starts, groups, batchSize);
     }
 
     long bytes() {
-        return file.length();
+        return starts[starts.length - 1] - starts[0];
     }
 
     @Override

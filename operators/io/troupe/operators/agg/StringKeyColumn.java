@@ -3,7 +3,6 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
-import io.troupe.operators.batch.Validity;
 
 import java.util.Arrays;
 
@@ -42,11 +41,6 @@ final class StringKeyColumn extends KeyColumn {
         long capacity = groups > starts.length ? Math.max(groups, starts.length * 2L) : starts.length;
         long heapBytes = used + moreBytes > heap.length ? 2 * (used + moreBytes) : heap.length;
         return capacity * (2 * Integer.BYTES + 1) + heapBytes;
-    }
-
-    @Override
-    long outputBytes(int groups) {
-        return used + 16 + Integer.BYTES * (groups + 1L) + (long) Validity.words(groups) * Long.BYTES;
     }
 
     @Override
@@ -123,14 +117,14 @@ final class StringKeyColumn extends KeyColumn {
     }
 
     @Override
-    ColumnVector output(int from, int count) {
+    ColumnVector output(int[] groups, int count) {
         int bytes = 0;
         for (int k = 0; k < count; k++) {
-            bytes += lengths[from + k];
+            bytes += lengths[groups[k]];
         }
         StringVector out = new StringVector(count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
-            int g = from + k;
+            int g = groups[k];
             if (nulls[g] == 1) {
                 out.putNull(k);
             } else {

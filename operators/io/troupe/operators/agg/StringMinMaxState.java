@@ -110,8 +110,8 @@ final class StringMinMaxState extends AggregateState {
     }
 
     @Override
-    void partial(int from, int count, ColumnVector[] out, int at) {
-        out[at] = result(from, count);
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = strings(groups, count);
     }
 
     @Override
@@ -180,13 +180,18 @@ final class StringMinMaxState extends AggregateState {
 
     @Override
     ColumnVector result(int from, int count) {
+        return strings(Inputs.range(from, count), count);
+    }
+
+    /** The values of groups {@code groups[0 .. count-1]}, NULL where none was seen. */
+    private StringVector strings(int[] groups, int count) {
         int bytes = 0;
         for (int k = 0; k < count; k++) {
-            bytes += lengths[from + k];
+            bytes += lengths[groups[k]];
         }
         StringVector out = new StringVector(count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
-            int g = from + k;
+            int g = groups[k];
             if (seen[g] == 0) {
                 out.putNull(k);
             } else {
