@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,9 +20,9 @@ import java.util.List;
  * {@code bytesFor} methods give is reserved from the aggregate's {@link MemoryReservation}; the
  * {@code try} methods add nothing and return false when it is refused, so that the caller can
  * spill. The bound moves only when a batch could pass a capacity, so the reservation is asked a
- * few dozen times over a table's life, never per row. Arrays replaced by a growth are garbage at
- * once and are not counted; per-batch scratch is not counted either. A merge's own scratch (its
- * map of group ids) is reserved while it runs.
+ * few dozen times over a table's life, never per row. While a batch grows the arrays, the arrays
+ * they replace are reserved too (they live until their copies are made), and a merge's own
+ * scratch (its map of group ids) while it runs; per-batch scratch of a batch's size is not counted.
  *
  * <p>Not threadsafe: owned by one worker until its {@code finish()}; then read-only while merge
  * units (each on one worker) read it and write only their own merged aggregations; read-only
@@ -85,15 +86,20 @@ final class Aggregation implements ResultPart {
         for (int a = 0; a < states.length; a++) {
             bytes += states[a].bytesAfterUpdate(groups, arguments[a], batch);
         }
-        if (!reserve(bytes)) {
+        long step = reserve(bytes, 0);
+        if (step < 0) {
             return false;
         }
-        gids = Inputs.room(gids, n);
-        table.findOrInsert(keys, batch, gids);
-        int after = table.groupCount();
-        for (int a = 0; a < states.length; a++) {
-            states[a].ensureCapacity(after);
-            states[a].update(arguments[a], batch, gids);
+        try {
+            gids = Inputs.room(gids, n);
+            table.findOrInsert(keys, batch, gids);
+            int after = table.groupCount();
+            for (int a = 0; a < states.length; a++) {
+                states[a].ensureCapacity(after);
+                states[a].update(arguments[a], batch, gids);
+            }
+        } finally {
+            memory.shrink(step);
         }
         return true;
     }
@@ -106,19 +112,16 @@ final class Aggregation implements ResultPart {
      */
     boolean tryAbsorb(Aggregation other, int[] theirs, int from, int to) {
         int count = to - from;
-        long scratch = (long) Integer.BYTES * count;
-        if (!reserveScratch(scratch)) {
+        int groups = table.groupsAfter(count);
+        long bytes = table.bytesForMerge(groups, other.table);
+        for (int a = 0; a < states.length; a++) {
+            bytes += states[a].bytesAfterCombine(groups, other.states[a], theirs, from, count);
+        }
+        long step = reserve(bytes, HeapArrays.bytes(count, Integer.BYTES));
+        if (step < 0) {
             return false;
         }
         try {
-            int groups = table.groupsAfter(count);
-            long bytes = table.bytesForMerge(groups, other.table);
-            for (int a = 0; a < states.length; a++) {
-                bytes += states[a].bytesAfterCombine(groups, other.states[a], theirs, from, count);
-            }
-            if (!reserve(bytes)) {
-                return false;
-            }
             int[] mine = new int[count];
             int[] chunk = new int[Math.min(MERGE_CHUNK, count)];
             int[] chunkGids = new int[chunk.length];
@@ -132,7 +135,7 @@ final class Aggregation implements ResultPart {
             combine(other, theirs, from, mine, count);
             return true;
         } finally {
-            memory.shrink(scratch);
+            memory.shrink(step);
         }
     }
 
@@ -170,15 +173,20 @@ final class Aggregation implements ResultPart {
         for (int a = 0; a < states.length; a++) {
             bytes += states[a].bytesAfterPartial(groups, columns, at[a], n);
         }
-        if (!reserve(bytes)) {
+        long step = reserve(bytes, 0);
+        if (step < 0) {
             return false;
         }
-        gids = Inputs.room(gids, n);
-        table.findOrInsert(keys, rows, gids);
-        int after = table.groupCount();
-        for (int a = 0; a < states.length; a++) {
-            states[a].ensureCapacity(after);
-            states[a].combinePartial(columns, at[a], n, gids);
+        try {
+            gids = Inputs.room(gids, n);
+            table.findOrInsert(keys, rows, gids);
+            int after = table.groupCount();
+            for (int a = 0; a < states.length; a++) {
+                states[a].ensureCapacity(after);
+                states[a].combinePartial(columns, at[a], n, gids);
+            }
+        } finally {
+            memory.shrink(step);
         }
         return true;
     }
@@ -243,24 +251,23 @@ final class Aggregation implements ResultPart {
         return Batch.of(n, columns.toArray(new ColumnVector[0]));
     }
 
-    private boolean reserve(long bytes) {
-        if (bytes <= reserved) {
-            return true;
+    /**
+     * Reserves what one step (a batch, a merge) needs: the arrays' bound after it, which stays
+     * reserved, and for the step only its {@code scratch} and, when the bound grows, the arrays it
+     * replaces (what was reserved so far), which live until their copies are made.
+     *
+     * @return the bytes to give back after the step, or -1 (nothing reserved) when refused
+     */
+    private long reserve(long bytes, long scratch) {
+        long growth = Math.max(0, bytes - reserved);
+        long copied = growth > 0 ? reserved : 0;
+        long asked = growth + copied + scratch;
+        if (asked > 0 && !memory.tryGrow(asked)) {
+            refused = asked;
+            return -1;
         }
-        if (!memory.tryGrow(bytes - reserved)) {
-            refused = bytes - reserved;
-            return false;
-        }
-        reserved = bytes;
-        return true;
-    }
-
-    private boolean reserveScratch(long bytes) {
-        if (!memory.tryGrow(bytes)) {
-            refused = bytes;
-            return false;
-        }
-        return true;
+        reserved += growth;
+        return copied + scratch;
     }
 
     /** The budget's error for the last refused reservation (for a caller that cannot spill). */

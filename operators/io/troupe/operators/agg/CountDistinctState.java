@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 import java.util.List;
@@ -120,21 +121,22 @@ final class CountDistinctState extends AggregateState {
     /** The pairs, and the counts that {@link #finish} makes for every group. */
     @Override
     long bytesFor(int groups) {
-        return pairs.bytes() + (long) groups * Long.BYTES;
+        return pairs.bytes() + HeapArrays.bytes(groups, Long.BYTES);
     }
 
     /** Every live row may be a new pair; the group id column of a pair is fixed-width and needs no vector. */
     @Override
     long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
         int pairsAfter = (int) Math.min(Integer.MAX_VALUE, (long) pairs.groupCount() + batch.size());
-        return pairs.bytesFor(pairsAfter, new ColumnVector[] {null, argument}, batch) + (long) groups * Long.BYTES;
+        return pairs.bytesFor(pairsAfter, new ColumnVector[] {null, argument}, batch)
+                + HeapArrays.bytes(groups, Long.BYTES);
     }
 
     @Override
     long bytesAfterCombine(int groups, AggregateState other, int[] theirs, int theirsFrom, int count) {
         GenericKeyTable theirPairs = ((CountDistinctState) other).pairs;
         int pairsAfter = (int) Math.min(Integer.MAX_VALUE, (long) pairs.groupCount() + theirPairs.groupCount());
-        return pairs.bytesForMerge(pairsAfter, theirPairs) + (long) groups * Long.BYTES;
+        return pairs.bytesForMerge(pairsAfter, theirPairs) + HeapArrays.bytes(groups, Long.BYTES);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -72,7 +73,7 @@ final class CountState extends AggregateState {
 
     @Override
     long bytesFor(int groups) {
-        return capacityFor(counts.length, groups) * Long.BYTES;
+        return HeapArrays.bytes(capacityFor(counts.length, groups), Long.BYTES);
     }
 
     @Override

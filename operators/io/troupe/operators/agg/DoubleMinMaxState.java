@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -113,7 +114,8 @@ final class DoubleMinMaxState extends AggregateState {
 
     @Override
     long bytesFor(int groups) {
-        return capacityFor(best.length, groups) * (Double.BYTES + 1);
+        long capacity = capacityFor(best.length, groups);
+        return HeapArrays.bytes(capacity, Double.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     @Override

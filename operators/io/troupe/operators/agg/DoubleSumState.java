@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -94,7 +95,7 @@ final class DoubleSumState extends AggregateState {
 
     @Override
     long bytesFor(int groups) {
-        return capacityFor(sums.length, groups) * (Double.BYTES + Long.BYTES);
+        return 2 * HeapArrays.bytes(capacityFor(sums.length, groups), Long.BYTES);
     }
 
     @Override

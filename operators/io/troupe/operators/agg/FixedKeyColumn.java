@@ -7,6 +7,7 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -44,7 +45,7 @@ final class FixedKeyColumn extends KeyColumn {
     @Override
     long bytesFor(int groups, long moreBytes) {
         long capacity = groups > values.length ? Math.max(groups, values.length * 2L) : values.length;
-        return capacity * (Long.BYTES + 1);
+        return HeapArrays.bytes(capacity, Long.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     /** Gathers the keys of {@code rows} into rowValues/rowPresent; NULL rows get value 0. */

@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorHash;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 import java.util.List;
@@ -195,7 +196,7 @@ final class GenericKeyTable extends GroupTable {
 
     @Override
     long bytes() {
-        long bytes = (long) slots.length * Long.BYTES;
+        long bytes = HeapArrays.bytes(slots.length, Long.BYTES);
         for (KeyColumn column : columns) {
             bytes += column.bytesFor(0, 0);
         }
@@ -227,7 +228,7 @@ final class GenericKeyTable extends GroupTable {
         while ((long) groups * 2 > capacity) {
             capacity *= 2;
         }
-        return capacity * Long.BYTES;
+        return HeapArrays.bytes(capacity, Long.BYTES);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.batch.VectorHash;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -280,7 +281,7 @@ final class LongKeyTable extends GroupTable {
 
     @Override
     long bytes() {
-        return (long) slots.length * Long.BYTES + keyStorageBytes(narrow ? narrowKeys.length : wideKeys.length);
+        return HeapArrays.bytes(slots.length, Long.BYTES) + keyStorageBytes(narrow ? narrowKeys.length : wideKeys.length);
     }
 
     /**
@@ -297,7 +298,7 @@ final class LongKeyTable extends GroupTable {
         while (stored < groups) {
             stored *= 2;
         }
-        return capacity * (narrow ? Long.BYTES : 2 * Long.BYTES) + keyStorageBytes(stored);
+        return HeapArrays.bytes(narrow ? capacity : 2 * capacity, Long.BYTES) + keyStorageBytes(stored);
     }
 
     @Override
@@ -306,7 +307,7 @@ final class LongKeyTable extends GroupTable {
     }
 
     private long keyStorageBytes(long keys) {
-        return keys * (narrow ? Integer.BYTES : Long.BYTES);
+        return HeapArrays.bytes(keys, narrow ? Integer.BYTES : Long.BYTES);
     }
 
     @Override

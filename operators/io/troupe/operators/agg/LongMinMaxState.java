@@ -6,6 +6,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -112,7 +113,8 @@ final class LongMinMaxState extends AggregateState {
 
     @Override
     long bytesFor(int groups) {
-        return capacityFor(best.length, groups) * (Long.BYTES + 1);
+        long capacity = capacityFor(best.length, groups);
+        return HeapArrays.bytes(capacity, Long.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -128,7 +129,7 @@ final class LongSumState extends AggregateState {
 
     @Override
     long bytesFor(int groups) {
-        return capacityFor(sums.length, groups) * 3 * Long.BYTES;
+        return 3 * HeapArrays.bytes(capacityFor(sums.length, groups), Long.BYTES);
     }
 
     @Override

@@ -53,9 +53,10 @@ final class PartialAggregation {
         if (partitions == null) {
             addTo(whole, batch, keys, arguments);
         } else {
-            scatter.sort(keys, batch);
+            PartitionScatter sorted = scatter;
+            sorted.sort(keys, batch);
             for (int p = 0; p < PartitionedGroups.PARTITIONS; p++) {
-                Batch rows = scatter.part(batch, p);
+                Batch rows = sorted.part(batch, p);
                 if (rows.size() > 0) {
                     // After a spill the partial is whole again: the rest of the batch goes there.
                     addTo(partitions == null ? whole : partitions[p], rows, keys, arguments);
@@ -143,11 +144,15 @@ final class PartialAggregation {
                     int n = Math.min(Aggregation.SPILL_CHUNK, part.groupCount() - from);
                     out.write(p, part.partialRows(Inputs.range(from, n), n));
                 }
+                // Dropped as its memory goes back: another worker may take that memory at once.
+                partitions[p] = null;
                 part.release();
             }
         } else {
-            out.writeAll(whole, memory);
-            whole.release();
+            Aggregation written = whole;
+            whole = null;
+            out.writeAll(written, memory);
+            written.release();
         }
         memory.addRuns(out.finish(memory.memory()));
         partitions = null;

@@ -131,7 +131,8 @@ final class PartitionMerge {
     /** A worker's partial aggregation of this unit's part (all of it, or a partition), in memory. */
     static final class Whole implements Input {
 
-        private final Aggregation aggregation;
+        /** Null once merged or written: its memory went back, so nothing may keep its arrays. */
+        private Aggregation aggregation;
 
         Whole(Aggregation aggregation) {
             this.aggregation = aggregation;
@@ -142,14 +143,20 @@ final class PartitionMerge {
             if (!merged.tryAbsorb(aggregation)) {
                 return false;
             }
-            aggregation.release();
+            drop();
             return true;
         }
 
         @Override
         public void writeTo(RunWriter out, AggregateMemory memory) {
             out.writeAll(aggregation, memory);
-            aggregation.release();
+            drop();
+        }
+
+        private void drop() {
+            Aggregation spent = aggregation;
+            aggregation = null;
+            spent.release();
         }
     }
 

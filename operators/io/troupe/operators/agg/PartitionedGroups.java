@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorHash;
+import io.troupe.operators.memory.HeapArrays;
 
 /**
  * An {@link Aggregation}'s groups sorted into {@link #PARTITIONS} partitions by key hash: how a
@@ -42,7 +43,8 @@ final class PartitionedGroups {
 
     /** The bytes {@link #of} takes for {@code aggregation}: a partition and a place per group. */
     static long bytesFor(Aggregation aggregation) {
-        return (long) aggregation.groupCount() * (Integer.BYTES + 1) + (PARTITIONS + 1) * Integer.BYTES;
+        int groups = aggregation.groupCount();
+        return HeapArrays.bytes(groups, Integer.BYTES) + HeapArrays.bytes(groups, 1) + HeapArrays.bytes(PARTITIONS + 1, Integer.BYTES);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -40,7 +41,7 @@ final class StringKeyColumn extends KeyColumn {
     long bytesFor(int groups, long moreBytes) {
         long capacity = groups > starts.length ? Math.max(groups, starts.length * 2L) : starts.length;
         long heapBytes = used + moreBytes > heap.length ? 2 * (used + moreBytes) : heap.length;
-        return capacity * (2 * Integer.BYTES + 1) + heapBytes;
+        return 2 * HeapArrays.bytes(capacity, Integer.BYTES) + HeapArrays.bytes(capacity, 1) + HeapArrays.bytes(heapBytes, 1);
     }
 
     @Override

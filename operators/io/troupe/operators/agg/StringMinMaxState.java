@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -153,7 +154,7 @@ final class StringMinMaxState extends AggregateState {
                 heapBytes *= 2;
             }
         }
-        return slots * (2 * Integer.BYTES + 1) + heapBytes;
+        return 2 * HeapArrays.bytes(slots, Integer.BYTES) + HeapArrays.bytes(slots, 1) + HeapArrays.bytes(heapBytes, 1);
     }
 
     /** Copies the live values into a new heap with room for {@code len} more bytes and as much again. */

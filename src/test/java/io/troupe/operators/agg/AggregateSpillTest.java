@@ -229,34 +229,51 @@ class AggregateSpillTest {
     @ParameterizedTest(name = "workers {0}")
     @ValueSource(ints = {1, 4})
     void aPartitionWhoseGroupsDoNotFitIsCutByMoreHashBits(int workers, @TempDir Path tmp) throws Exception {
+        AggregateResult result = runGrouping(workers, PartialAggregation.SPLIT_AT, 96 * 1024, tmp);
+        assertTrue(result.partCount() > PartitionedGroups.PARTITIONS, "parts: " + result.partCount());
+    }
+
+    /** Partials that split into partitions (at 512 groups) before they spill, and go on whole after. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {1, 2})
+    void partialsThatSplitSpillPartitionByPartition(int workers, @TempDir Path tmp) throws Exception {
+        runGrouping(workers, 512, 4 * 1024 * 1024, tmp);
+    }
+
+    /**
+     * Groups 200,000 rows of 100,000 keys (a NULL key among them) at the sink under {@code budget},
+     * checks DuckDB's rows, that it spilled, and that memory and files came back.
+     */
+    private static AggregateResult runGrouping(int workers, int splitAt, long budget, Path tmp) throws Exception {
         Schema schema = Schema.of(Field.of("g", DataType.INT64), Field.of("v", DataType.INT32),
                 Field.of("s", DataType.VARCHAR));
         List<Object[]> rows = new ArrayList<>();
-        TableBuilder b = new TableBuilder("cut", schema, BATCH);
+        TableBuilder b = new TableBuilder("g", schema, BATCH);
         for (int j = 0; j < 200_000; j++) {
             Object[] row = {j % 5000 == 0 ? null : (j % 100_000) * 7919L, j % 1000, "s" + (j % 777)};
             rows.add(row);
             b.addRow(row);
         }
-        duck.load("cut" + workers, schema, rows);
+        String name = "g" + workers + "_" + splitAt + "_" + budget;
+        duck.load(name, schema, rows);
         List<AggregateSpec> aggregates = List.of(
                 new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
                 new AggregateSpec(AggregateFunction.SUM, column(schema, 1), false, DataType.INT64, "sum(v)"),
                 new AggregateSpec(AggregateFunction.MAX, column(schema, 2), false, DataType.VARCHAR, "max(s)"),
                 new AggregateSpec(AggregateFunction.MIN, column(schema, 1), false, DataType.INT32, "min(v)"));
-        MemoryArena arena = new MemoryArena(TroupeSettings.Memory.MIN_CHUNK_BYTES, 0, 96 * 1024);
+        MemoryArena arena = new MemoryArena(TroupeSettings.Memory.MIN_CHUNK_BYTES, 0, budget);
         try (SpillSpace space = new SpillSpace(tmp, Long.MAX_VALUE, true)) {
             ExecContext ctx = new ExecContext(1, BATCH, arena.forQuery(1), space.forQuery(1), null);
-            StateKey<AggregateResult> key = new StateKey<>("cut", AggregateResult.class);
+            StateKey<AggregateResult> key = new StateKey<>("grouping", AggregateResult.class);
             List<List<Object>> result = HashAggregateSinkTest.run(ctx, key, List.of(column(schema, 0)), aggregates,
-                    b.build().chunks(), workers, 2, PartialAggregation.SPLIT_AT);
-            assertTrue(ctx.lookup(key).partCount() > PartitionedGroups.PARTITIONS,
-                    "parts: " + ctx.lookup(key).partCount());
+                    b.build().chunks(), workers, 2, splitAt);
             assertTrue(ctx.memory().reservations().get(0).spilledBytes() > 0);
+            AggregateResult published = ctx.lookup(key);
             ctx.release();
             assertEquals(0, arena.inUseBytes());
             assertEquals(0, space.fileCount());
-            duck.assertSameRows("select g, count(*), sum(v), max(s), min(v) from cut" + workers + " group by g", result);
+            duck.assertSameRows("select g, count(*), sum(v), max(s), min(v) from " + name + " group by g", result);
+            return published;
         }
     }
 
