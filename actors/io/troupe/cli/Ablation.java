@@ -8,19 +8,18 @@ import io.troupe.operators.table.Table;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code troupe bench --ablation}: each lesson's switch on and off, side by side in one run
- * (shared/design.md, "The three lessons"). Settings are per Troupe, so a workload gets one Troupe
- * per setting of its lesson, all holding the same tables, made once (tables are immutable). Then
- * rounds: each round runs every setting with every worker count once, after an untimed
- * {@code System.gc()}, in an order that flips every other round, so that both sides of a ratio see
- * the same moment of a noisy machine; untimed warm-up rounds come first. The Troupes close before
+ * {@code troupe ablation} (and {@code troupe bench --ablation}): each lesson's switch on and off,
+ * side by side in one run (shared/design.md, "The three lessons"). Settings are per Troupe, so a
+ * workload gets one Troupe per setting of its lesson, all holding the same tables, made once (tables
+ * are immutable). Then the bench's rounds ({@link Rounds}): each round runs every setting with every
+ * worker count once, so that both sides of a ratio see the same moment of a noisy machine; untimed
+ * warm-up rounds come first. The Troupes close before
  * the next workload. Every run, warm-ups included, must repeat the workload's first answer (rows
  * and checksum); a disagreement stops the ablation with exit status 1 naming both runs.
  *
@@ -34,7 +33,7 @@ import java.util.Map;
  * <p>Prints the table of {@link AblationReport#table} and writes DIR/ablation.csv and the chart
  * DIR/ablation.png ({@link AblationChart}); progress goes to stderr.
  *
- * <p>Not threadsafe: {@link BenchCommand} runs it once, on its thread.
+ * <p>Not threadsafe: {@link AblationCommand} runs it once, on its thread.
  */
 final class Ablation {
 
@@ -51,6 +50,10 @@ final class Ablation {
     private final int warmups;
     private final Path out;
     private final BenchCommand.OutcomeSeam seam;
+    /** How the output names the command: "ablation", "bench --ablation". */
+    private final String invocation;
+    /** The prefix of progress lines and failures: "ablation", "bench". */
+    private final String command;
     /** What every setting starts from: reference.conf, application.conf and -Dtroupe.* properties. */
     private final TroupeSettings defaults = TroupeSettings.load();
     private final AnswerCheck answers = new AnswerCheck();
@@ -58,19 +61,23 @@ final class Ablation {
     private final List<String> notes = new ArrayList<>();
 
     /**
-     * @param lessons the lessons to run, in order
-     * @param workers worker counts, ascending, each at least 1
-     * @param seam    alters each outcome before it is checked (the identity but in tests)
+     * @param lessons    the lessons to run, in order
+     * @param workers    worker counts, ascending, each at least 1
+     * @param rounds     the checked options: size, rounds, where the results go (its workers are {@code workers})
+     * @param seam       alters each outcome before it is checked (the identity but in tests)
+     * @param invocation how the output names the command: "ablation", "bench --ablation"
      */
-    Ablation(List<AblationLesson> lessons, List<Integer> workers, BenchSize size, int runs, int warmups, Path out,
-             BenchCommand.OutcomeSeam seam) {
+    Ablation(List<AblationLesson> lessons, List<Integer> workers, RoundOptions rounds, BenchCommand.OutcomeSeam seam,
+             String invocation) {
         this.lessons = List.copyOf(lessons);
         this.workers = List.copyOf(workers);
-        this.size = size;
-        this.runs = runs;
-        this.warmups = warmups;
-        this.out = out;
+        this.size = rounds.size();
+        this.runs = rounds.runs;
+        this.warmups = rounds.warmups;
+        this.out = rounds.out;
         this.seam = seam;
+        this.invocation = invocation;
+        this.command = invocation.split(" ", 2)[0];
     }
 
     /** Runs every lesson, prints the table and writes ablation.csv; 0 on success, 1 on a disagreement. */
@@ -84,7 +91,7 @@ final class Ablation {
                 }
             }
         } catch (BenchMismatchException e) {
-            err.println("troupe bench: FAILED: " + e.getMessage());
+            err.println("troupe " + command + ": FAILED: " + e.getMessage());
             err.flush();
             return 1;
         }
@@ -97,11 +104,11 @@ final class Ablation {
             titles.put(lesson.id(), lesson.title());
         }
         new AblationChart(summaries, titles).write(png);
-        stdout.printf(Locale.ROOT, "troupe bench --ablation: %,d rows, W3 at %s, %d timed rounds after %d "
-                        + "warm-up(s), settings and worker counts alternating, %d processors; wall seconds of the whole query; ratio = "
+        stdout.printf(Locale.ROOT, "troupe %s: %,d rows, W3 at %s, %d timed rounds after %d warm-up(s), settings "
+                        + "and worker counts alternating, %d processors; wall seconds of the whole query; ratio = "
                         + "setting / baseline (*) of the same round, median and min-max; above 1: slower than the "
                         + "baseline%n",
-                size.rows(), BenchWorkload.W3.size(size), runs, warmups,
+                invocation, size.rows(), BenchWorkload.W3.size(size), runs, warmups,
                 Runtime.getRuntime().availableProcessors());
         stdout.print(AblationReport.table(summaries));
         for (AblationLesson lesson : lessons) {
@@ -111,7 +118,7 @@ final class Ablation {
             stdout.println(note);
         }
         stdout.printf(Locale.ROOT, "wrote %s, %s and the baselines' profiles (%s) in %.1f s%n", csv, png,
-                out.resolve("profile-*.txt"), (System.nanoTime() - t0) / 1e9);
+                out.resolve("profile-*.txt"), Rounds.seconds(t0));
         stdout.flush();
         return 0;
     }
@@ -121,7 +128,7 @@ final class Ablation {
         String title = lesson.id() + " " + workload.id();
         long t0 = System.nanoTime();
         List<Table> tables = workload.tables().make(size, err);
-        progress(err, "%s: tables generated in %.2f s", title, seconds(t0));
+        Rounds.progress(err, command, "%s: tables generated in %.2f s", title, Rounds.seconds(t0));
         List<AblationSetting> settings = lesson.settings();
         List<Troupe> troupes = new ArrayList<>();
         try {
@@ -132,34 +139,13 @@ final class Ablation {
                     troupe.register(table);
                 }
             }
-            // One round runs every setting with every worker count once; the order flips every
-            // other round so that neither drift nor the previous run's garbage favours one of them.
-            List<Integer> slots = new ArrayList<>();
-            for (int k = 0; k < workers.size(); k++) {
+            List<Rounds.Slot> slots = new ArrayList<>();
+            for (int k : workers) {
                 for (int s = 0; s < settings.size(); s++) {
-                    slots.add(k * settings.size() + s);
+                    slots.add(slot(lesson, workload, settings.get(s), troupes.get(s), k, report));
                 }
             }
-            for (int round = -warmups + 1; round <= runs; round++) {
-                boolean timed = round >= 1;
-                List<Integer> order = new ArrayList<>(slots);
-                if ((round & 1) == 0) {
-                    Collections.reverse(order);
-                }
-                StringBuilder line = new StringBuilder();
-                for (int slot : order) {
-                    AblationSetting setting = settings.get(slot % settings.size());
-                    int k = workers.get(slot / settings.size());
-                    BenchOutcome outcome = runOnce(lesson, workload, setting, troupes.get(slot % settings.size()), k);
-                    if (timed) {
-                        report.add(new AblationRun(lesson.id(), workload.id(), setting.name(), k, round,
-                                outcome.seconds()));
-                    }
-                    line.append(String.format(Locale.ROOT, "  %s/%d %.3f s", setting.name(), k, outcome.seconds()));
-                }
-                progress(err, "%s: %s:%s", title,
-                        timed ? "run " + round + "/" + runs : "warm-up " + (round + warmups) + "/" + warmups, line);
-            }
+            Rounds.run(slots, warmups, runs, command, title, err);
             noteArenas(title, settings, troupes);
             int most = workers.get(workers.size() - 1);
             int[] profiled = {0};
@@ -171,7 +157,7 @@ final class Ablation {
                     profiled[0]++;
                 }
             });
-            progress(err, "%s: profiled %d runs of %s with %d workers: %,d samples", title, profiled[0],
+            Rounds.progress(err, command, "%s: profiled %d runs of %s with %d workers: %,d samples", title, profiled[0],
                     lesson.baseline().name(), most, profile.executionSamples());
         } finally {
             for (Troupe troupe : troupes) {
@@ -181,17 +167,30 @@ final class Ablation {
     }
 
     /**
-     * One run, timed or warm-up, of {@code workload} under {@code setting} (whose Troupe is
-     * {@code troupe}) with {@code k} workers, checked against the workload's first answer.
+     * The slot of {@code workload} under {@code setting} (whose Troupe is {@code troupe}) with {@code k}
+     * workers: each run checked against the workload's first answer, each timed one kept in {@code report}.
      */
-    private BenchOutcome runOnce(AblationLesson lesson, AblationWorkload workload, AblationSetting setting,
-                                 Troupe troupe, int k) {
-        // Collect the last run's garbage now, untimed, rather than inside the next run.
-        System.gc();
+    private Rounds.Slot slot(AblationLesson lesson, AblationWorkload workload, AblationSetting setting, Troupe troupe,
+                             int k, AblationReport report) {
         String engine = lesson.id() + " " + setting.name();
-        BenchOutcome outcome = seam.apply(engine, k, TroupeBenchEngine.time(troupe, workload.query().get(), k));
-        answers.check(workload.id(), engine, k, outcome);
-        return outcome;
+        return new Rounds.Slot() {
+            @Override
+            public String name() {
+                return setting.name() + "/" + k;
+            }
+
+            @Override
+            public BenchOutcome run() {
+                BenchOutcome outcome = seam.apply(engine, k, TroupeBenchEngine.time(troupe, workload.query().get(), k));
+                answers.check(workload.id(), engine, k, outcome);
+                return outcome;
+            }
+
+            @Override
+            public void record(int round, BenchOutcome outcome) {
+                report.add(new AblationRun(lesson.id(), workload.id(), setting.name(), k, round, outcome.seconds()));
+            }
+        };
     }
 
     /**
@@ -218,12 +217,4 @@ final class Ablation {
         }
     }
 
-    private static void progress(PrintWriter err, String format, Object... args) {
-        err.printf(Locale.ROOT, "bench: " + format + "%n", args);
-        err.flush();
-    }
-
-    private static double seconds(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
-    }
 }

@@ -8,12 +8,12 @@ import java.util.Map;
 /**
  * The first answer each workload gave in a bench, which every later run of it (warm-ups too, any
  * engine, setting or worker count) must repeat in rows and checksum: a run that computes a wrong
- * answer makes every timing of the bench meaningless. Used by {@code troupe bench} and by its
- * ablation alike, so that both fail with the same message.
+ * answer makes every timing of the bench meaningless. Used by {@code troupe bench}, its ablation and
+ * {@code troupe loadtest} alike, so that all fail with the same message.
  *
  * <p>Not threadsafe: a bench checks its runs on its one thread.
  */
-final class AnswerCheck {
+public final class AnswerCheck {
 
     /** The first answer seen for a workload, and who gave it. */
     private record Reference(String engine, int workers, long rows, BigDecimal checksum) {
@@ -28,7 +28,7 @@ final class AnswerCheck {
      * @param engine  who ran it, as the message should name it (troupe, duckdb, "s1 always-write")
      * @throws BenchMismatchException naming both runs when rows or checksum differ
      */
-    void check(String workload, String engine, int workers, BenchOutcome outcome) {
+    public void check(String workload, String engine, int workers, BenchOutcome outcome) {
         Reference first = references.get(workload);
         if (first == null) {
             references.put(workload, new Reference(engine, workers, outcome.rows(), outcome.checksum()));

@@ -162,7 +162,7 @@ final class BaselineProfile {
 
     /**
      * A thread's group: its name with every run of digits (and UUID) as '*', so that siblings share it
-     * ("troupe-*-troupe-worker-dispatcher-*").
+     * ("troupe-*-worker-dispatcher-*").
      */
     private static String threadGroup(RecordedThread thread) {
         if (thread == null) {

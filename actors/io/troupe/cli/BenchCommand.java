@@ -1,23 +1,19 @@
 package io.troupe.cli;
 
-import io.troupe.actors.api.QueryOptions;
 import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 /**
@@ -27,8 +23,9 @@ import java.util.concurrent.Callable;
  * evenly. Prints a table of medians, min-max and speedups, and writes DIR/results.csv (one line per
  * timed run) and DIR/chart.png. Every run, warm-ups included, must agree with the workload's first
  * run on rows and checksum; a disagreement stops the bench with exit status 1 and names both runs.
- * Bad arguments exit with 2. Progress goes to stderr, results to stdout. With {@code --ablation} it
- * measures the three lessons instead ({@link AblationOptions}, {@link Ablation}).
+ * Every argument is checked before any work; a bad one exits with 2. Progress goes to stderr, results
+ * to stdout. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
  */
@@ -48,36 +45,21 @@ final class BenchCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
-    @Option(names = "--rows", paramLabel = "N",
-            description = "rows N of w1's and w2's generated table; w3 ignores it (default: ${DEFAULT-VALUE})")
-    long rows = 1_000_000;
-
-    @Option(names = "--scale", paramLabel = "SF",
-            description = "TPC-DS scale factor of w3's tables, > 0; w1 and w2 ignore it (default: ${DEFAULT-VALUE})")
-    double scale = 1;
-
-    @Option(names = "--workers", split = ",", paramLabel = "K",
-            description = "worker counts; 0 is Troupe's leader alone, peers run each K >= 1 as threads "
-                    + "(default: ${DEFAULT-VALUE})")
-    List<Integer> workers = new ArrayList<>(List.of(0, 1, 2));
-
-    @Option(names = "--runs", paramLabel = "R",
-            description = "timed runs of each engine and worker count (default: ${DEFAULT-VALUE})")
-    int runs = 5;
-
-    @Option(names = "--warmups", paramLabel = "R", description = "untimed runs before (default: ${DEFAULT-VALUE})")
-    int warmups = 1;
+    @Mixin
+    RoundOptions rounds = new RoundOptions(1_000_000, List.of(0, 1, 2));
 
     @Option(names = "--peers", split = ",", paramLabel = "P",
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
 
-    @Option(names = "--out", paramLabel = "DIR",
-            description = "directory for results.csv and chart.png (default: ${DEFAULT-VALUE})")
-    Path out = Path.of("bench-results");
+    @Option(names = "--ablation",
+            description = {"run `troupe ablation` instead, with these arguments and the ablation's defaults for the "
+                    + "others (--rows 10000000, --workers 1, 2, 4, ... processors; 0 not allowed); --workload and "
+                    + "--peers are ignored"})
+    boolean ablation;
 
     @Mixin
-    AblationOptions ablation = new AblationOptions();
+    AblationOptions lessons = new AblationOptions();
 
     @Spec
     CommandSpec spec;
@@ -89,45 +71,42 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ParseResult parsed = spec.commandLine().getParseResult();
+        if (ablation) {
+            AblationCommand delegate = new AblationCommand();
+            delegate.lessons = lessons;
+            delegate.rounds = rounds.givenOr(parsed, AblationCommand.defaults());
+            delegate.seam = seam;
+            return delegate.run(spec, "bench --ablation");
+        }
+        if (parsed.hasMatchedOption("--lessons")) {
+            throw RoundOptions.bad(spec, "--lessons needs --ablation (or run troupe ablation)");
+        }
         List<BenchWorkload> chosen = parseWorkloads();
-        List<Integer> counts = parseWorkers();
+        List<Integer> counts = rounds.check(spec, 0, "");
         List<String> peerIds = parsePeers();
-        if (rows < 1 || rows > Integer.MAX_VALUE) {
-            throw bad("--rows must be in 1.." + Integer.MAX_VALUE + " (an INT32 column), got " + rows);
-        }
-        if (!(scale > 0) || Double.isInfinite(scale)) {
-            throw bad("--scale must be a positive scale factor, got " + scale);
-        }
-        if (runs < 1) {
-            throw bad("--runs must be at least 1, got " + runs);
-        }
-        if (warmups < 0) {
-            throw bad("--warmups must be 0 or more, got " + warmups);
-        }
-        prepareOut();
-        if (ablation.requested) {
-            return ablation.run(this, counts);
-        }
+        RoundOptions.prepareOut(spec, rounds.out);
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
-        BenchSize size = new BenchSize(rows, scale);
+        BenchSize size = rounds.size();
         List<BenchEngine> engines = openEngines(peerIds);
         try {
             BenchReport report = new BenchReport();
             for (BenchWorkload workload : chosen) {
                 runWorkload(workload, size, engines, counts, report, err);
             }
-            Path csv = out.resolve("results.csv");
+            Path csv = rounds.out.resolve("results.csv");
             report.writeCsv(csv);
             List<String> ids = engines.stream().map(BenchEngine::id).toList();
             stdout.printf(Locale.ROOT, "troupe bench: %s; %d timed runs after %d warm-up(s), engines "
                             + "alternating, %d processors; wall seconds of the whole query; speedup = 1-worker "
                             + "median / median%n",
-                    String.join(", ", chosen.stream().map(w -> w.id() + " " + w.size(size)).toList()), runs, warmups,
+                    String.join(", ", chosen.stream().map(w -> w.id() + " " + w.size(size)).toList()), rounds.runs,
+                    rounds.warmups,
                     Runtime.getRuntime().availableProcessors());
             stdout.print(report.table(ids));
-            Path png = out.resolve("chart.png");
+            Path png = rounds.out.resolve("chart.png");
             new BenchChart(report.summaries(ids), ids, counts, size).write(png);
             stdout.printf("wrote %s and %s%n", csv, png);
             stdout.flush();
@@ -147,55 +126,49 @@ final class BenchCommand implements Callable<Integer> {
                              BenchReport report, PrintWriter err) throws Exception {
         long t0 = System.nanoTime();
         List<Table> tables = workload.tables(size, err);
-        progress(err, "%s: %s generated in %.2f s", workload.id(), String.join(", ", tables.stream()
+        Rounds.progress(err, "bench", "%s: %s generated in %.2f s", workload.id(), String.join(", ", tables.stream()
                 .map(t -> String.format(Locale.ROOT, "table %s with %,d rows", t.name(), t.rowCount())).toList()),
-                seconds(t0));
+                Rounds.seconds(t0));
         for (BenchEngine engine : engines) {
             long t1 = System.nanoTime();
             engine.load(workload, size, tables);
-            progress(err, "%s: %s: loaded in %.2f s", workload.id(), engine.id(), seconds(t1));
+            Rounds.progress(err, "bench", "%s: %s: loaded in %.2f s", workload.id(), engine.id(), Rounds.seconds(t1));
         }
-        // One round runs every engine and worker count once, interleaved; the order flips every
-        // other round so that neither drift nor the previous run's garbage favours one of them.
-        List<BenchEngine> roundEngines = new ArrayList<>();
-        List<Integer> roundWorkers = new ArrayList<>();
+        List<Rounds.Slot> slots = new ArrayList<>();
         for (int k : counts) {
             for (BenchEngine engine : engines) {
                 if (k >= engine.minWorkers()) {
-                    roundEngines.add(engine);
-                    roundWorkers.add(k);
+                    slots.add(slot(workload, engine, k, report));
                 }
             }
         }
-        for (int round = -warmups + 1; round <= runs; round++) {
-            boolean timed = round >= 1;
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < roundEngines.size(); i++) {
-                order.add(i);
-            }
-            if ((round & 1) == 0) {
-                Collections.reverse(order);
-            }
-            StringBuilder line = new StringBuilder();
-            for (int i : order) {
-                BenchEngine engine = roundEngines.get(i);
-                int k = roundWorkers.get(i);
-                // Collect the last run's garbage now, untimed, rather than inside the next run.
-                System.gc();
-                BenchOutcome outcome = seam.apply(engine.id(), k, engine.run(workload, k));
-                report.check(workload, engine.id(), k, outcome);
-                if (timed) {
-                    report.add(new BenchRun(workload, engine.id(), k, round, outcome.seconds(), outcome.rows(),
-                            outcome.checksum()));
-                }
-                line.append(String.format(Locale.ROOT, "  %s/%d %.3f s", engine.id(), k, outcome.seconds()));
-            }
-            progress(err, "%s: %s:%s", workload.id(),
-                    timed ? "run " + round + "/" + runs : "warm-up " + (round + warmups) + "/" + warmups, line);
-        }
+        Rounds.run(slots, rounds.warmups, rounds.runs, "bench", workload.id(), err);
         for (BenchEngine engine : engines) {
             engine.unload(workload);
         }
+    }
+
+    /** The slot of {@code engine} with {@code k} workers: each run checked, each timed one kept in {@code report}. */
+    private Rounds.Slot slot(BenchWorkload workload, BenchEngine engine, int k, BenchReport report) {
+        return new Rounds.Slot() {
+            @Override
+            public String name() {
+                return engine.id() + "/" + k;
+            }
+
+            @Override
+            public BenchOutcome run() throws Exception {
+                BenchOutcome outcome = seam.apply(engine.id(), k, engine.run(workload, k));
+                report.check(workload, engine.id(), k, outcome);
+                return outcome;
+            }
+
+            @Override
+            public void record(int round, BenchOutcome outcome) {
+                report.add(new BenchRun(workload, engine.id(), k, round, outcome.seconds(), outcome.rows(),
+                        outcome.checksum()));
+            }
+        };
     }
 
     private List<BenchEngine> openEngines(List<String> peerIds) throws Exception {
@@ -231,15 +204,6 @@ final class BenchCommand implements Callable<Integer> {
         return chosen;
     }
 
-    private List<Integer> parseWorkers() {
-        for (int k : workers) {
-            if (k < 0 || k > QueryOptions.MAX_WORKERS) {
-                throw bad("--workers must be in 0.." + QueryOptions.MAX_WORKERS + ", got " + k);
-            }
-        }
-        return List.copyOf(new TreeSet<>(workers));
-    }
-
     private List<String> parsePeers() {
         List<String> chosen = new ArrayList<>();
         for (String peer : peers) {
@@ -257,17 +221,6 @@ final class BenchCommand implements Callable<Integer> {
         return chosen;
     }
 
-    /** Creates DIR and proves it writable by writing a file there, before any minute is spent. */
-    private void prepareOut() {
-        try {
-            Files.createDirectories(out);
-            Path probe = Files.createTempFile(out, ".troupe-bench", ".probe");
-            Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            throw bad("--out " + out + " is not a writable directory: " + e);
-        }
-    }
-
     private static String known() {
         List<String> ids = new ArrayList<>();
         for (BenchWorkload w : BenchWorkload.values()) {
@@ -277,15 +230,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private ParameterException bad(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        return RoundOptions.bad(spec, message);
     }
 
-    private static void progress(PrintWriter err, String format, Object... args) {
-        err.printf(Locale.ROOT, "bench: " + format + "%n", args);
-        err.flush();
-    }
-
-    private static double seconds(long startNanos) {
-        return (System.nanoTime() - startNanos) / 1e9;
-    }
 }

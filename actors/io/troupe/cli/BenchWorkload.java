@@ -24,14 +24,14 @@ import static io.troupe.operators.plan.Expr.lit;
  * generates, how a SQL peer makes them, and the query it times, as a Troupe plan and as SQL. W1 and
  * W2 read one INT32 series of {@link BenchSize#rows()} rows, which a peer generates itself; W3
  * reads TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's generated
- * values. Immutable (an enum), so threadsafe.
+ * values. Used by {@code troupe bench} and {@code troupe loadtest}. Immutable (an enum), so threadsafe.
  */
-enum BenchWorkload {
+public enum BenchWorkload {
 
     /** A self join on a unique key: {@code select count(*) from t t1 join t t2 using (i)}; returns N. */
     W1("t", "i", "select count(*) from t t1 join t t2 using (i)") {
         @Override
-        Plan query() {
+        public Plan query() {
             return Plan.scan("t").as("t1")
                     .join(Plan.scan("t").as("t2"), JoinType.INNER, col("t1.i").eq(col("t2.i")))
                     .aggregate(List.of(), count().as("count"));
@@ -41,7 +41,7 @@ enum BenchWorkload {
     /** Duplicates of a key that has none: a grouping of N groups whose HAVING keeps no row. */
     W2("pgbench_accounts", "aid", "select aid, count(*) from pgbench_accounts group by 1 having count(*) > 1") {
         @Override
-        Plan query() {
+        public Plan query() {
             return Plan.scan("pgbench_accounts")
                     .aggregate(List.of(col("aid")), count().as("count"))
                     .having(col("count").gt(lit(1L)));
@@ -51,23 +51,23 @@ enum BenchWorkload {
     /** TPC-DS query 2 over date_dim, web_sales and catalog_sales ({@link TpcdsQuery2}). */
     W3(TpcdsQuery2.TABLES, TpcdsQuery2.SQL) {
         @Override
-        Plan query() {
+        public Plan query() {
             return TpcdsQuery2.plan();
         }
 
         @Override
-        List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
+        public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
             return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), tableNames(),
                     Runtime.getRuntime().availableProcessors(), progress).tables();
         }
 
         @Override
-        Optional<String> createTableSql(BenchSize size) {
+        public Optional<String> createTableSql(BenchSize size) {
             return Optional.empty();
         }
 
         @Override
-        String size(BenchSize size) {
+        public String size(BenchSize size) {
             return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
         }
     };
@@ -92,7 +92,7 @@ enum BenchWorkload {
     }
 
     /** The workload named {@code name} (w1, W2, ...), or null. */
-    static BenchWorkload parse(String name) {
+    public static BenchWorkload parse(String name) {
         for (BenchWorkload w : values()) {
             if (w.name().equalsIgnoreCase(name.trim())) {
                 return w;
@@ -102,12 +102,12 @@ enum BenchWorkload {
     }
 
     /** The lower-case name used on the command line and in results.csv. */
-    String id() {
+    public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /** The names of the tables the query reads. */
-    List<String> tableNames() {
+    public List<String> tableNames() {
         return tableNames;
     }
 
@@ -116,7 +116,7 @@ enum BenchWorkload {
      * into every Troupe that runs the workload: here one INT32 column = 1..rows (W3 generates its
      * TPC-DS tables, with a progress bar on {@code progress}).
      */
-    List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
+    public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
         int[] values = new int[Math.toIntExact(size.rows())];
         for (int i = 0; i < values.length; i++) {
             values[i] = i + 1;
@@ -129,21 +129,21 @@ enum BenchWorkload {
      * The SQL statement that creates the same table in a peer, when the peer can make it itself;
      * empty when the peer must load the values of {@link #tables} instead.
      */
-    Optional<String> createTableSql(BenchSize size) {
+    public Optional<String> createTableSql(BenchSize size) {
         return Optional.of("create or replace table " + tableNames.get(0) + " as select generate_series::int " + column
                 + " from generate_series(1, " + size.rows() + ")");
     }
 
     /** How big its data is, for the chart's titles and the printed header: "1,000,000 rows", "SF 1". */
-    String size(BenchSize size) {
+    public String size(BenchSize size) {
         return String.format(Locale.ROOT, "%,d rows", size.rows());
     }
 
     /** The query timed, as SQL for a peer. */
-    String sql() {
+    public String sql() {
         return sql;
     }
 
     /** The query timed, as a Troupe plan. */
-    abstract Plan query();
+    public abstract Plan query();
 }

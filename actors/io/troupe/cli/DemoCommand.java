@@ -8,7 +8,9 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.types.DataType;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -21,7 +23,8 @@ import static io.troupe.operators.plan.Expr.lit;
 /**
  * {@code troupe demo}: generates the benchmark tables of shared/design.md and runs W1 (a self
  * join) and W2 (a grouping that finds no duplicates), printing each plan, its result and its time;
- * with {@code --analyze}, each query's EXPLAIN ANALYZE profile instead of its plan and time.
+ * with {@code --analyze}, each query's EXPLAIN ANALYZE profile instead of its plan and time. Its
+ * arguments are checked before anything starts; a bad one exits with 2.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = "Generate data and run the W1 and W2 workloads on it.")
@@ -38,12 +41,16 @@ final class DemoCommand implements Callable<Integer> {
             + "(rows, batches and time per node and per worker) instead of its plan")
     boolean analyze;
 
+    @Spec
+    CommandSpec spec;
+
     private final PrintStream out = System.out;
 
     @Override
     public Integer call() {
-        if (rows < 1 || rows > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("--rows must be in 1.." + Integer.MAX_VALUE + ", got " + rows);
+        RoundOptions.checkRows(spec, rows);
+        if (workers != QueryOptions.DEFAULT_WORKERS) {
+            RoundOptions.checkWorkers(spec, List.of(workers), 0, "");
         }
         try (Troupe troupe = Troupe.start()) {
             out.printf("Generating t (i INT32 = 1..%,d) and pgbench_accounts (aid INT32 = 1..%,d) ...%n", rows, rows);

@@ -26,11 +26,12 @@ import java.util.Optional;
  * timer starts; the time covers executing the query and reading every row of its result (the
  * checksum is summed while reading, which costs nothing next to the query).
  *
- * <p>Not threadsafe (see {@link BenchEngine}); owns one in-memory database and closes it.
+ * <p>Not threadsafe (see {@link BenchEngine}); owns one in-memory database and closes it. The static
+ * helpers serve {@code troupe loadtest}'s DuckDB peer as well.
  */
-final class DuckDbBenchEngine implements BenchEngine {
+public final class DuckDbBenchEngine implements BenchEngine {
 
-    static final String URL = "jdbc:duckdb:";
+    public static final String URL = "jdbc:duckdb:";
 
     private final Connection connection;
 
@@ -44,14 +45,23 @@ final class DuckDbBenchEngine implements BenchEngine {
      * @throws IllegalStateException naming the missing jar when no driver accepts {@code url}
      */
     static DuckDbBenchEngine open(String url) throws SQLException {
+        return new DuckDbBenchEngine(connect(url));
+    }
+
+    /**
+     * A connection to a new in-memory DuckDB through the driver registered for {@code url}.
+     *
+     * @throws IllegalStateException naming the missing jar when no driver accepts {@code url}
+     */
+    public static Connection connect(String url) throws SQLException {
         try {
             DriverManager.getDriver(url);
         } catch (SQLException e) {
             throw new IllegalStateException("peer duckdb needs the DuckDB JDBC driver (org.duckdb:duckdb_jdbc) on "
                     + "the classpath, and no driver accepts the URL '" + url + "': build with 'mvn -DskipTests package', which "
-                    + "copies it to target/bench-lib/ for bin/troupe, or leave out --peers duckdb", e);
+                    + "copies it to target/bench-lib/ for bin/troupe, or leave out the duckdb peer", e);
         }
-        return new DuckDbBenchEngine(DriverManager.getConnection(url));
+        return DriverManager.getConnection(url);
     }
 
     @Override
@@ -66,6 +76,15 @@ final class DuckDbBenchEngine implements BenchEngine {
 
     @Override
     public void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws SQLException, IOException {
+        load(connection, workload, size, tables);
+    }
+
+    /**
+     * Makes {@code workload}'s tables in the DuckDB behind {@code connection}: by the workload's own
+     * SQL when it has one, else from {@code tables}, the values the bench generated.
+     */
+    public static void load(Connection connection, BenchWorkload workload, BenchSize size, List<Table> tables)
+            throws SQLException, IOException {
         Optional<String> create = workload.createTableSql(size);
         if (create.isPresent()) {
             try (Statement s = connection.createStatement()) {
@@ -80,7 +99,7 @@ final class DuckDbBenchEngine implements BenchEngine {
      * Creates each of {@code tables} in the DuckDB behind {@code connection}, with the same name,
      * columns, types and NOT NULLs, holding the same values (tests load their oracle this way).
      */
-    static void loadTables(Connection connection, List<Table> tables) throws SQLException, IOException {
+    public static void loadTables(Connection connection, List<Table> tables) throws SQLException, IOException {
         Path dir = Files.createTempDirectory("troupe-bench-");
         try {
             for (Table table : tables) {
@@ -156,23 +175,30 @@ final class DuckDbBenchEngine implements BenchEngine {
         try (Statement s = connection.createStatement()) {
             s.execute("SET threads = " + workers);
         }
-        long rows = 0;
-        BigDecimal checksum = BigDecimal.ZERO;
         long t0 = System.nanoTime();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(workload.sql())) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                rows++;
-                for (int c = 1; c <= columns; c++) {
-                    BigDecimal n = BenchOutcome.numeric(rs.getObject(c));
-                    if (n != null) {
-                        checksum = checksum.add(n);
-                    }
+            return readAll(rs, t0);
+        }
+    }
+
+    /**
+     * Reads every row of {@code rs}, summing the checksum as it goes; the seconds are those since
+     * {@code startNanos} (a {@link System#nanoTime()}) until the last row was read.
+     */
+    public static BenchOutcome readAll(ResultSet rs, long startNanos) throws SQLException {
+        long rows = 0;
+        BigDecimal checksum = BigDecimal.ZERO;
+        int columns = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+            rows++;
+            for (int c = 1; c <= columns; c++) {
+                BigDecimal n = BenchOutcome.numeric(rs.getObject(c));
+                if (n != null) {
+                    checksum = checksum.add(n);
                 }
             }
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        return new BenchOutcome(seconds, rows, checksum);
+        return new BenchOutcome((System.nanoTime() - startNanos) / 1e9, rows, checksum);
     }
 
     @Override

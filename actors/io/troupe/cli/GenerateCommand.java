@@ -28,7 +28,8 @@ import java.util.concurrent.TimeoutException;
  * Maven Central, in parallel, straight into Troupe's columnar tables; prints a summary (tables,
  * rows, seconds) and, with {@code --out}, writes each table as a '|'-separated file. A progress
  * bar on stderr while it runs (plain lines when stderr is not a terminal); the summary on stdout.
- * Bad arguments exit with 2.
+ * Every argument is checked before anything is generated (--out made and proved writable); a bad one
+ * exits with 2.
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Generate TPC-DS or TPC-H tables into Troupe's columnar tables (and '|' files).")
@@ -36,6 +37,8 @@ final class GenerateCommand implements Callable<Integer> {
 
     /** How often the waiting thread redraws the progress bar. */
     private static final long PROGRESS_MILLIS = 250;
+    /** More generator threads than this only queue behind each other: a bound that catches a typo. */
+    private static final int MAX_THREADS = 1024;
 
     @Option(names = "--benchmark", required = true, paramLabel = "B", description = "tpcds or tpch")
     String benchmark;
@@ -66,17 +69,20 @@ final class GenerateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        if (!(scale > 0)) {
-            throw bad("--scale must be positive, got " + scale);
+        if (!(scale > 0) || Double.isInfinite(scale)) {
+            throw bad("--scale must be a positive scale factor, got " + scale);
         }
-        if (threads < 1) {
-            throw bad("--threads must be at least 1, got " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw bad("--threads must be in 1.." + MAX_THREADS + ", got " + threads);
         }
         List<String> known = BenchmarkDataGenerator.tableNames(chosen);
         for (String t : tables) {
             if (!known.contains(t.trim().toLowerCase(Locale.ROOT))) {
                 throw bad("no " + chosen.title() + " table '" + t + "'; its tables: " + String.join(", ", known));
             }
+        }
+        if (out != null) {
+            RoundOptions.prepareOut(spec, out);
         }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
@@ -130,6 +136,6 @@ final class GenerateCommand implements Callable<Integer> {
     }
 
     private ParameterException bad(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        return RoundOptions.bad(spec, message);
     }
 }

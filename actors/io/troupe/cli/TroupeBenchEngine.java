@@ -2,15 +2,10 @@ package io.troupe.cli;
 
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
-import io.troupe.operators.batch.Batch;
-import io.troupe.operators.batch.ColumnVector;
-import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
-import io.troupe.operators.types.DataType;
 
-import java.math.BigDecimal;
 import java.util.List;
 
 /**
@@ -56,41 +51,7 @@ final class TroupeBenchEngine implements BenchEngine {
         long t0 = System.nanoTime();
         QueryResult result = troupe.execute(plan, options);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        return new BenchOutcome(seconds, result.rowCount(), checksum(result));
-    }
-
-    /**
-     * The sum of every numeric value in {@code result}, column by column: INT32 columns are summed
-     * straight from their arrays (a result of millions of narrow rows, as the ablation's Gather
-     * returns, is not boxed row by row), any other column value by value as
-     * {@link BenchOutcome#numeric} reads it.
-     */
-    private static BigDecimal checksum(QueryResult result) {
-        BigDecimal checksum = BigDecimal.ZERO;
-        for (Batch batch : result.batches()) {
-            for (int c = 0; c < batch.columnCount(); c++) {
-                ColumnVector column = batch.column(c);
-                if (column instanceof IntVector ints && ints.type().equals(DataType.INT32)) {
-                    // A batch holds at most 2^20 rows (troupe.batch-size's limit) of at most 2^31: no overflow.
-                    long sum = 0;
-                    for (int i = 0; i < batch.size(); i++) {
-                        int row = batch.row(i);
-                        if (!ints.isNull(row)) {
-                            sum += ints.get(row);
-                        }
-                    }
-                    checksum = checksum.add(BigDecimal.valueOf(sum));
-                } else {
-                    for (int i = 0; i < batch.size(); i++) {
-                        BigDecimal n = BenchOutcome.numeric(column.getObject(batch.row(i)));
-                        if (n != null) {
-                            checksum = checksum.add(n);
-                        }
-                    }
-                }
-            }
-        }
-        return checksum;
+        return new BenchOutcome(seconds, result.rowCount(), BenchOutcome.checksum(result));
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -19,9 +20,11 @@ import java.util.Locale;
  * @param memory     query memory: chunk size, preallocation, budget, per-query limit
  *                   ({@code troupe.hash.chunk-size}, {@code troupe.memory.*})
  * @param spill      what operators over the budget do ({@code troupe.spill.*})
+ * @param admission  how many queries run at once and how the others wait ({@code troupe.admission.*})
+ * @param metrics    how a Troupe is monitored ({@code troupe.metrics.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory, Spill spill) {
+                             Memory memory, Spill spill, Admission admission, Metrics metrics) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -126,7 +129,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      * @param threads        {@code troupe.workers.threads}: threads of the dispatcher that runs the
      *                       CPU-bound workers; 0 in the file means one per available processor
      * @param defaultWorkers {@code troupe.workers.default}: workers per query when the caller does not
-     *                       say; 0 runs the query on the caller's thread (the leader alone)
+     *                       say ("auto" in the file: one per available processor); 0 runs the query on
+     *                       the caller's thread (the leader alone)
      * @param leaderParticipation {@code troupe.gather.leader-participation}: whether a Gather runs
      *                       morsels of its pipeline itself when no batch is ready
      */
@@ -184,6 +188,45 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     }
 
     /**
+     * Admission control ({@code troupe.admission.*}): how many queries run at once, how many wait and
+     * for how long, and what each is given of the memory budget when it is admitted.
+     *
+     * @param maxConcurrent     {@code troupe.admission.max-concurrent}: queries that run at once
+     * @param queueSize         {@code troupe.admission.queue-size}: queries that may wait; 0 rejects at once
+     * @param queueTimeout      {@code troupe.admission.queue-timeout}: the longest a query waits
+     * @param queryMemoryBytes  {@code troupe.admission.query-memory}: bytes set aside per admitted query,
+     *                          -1 for auto (the budget divided by max-concurrent)
+     */
+    public record Admission(int maxConcurrent, int queueSize, Duration queueTimeout, long queryMemoryBytes) {
+
+        /** {@code query-memory = auto}. */
+        public static final long AUTO = -1;
+
+        public Admission {
+            if (maxConcurrent < 1) {
+                throw new IllegalArgumentException("troupe.admission.max-concurrent must be at least 1, got "
+                        + maxConcurrent);
+            }
+            if (queueSize < 0) {
+                throw new IllegalArgumentException("troupe.admission.queue-size must not be negative, got " + queueSize);
+            }
+            if (queueTimeout == null || queueTimeout.isNegative()) {
+                throw new IllegalArgumentException("troupe.admission.queue-timeout must not be negative, got "
+                        + queueTimeout);
+            }
+            if (queryMemoryBytes < AUTO) {
+                throw new IllegalArgumentException("troupe.admission.query-memory must not be negative, got "
+                        + queryMemoryBytes);
+            }
+        }
+
+        /** The bytes each admitted query is given of {@code budgetBytes}: the setting, or auto's share. */
+        public long queryMemoryBytes(long budgetBytes) {
+            return queryMemoryBytes == AUTO ? budgetBytes / maxConcurrent : queryMemoryBytes;
+        }
+    }
+
+    /**
      * What an operator over the memory budget does ({@code troupe.spill.*}).
      *
      * @param enabled       {@code troupe.spill.enabled}: write to temp files and go on; false fails the query
@@ -207,6 +250,16 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
     }
 
+    /**
+     * How a Troupe is monitored ({@code troupe.metrics.*}); Micrometer needs no setting (the host binds
+     * {@code io.troupe.actors.metrics.TroupeMetrics} to its registry).
+     *
+     * @param jmx {@code troupe.metrics.jmx}: register an MXBean {@code io.troupe:type=Troupe,name=troupe-N}
+     *            in the platform MBean server while the Troupe runs
+     */
+    public record Metrics(boolean jmx) {
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     /** The settings before lesson 2's: memory and spill as reference.conf's defaults give them. */
@@ -214,9 +267,22 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         this(batchSize, matchFlags, transport, workers, from(ConfigFactory.empty()).memory());
     }
 
-    /** The settings with spill as reference.conf's defaults give it. */
+    /** The settings with spill and admission as reference.conf's defaults give them. */
     public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory) {
         this(batchSize, matchFlags, transport, workers, memory, from(ConfigFactory.empty()).spill());
+    }
+
+    /** The settings with admission as reference.conf's defaults give it. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, from(ConfigFactory.empty()).admission());
+    }
+
+    /** The settings with metrics as reference.conf's defaults give them. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill, Admission admission) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, admission,
+                from(ConfigFactory.empty()).metrics());
     }
 
     public TroupeSettings {
@@ -225,6 +291,12 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
         if (spill == null) {
             throw new IllegalArgumentException("troupe spill settings must not be null");
+        }
+        if (admission == null) {
+            throw new IllegalArgumentException("troupe admission settings must not be null");
+        }
+        if (metrics == null) {
+            throw new IllegalArgumentException("troupe metrics settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -242,61 +314,94 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return from(ConfigFactory.load());
     }
 
-    /** Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it). */
+    /**
+     * Reads the {@code troupe} section of {@code config} (with reference.conf's defaults under it).
+     *
+     * @throws IllegalArgumentException naming the key (its full path) when a key under {@code troupe}
+     *         is none that reference.conf sets (with the nearest that it does), or a value is bad
+     */
     public static TroupeSettings from(Config config) {
-        Config c = config.withFallback(ConfigFactory.defaultReference()).getConfig("troupe");
+        Config reference = ConfigFactory.defaultReference();
+        new SettingKeys(reference).checkKnown(config);
+        Config c = config.withFallback(reference).getConfig("troupe");
         try {
             return new TroupeSettings(
-                    c.getInt("batch-size"),
+                    integer(c, "batch-size"),
                     parseEnum(MatchFlags.class, c, "hash.match-flags"),
                     new Transport(
                             parseEnum(GatherTransport.class, c, "gather.transport"),
                             parseEnum(Wakeups.class, c, "gather.wakeups"),
-                            c.getInt("gather.queue-capacity"),
+                            integer(c, "gather.queue-capacity"),
                             intBytes(c, "transport.term-length"),
                             intBytes(c, "transport.mtu"),
                             parseEnum(ChannelIdle.class, c, "transport.idle-strategy"),
                             parseEnum(DriverThreading.class, c, "transport.driver-threading"),
                             c.getString("transport.dir")),
                     new Workers(
-                            c.getInt("workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
-                                    : c.getInt("workers.threads"),
-                            c.getInt("workers.default"),
+                            integer(c, "workers.threads") == 0 ? Runtime.getRuntime().availableProcessors()
+                                    : integer(c, "workers.threads"),
+                            defaultWorkers(c, "workers.default"),
                             c.getBoolean("gather.leader-participation")),
                     memory(c),
                     new Spill(
                             c.getBoolean("spill.enabled"),
                             c.getString("spill.directory"),
-                            spillBytes(c)));
+                            spillBytes(c)),
+                    admission(c),
+                    new Metrics(c.getBoolean("metrics.jmx")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission, metrics);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission, metrics);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission, metrics);
+    }
+
+    /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
+    public TroupeSettings withDefaultWorkers(int defaultWorkers) {
+        return withWorkers(new Workers(workers.threads(), defaultWorkers, workers.leaderParticipation()));
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission, metrics);
     }
 
     public TroupeSettings withSpill(Spill newSpill) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission, metrics);
+    }
+
+    public TroupeSettings withAdmission(Admission newAdmission) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission, metrics);
+    }
+
+    public TroupeSettings withMetrics(Metrics newMetrics) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, newMetrics);
     }
 
     private static Memory memory(Config c) {
         long budget = bytesOrPercent(c, "memory.budget", Runtime.getRuntime().maxMemory(), "the heap");
-        return new Memory(intBytes(c, "hash.chunk-size"), c.getBytes("memory.preallocate"), budget,
+        return new Memory(intBytes(c, "hash.chunk-size"), bytes(c, "memory.preallocate"), budget,
                 bytesOrPercent(c, "memory.query-limit", budget, "troupe.memory.budget"));
+    }
+
+    private static Admission admission(Config c) {
+        String concurrent = c.getString("admission.max-concurrent").trim();
+        int maxConcurrent = concurrent.equalsIgnoreCase("auto")
+                ? Math.max(4, 2 * Runtime.getRuntime().availableProcessors()) : integer(c, "admission.max-concurrent");
+        String memory = c.getString("admission.query-memory").trim();
+        long queryMemory = memory.equalsIgnoreCase("auto") ? Admission.AUTO
+                : bytesOrPercent(c, "admission.query-memory", memory(c).budgetBytes(), "troupe.memory.budget");
+        return new Admission(maxConcurrent, integer(c, "admission.queue-size"), c.getDuration("admission.queue-timeout"),
+                queryMemory);
     }
 
     private static long spillBytes(Config c) {
@@ -320,15 +425,60 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
             }
             return (long) (whole * (percent / 100));
         }
-        return c.getBytes(key);
+        return bytes(c, key);
     }
 
     private static int intBytes(Config c, String key) {
-        long bytes = c.getBytes(key);
+        long bytes = bytes(c, key);
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("troupe." + key + " must be below 2 GiB, got " + bytes + " bytes");
         }
         return (int) bytes;
+    }
+
+    /**
+     * An integer setting: a whole number, written as a number or (from a system property) as text.
+     * Typesafe's getInt would truncate 1.5 to 1 without a word.
+     */
+    private static int integer(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        try {
+            if (raw instanceof Integer || raw instanceof Long) {
+                return Math.toIntExact(((Number) raw).longValue());
+            }
+            if (raw instanceof String text) {
+                return Integer.parseInt(text.trim());
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // Falls through to the error below.
+        }
+        throw new IllegalArgumentException("troupe." + key + " must be an integer, got '" + raw + "'");
+    }
+
+    /** {@code troupe.workers.default}: "auto", one worker per available processor (at most 256), or a number. */
+    private static int defaultWorkers(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof String text && text.trim().equalsIgnoreCase("auto")) {
+            return Math.min(Workers.MAX_WORKERS, Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            return integer(c, key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("troupe." + key + " must be auto or an integer, got '" + raw + "'", e);
+        }
+    }
+
+    /**
+     * A size in bytes: a whole number, or a number with a unit ("32k", "1.5m"). Typesafe's getBytes
+     * would truncate a bare 1.5 to 1 byte.
+     */
+    private static long bytes(Config c, String key) {
+        Object raw = c.getValue(key).unwrapped();
+        if (raw instanceof Double) {
+            throw new IllegalArgumentException("troupe." + key + " must be a whole number of bytes or a size with a unit"
+                    + " (32k, 8m), got '" + raw + "'");
+        }
+        return c.getBytes(key);
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {

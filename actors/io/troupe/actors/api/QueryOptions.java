@@ -11,12 +11,18 @@ import java.time.Duration;
  *
  * @param workers workers per pipeline; 0 runs the query on the caller's thread (the leader alone);
  *                {@link #DEFAULT_WORKERS} takes {@code troupe.workers.default}
- * @param timeout the query is cancelled after this long (a {@code QueryCancelledException}); null for none
+ * @param timeout the query is cancelled after this long (a {@code QueryCancelledException}), counted
+ *                from its admission (its wait in the queue is bounded by troupe.admission.queue-timeout);
+ *                null for none
+ * @param memoryBytes bytes of the memory budget set aside for it on admission;
+ *                {@link #DEFAULT_MEMORY} takes {@code troupe.admission.query-memory}
  */
-public record QueryOptions(int workers, Duration timeout) {
+public record QueryOptions(int workers, Duration timeout, long memoryBytes) {
 
     /** Take the number of workers from {@code troupe.workers.default}. */
     public static final int DEFAULT_WORKERS = -1;
+    /** Take the memory set aside on admission from {@code troupe.admission.query-memory}. */
+    public static final long DEFAULT_MEMORY = -1;
     public static final int MAX_WORKERS = 256;
 
     public QueryOptions {
@@ -26,18 +32,35 @@ public record QueryOptions(int workers, Duration timeout) {
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
+        if (memoryBytes < DEFAULT_MEMORY) {
+            throw new IllegalArgumentException("memory must not be negative (or DEFAULT_MEMORY), got " + memoryBytes);
+        }
     }
 
-    /** The settings' number of workers, no timeout. */
+    /** Workers and timeout as given, the settings' memory. */
+    public QueryOptions(int workers, Duration timeout) {
+        this(workers, timeout, DEFAULT_MEMORY);
+    }
+
+    /** The settings' number of workers and memory, no timeout. */
     public static QueryOptions defaults() {
-        return new QueryOptions(DEFAULT_WORKERS, null);
+        return new QueryOptions(DEFAULT_WORKERS, null, DEFAULT_MEMORY);
     }
 
     public QueryOptions withWorkers(int newWorkers) {
-        return new QueryOptions(newWorkers, timeout);
+        return new QueryOptions(newWorkers, timeout, memoryBytes);
     }
 
     public QueryOptions withTimeout(Duration newTimeout) {
-        return new QueryOptions(workers, newTimeout);
+        return new QueryOptions(workers, newTimeout, memoryBytes);
+    }
+
+    /**
+     * Sets aside {@code bytes} of the memory budget for this query when it is admitted (instead of
+     * {@code troupe.admission.query-memory}): it is admitted only once they are free, and is rejected
+     * at once when they are more than a query may ever hold.
+     */
+    public QueryOptions withMemory(long bytes) {
+        return new QueryOptions(workers, timeout, bytes);
     }
 }

@@ -3,18 +3,13 @@ package io.troupe.actors.api;
 import io.troupe.actors.coordinator.ExecutorRuntime;
 import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.operators.batch.Batch;
-import io.troupe.operators.exec.BatchConsumer;
-import io.troupe.operators.exec.ExecContext;
-import io.troupe.operators.exec.FinalizeWork;
-import io.troupe.operators.exec.Pipeline;
-import io.troupe.operators.exec.PipelineRun;
+import io.troupe.operators.exec.LocalRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.types.Schema;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -105,9 +100,9 @@ public final class QueryStream implements AutoCloseable {
         return new QueryStream(queryId, schema, new HandOverCursor(handOver, done, canceller));
     }
 
-    /** A stream that runs {@code pipelines} lazily on the reader's thread (0 workers). */
-    static QueryStream local(Schema schema, List<Pipeline> pipelines, ExecContext ctx, Duration timeout) {
-        return new QueryStream(ctx.queryId(), schema, new LocalCursor(pipelines, ctx, timeout));
+    /** A stream that steps {@code run} (made by {@link LocalRun#toOutput}) on the reader's thread (0 workers). */
+    static QueryStream local(Schema schema, LocalRun run) {
+        return new QueryStream(run.queryId(), schema, new LocalCursor(run));
     }
 
     public long queryId() {
@@ -245,111 +240,39 @@ public final class QueryStream implements AutoCloseable {
     }
 
     /**
-     * The leader alone, lazily: the pipelines in dependency order, each opened, bound and driven one
-     * batch per step on the reader's thread; the last one's chains end in {@link #ready} instead of
-     * its sink. Checks the query's cancel flag (and its timeout) once per step, the deadline of the
-     * call and the thread's interrupt between steps.
+     * The leader alone, lazily: each call steps the query's {@link LocalRun} on the reader's thread
+     * until its last pipeline has emitted a batch or the run has ended. The run checks the query's
+     * cancel flag and its timeout once per step; this cursor the deadline of the call and the
+     * thread's interrupt between steps.
      */
     private static final class LocalCursor implements Cursor {
-        private final List<Pipeline> ordered;
-        private final ExecContext ctx;
-        private final long timeoutNanos;
-        private final long startNanos = System.nanoTime();
-        private final Duration timeout;
-        private final ArrayDeque<Batch> ready = new ArrayDeque<>();
-        private final BatchConsumer tail = new BatchConsumer() {
-            @Override
-            public boolean accept(Batch batch) {
-                if (batch.size() > 0) {
-                    ready.addLast(batch);
-                }
-                return true;
-            }
+        private final LocalRun run;
 
-            @Override
-            public void finish() {
-                // The stream ends after the last pipeline, not after one of its branches.
-            }
-        };
-        private int pipeline = -1;
-        private PipelineRun run;
-        private PipelineRun.WorkerTask task;
-        /** The current pipeline's finalize work, once its task is done. */
-        private FinalizeWork finalizing;
-        private boolean released;
-
-        LocalCursor(List<Pipeline> pipelines, ExecContext ctx, Duration timeout) {
-            this.ordered = PipelineRun.inDependencyOrder(pipelines);
-            this.ctx = ctx;
-            this.timeout = timeout;
-            this.timeoutNanos = timeout == null ? Long.MAX_VALUE : timeout.toNanos();
+        LocalCursor(LocalRun run) {
+            this.run = run;
         }
 
         @Override
         public Batch next(long deadlineNanos) throws InterruptedException, TimeoutException {
-            try {
-                // At least one step per call, so that even a zero timeout makes progress.
-                while (ready.isEmpty() && !released) {
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException("query " + ctx.queryId() + ": interrupted while streaming");
-                    }
-                    if (System.nanoTime() - startNanos >= timeoutNanos) {
-                        ctx.cancel("timed out after " + timeout.toMillis() + " ms");
-                    }
-                    step();
-                    if (ready.isEmpty() && !released && deadlineNanos != Long.MAX_VALUE
-                            && System.nanoTime() - deadlineNanos >= 0) {
-                        throw new TimeoutException("query " + ctx.queryId() + ": no batch within the time asked");
-                    }
+            // At least one step per call, so that even a zero timeout makes progress.
+            for (boolean stepped = false; ; stepped = true) {
+                Batch batch = run.takeOutput();
+                if (batch != null || run.state() == LocalRun.State.ENDED) {
+                    return batch;
                 }
-                return ready.pollFirst();
-            } catch (RuntimeException e) {
-                release();
-                throw e;
-            }
-        }
-
-        /**
-         * One batch of the current pipeline, or one unit of its sink's finalize work; opens the next
-         * after finalizing one; releases after the last.
-         */
-        private void step() {
-            ctx.checkCancelled();
-            if (task == null) {
-                pipeline++;
-                run = PipelineRun.open(ordered.get(pipeline), ctx);
-                task = pipeline == ordered.size() - 1 ? run.bind(() -> tail) : run.bind();
-                return;
-            }
-            if (finalizing == null) {
-                if (task.step()) {
-                    return;
+                if (stepped && deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0) {
+                    throw new TimeoutException("query " + run.queryId() + ": no batch within the time asked");
                 }
-                finalizing = run.prepareFinalize();
-            }
-            if (finalizing.step()) {
-                return;
-            }
-            run.finalizeSink();
-            task = null;
-            finalizing = null;
-            if (pipeline == ordered.size() - 1) {
-                release();
-            }
-        }
-
-        private void release() {
-            if (!released) {
-                released = true;
-                ctx.release();
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("query " + run.queryId() + ": interrupted while streaming");
+                }
+                run.step();
             }
         }
 
         @Override
         public void close(boolean finished) {
-            ready.clear();
-            ctx.cancel("the stream was closed");
-            release();
+            run.stop("the stream was closed");
         }
     }
 }

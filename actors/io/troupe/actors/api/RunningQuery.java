@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * A query submitted with {@link Troupe#submit}: its result to come, and a way to cancel it.
  *
@@ -47,7 +49,7 @@ public final class RunningQuery {
 
     /** Asks the query to stop (idempotent; no effect once it has finished). */
     public void cancel(String reason) {
-        canceller.accept(reason);
+        canceller.accept(notNull(reason, "RunningQuery.cancel", "reason"));
     }
 
     /**

@@ -6,9 +6,12 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
-import io.troupe.operators.exec.LocalExecutor;
+import io.troupe.operators.exec.LocalRun;
+import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.memory.QueryMemory;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.profile.Profiler;
@@ -19,10 +22,23 @@ import io.troupe.operators.table.Table;
 import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+import static io.troupe.operators.Arguments.notNull;
 
 /**
  * An embedded Troupe: a catalog of tables and the executor that runs plans over them.
@@ -34,38 +50,81 @@ import java.util.concurrent.atomic.AtomicLong;
  * }
  * }</pre>
  *
- * <p>A query runs on the caller's thread (the leader alone) when it asks for 0 workers, which is
- * what {@code troupe.workers.default = 0} gives {@link #execute(Plan)}; with workers it runs in the
- * actor executor ({@link ExecutorRuntime}): a coordinator per query and worker actors per pipeline.
- * The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else with the
- * first query that asks for workers (or a timeout): a Troupe used by the leader alone, as most tests
- * use it, pays nothing for it.
- * {@link #close()} terminates it and waits, bounded, for its threads. {@link #stream} runs a query
- * the same ways and hands its result out batch by batch, with back-pressure ({@link QueryStream}).
+ * <p>A query runs in the actor executor ({@link ExecutorRuntime}: a coordinator per query and worker
+ * actors per pipeline) with {@code troupe.workers.default} workers, one per processor unless set, or
+ * as many as its {@link QueryOptions} ask; with 0 workers it runs on the caller's thread (the leader
+ * alone). The actor system starts in {@link #start} when {@code troupe.workers.default > 0}, else
+ * with the first query that asks for workers: a Troupe used by the leader alone pays nothing for it
+ * (a leader's query checks its own timeout, between batches, with no timer).
+ * {@link #stream} runs a query the same ways and hands its result out batch by batch, with
+ * back-pressure ({@link QueryStream}). Both {@link #submit} and {@link #stream} start a query
+ * through one path ({@link #start}): with 0 workers a {@link LocalRun}, stepped by the caller's
+ * thread, which this Troupe tracks until it ends; with workers a coordinator.
  *
- * <p>Hash-table memory comes from one {@link MemoryArena} per Troupe, made (and preallocated, when
- * {@code troupe.memory.preallocate} asks) in {@link #start}; each query's share is released when
- * the query ends, by {@link LocalExecutor} or by the query's coordinator.
+ * <p>{@link #close()} cancels every query: the leader's runs stop within a batch on their callers'
+ * threads (with a {@link io.troupe.operators.exec.QueryCancelledException} that names the close), and
+ * the actor system terminates; close waits, bounded, for its threads.
+ *
+ * <p>A service that runs a Pekko actor system of its own starts Troupe in it instead
+ * ({@link #start(TroupeSettings, ActorSystem)}): Troupe's actors then live under one actor of its
+ * own in the host's system, on Troupe's own threads, and {@link #close()} stops them and leaves the
+ * host running.
+ *
+ * <p>Memory: every query is admitted first ({@link Admission}: at most
+ * {@code troupe.admission.max-concurrent} at once, each with its share of the budget set aside, the
+ * others queued, bounded, on their callers' threads), then reserves what it builds from one
+ * {@link MemoryArena} per Troupe (made, and preallocated when {@code troupe.memory.preallocate}
+ * asks, in {@link #start}) and spills past it into the Troupe's {@link SpillSpace}; its memory and
+ * files go back when it ends, by its {@link LocalRun} or its coordinator, and then its admission slot.
+ *
+ * <p>Monitoring: {@link #status()} is what the Troupe holds now, {@link #counters()} what it counted
+ * since it started, and a {@link QueryListener} ({@link #addQueryListener}) is told of every query's end
+ * once, whether it ran or was rejected; {@code io.troupe.actors.metrics.TroupeMetrics} binds them all to
+ * a Micrometer registry, and {@code troupe.metrics.jmx = on} registers them as an MXBean
+ * ({@link TroupeMXBean}).
+ *
+ * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
  * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
  */
 public final class Troupe implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Troupe.class);
+    private static final AtomicInteger TROUPES = new AtomicInteger();
+
+    /** troupe-N, unique in the JVM: its actor system's, its threads' and its MXBean's name. */
+    private final String name = "troupe-" + TROUPES.incrementAndGet();
     private final TroupeSettings settings;
     private final Catalog catalog = new Catalog();
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
+    private final Admission admission;
+    private final QueryEvents events = new QueryEvents();
+    /** Waits of workers on full gather channels ({@code GatherOutlet}); the Troupe's, to outlive its executor. */
+    private final LongAdder backPressureEvents = new LongAdder();
+    private final AtomicBoolean warnedHeap = new AtomicBoolean();
+    /** Why close() cancels a query; the actor executor says the same. */
+    private static final String CLOSED = "the Troupe closed";
+
     private final AtomicLong nextQueryId = new AtomicLong(1);
+    /** The leader's queries not ended yet (a stream's until it ends or closes): close() cancels them. */
+    private final Set<LocalRun> leaderRuns = ConcurrentHashMap.newKeySet();
+    /** The service's actor system that the executor runs in; null: the executor starts its own. */
+    private final ActorSystem<?> host;
     private volatile boolean closed;
     /** Started on first use; guarded by this. */
     private ExecutorRuntime runtime;
+    /** The MXBean of {@code troupe.metrics.jmx = on}, registered once started, else null. Guarded by this. */
+    private TroupeJmx jmx;
 
-    private Troupe(TroupeSettings settings) {
+    private Troupe(TroupeSettings settings, ActorSystem<?> host) {
         this.settings = settings;
+        this.host = host;
         TroupeSettings.Memory memory = settings.memory();
         this.arena = new MemoryArena(memory.chunkBytes(), memory.preallocateBytes(), memory.budgetBytes());
         TroupeSettings.Spill spill = settings.spill();
         this.spillSpace = new SpillSpace(spill.directoryPath(), spill.maxSizeBytes(), spill.enabled());
+        this.admission = new Admission(arena, settings.admission(), memory.queryLimitBytes());
     }
 
     /** Starts a Troupe with the settings of reference.conf, application.conf and -Dtroupe.* properties. */
@@ -79,11 +138,61 @@ public final class Troupe implements AutoCloseable {
      * workers.
      */
     public static Troupe start(TroupeSettings settings) {
-        Troupe troupe = new Troupe(settings);
-        if (settings.workers().defaultWorkers() > 0) {
-            troupe.runtime();
+        notNull(settings, "Troupe.start", "settings");
+        return started(new Troupe(settings, null));
+    }
+
+    /**
+     * Starts a Troupe whose actors run inside {@code host}, a service's own actor system, instead of
+     * an actor system of Troupe's own; it starts as {@link #start(TroupeSettings)} does. (A classic
+     * system: pass {@code Adapter.toTyped(system)}.)
+     *
+     * <p>Troupe spawns one actor in {@code host}, a system actor named {@code troupe-N}, and every actor
+     * of its queries under it. They run on dispatchers Troupe adds to {@code host} at run time, over
+     * threads of its own ({@code troupe-N-worker-dispatcher-*} for the workers, sized by
+     * {@code troupe.workers.threads}; {@code -gather-} and {@code -coordinator-dispatcher-*}), never on
+     * the host's default dispatcher: the host's configuration needs nothing for Troupe, a query does not
+     * take the host's threads, and the host's actors do not slow Troupe's workers. Several Troupes may
+     * share one host. {@link #close()} stops Troupe's actors, waits (bounded) for them and for Troupe's
+     * threads, and closes Troupe's transport; the host and its actors run on. A host that terminates
+     * first stops Troupe's actors with its own: running queries fail, later ones with workers are
+     * refused, and {@link #close()} still ends Troupe's threads.
+     *
+     * <p>The host's settings stay the host's, {@code pekko.jvm-exit-on-fatal-error} among them. Troupe
+     * relies on none of them: an Error that escapes one of its actors ends on Troupe's own threads,
+     * whose handler logs it, and never reaches the host's fatal-error handler (which would exit the
+     * JVM, or terminate the host's system). Only the queries' timeouts run on the host's scheduler.
+     *
+     * @throws IllegalArgumentException when {@code settings} or {@code host} is null
+     * @throws IllegalStateException when {@code host} has terminated
+     */
+    public static Troupe start(TroupeSettings settings, ActorSystem<?> host) {
+        notNull(settings, "Troupe.start", "settings");
+        notNull(host, "Troupe.start", "host");
+        return started(new Troupe(settings, host));
+    }
+
+    private static Troupe started(Troupe troupe) {
+        if (troupe.settings.workers().defaultWorkers() > 0) {
+            try {
+                troupe.runtime();
+            } catch (RuntimeException | Error e) {
+                troupe.close();
+                throw e;
+            }
+        }
+        if (troupe.settings.metrics().jmx()) {
+            TroupeJmx registered = TroupeJmx.register(troupe);
+            synchronized (troupe) {
+                troupe.jmx = registered;
+            }
         }
         return troupe;
+    }
+
+    /** {@code troupe-N}, unique in the JVM: its actor system, its threads and its MXBean are named after it. */
+    public String name() {
+        return name;
     }
 
     public TroupeSettings settings() {
@@ -99,10 +208,21 @@ public final class Troupe implements AutoCloseable {
         return arena;
     }
 
-    /** Makes {@code table} scannable by its name, replacing a table of the same name. */
+    /**
+     * Makes {@code table} scannable by its name, replacing a table of the same name. Tables live on
+     * the heap outside {@code troupe.memory.budget}: when the tables and the budget together pass the
+     * heap, this logs a warning once (queries could then run the heap out before their budget).
+     */
     public Troupe register(Table table) {
+        notNull(table, "Troupe.register", "table");
         checkOpen();
         catalog.register(table);
+        long tables = catalog.sizeInBytes();
+        long heap = Runtime.getRuntime().maxMemory();
+        if (tables + arena.budgetBytes() > heap && !warnedHeap.getAndSet(true)) {
+            LOG.warn("registered tables hold {} bytes and troupe.memory.budget is {} bytes: together more than the "
+                    + "heap ({} bytes, -Xmx); lower the budget or raise the heap", tables, arena.budgetBytes(), heap);
+        }
         return this;
     }
 
@@ -113,6 +233,7 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
      */
     public QueryResult execute(Plan plan) {
+        notNull(plan, "Troupe.execute", "plan");
         return execute(plan, QueryOptions.defaults());
     }
 
@@ -124,6 +245,8 @@ public final class Troupe implements AutoCloseable {
      *         first cause; a {@link io.troupe.operators.exec.QueryCancelledException} on a timeout
      */
     public QueryResult execute(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.execute", "plan");
+        notNull(options, "Troupe.execute", "options");
         return submit(plan, options).await();
     }
 
@@ -135,8 +258,9 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public RunningQuery submit(Plan plan, QueryOptions options) {
-        checkOpen();
-        return submit(new PlanCompiler(catalog, settings).compile(plan), workers(options), options, null);
+        notNull(plan, "Troupe.submit", "plan");
+        notNull(options, "Troupe.submit", "options");
+        return submit(compile(plan), options, null);
     }
 
     /**
@@ -149,59 +273,19 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
      */
     public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
-        checkOpen();
+        notNull(plan, "Troupe.explainAnalyze", "plan");
+        notNull(options, "Troupe.explainAnalyze", "options");
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
-        PlanCompiler.CompiledQuery query = compiler.compile(plan);
+        PlanCompiler.CompiledQuery query = compile(compiler, plan);
         int workers = workers(options);
         if (workers > 0) {
             runtime(); // started before the clock: its start is no part of the query's time
         }
         Profiler profiler = new Profiler();
         long start = System.nanoTime();
-        QueryResult result = submit(query, workers, options, profiler).await();
+        QueryResult result = submit(query, options, profiler).await();
         long elapsed = System.nanoTime() - start;
         return profiler.profile(plan, query.pipelines(), compiler::origin, workers, elapsed, result);
-    }
-
-    private int workers(QueryOptions options) {
-        return options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
-    }
-
-    /** Starts {@code query}; {@code probe} is EXPLAIN ANALYZE's, null for an ordinary query. */
-    private RunningQuery submit(PlanCompiler.CompiledQuery query, int workers, QueryOptions options, ExecutionProbe probe) {
-        long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = newContext(queryId, probe);
-        CompletableFuture<QueryResult> result = new CompletableFuture<>();
-        if (workers == 0) {
-            if (options.timeout() != null) {
-                runtime().scheduleOnce(options.timeout(),
-                        () -> ctx.cancel("timed out after " + options.timeout().toMillis() + " ms"));
-            }
-            try {
-                new LocalExecutor().run(query.pipelines(), ctx);
-                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-            return new RunningQuery(queryId, result, ctx::cancel);
-        }
-        ExecutorRuntime executor = runtime();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        done.whenComplete((v, e) -> {
-            if (e == null) {
-                result.complete(new QueryResult(query.schema(), ctx.lookup(query.result()).batches()));
-            } else {
-                result.completeExceptionally(e);
-            }
-        });
-        ActorRef<QueryCoordinator.Command> coordinator;
-        try {
-            coordinator = executor.spawnCoordinator(executor.spec(ctx, query.pipelines(), workers, options.timeout(), done));
-        } catch (RuntimeException e) {
-            ctx.release();
-            throw e;
-        }
-        return new RunningQuery(queryId, result, reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
     }
 
     /**
@@ -213,33 +297,189 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
      */
     public QueryStream stream(Plan plan, QueryOptions options) {
-        checkOpen();
-        PlanCompiler.CompiledQuery query = new PlanCompiler(catalog, settings).compile(plan);
-        long queryId = nextQueryId.getAndIncrement();
-        ExecContext ctx = newContext(queryId, null);
-        int workers = options.workers() == QueryOptions.DEFAULT_WORKERS ? settings.workers().defaultWorkers() : options.workers();
-        if (workers == 0) {
-            return QueryStream.local(query.schema(), query.pipelines(), ctx, options.timeout());
+        notNull(plan, "Troupe.stream", "plan");
+        notNull(options, "Troupe.stream", "options");
+        return stream(compile(plan), options, null);
+    }
+
+    // visible for testing: starts a compiled query whose executor reports to probe (null for none)
+    RunningQuery submit(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
+        Started started = start(query, options, probe, Delivery.COLLECT);
+        CompletableFuture<QueryResult> result = new CompletableFuture<>();
+        if (started instanceof OnLeader leader) {
+            try {
+                leader.run().runToEnd();
+                result.complete(resultOf(query, started.ctx()));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+            // The run has ended: nothing is left to cancel, and the handle keeps none of its state.
+            return new RunningQuery(started.ctx().queryId(), result, reason -> { });
         }
-        ExecutorRuntime executor = runtime();
-        BatchHandOver handOver = new BatchHandOver(QueryStream.HAND_OVER_BATCHES);
+        OnActors actors = (OnActors) started;
+        actors.done().whenComplete((v, e) -> {
+            if (e == null) {
+                result.complete(resultOf(query, started.ctx()));
+            } else {
+                result.completeExceptionally(e);
+            }
+        });
+        return new RunningQuery(started.ctx().queryId(), result, actors::cancel);
+    }
+
+    // visible for testing: as submit
+    QueryStream stream(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
+        Started started = start(query, options, probe, Delivery.STREAM);
+        if (started instanceof OnLeader leader) {
+            return QueryStream.local(query.schema(), leader.run());
+        }
+        OnActors actors = (OnActors) started;
+        return QueryStream.parallel(started.ctx().queryId(), query.schema(), actors.handOver(), actors.done(),
+                actors::cancel);
+    }
+
+    /** Where a query's result goes: collected whole (submit), or handed out batch by batch (stream). */
+    private enum Delivery { COLLECT, STREAM }
+
+    /** A query as {@link #start} left it: the leader's run, not stepped yet, or its coordinator, running. */
+    private sealed interface Started permits OnLeader, OnActors {
+        ExecContext ctx();
+    }
+
+    /** 0 workers: the run the caller's thread steps ({@link LocalRun#toOutput} for a stream). */
+    private record OnLeader(ExecContext ctx, LocalRun run) implements Started {
+    }
+
+    /**
+     * Workers: the query's coordinator, {@code done} once every actor of it has stopped, and for a
+     * stream the hand-over its Gather fills (null when collected).
+     */
+    private record OnActors(ExecContext ctx, ActorRef<QueryCoordinator.Command> coordinator,
+                            CompletableFuture<Void> done, BatchHandOver handOver) implements Started {
+        void cancel(String reason) {
+            coordinator.tell(new QueryCoordinator.Cancel(reason));
+        }
+    }
+
+    /**
+     * The one start path of every query: its id, its admission (the calling thread waits while the
+     * query is queued: see {@link Admission}), its context (with {@code probe}, EXPLAIN ANALYZE's, or
+     * null), then with 0 workers a {@link LocalRun} that this Troupe tracks until it ends (so that
+     * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor (the
+     * query's memory released if the spawn fails). Either way admission hears of the query's end once
+     * its memory is back, and then {@link QueryEvents} (counters, listeners), before the caller does; a
+     * query admission turned away is told to {@link QueryEvents} as it is thrown.
+     */
+    private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
+                          Delivery delivery) {
+        long queryId = nextQueryId.getAndIncrement();
+        int workers = workers(options);
+        long arrivedNanos = System.nanoTime();
+        QueryMemory memory;
+        try {
+            memory = admitted(queryId, options);
+        } catch (RuntimeException e) {
+            events.rejected(queryId, workers, arrivedNanos, e);
+            throw e;
+        }
+        Duration timeout = options.timeout();
+        QueryEvents.Admitted admitted = new QueryEvents.Admitted(queryId, workers, arrivedNanos, System.nanoTime(),
+                timeout);
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe);
+        if (workers == 0) {
+            Consumer<LocalRun> ended = run -> {
+                leaderRuns.remove(run);
+                admission.finished();
+                events.ended(admitted, ctx, QueryEvents.RunEnd.of(run, ctx));
+            };
+            LocalRun run = delivery == Delivery.STREAM
+                    ? LocalRun.toOutput(query.pipelines(), ctx, timeout, ended)
+                    : LocalRun.toSink(query.pipelines(), ctx, timeout, ended);
+            leaderRuns.add(run);
+            // close() sets closed before it cancels the runs it finds: a run added meanwhile sees the flag.
+            if (closed) {
+                run.cancel(CLOSED);
+            }
+            return new OnLeader(ctx, run);
+        }
+        BatchHandOver handOver = delivery == Delivery.STREAM ? new BatchHandOver(QueryStream.HAND_OVER_BATCHES,
+                memory.reservation(QueryStream.class, "the stream's hand-over")) : null;
         CompletableFuture<Void> done = new CompletableFuture<>();
         ActorRef<QueryCoordinator.Command> coordinator;
         try {
+            ExecutorRuntime executor = runtime();
             coordinator = executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), workers, options.timeout(), done, handOver));
+                    executor.spec(ctx, query.pipelines(), workers, timeout, done, handOver));
         } catch (RuntimeException e) {
             ctx.release();
+            admission.finished();
+            events.ended(admitted, ctx, QueryEvents.RunEnd.FAILED);
             throw e;
         }
-        return QueryStream.parallel(queryId, query.schema(), handOver, done,
-                reason -> coordinator.tell(new QueryCoordinator.Cancel(reason)));
+        // The caller hears of the end (with the coordinator's own cause) only once the query was counted.
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        done.whenComplete((v, e) -> {
+            try {
+                admission.finished();
+                events.ended(admitted, ctx, QueryEvents.RunEnd.of(e));
+            } finally {
+                if (e == null) {
+                    ended.complete(null);
+                } else {
+                    ended.completeExceptionally(e);
+                }
+            }
+        });
+        return new OnActors(ctx, coordinator, ended, handOver);
     }
 
-    /** A query's context: its memory under the budget, its spill files, EXPLAIN ANALYZE's probe or null. */
-    private ExecContext newContext(long queryId, ExecutionProbe probe) {
-        return new ExecContext(queryId, settings.batchSize(),
-                arena.forQuery(queryId, settings.memory().queryLimitBytes()), spillSpace.forQuery(queryId), probe);
+    /**
+     * Waits until query {@code queryId} is admitted and returns its memory: bounded by
+     * {@code troupe.admission.queue-timeout} (the query's own timeout counts from its admission, as
+     * Trino's execution time does), and ended by an interrupt.
+     *
+     * @throws QueryRejectedException when admission turned it away
+     * @throws io.troupe.operators.exec.QueryCancelledException when the thread was interrupted while it
+     *         waited (the interrupt stays set)
+     */
+    private QueryMemory admitted(long queryId, QueryOptions options) {
+        CompletableFuture<QueryMemory> admitted = options.memoryBytes() == QueryOptions.DEFAULT_MEMORY
+                ? admission.admit(queryId) : admission.admit(queryId, options.memoryBytes());
+        try {
+            return admitted.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failed) {
+                throw failed;
+            }
+            throw new QueryFailedException("query " + queryId + " could not be admitted: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            String gaveUp = "interrupted while it waited to be admitted";
+            if (!admission.withdraw(queryId, gaveUp)) {
+                // Admitted in the meantime: it never runs, so its memory and its slot go back at once.
+                admitted.join().releaseAll();
+                admission.finished();
+            }
+            throw new QueryCancelledException("query " + queryId + " " + gaveUp);
+        }
+    }
+
+    private int workers(QueryOptions options) {
+        return options.workers() == QueryOptions.DEFAULT_WORKERS
+                ? settings.workers().defaultWorkers() : options.workers();
+    }
+
+    private static QueryResult resultOf(PlanCompiler.CompiledQuery query, ExecContext ctx) {
+        return new QueryResult(query.schema(), ctx.lookup(query.result()).batches());
+    }
+
+    private PlanCompiler.CompiledQuery compile(Plan plan) {
+        return compile(new PlanCompiler(catalog, settings), plan);
+    }
+
+    private PlanCompiler.CompiledQuery compile(PlanCompiler compiler, Plan plan) {
+        checkOpen();
+        return compiler.compile(plan);
     }
 
     /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */
@@ -249,6 +489,8 @@ public final class Troupe implements AutoCloseable {
 
     /** Runs {@code plan} and registers its result as table {@code name} (CREATE TABLE AS). */
     public Table createTable(String name, Plan plan) {
+        notNull(name, "Troupe.createTable", "name");
+        notNull(plan, "Troupe.createTable", "plan");
         Table table = execute(plan).toTable(name);
         register(table);
         return table;
@@ -256,6 +498,7 @@ public final class Troupe implements AutoCloseable {
 
     /** The validated plan tree with each node's output columns and types. */
     public String explain(Plan plan) {
+        notNull(plan, "Troupe.explain", "plan");
         checkOpen();
         return plan.explain(catalog);
     }
@@ -269,23 +512,53 @@ public final class Troupe implements AutoCloseable {
     private synchronized ExecutorRuntime runtime() {
         checkOpen();
         if (runtime == null) {
-            runtime = ExecutorRuntime.start(settings);
+            runtime = host == null ? ExecutorRuntime.start(name, settings, backPressureEvents)
+                    : ExecutorRuntime.start(name, settings, host, backPressureEvents);
         }
         return runtime;
     }
 
-    /** What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}). */
+    /**
+     * What this Troupe holds now: running queries, workers, channels, memory (see {@link TroupeStatus}).
+     * A query runs from its admission until it has ended ({@link #start}), the count admission keeps: so
+     * it is back to 0 before the caller of the last query hears of its end.
+     */
     public synchronized TroupeStatus status() {
         if (runtime == null) {
-            return new TroupeStatus(0, 0, 0, 0, 0, arena.inUseBytes());
+            return new TroupeStatus(admission.running(), 0, 0, 0, 0, arena.inUseBytes(), admission.queued(),
+                    spillSpace.heldBytes());
         }
-        return new TroupeStatus(runtime.runningQueries(), runtime.liveWorkers(), runtime.openChannels(),
-                runtime.idleChannels(), runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
-                arena.inUseBytes());
+        return new TroupeStatus(admission.running(), runtime.liveWorkers(),
+                runtime.openChannels(), runtime.idleChannels(),
+                runtime.transport().aeron().map(EmbeddedAeron::driverPublications).orElse(0),
+                arena.inUseBytes(), admission.queued(), spillSpace.heldBytes());
     }
 
-    // visible for testing: the actor system's name (null before it started), live workers, channels in use,
-    // queries in the actor executor not finished yet
+    /**
+     * What this Troupe counted since it started: queries admitted, ended by outcome, rejected by reason;
+     * waits on full channels; bytes spilled (see {@link TroupeCounters}).
+     */
+    public TroupeCounters counters() {
+        return new TroupeCounters(admission.admittedTotal(), events.endedCounts(), events.rejectedCounts(),
+                backPressureEvents.sum(), spillSpace.writtenBytes());
+    }
+
+    /**
+     * Tells {@code listener} of every query that ends from now on, once each, however it ends
+     * ({@link QueryListener} says on which thread, and when).
+     */
+    public Troupe addQueryListener(QueryListener listener) {
+        events.add(notNull(listener, "Troupe.addQueryListener", "listener"));
+        return this;
+    }
+
+    /** Stops telling {@code listener}; true if it was listening. */
+    public boolean removeQueryListener(QueryListener listener) {
+        return events.remove(notNull(listener, "Troupe.removeQueryListener", "listener"));
+    }
+
+    // visible for testing: the executor's name (troupe-N, which starts its threads' names; null before it
+    // started), live workers, channels in use, queries in the actor executor not finished yet
     synchronized String actorSystemName() {
         return runtime == null ? null : runtime.name();
     }
@@ -313,14 +586,25 @@ public final class Troupe implements AutoCloseable {
         return runtime == null ? Optional.empty() : runtime.transport().aeron();
     }
 
-    /** Stops every running query, terminates the actor system and waits for it (bounded). Idempotent. */
+    /**
+     * Stops every running query, terminates the actor system and waits for it (bounded). The leader's
+     * queries stop on their callers' threads, within a batch, and release their memory there; a
+     * stream's, at its next call. Idempotent.
+     */
     @Override
     public void close() {
         ExecutorRuntime toClose;
+        TroupeJmx toUnregister;
         synchronized (this) {
             closed = true;
             toClose = runtime;
             runtime = null;
+            toUnregister = jmx;
+            jmx = null;
+        }
+        admission.close();
+        for (LocalRun run : leaderRuns) {
+            run.cancel(CLOSED);
         }
         try {
             if (toClose != null) {
@@ -328,6 +612,9 @@ public final class Troupe implements AutoCloseable {
             }
         } finally {
             spillSpace.close();
+            if (toUnregister != null) {
+                toUnregister.unregister();
+            }
         }
     }
 }

@@ -10,10 +10,9 @@ import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.SpawnProtocol;
+import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
@@ -25,49 +24,120 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The parallel executor of one Troupe: an actor system with a {@link SpawnProtocol} guardian (so
- * that coordinators can be spawned from callers' threads), a dedicated dispatcher for the CPU-bound
- * workers ({@code troupe.workers.threads} threads), a small one for the Gathers, and the
- * {@link TransportRuntime} whose channels carry the workers' batches to the Gathers.
+ * The parallel executor of one Troupe: its {@link TroupeGuardian}, under which every actor of its
+ * queries runs, Troupe's own dispatchers ({@link TroupeDispatchers}: the CPU-bound workers on
+ * {@code troupe.workers.threads} threads, the Gathers and the coordinators on small pools of their
+ * own), and the {@link TransportRuntime} whose channels carry the workers' batches to the Gathers.
  *
- * <p>Threadsafe. {@link #close()} terminates the actor system and waits for it, bounded by
- * {@link #SHUTDOWN_TIMEOUT}, so that no thread of this runtime outlives it, then closes the transport.
- * A query still running then was stopped with the actor system, before its coordinator could finish
- * it: close returns its memory and fails its future with a {@link QueryCancelledException}, so that
- * no caller waits on it (a stream's reader included).
+ * <h2>Whose actor system</h2>
+ * {@link #start(TroupeSettings)} starts an actor system of Troupe's own ({@link SystemOwner#TROUPE});
+ * {@link #start(TroupeSettings, ActorSystem)} runs inside a host's ({@link SystemOwner#HOST}), so that
+ * a service built on Pekko runs one actor system, not two. Either way the guardian is a system actor
+ * ({@code /system/troupe-N}: no user guardian's protocol is needed) on Troupe's coordinator
+ * dispatcher, and no actor of the Troupe runs on the system's default dispatcher: a query cannot
+ * starve the host's actors of threads, nor the host Troupe's workers. The names ({@code troupe-N},
+ * the guardian's and the dispatchers' {@code troupe-N-*-dispatcher}) are unique in the JVM, so
+ * several Troupes share one host.
+ *
+ * <p>The host's actor system stays the host's: its settings (among them
+ * {@code pekko.jvm-exit-on-fatal-error}) are its own. What Troupe relies on: its actors run on its own
+ * threads, so an Error escaping one never reaches the host's fatal-error handler
+ * ({@link TroupeDispatchers}); the host's scheduler fires the queries' timeouts, which only set a
+ * query's cancel flag. A host that terminates first stops the Troupe's actors with its own; the
+ * Troupe then refuses new parallel queries, and {@link #close()} still ends its threads and transport.
+ *
+ * <h2>Close</h2>
+ * Threadsafe. {@link #close()} stops the guardian and waits for it (so for every actor of the
+ * Troupe), shuts down Troupe's dispatchers and waits for their threads, terminates Troupe's own actor
+ * system (never a host's), all bounded together by {@link #SHUTDOWN_TIMEOUT}, and then closes the
+ * transport. A query still running then was stopped before its coordinator could finish it: close
+ * returns its memory and fails its future with a {@link QueryCancelledException}, so that no caller
+ * waits on it (a stream's reader included).
  */
 public final class ExecutorRuntime implements AutoCloseable {
 
     /** Long enough for running queries to see the stop between two batches; short enough not to hang a caller. */
     public static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration SPAWN_TIMEOUT = Duration.ofSeconds(10);
-    private static final String WORKER_DISPATCHER = "troupe-worker-dispatcher";
-    private static final String GATHER_DISPATCHER = "troupe-gather-dispatcher";
-    private static final AtomicInteger SYSTEMS = new AtomicInteger();
 
+    /** Who owns the actor system the Troupe's actors run in, and so who terminates it. */
+    private enum SystemOwner {
+        /** Troupe started it: close terminates it. */
+        TROUPE,
+        /** A host passed it in: close stops Troupe's actors in it and leaves it running. */
+        HOST
+    }
+
+    private final String name;
     private final TroupeSettings settings;
-    private final ActorSystem<SpawnProtocol.Command> system;
+    private final ActorSystem<?> system;
+    private final SystemOwner owner;
+    private final TroupeDispatchers dispatchers;
+    private final ActorRef<TroupeGuardian.Command> guardian;
+    /** Completed, with the reason, once the guardian and every actor below it have stopped. */
+    private final CompletableFuture<String> guardianStopped = new CompletableFuture<>();
     private final TransportRuntime transport;
     private final AtomicInteger liveWorkers = new AtomicInteger();
+    /** The Troupe's count of waits on full gather channels: its own, so that it outlives this runtime. */
+    private final LongAdder backPressureEvents;
     /** Queries whose coordinator has not finished yet, by query id. */
     private final ConcurrentMap<Long, QueryCoordinator.Spec> running = new ConcurrentHashMap<>();
 
-    private ExecutorRuntime(TroupeSettings settings, ActorSystem<SpawnProtocol.Command> system, TransportRuntime transport) {
+    private ExecutorRuntime(String name, TroupeSettings settings, ActorSystem<?> system, SystemOwner owner,
+                            TransportRuntime transport, LongAdder backPressureEvents) {
+        this.name = name;
+        this.backPressureEvents = backPressureEvents;
         this.settings = settings;
         this.system = system;
+        this.owner = owner;
         this.transport = transport;
+        this.dispatchers = TroupeDispatchers.register(system, name, settings.workers().threads());
+        guardianStopped.thenAccept(this::cancelUnfinished);
+        this.guardian = system.systemActorOf(TroupeGuardian.create(dispatchers.coordinators(), guardianStopped),
+                name, dispatchers.coordinators());
     }
 
-    /** Starts the transport, then the actor system (its name is unique in this JVM: {@code troupe-N}). */
-    public static ExecutorRuntime start(TroupeSettings settings) {
+    /**
+     * Starts the transport, then an actor system of Troupe's own named {@code name}: the Troupe's name
+     * ({@code troupe-N}), unique in the JVM.
+     *
+     * @param backPressureEvents where workers count the waits on their full gather channels
+     */
+    public static ExecutorRuntime start(String name, TroupeSettings settings, LongAdder backPressureEvents) {
         // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
         LoggerFactory.getLogger(ExecutorRuntime.class);
         TransportRuntime transport = TransportRuntime.start(settings.transport());
+        ActorSystem<Void> system = null;
         try {
-            String name = "troupe-" + SYSTEMS.incrementAndGet();
-            return new ExecutorRuntime(settings, ActorSystem.create(SpawnProtocol.create(), name, config(settings)), transport);
+            system = ActorSystem.create(Behaviors.empty(), name, config());
+            return new ExecutorRuntime(name, settings, system, SystemOwner.TROUPE, transport, backPressureEvents);
+        } catch (RuntimeException e) {
+            if (system != null) {
+                system.terminate();
+            }
+            transport.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the transport and runs the executor inside {@code host}, which stays the host's: close
+     * stops only Troupe's actors and threads in it. Named and counting as {@link #start(String, TroupeSettings,
+     * LongAdder)}.
+     *
+     * @throws IllegalStateException when {@code host} has terminated
+     */
+    public static ExecutorRuntime start(String name, TroupeSettings settings, ActorSystem<?> host,
+                                        LongAdder backPressureEvents) {
+        if (host.getWhenTerminated().toCompletableFuture().isDone()) {
+            throw new IllegalStateException("actor system [" + host.name() + "] has terminated: Troupe cannot run in it");
+        }
+        TransportRuntime transport = TransportRuntime.start(settings.transport());
+        try {
+            return new ExecutorRuntime(name, settings, host, SystemOwner.HOST, transport, backPressureEvents);
         } catch (RuntimeException e) {
             transport.close();
             throw e;
@@ -75,31 +145,28 @@ public final class ExecutorRuntime implements AutoCloseable {
     }
 
     /**
-     * Pekko's settings for an embedded executor: dispatchers sized from the settings, a small default
-     * dispatcher (coordinators only finalize sinks), and no JVM shutdown hook (the owner closes it).
+     * Pekko's settings for Troupe's own actor system: a small default dispatcher (Pekko's own work and
+     * the timeouts' callbacks: Troupe's actors run on {@link TroupeDispatchers}), no JVM shutdown hook
+     * (the owner closes it), and no exit of the JVM on a fatal error.
      */
-    private static Config config(TroupeSettings settings) {
-        int threads = settings.workers().threads();
+    private static Config config() {
         String text = ""
                 + "pekko.loglevel = WARNING\n"
                 + "pekko.log-dead-letters = off\n"
                 + "pekko.log-dead-letters-during-shutdown = off\n"
                 + "pekko.jvm-shutdown-hooks = off\n"
+                // Troupe never ends the JVM that embeds it: its actors catch every Error of the kernel
+                // code they run and fail that query (on, Pekko would call System.exit on one).
+                + "pekko.jvm-exit-on-fatal-error = off\n"
                 + "pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
                 + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-min = 2\n"
-                + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 4\n"
-                // One thread per worker; throughput 1 so that a worker's Continue queues behind the
-                // other workers' messages instead of holding the thread for a run of batches.
-                + WORKER_DISPATCHER + " { type = Dispatcher, executor = thread-pool-executor, "
-                + "thread-pool-executor.fixed-pool-size = " + threads + ", throughput = 1 }\n"
-                + GATHER_DISPATCHER + " { type = Dispatcher, executor = thread-pool-executor, "
-                + "thread-pool-executor.fixed-pool-size = 2, throughput = 1 }\n";
+                + "pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 4\n";
         return ConfigFactory.parseString(text).withFallback(ConfigFactory.load());
     }
 
-    /** The actor system's name: its threads' names start with it. */
+    /** The runtime's name ({@code troupe-N}): its guardian's, and the start of its threads' names. */
     public String name() {
-        return system.name();
+        return name;
     }
 
     /** Workers of any query of this runtime that have not stopped yet. */
@@ -130,16 +197,25 @@ public final class ExecutorRuntime implements AutoCloseable {
         return transport;
     }
 
-    /** Spawns the coordinator of a query; it starts at once. */
+    /**
+     * Spawns the coordinator of a query; it starts at once.
+     *
+     * @throws IllegalStateException when the Troupe's actors have stopped (its host terminated), or the
+     *         coordinator could not be spawned within 10 s
+     */
     public ActorRef<QueryCoordinator.Command> spawnCoordinator(QueryCoordinator.Spec spec) {
         long queryId = spec.ctx().queryId();
+        if (guardianStopped.isDone()) {
+            throw new IllegalStateException("cannot start query " + queryId + ": the actors of " + name
+                    + " have stopped: " + guardianStopped.join());
+        }
+        Behavior<QueryCoordinator.Command> coordinator = QueryCoordinator.create(spec);
         running.put(queryId, spec);
         spec.done().whenComplete((v, e) -> running.remove(queryId));
         try {
-            return AskPattern.<SpawnProtocol.Command, ActorRef<QueryCoordinator.Command>>ask(system,
-                    replyTo -> new SpawnProtocol.Spawn<>(QueryCoordinator.create(spec),
-                            "query-" + spec.ctx().queryId(), Props.empty(), replyTo),
-                    SPAWN_TIMEOUT, system.scheduler())
+            return AskPattern.<TroupeGuardian.Command, ActorRef<QueryCoordinator.Command>>askWithStatus(guardian,
+                            replyTo -> new TroupeGuardian.SpawnCoordinator(coordinator, "query-" + queryId, replyTo),
+                            SPAWN_TIMEOUT, system.scheduler())
                     .toCompletableFuture().get(SPAWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             running.remove(queryId);
@@ -161,13 +237,8 @@ public final class ExecutorRuntime implements AutoCloseable {
     public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
                                       CompletableFuture<Void> done, BatchHandOver handOver) {
         return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, transport,
-                DispatcherSelector.fromConfig(WORKER_DISPATCHER), DispatcherSelector.fromConfig(GATHER_DISPATCHER),
-                settings.workers().leaderParticipation(), liveWorkers, done, handOver);
-    }
-
-    /** Runs {@code action} once after {@code delay} on the actor system's scheduler. */
-    public void scheduleOnce(Duration delay, Runnable action) {
-        system.scheduler().scheduleOnce(delay, action, system.executionContext());
+                dispatchers.workers(), dispatchers.gathers(),
+                settings.workers().leaderParticipation(), liveWorkers, done, handOver, backPressureEvents);
     }
 
     public TroupeSettings settings() {
@@ -175,28 +246,56 @@ public final class ExecutorRuntime implements AutoCloseable {
     }
 
     /**
-     * Terminates the actor system (stopping every query), waits for it, fails the queries it stopped,
-     * then closes the transport.
+     * Stops every actor of the Troupe (every query) and waits for them, fails the queries it stopped,
+     * ends Troupe's dispatchers' threads, terminates Troupe's own actor system (a host's runs on),
+     * then closes the transport: all bounded together by {@link #SHUTDOWN_TIMEOUT}.
+     *
+     * @throws IllegalStateException naming what had not stopped at the deadline (the transport is
+     *         closed all the same)
      */
     @Override
     public void close() {
-        system.terminate();
+        long deadline = System.nanoTime() + SHUTDOWN_TIMEOUT.toNanos();
         try {
-            system.getWhenTerminated().toCompletableFuture().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            // No actor runs any more: the memory of the queries it stopped can go back.
-            for (QueryCoordinator.Spec stopped : List.copyOf(running.values())) {
-                stopped.ctx().cancel("the Troupe closed");
-                stopped.ctx().release();
-                stopped.done().completeExceptionally(new QueryCancelledException(
-                        "query " + stopped.ctx().queryId() + " cancelled: the Troupe closed"));
+            try {
+                guardian.tell(new TroupeGuardian.Stop("the Troupe closed"));
+                // Once the guardian has stopped, cancelUnfinished has failed the queries it stopped.
+                await(guardianStopped, deadline, "the actors of " + name);
+                dispatchers.shutdown(deadline);
+            } finally {
+                if (owner == SystemOwner.TROUPE) {
+                    system.terminate();
+                    await(system.getWhenTerminated().toCompletableFuture(), deadline, "actor system " + name);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("actor system " + system.name() + " did not terminate within "
-                    + SHUTDOWN_TIMEOUT.toMillis() + " ms", e);
         } finally {
             transport.close();
+        }
+    }
+
+    /**
+     * Fails the queries whose actors the guardian stopped before their coordinator could finish them
+     * (close, or the host terminating): no actor of the Troupe runs any more, so their memory can go
+     * back, and no caller waits on them (a stream's reader included).
+     */
+    private void cancelUnfinished(String reason) {
+        for (QueryCoordinator.Spec stopped : List.copyOf(running.values())) {
+            stopped.ctx().cancel(reason);
+            stopped.ctx().release();
+            stopped.done().completeExceptionally(new QueryCancelledException(
+                    "query " + stopped.ctx().queryId() + " cancelled: " + reason));
+        }
+    }
+
+    /** Waits for {@code stopped} until {@code deadlineNanos}. */
+    private static void await(CompletableFuture<?> stopped, long deadlineNanos, String what)
+            throws InterruptedException {
+        try {
+            stopped.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(what + " did not stop within " + SHUTDOWN_TIMEOUT.toMillis() + " ms", e);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.Gather;
 import io.troupe.actors.exchange.GatherMerge;
 import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.CollectSink;
@@ -33,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
@@ -73,7 +75,10 @@ import java.util.function.Function;
  * flag (so a worker retrying a full channel gives up), and stops the coordinator. Pekko stops its
  * children first (their PostStop leaves the channels), so the result future completes only once
  * every actor of the query has stopped and every channel of the query is closed. Query actors are
- * never restarted.
+ * never restarted. An Error that kernel code throws (OutOfMemoryError, StackOverflowError), here, in
+ * a worker or in the Gather, is caught where it is thrown and fails the query like any other
+ * failure, named by {@link QueryFailedException#caught}: it must not reach Pekko, which would stop
+ * the actor system (and, with {@code jvm-exit-on-fatal-error} on, the JVM).
  *
  * <p>Not threadsafe, as every actor; the {@link ExecContext} and the result future are the only
  * state shared with other threads.
@@ -117,11 +122,12 @@ public final class QueryCoordinator {
      *                         result is published in {@code ctx}, else with the first cause
      * @param handOver         for a streamed query, where the Gather hands its batches (bounded) instead
      *                         of the result sink, which then collects nothing; null to collect
+     * @param backPressureEvents the Troupe's count of waits on a full gather channel ({@link GatherOutlet})
      */
     public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
                        TransportRuntime transport, DispatcherSelector workerDispatcher,
                        DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
-                       CompletableFuture<Void> done, BatchHandOver handOver) {
+                       CompletableFuture<Void> done, BatchHandOver handOver, LongAdder backPressureEvents) {
     }
 
     /** One pipeline's execution, as the coordinator tracks it. */
@@ -172,7 +178,11 @@ public final class QueryCoordinator {
         if (spec.workers() < 1) {
             throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
         }
-        return Behaviors.withTimers(timers -> Behaviors.setup(context -> new QueryCoordinator(context, spec).start(timers)));
+        return Behaviors.withTimers(timers -> Behaviors.setup(context -> {
+            QueryCoordinator coordinator = new QueryCoordinator(context, spec);
+            return ErrorGuard.guard(Command.class, coordinator.start(timers),
+                    e -> coordinator.fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator", e)));
+        }));
     }
 
     private Behavior<Command> start(TimerScheduler<Command> timers) {
@@ -199,7 +209,8 @@ public final class QueryCoordinator {
                     BatchChannel channel = spec.transport().openChannel();
                     openedChannels.add(channel);
                     inputs.add(channel.receiver());
-                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w)));
+                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w),
+                            spec.backPressureEvents()));
                 }
                 BatchConsumer collect = spec.handOver() != null ? spec.handOver() : stage.run.sinkState().local();
                 if (sorted.isPresent()) {
@@ -222,8 +233,8 @@ public final class QueryCoordinator {
                 context.watch(worker);
                 stage.workers.add(worker);
             }
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, starting pipeline " + index, e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) starts with [{}] workers",
                 spec.ctx().queryId(), index, stage.role, spec.workers());
@@ -313,8 +324,9 @@ public final class QueryCoordinator {
         FinalizeWork work;
         try {
             work = stage.run.prepareFinalize();
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, preparing to finalize "
+                    + describe(stage), e));
         }
         if (stage.gathered) {
             return finalizeSink(stage, work);
@@ -350,8 +362,8 @@ public final class QueryCoordinator {
                 spec.ctx().checkCancelled();
             }
             stage.run.finalizeSink();
-        } catch (RuntimeException e) {
-            return fail(e);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, finalizing " + describe(stage), e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) finalized", spec.ctx().queryId(), stage.index, stage.role);
         if (stage.index + 1 < ordered.size()) {
@@ -410,6 +422,10 @@ public final class QueryCoordinator {
 
     private static String role(Pipeline pipeline, boolean gathered) {
         return gathered ? "gathered" : pipeline.sink().role();
+    }
+
+    private static String describe(Stage stage) {
+        return "pipeline " + stage.index + " (" + stage.role + ")";
     }
 
     private static String workerName(Stage stage, int worker) {

@@ -2,6 +2,7 @@ package io.troupe.actors.exchange;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.memory.MemoryReservation;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
@@ -31,6 +32,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * a wake-up cannot be lost: either the Gather sees the room when it checks, or the caller sees the
  * parked flag when it takes.
  *
+ * Memory: a batch is reserved from the query's memory when the producer hands it in, and given back
+ * when the consumer takes it (or it is dropped): what waits here counts against the budget like any
+ * operator's memory. A batch the budget has no room for still goes through, uncounted: the hand-over
+ * is bounded by its capacity (and one step's overflow) either way, and failing a query for its last
+ * few result batches, after everything below it ran, would buy nothing.
+ *
  * The end (or the failure) of the query is not the Gather's to say: the caller of QueryStream ends
  * the hand-over once the query's coordinator has finished, that is once every actor of the query
  * has stopped and its channels are closed, so that a stream that returned its last batch leaves
@@ -55,7 +62,7 @@ public final class BatchHandOver implements BatchConsumer {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Guarded by lock. */
-    private final ArrayDeque<Batch> queue;
+    private final ArrayDeque<Held> queue;
     /** Guarded by lock. */
     private State state = State.OPEN;
     /** Guarded by lock. */
@@ -66,15 +73,23 @@ public final class BatchHandOver implements BatchConsumer {
     private int mostHeld;
     private long batchesIn;
     /** The producer's own: batches a leader step emitted beyond the room. */
-    private final ArrayDeque<Batch> overflow = new ArrayDeque<>();
+    private final ArrayDeque<Held> overflow = new ArrayDeque<>();
 
-    /** A hand-over of at most {@code capacity} batches (at least 1). */
-    public BatchHandOver(int capacity) {
+    /** A batch waiting here and the bytes of it the query's memory counts (0 when the budget had no room). */
+    private record Held(Batch batch, long countedBytes) {
+    }
+
+    /** The query's account of what waits here. */
+    private final MemoryReservation memory;
+
+    /** A hand-over of at most {@code capacity} batches (at least 1), reserving them from {@code memory}. */
+    public BatchHandOver(int capacity, MemoryReservation memory) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
         }
         this.capacity = capacity;
         this.queue = new ArrayDeque<>(capacity);
+        this.memory = memory;
     }
 
     public int capacity() {
@@ -87,7 +102,8 @@ public final class BatchHandOver implements BatchConsumer {
     @Override
     public boolean accept(Batch batch) {
         if (batch.size() > 0) {
-            overflow.addLast(batch);
+            long bytes = batch.sizeInBytes();
+            overflow.addLast(new Held(batch, memory.tryGrow(bytes) ? bytes : 0));
             moveOverflow();
         }
         return true;
@@ -149,12 +165,14 @@ public final class BatchHandOver implements BatchConsumer {
         try {
             boolean moved = false;
             while (!overflow.isEmpty() && (state == State.DISCARDED || queue.size() < capacity)) {
-                Batch batch = overflow.pollFirst();
+                Held held = overflow.pollFirst();
                 if (state != State.DISCARDED) {
-                    queue.addLast(batch);
+                    queue.addLast(held);
                     batchesIn++;
                     mostHeld = Math.max(mostHeld, queue.size());
                     moved = true;
+                } else {
+                    memory.shrink(held.countedBytes());
                 }
             }
             if (moved) {
@@ -195,6 +213,9 @@ public final class BatchHandOver implements BatchConsumer {
             state = terminal;
             failure = cause;
             if (terminal == State.DISCARDED) {
+                for (Held dropped : queue) {
+                    memory.shrink(dropped.countedBytes());
+                }
                 queue.clear();
             }
             changed.signalAll();
@@ -230,8 +251,14 @@ public final class BatchHandOver implements BatchConsumer {
                 if (state == State.DISCARDED) {
                     throw new IllegalStateException("the hand-over was discarded");
                 }
-                batch = queue.pollFirst();
-                if (batch != null || state == State.ENDED) {
+                Held held = queue.pollFirst();
+                if (held != null) {
+                    memory.shrink(held.countedBytes());
+                    batch = held.batch();
+                    break;
+                }
+                if (state == State.ENDED) {
+                    batch = null;
                     break;
                 }
                 if (left <= 0) {

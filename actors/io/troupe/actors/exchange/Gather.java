@@ -1,5 +1,6 @@
 package io.troupe.actors.exchange;
 
+import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.PipelineRun;
@@ -155,7 +156,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
      */
     public static Behavior<Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
                                            PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, consumer, null, leader, reportTo, queryId));
+        return Behaviors.setup(context -> new Gather(context, inputs, consumer, null, leader, reportTo, queryId).guarded());
     }
 
     /**
@@ -166,7 +167,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
      */
     public static Behavior<Command> streaming(List<BatchReceiver> inputs, BatchHandOver handOver,
                                               PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, handOver, handOver, leader, reportTo, queryId));
+        return Behaviors.setup(context -> new Gather(context, inputs, handOver, handOver, leader, reportTo, queryId).guarded());
     }
 
     /**
@@ -211,6 +212,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
             return this;
         }
         int work = 0;
+        String where = "the Gather";
         try {
             // Batches the consumer may take in this round: unbounded when collecting.
             int room = handOver == null ? Integer.MAX_VALUE : handOver.room();
@@ -236,7 +238,9 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
             }
             if (work == 0 && !leaderDone && room > 0) {
                 // Nothing ready: run a morsel of the fragment here rather than wait.
+                where = "the Gather's own task (leader participation)";
                 leaderDone = !leader.step();
+                where = "the Gather";
                 work = 1;
             }
             if (endedCount == inputs.size() && leaderDone && (handOver == null || handOver.overflowEmpty())) {
@@ -247,10 +251,8 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
                 reportTo.tell(new GatherDone(batches));
                 return Behaviors.stopped();
             }
-        } catch (RuntimeException e) {
-            phase = Phase.DONE;
-            reportTo.tell(new GatherFailed(e));
-            return Behaviors.stopped();
+        } catch (Throwable e) {
+            return fail(where, e);
         }
         if (work == 0) {
             for (BatchReceiver input : inputs) {
@@ -284,6 +286,18 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         }
         phase = Phase.GATHERING;
         return onPoll();
+    }
+
+    /** This Gather, with what is thrown around its handlers failing the query too (see {@link ErrorGuard}). */
+    private Behavior<Command> guarded() {
+        return ErrorGuard.guard(Command.class, this, e -> fail("the Gather", e));
+    }
+
+    /** Fails the query with what {@code where} threw, an Error too: the query fails, not the actor system. */
+    private Behavior<Command> fail(String where, Throwable thrown) {
+        phase = Phase.DONE;
+        reportTo.tell(new GatherFailed(QueryFailedException.caught(queryId, where, thrown)));
+        return Behaviors.stopped();
     }
 
     private Behavior<Command> onPostStop() {

@@ -1,5 +1,6 @@
 package io.troupe.actors.exchange;
 
+import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.QueryFailedException;
@@ -154,7 +155,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      */
     public static Behavior<Command> create(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
                                            ActorRef<Gather.Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, null, reportTo, queryId));
+        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, null, reportTo, queryId).guarded());
     }
 
     /**
@@ -163,7 +164,8 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      */
     public static Behavior<Command> streaming(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
                                               BatchHandOver handOver, ActorRef<Gather.Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, handOver, reportTo, queryId));
+        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, handOver, reportTo, queryId)
+                .guarded());
     }
 
     @Override
@@ -208,10 +210,8 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
                 reportTo.tell(new Gather.GatherDone(batches));
                 return Behaviors.stopped();
             }
-        } catch (RuntimeException e) {
-            phase = Phase.DONE;
-            reportTo.tell(new Gather.GatherFailed(e));
-            return Behaviors.stopped();
+        } catch (Throwable e) {
+            return fail(e);
         }
         if (work == 0) {
             for (BatchReceiver input : inputs) {
@@ -298,6 +298,18 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
             }
         }
         return true;
+    }
+
+    /** This Gather Merge, with what is thrown around its handlers failing the query too (see {@link ErrorGuard}). */
+    private Behavior<Command> guarded() {
+        return ErrorGuard.guard(Command.class, this, this::fail);
+    }
+
+    /** Fails the query with what was thrown, an Error too: the query fails, not the actor system. */
+    private Behavior<Command> fail(Throwable thrown) {
+        phase = Phase.DONE;
+        reportTo.tell(new Gather.GatherFailed(QueryFailedException.caught(queryId, "the Gather Merge", thrown)));
+        return Behaviors.stopped();
     }
 
     private Behavior<Command> onPostStop() {

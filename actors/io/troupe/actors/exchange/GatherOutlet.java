@@ -6,6 +6,8 @@ import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.transport.BatchSender;
 
+import java.util.concurrent.atomic.LongAdder;
+
 /**
  * A worker's end of its gather channel (a {@link BatchSender}): the tail its operator chains end in
  * (instead of a sink local), then the end of stream once the worker's task is done.
@@ -18,6 +20,8 @@ import io.troupe.transport.BatchSender;
  * {@link BatchSender#idle}) or when the query is cancelled (cancel, timeout or another worker's
  * failure set the {@link ExecContext}'s flag), so a worker never holds its dispatcher thread forever.
  * The Gather drains on a dispatcher of its own, so a full channel always empties while the query lives.
+ * Each send that found the channel full ({@link BatchSender#BACK_PRESSURED}) counts once in the Troupe's
+ * back-pressure events, however many times it retried: a wait, not a spin.
  *
  * <p>Not threadsafe: owned by one worker; {@link #close()} may come from its PostStop.
  */
@@ -26,11 +30,17 @@ public final class GatherOutlet implements AutoCloseable {
     private final BatchSender sender;
     private final ExecContext ctx;
     private final String worker;
+    private final LongAdder backPressureEvents;
 
-    public GatherOutlet(BatchSender sender, ExecContext ctx, String worker) {
+    /**
+     * @param worker             the worker's name, for errors
+     * @param backPressureEvents the Troupe's count of sends that had to wait for room (shared by its workers)
+     */
+    public GatherOutlet(BatchSender sender, ExecContext ctx, String worker, LongAdder backPressureEvents) {
         this.sender = sender;
         this.ctx = ctx;
         this.worker = worker;
+        this.backPressureEvents = backPressureEvents;
     }
 
     /** A chain's tail: ships every non-empty batch; finishing a branch sends nothing (see {@link #endOfStream()}). */
@@ -57,6 +67,7 @@ public final class GatherOutlet implements AutoCloseable {
     }
 
     private void send(Batch batch) {
+        boolean waited = false;
         while (true) {
             long result = batch == null ? sender.offerEndOfStream() : sender.offer(batch);
             if (result > 0) {
@@ -65,6 +76,10 @@ public final class GatherOutlet implements AutoCloseable {
             if (result == BatchSender.CLOSED) {
                 ctx.checkCancelled();
                 throw new QueryCancelledException("query " + ctx.queryId() + ": the Gather closed the channel of " + worker);
+            }
+            if (result == BatchSender.BACK_PRESSURED && !waited) {
+                waited = true;
+                backPressureEvents.increment();
             }
             // NOT_CONNECTED (the Gather's subscription is not up yet) or BACK_PRESSURED: retry.
             ctx.checkCancelled();

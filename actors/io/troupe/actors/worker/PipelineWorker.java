@@ -1,9 +1,11 @@
 package io.troupe.actors.worker;
 
 import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.PipelineRun;
+import io.troupe.operators.exec.QueryFailedException;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -34,9 +36,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  * The wait in DRAINED holds no output (its chains have finished): the deadlock rule holds.
  *
- * <p>Operators know nothing of this actor: an operator's exception becomes a {@link WorkerFailed}
- * carrying it. Why bind before starting: see {@link PipelineRun} (the last of a RIGHT join's probers
- * must know it is the last).
+ * <p>Operators know nothing of this actor: whatever an operator throws becomes a {@link WorkerFailed}
+ * carrying it, an Error as a {@link QueryFailedException} naming this worker
+ * ({@link QueryFailedException#caught}). Why bind before starting: see {@link PipelineRun} (the last
+ * of a RIGHT join's probers must know it is the last).
  *
  * <p>Not threadsafe, as every actor. Its PostStop leaves its gather channel (without an end of
  * stream unless it was sent), so that the Gather never waits on a worker that is gone.
@@ -118,13 +121,16 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     }
 
     public static Behavior<Command> create(Spec spec) {
-        return Behaviors.setup(context -> new PipelineWorker(context, spec).bind());
+        return Behaviors.setup(context -> {
+            PipelineWorker worker = new PipelineWorker(context, spec);
+            return ErrorGuard.guard(Command.class, worker.bind(), worker::fail);
+        });
     }
 
     private Behavior<Command> bind() {
         try {
             task = spec.outlet() == null ? spec.run().bind(spec.worker()) : spec.run().bind(spec.outlet()::tail, spec.worker());
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             // Stays alive (FINISHED) until its coordinator stops the query: a behavior that stops
             // inside its setup would skip the PostStop that releases what the constructor counted.
             fail(e);
@@ -162,7 +168,9 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
             if (phase == Phase.FINALIZING) {
                 return finalizeOneUnit();
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // An Error too (OutOfMemoryError, StackOverflowError): it fails this query, not the
+            // actor system, whose handler of fatal errors would stop it (and, by default, the JVM).
             return fail(e);
         }
         return this;
@@ -214,10 +222,14 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
         return Behaviors.stopped();
     }
 
-    private Behavior<Command> fail(RuntimeException e) {
+    private Behavior<Command> fail(Throwable thrown) {
         phase = Phase.FINISHED;
-        getContext().getLog().debug("[query {}] [{}] failed: {}", spec.ctx().queryId(), spec.role(), e.toString());
-        spec.reportTo().tell(new WorkerFailed(spec.worker(), e));
+        // The task goes first: on a full heap its tables are what the report needs freed.
+        task = null;
+        finalizeWork = null;
+        Throwable cause = QueryFailedException.caught(spec.ctx().queryId(), spec.role(), thrown);
+        spec.reportTo().tell(new WorkerFailed(spec.worker(), cause));
+        getContext().getLog().debug("[query {}] [{}] failed: {}", spec.ctx().queryId(), spec.role(), cause.toString());
         return Behaviors.stopped();
     }
 

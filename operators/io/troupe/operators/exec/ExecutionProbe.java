@@ -24,7 +24,7 @@ import java.util.List;
  */
 public interface ExecutionProbe {
 
-    /** The participant number of the leader: LocalExecutor's thread, or a Gather running morsels itself. */
+    /** The participant number of the leader: the thread stepping a LocalRun, or a Gather running morsels itself. */
     int LEADER = -1;
 
     /**
@@ -43,7 +43,8 @@ public interface ExecutionProbe {
      * The query ended: what each operator's memory account held at its peak and spilled. Called once,
      * by the executor's thread that releases the query, after every participant stopped.
      */
-    void memory(List<MemoryReservation> reservations);
+    default void memory(List<MemoryReservation> reservations) {
+    }
 
     /** Wraps one participant's readers and consumers. Not threadsafe: owned by that participant. */
     interface Recorder {

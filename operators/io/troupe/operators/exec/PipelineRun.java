@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 /**
  * One execution of one {@link Pipeline}: its sink, source and operator states, opened once, and the
  * per-worker tasks bound over them. Shared by the executors (the leader alone in
- * {@link LocalExecutor}, the worker actors of the parallel executor) so that both open and bind a
+ * {@link LocalRun}, the worker actors of the parallel executor) so that both open and bind a
  * pipeline the same way.
  *
  * <p>Lifecycle: {@link #open} once; {@link #bind} once per worker; every worker drives its

@@ -40,7 +40,7 @@
  *                             flag is still 0 with NULL left columns, then forwards its finish()
  *   DONE                one   that same prober marks the join done; the table may be dropped
  *   (query end)               the executor returns the entries to the arena once no worker of the
- *                             query runs (LocalExecutor, or the query's coordinator)
+ *                             query runs (LocalRun, or the query's coordinator)
  * </pre>
  *
  * <h3>Memory ordering</h3>
@@ -61,7 +61,7 @@
  *
  * <h3>Late joiners</h3>
  * Every prober must bind before the last prober finishes: the executor binds all of a pipeline's
- * consumers before it drives any (LocalExecutor does so for the branches of a union). A prober
+ * consumers before it drives any (LocalRun does so for the branches of a union). A prober
  * that binds later would probe after the unmatched rows were emitted, so its bind fails with an
  * IllegalStateException instead of returning wrong rows. A build worker, likewise, must hand in
  * its chunks before allocation, or allocation fails.

@@ -6,6 +6,8 @@ import io.troupe.operators.types.Schema;
 
 import java.util.List;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * An aggregate function over a group: {@code count(*)}, {@code sum(x)}, {@code count(DISTINCT x)}.
  * Only {@code Plan.aggregate} accepts one; anywhere else binding it is a {@link PlanException}.
@@ -13,6 +15,13 @@ import java.util.List;
  * @param argument null for count(*)
  */
 public record AggregateCall(AggregateFunction function, Expr argument, boolean distinct) implements Expr {
+
+    public AggregateCall {
+        notNull(function, "AggregateCall", "function");
+        if (function != AggregateFunction.COUNT_STAR) {
+            notNull(argument, "Expr." + function.sqlName(), "value");
+        }
+    }
 
     @Override
     public Expression bind(Schema input, String where) {

@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * A scalar function or operator applied to arguments. {@code castType} is the target type of
  * CAST and null for every other function.
@@ -19,6 +21,12 @@ import java.util.stream.Collectors;
 public record Call(Function function, List<Expr> args, DataType castType) implements Expr {
 
     public Call {
+        notNull(function, "Call", "function");
+        notNull(args, "Call", "args");
+        for (int i = 0; i < args.size(); i++) {
+            // Every operator of Expr (col("a").eq(null)) comes here: name the function and the argument.
+            notNull(args.get(i), "Expr " + function, "argument " + (i + 1));
+        }
         args = List.copyOf(args);
     }
 

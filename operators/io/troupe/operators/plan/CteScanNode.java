@@ -25,7 +25,7 @@ final class CteScanNode extends Plan {
     }
 
     @Override
-    public Plan as(String newAlias) {
+    Plan aliased(String newAlias) {
         return new CteScanNode(cte, newAlias);
     }
 

@@ -12,13 +12,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.troupe.operators.Arguments.noNulls;
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * A scalar expression of a plan, over named columns: the user-facing, unbound form. Build one
  * with the static factories ({@link #col}, {@link #lit}, {@link #sum} ...) and the fluent
  * operators ({@code col("a").plus(lit(1)).as("b")}). Validation binds it to a {@link Schema},
  * checking names and types, and yields the physical {@link Expression} that runs.
  *
- * <p>Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
+ * <p>A null argument is rejected at once, naming it (an {@link IllegalArgumentException}); a SQL NULL
+ * is {@link #nullOf}. Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
  * error messages.
  */
 public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Alias {
@@ -43,7 +47,7 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** A column, by {@code name} or {@code qualifier.name}; names match case-insensitively. */
     static Expr col(String reference) {
-        return new ColumnRef(reference);
+        return new ColumnRef(notNull(reference, "Expr.col", "reference"));
     }
 
     static Expr lit(int value) {
@@ -72,6 +76,7 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */
     static Expr lit(BigDecimal value) {
+        notNull(value, "Expr.lit", "value");
         int scale = Math.max(0, value.scale());
         BigDecimal v = value.setScale(scale);
         return new Literal(v, DataType.decimal(Math.max(1, Math.max(v.precision(), scale)), scale));
@@ -79,7 +84,7 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** A typed NULL. */
     static Expr nullOf(DataType type) {
-        return new Literal(null, type);
+        return new Literal(null, notNull(type, "Expr.nullOf", "type"));
     }
 
     // ------------------------------------------------------------------ arithmetic
@@ -161,7 +166,7 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
     default Expr in(Expr... candidates) {
         List<Expr> args = new ArrayList<>();
         args.add(this);
-        args.addAll(Arrays.asList(candidates));
+        args.addAll(Arrays.asList(noNulls(candidates, "Expr.in", "candidates")));
         return new Call(Function.IN, args, null);
     }
 
@@ -172,17 +177,17 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** SQL LIKE: {@code %} matches any run of characters, {@code _} exactly one. */
     default Expr like(String pattern) {
-        return Call.of(Function.LIKE, this, lit(pattern));
+        return Call.of(Function.LIKE, this, lit(notNull(pattern, "Expr.like", "pattern")));
     }
 
     default Expr cast(DataType type) {
-        return new Call(Function.CAST, List.of(this), type);
+        return new Call(Function.CAST, List.of(this), notNull(type, "Expr.cast", "type"));
     }
 
     // ------------------------------------------------------------------ functions
 
     static Expr coalesce(Expr... values) {
-        return new Call(Function.COALESCE, Arrays.asList(values), null);
+        return new Call(Function.COALESCE, Arrays.asList(noNulls(values, "Expr.coalesce", "values")), null);
     }
 
     /** {@code substring(value FROM start FOR length)}, start counting from 1, in characters. */
@@ -221,7 +226,8 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** {@code CASE WHEN condition THEN result ...}: continue with {@code when}, close with {@code otherwise} or {@code end}. */
     static CaseBuilder caseWhen(Expr condition, Expr result) {
-        return new CaseBuilder(List.of(condition, result));
+        return new CaseBuilder(List.of(notNull(condition, "Expr.caseWhen", "condition"),
+                notNull(result, "Expr.caseWhen", "result")));
     }
 
     /** Collects the WHEN arms of a CASE expression. Immutable. */
@@ -234,14 +240,14 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
         public CaseBuilder when(Expr condition, Expr result) {
             List<Expr> more = new ArrayList<>(arms);
-            more.add(condition);
-            more.add(result);
+            more.add(notNull(condition, "Expr.CaseBuilder.when", "condition"));
+            more.add(notNull(result, "Expr.CaseBuilder.when", "result"));
             return new CaseBuilder(more);
         }
 
         public Expr otherwise(Expr elseResult) {
             List<Expr> args = new ArrayList<>(arms);
-            args.add(elseResult);
+            args.add(notNull(elseResult, "Expr.CaseBuilder.otherwise", "elseResult"));
             return new Call(Function.CASE, args, null);
         }
 
@@ -287,7 +293,7 @@ public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Al
 
     /** Names the column this expression produces. */
     default Expr as(String name) {
-        return new Alias(this instanceof Alias a ? a.expr() : this, name);
+        return new Alias(this instanceof Alias a ? a.expr() : this, notNull(name, "Expr.as", "name"));
     }
 
     /** Ascending, NULLs last (PostgreSQL's default). */

@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static io.troupe.operators.Arguments.noNulls;
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * A query plan: a tree of relational nodes over named columns, built fluently and validated
  * before it runs.
@@ -26,7 +29,8 @@ import java.util.Set;
  *     .limit(10);
  * }</pre>
  *
- * <p>Validation ({@link #validate}) resolves every column against the catalog's tables and
+ * <p>Every method rejects a null argument at once, naming it (an {@link IllegalArgumentException}).
+ * Validation ({@link #validate}) resolves every column against the catalog's tables and
  * checks every type; an error names the column and the node (as {@link #explain} labels it).
  * Plans are immutable and threadsafe, and may be run many times.
  *
@@ -42,29 +46,37 @@ public abstract class Plan {
 
     /** All columns of a registered table, qualified by the table's name. */
     public static Plan scan(String table) {
+        notNull(table, "Plan.scan", "table");
         return new ScanNode(table, table);
     }
 
     /** {@code generate_series(start, stop)}: one INT64 column counting from start to stop, inclusive. */
     public static Plan series(String column, long start, long stop) {
+        notNull(column, "Plan.series", "column");
         return new SeriesNode(column, start, stop);
     }
 
     // ------------------------------------------------------------------ relational operators
 
     /** Names this relation: its columns become {@code alias.name} (a table alias, a subquery name). */
-    public Plan as(String alias) {
+    public final Plan as(String alias) {
+        return aliased(notNull(alias, "Plan.as", "alias"));
+    }
+
+    /** {@link #as}: an alias over this node; a scan renames itself instead. */
+    Plan aliased(String alias) {
         return new AliasNode(this, alias);
     }
 
     /** Keeps the rows where {@code predicate} is true (not false, not NULL). */
     public Plan filter(Expr predicate) {
+        notNull(predicate, "Plan.filter", "predicate");
         return new FilterNode(this, predicate, false);
     }
 
     /** Computes one output column per expression; name them with {@code Expr.as}. */
     public Plan project(Expr... columns) {
-        return new ProjectNode(this, Arrays.asList(columns));
+        return new ProjectNode(this, Arrays.asList(noNulls(columns, "Plan.project", "columns")));
     }
 
     /**
@@ -72,6 +84,9 @@ public abstract class Plan {
      * and a right expression, joined by AND; NULL keys never match.
      */
     public Plan join(Plan right, JoinType type, Expr on) {
+        notNull(right, "Plan.join", "right");
+        notNull(type, "Plan.join", "type");
+        notNull(on, "Plan.join", "on");
         return new JoinNode(this, right, type, on);
     }
 
@@ -81,16 +96,18 @@ public abstract class Plan {
      * no group keys, one row over the whole input.
      */
     public Plan aggregate(List<Expr> groupBy, Expr... aggregates) {
-        return new AggregateNode(this, groupBy, Arrays.asList(aggregates));
+        noNulls(groupBy, "Plan.aggregate", "groupBy");
+        return new AggregateNode(this, groupBy, Arrays.asList(noNulls(aggregates, "Plan.aggregate", "aggregates")));
     }
 
     /** A filter over the output of {@link #aggregate}: SQL's HAVING. */
     public Plan having(Expr predicate) {
+        notNull(predicate, "Plan.having", "predicate");
         return new FilterNode(this, predicate, true);
     }
 
     public Plan sort(SortKey... keys) {
-        return new SortNode(this, Arrays.asList(keys));
+        return new SortNode(this, Arrays.asList(noNulls(keys, "Plan.sort", "keys")));
     }
 
     public Plan limit(long count) {
@@ -103,6 +120,7 @@ public abstract class Plan {
 
     /** All rows of this plan and of {@code other}; both must have the same column types. */
     public Plan unionAll(Plan other) {
+        notNull(other, "Plan.unionAll", "other");
         return new UnionAllNode(this, other);
     }
 
@@ -134,6 +152,7 @@ public abstract class Plan {
 
     /** Validates the whole plan against {@code catalog} and returns its output schema. */
     public final Schema validate(Catalog catalog) {
+        notNull(catalog, "Plan.validate", "catalog");
         sharedSubplans();
         return deriveSchema(catalog);
     }
@@ -176,6 +195,7 @@ public abstract class Plan {
      * EXPLAIN VERBOSE prints it. Validates first.
      */
     public final String explain(Catalog catalog) {
+        notNull(catalog, "Plan.explain", "catalog");
         validate(catalog);
         StringBuilder sb = new StringBuilder();
         explain(catalog, sb, 0, sharedSubplans());

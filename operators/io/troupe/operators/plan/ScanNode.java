@@ -20,7 +20,7 @@ final class ScanNode extends Plan {
     }
 
     @Override
-    public Plan as(String newAlias) {
+    Plan aliased(String newAlias) {
         return new ScanNode(table, newAlias);
     }
 

@@ -1,7 +1,13 @@
 package io.troupe.operators.plan;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /** One ORDER BY key: an expression, its direction and where NULLs go. Immutable. */
 public record SortKey(Expr expr, boolean ascending, boolean nullsFirst) {
+
+    public SortKey {
+        notNull(expr, "SortKey", "expr");
+    }
 
     /** This key with NULLs before every value. */
     public SortKey withNullsFirst() {

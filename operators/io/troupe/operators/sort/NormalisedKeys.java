@@ -153,6 +153,21 @@ public final class NormalisedKeys {
         return ranks;
     }
 
+    /**
+     * Bytes of heap {@link #of} makes per row and key at most (a word and a NULL rank): what a sort
+     * reserves for the keys of the rows it buffers before it normalises them.
+     */
+    static final int BYTES_PER_ROW_AND_KEY = Long.BYTES + 1;
+
+    /** Bytes of heap these keys' arrays hold (words and NULL ranks; the strings are the run's own). */
+    long sizeInBytes() {
+        long bytes = 0;
+        for (int k = 0; k < words.length; k++) {
+            bytes += (long) words[k].length * Long.BYTES + (nullRanks[k] == null ? 0 : nullRanks[k].length);
+        }
+        return bytes;
+    }
+
     /** Rows normalised. */
     public int rows() {
         return rows;

@@ -97,6 +97,15 @@ public final class SortedRun {
         return keys;
     }
 
+    /** Bytes of heap the run holds: its columns' arrays, its keys and its order. */
+    long sizeInBytes() {
+        long bytes = keys.sizeInBytes() + (long) order.length * Integer.BYTES;
+        for (ColumnVector column : columns) {
+            bytes += column.sizeInBytes();
+        }
+        return bytes;
+    }
+
     /** Column {@code c} of the buffered layout, in physical row order. */
     public ColumnVector column(int c) {
         return columns[c];

@@ -23,10 +23,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * way, and so does any sorted output that no Gather Merge merges.
  *
  * <p><b>Streams</b> ({@link #streams}): for a Gather Merge above the workers. Each reader claims
- * one stream and emits its runs in their own order (one run per stream when there are at most as
- * many runs as streams, which is the case when the sort ran with as many workers; else runs
- * {@code k, k+streams, ...} merged), every row, in the sort's output columns. The Gather Merge merges
- * the streams and applies the window ({@link StreamMerger}).
+ * one stream and emits the merge of one worker's runs (one run when it did not spill; the workers
+ * {@code k, k+streams, ...} when the sort ran with more workers than there are streams), up to the
+ * window's end, in the sort's output columns. The Gather Merge merges the streams and applies the
+ * window ({@link StreamMerger}).
+ *
+ * <p>When nothing spilled, runs are read in place ({@code MergingReader}, {@link RunMerger}); when
+ * something did, every reader merges through the sort's {@link ExternalMerge}, a batch at a time
+ * from each run.
  *
  * <p>Immutable and threadsafe; per execution, readers are claimed with one atomic flag or counter.
  */
@@ -49,8 +53,29 @@ public final class SortedSource implements Source {
         int batchSize = ctx.batchSize();
         AtomicBoolean claimed = new AtomicBoolean();
         return () -> claimed.compareAndSet(false, true)
-                ? new MergingReader(result.spec(), result.runs(), result.offset(), result.count(), batchSize)
+                ? reader(result, result.workers(), result.offset(), result.count(), batchSize)
                 : () -> null;
+    }
+
+    /**
+     * The merge of the runs of {@code workers}, its first {@code skip} rows skipped and at most
+     * {@code limit} emitted: in place when nothing of the sort spilled, else through its external merge.
+     */
+    private static SourceReader reader(SortedResult result, List<WorkerRuns> workers, long skip, long limit,
+                                       int batchSize) {
+        List<SortedRun> inMemory = new ArrayList<>();
+        List<SpilledRun> spilled = new ArrayList<>();
+        for (WorkerRuns w : workers) {
+            if (w.inMemoryRun() != null) {
+                inMemory.add(w.inMemoryRun());
+            }
+            spilled.addAll(w.spilled());
+        }
+        if (!result.spilled()) {
+            return new MergingReader(result.spec(), inMemory, skip, limit, batchSize);
+        }
+        return inMemory.isEmpty() && spilled.isEmpty() ? () -> null
+                : result.spill().reader(inMemory, spilled, skip, limit);
     }
 
     /**
@@ -92,12 +117,13 @@ public final class SortedSource implements Source {
             AtomicInteger next = new AtomicInteger();
             return () -> {
                 int stream = next.getAndIncrement();
-                List<SortedRun> mine = new ArrayList<>();
-                for (int r = stream; r < result.runs().size(); r += streams) {
-                    mine.add(result.runs().get(r));
+                List<WorkerRuns> mine = new ArrayList<>();
+                for (int w = stream; w < result.workers().size(); w += streams) {
+                    mine.add(result.workers().get(w));
                 }
-                return mine.isEmpty() ? () -> null
-                        : new MergingReader(result.spec(), mine, 0, Long.MAX_VALUE, batchSize);
+                // A stream needs no more rows than the window's end: the merge above skips and limits.
+                long end = SortedResult.saturatedAdd(result.offset(), result.count());
+                return mine.isEmpty() ? () -> null : reader(result, mine, 0, end, batchSize);
             };
         }
 

@@ -130,6 +130,15 @@ public final class StreamMerger {
         return queues.get(input).size();
     }
 
+    /**
+     * True when the merge waits for {@code input}'s next batch: it holds no row of it, has none queued,
+     * and the input has not ended. A merge that pulls its inputs reads one batch of each such input
+     * whenever {@link #next} returns null, so that it holds at most about two batches per input.
+     */
+    public boolean needsBatch(int input) {
+        return state[input] == InputState.WAITING && queues.get(input).isEmpty();
+    }
+
     /** True when {@code input} sent its end of stream. */
     public boolean endOfStream(int input) {
         return endOfStream[input];

@@ -38,7 +38,9 @@ public final class LimitOperator implements Operator {
                 if (start >= end) {
                     return false;
                 }
-                int from = (int) Math.max(0, offset - start);
+                // Clamped to the batch in long before narrowing: offset - start passes 2^31 whenever
+                // the offset does, and an int cast of it would keep the wrong bits.
+                int from = (int) Math.min(size, Math.max(0, offset - start));
                 int to = (int) Math.min(size, end - start);
                 if (from < to) {
                     Batch out = batch;

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * The tables a query can scan, by case-insensitive name. Threadsafe: tables may be registered
  * while queries run; a query sees the table that was registered when it was planned.
@@ -17,15 +19,18 @@ public final class Catalog {
 
     /** Registers {@code table} under its name, replacing any table of that name. */
     public void register(Table table) {
+        notNull(table, "Catalog.register", "table");
         tables.put(key(table.name()), table);
     }
 
     public void drop(String name) {
+        notNull(name, "Catalog.drop", "name");
         tables.remove(key(name));
     }
 
     /** @throws TroupeException naming the known tables when there is no such table */
     public Table table(String name) {
+        notNull(name, "Catalog.table", "name");
         Table t = tables.get(key(name));
         if (t == null) {
             throw new TroupeException(TroupeException.Category.QUERY,
@@ -36,6 +41,15 @@ public final class Catalog {
 
     public boolean contains(String name) {
         return tables.containsKey(key(name));
+    }
+
+    /** Bytes of heap the registered tables hold (see {@link Table#sizeInBytes()}). */
+    public long sizeInBytes() {
+        long bytes = 0;
+        for (Table t : tables.values()) {
+            bytes += t.sizeInBytes();
+        }
+        return bytes;
     }
 
     private static String key(String name) {

@@ -5,6 +5,9 @@ import io.troupe.operators.types.Schema;
 
 import java.util.List;
 
+import static io.troupe.operators.Arguments.noNulls;
+import static io.troupe.operators.Arguments.notNull;
+
 /**
  * An in-memory columnar table: a schema and a list of dense batches (chunks). Scans hand the
  * chunks out as morsels. Immutable and threadsafe once built; build one with
@@ -19,9 +22,9 @@ public final class Table {
     private final long sizeInBytes;
 
     public Table(String name, Schema schema, List<Batch> chunks) {
-        this.name = name;
-        this.schema = schema;
-        this.chunks = List.copyOf(chunks);
+        this.name = notNull(name, "Table", "name");
+        this.schema = notNull(schema, "Table", "schema");
+        this.chunks = List.copyOf(noNulls(chunks, "Table", "chunks"));
         long rows = 0;
         long bytes = 0;
         for (Batch b : this.chunks) {

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An ordered list of {@link Field}s. Immutable and threadsafe.
@@ -20,6 +22,9 @@ public final class Schema {
     /** Returned by {@link #resolve} when more than one column matches. */
     public static final int AMBIGUOUS = -2;
 
+    private static final Pattern COLUMN = Pattern.compile("(\\w+)\\s+(.+?)(\\s+NOT\\s+NULL)?",
+            Pattern.CASE_INSENSITIVE);
+
     private final List<Field> fields;
 
     public Schema(List<Field> fields) {
@@ -28,6 +33,51 @@ public final class Schema {
 
     public static Schema of(Field... fields) {
         return new Schema(Arrays.asList(fields));
+    }
+
+    /**
+     * The columns that {@code columns} declares, comma-separated, each {@code name TYPE [NOT NULL]}
+     * with a type as {@link DataType#parse} reads it: {@code id INT64 NOT NULL, amount DECIMAL(7,2)}.
+     * The golden files' tables and loadtest's CSV headers are declared this way.
+     *
+     * @throws IllegalArgumentException naming the column that is not a column or has an unknown type
+     */
+    public static Schema parse(String columns) {
+        List<Field> fields = new ArrayList<>();
+        for (String column : splitTopLevel(columns)) {
+            Matcher m = COLUMN.matcher(column.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("expected 'name TYPE [NOT NULL]', found: " + column.strip());
+            }
+            DataType type;
+            try {
+                type = DataType.parse(m.group(2));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("column " + m.group(1) + ": " + e.getMessage(), e);
+            }
+            fields.add(Field.of(m.group(1), type).withNullable(m.group(3) == null));
+        }
+        return new Schema(fields);
+    }
+
+    /** {@code text} cut at the commas outside parentheses (DECIMAL(7,2) has one inside). */
+    private static List<String> splitTopLevel(String text) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                parts.add(text.substring(start, i));
+                start = i + 1;
+            }
+        }
+        parts.add(text.substring(start));
+        return parts;
     }
 
     public int size() {

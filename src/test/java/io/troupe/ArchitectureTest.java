@@ -17,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * transport -> config (+ the batch format); operators -> config; and the command line (io.troupe.cli)
  * on top, which no library package imports, so that a service embedding the library needs none of
  * the command line's optional dependencies (picocli, XChart, the TPC generators, HdrHistogram).
- * Reads the import lines of every source file, so a forbidden dependency fails here before anyone
- * builds on it.
+ * Micrometer, optional too, is used by one package, io.troupe.actors.metrics, that nothing else
+ * imports, so that a service without Micrometer never loads it. Reads the import lines of every source
+ * file (and, for Micrometer, every line), so a forbidden dependency fails here before anyone builds on it.
  */
 class ArchitectureTest {
 
@@ -34,6 +35,10 @@ class ArchitectureTest {
             "config", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.operators"),
             "actors/io/troupe/actors", COMMAND_LINE_ONLY);
 
+    private static final List<String> SOURCE_ROOTS = List.of("config", "operators", "transport", "actors");
+    /** The one package that may use Micrometer. */
+    private static final Path METRICS = Path.of("actors/io/troupe/actors/metrics");
+
     private static List<String> with(List<String> base, String... more) {
         List<String> all = new ArrayList<>(base);
         all.addAll(List.of(more));
@@ -44,23 +49,51 @@ class ArchitectureTest {
     void shouldKeepDependenciesPointingOneWay() throws IOException {
         List<String> violations = new ArrayList<>();
         for (Map.Entry<String, List<String>> rule : FORBIDDEN.entrySet()) {
-            Path root = Path.of(rule.getKey());
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                    for (String line : Files.readAllLines(file)) {
-                        String trimmed = line.trim();
-                        if (!trimmed.startsWith("import ")) {
-                            continue;
-                        }
-                        for (String forbidden : rule.getValue()) {
-                            if (trimmed.replace("import static ", "import ").startsWith("import " + forbidden + ".")) {
-                                violations.add(file + ": " + trimmed);
-                            }
+            for (Path file : javaFiles(rule.getKey())) {
+                for (String trimmed : imports(file)) {
+                    for (String forbidden : rule.getValue()) {
+                        if (trimmed.startsWith("import " + forbidden + ".")) {
+                            violations.add(file + ": " + trimmed);
                         }
                     }
                 }
             }
         }
         assertEquals(List.of(), violations, "imports that point the wrong way");
+    }
+
+    @Test
+    void shouldLeaveMicrometerToTheMetricsPackageThatNothingImports() throws IOException {
+        List<String> violations = new ArrayList<>();
+        for (String root : SOURCE_ROOTS) {
+            for (Path file : javaFiles(root)) {
+                if (file.startsWith(METRICS)) {
+                    continue;
+                }
+                for (String line : Files.readAllLines(file)) {
+                    if (line.contains("io.micrometer")) {
+                        violations.add(file + ": " + line.trim());
+                    }
+                }
+                for (String trimmed : imports(file)) {
+                    if (trimmed.startsWith("import io.troupe.actors.metrics.")) {
+                        violations.add(file + ": " + trimmed);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), violations, "Micrometer outside io.troupe.actors.metrics, or that package imported");
+    }
+
+    private static List<Path> javaFiles(String root) throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of(root))) {
+            return files.filter(p -> p.toString().endsWith(".java")).toList();
+        }
+    }
+
+    /** The file's import lines, trimmed, static imports written as plain ones. */
+    private static List<String> imports(Path file) throws IOException {
+        return Files.readAllLines(file).stream().map(String::trim).filter(l -> l.startsWith("import "))
+                .map(l -> l.replace("import static ", "import ")).toList();
     }
 }

@@ -22,7 +22,7 @@ class SmokeTest {
 
     @Test
     void shouldScanProjectLimitAndUnion() {
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(3))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(3))) {
             TableBuilder b = new TableBuilder("t", Schema.of(Field.of("a", DataType.INT32), Field.of("s", DataType.VARCHAR)), 4);
             for (int i = 0; i < 10; i++) {
                 b.addRow(i, i % 3 == 0 ? null : "v" + i);
@@ -38,7 +38,7 @@ class SmokeTest {
 
     @Test
     void shouldNameUnknownColumnAndNode() {
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             troupe.register(new TableBuilder("t", Schema.of(Field.of("a", DataType.INT32))).build());
             PlanException e = assertThrows(PlanException.class, () -> troupe.execute(Plan.scan("t").project(col("b"))));
             assertEquals("unknown column 'b'; available: t.a (in Project b)", e.getMessage());

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An embedded Aeron media driver and the one Aeron client Troupe uses with it: launched in a
  * directory of its own ({@code troupe-aeron-<pid>-<unique>} under {@code troupe.transport.dir}),
- * deleted on start and on shutdown, so that two Troupes never share or inherit a driver.
+ * deleted on start and on shutdown, so that two Troupes never share or inherit a driver. The
+ * directories of drivers whose JVM ended without closing them go when the next one starts
+ * ({@link StaleDriverDirectories}).
  *
  * <p>Sizing (shared/stack-notes.md, section 3): the driver's own files come to 12 MiB here instead
  * of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which counters take 5 MiB at Aeron's 1 MiB
@@ -36,7 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Threads: one driver thread in {@code shared} mode (the default: on 2 cores the driver must not
  * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
- * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), three in
+ * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), ours rather than
+ * Aeron's so that an Error cannot end it ({@link DriverDutyCycle}); three of Aeron's in
  * {@code dedicated} mode, plus the client's conductor thread. All are daemon threads (an embedded
  * library must not keep the JVM alive), named by Aeron after their roles and, for the driver, its
  * directory; {@link #close()} stops them and unmaps every file.
@@ -69,16 +73,21 @@ public final class EmbeddedAeron implements AutoCloseable {
     static final long DRIVER_BYTES = 13L * 1024 * 1024;
     /** Channels the default directory must have room for: a few queries' workers plus the pool's idle logs. */
     static final int ROOM_FOR_CHANNELS = 16;
+    /** What the JVM must be told for Agrona (shared/stack-notes.md): its buffers use jdk.internal.misc.Unsafe. */
+    public static final String REQUIRED_JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
     /** First stream id handed out; each channel gets the next, so no two channels share a stream. */
     private static final int FIRST_STREAM_ID = 1001;
 
     private final MediaDriver driver;
+    /** The thread of the driver's shared agent; null in dedicated mode, where Aeron runs its own. */
+    private final DriverDutyCycle dutyCycle;
     private final Aeron aeron;
     private final Path directory;
     private final AtomicInteger nextStreamId = new AtomicInteger(FIRST_STREAM_ID);
 
-    private EmbeddedAeron(MediaDriver driver, Aeron aeron, Path directory) {
+    private EmbeddedAeron(MediaDriver driver, DriverDutyCycle dutyCycle, Aeron aeron, Path directory) {
         this.driver = driver;
+        this.dutyCycle = dutyCycle;
         this.aeron = aeron;
         this.directory = directory;
     }
@@ -86,11 +95,26 @@ public final class EmbeddedAeron implements AutoCloseable {
     /**
      * Launches a driver and connects a client to it.
      *
-     * @throws IllegalStateException naming the directory when the driver cannot start
+     * @throws IllegalStateException naming the directory when the driver cannot start, or the JVM flag
+     *         it needs when the JVM was started without it
      */
     public static EmbeddedAeron launch(TroupeSettings.Transport settings) {
-        Path directory = parentDirectory(settings)
-                .resolve("troupe-aeron-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID());
+        try {
+            return start(settings);
+        } catch (IllegalAccessError e) {
+            // Agrona's buffers use jdk.internal.misc.Unsafe, which java.base exports only when asked.
+            throw new IllegalStateException("Troupe's Aeron transport needs the JVM flag " + REQUIRED_JVM_FLAG
+                    + " (on the java command line, or in Maven Surefire's argLine); without it, set"
+                    + " troupe.gather.transport = locked-queue, or troupe.workers.default = 0 to run queries on the"
+                    + " caller's thread (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static EmbeddedAeron start(TroupeSettings.Transport settings) {
+        Path parent = parentDirectory(settings);
+        // A driver's directory outlives a JVM that ends without closing it: the ones left go now.
+        StaleDriverDirectories.remove(List.of(parent, defaultParent(), tmpdir()));
+        Path directory = parent.resolve(StaleDriverDirectories.newName(UUID.randomUUID().toString()));
         MediaDriver.Context driverContext = new MediaDriver.Context()
                 .aeronDirectoryName(directory.toString())
                 .dirDeleteOnStart(true)
@@ -104,7 +128,7 @@ public final class EmbeddedAeron implements AutoCloseable {
                 // Its tasks are UDP's (network publications, subscriptions, name resolution): IPC needs
                 // no extra thread polling for them. Turn it back on with the UDP channels.
                 .asyncExecutorEnabled(false)
-                .errorHandler(error -> LOG.warn("[{}] Aeron driver error", directory, error));
+                .errorHandler(error -> warn("[{}] Aeron driver error", directory, error));
         ThreadFactory driverThreads = daemonThreads("troupe-aeron-driver");
         if (settings.driverThreading() == TroupeSettings.DriverThreading.DEDICATED) {
             driverContext.threadingMode(ThreadingMode.DEDICATED)
@@ -115,22 +139,25 @@ public final class EmbeddedAeron implements AutoCloseable {
                     .senderThreadFactory(driverThreads)
                     .receiverThreadFactory(driverThreads);
         } else {
-            driverContext.threadingMode(ThreadingMode.SHARED)
-                    .sharedIdleStrategy(new BackoffIdleStrategy())
-                    .sharedThreadFactory(driverThreads);
+            // Aeron's SHARED mode, on a thread of ours that an Error cannot end (see DriverDutyCycle).
+            driverContext.threadingMode(ThreadingMode.INVOKER);
         }
         MediaDriver driver = null;
+        DriverDutyCycle dutyCycle = null;
         try {
             driver = MediaDriver.launchEmbedded(driverContext);
+            if (driver.sharedAgentInvoker() != null) {
+                dutyCycle = DriverDutyCycle.start(driver.sharedAgentInvoker(), new BackoffIdleStrategy(), driverThreads);
+            }
             Aeron aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.toString())
                     .threadFactory(daemonThreads("troupe-aeron-client"))
                     .idleSleepDurationNs(CLIENT_IDLE_SLEEP_NS)
-                    .errorHandler(error -> LOG.warn("[{}] Aeron client error", directory, error)));
+                    .errorHandler(error -> warn("[{}] Aeron client error", directory, error)));
             LOG.debug("[{}] embedded Aeron started", directory);
-            return new EmbeddedAeron(driver, aeron, directory);
+            return new EmbeddedAeron(driver, dutyCycle, aeron, directory);
         } catch (RuntimeException e) {
-            CloseHelper.quietClose(driver);
+            CloseHelper.quietCloseAll(dutyCycle, driver);
             throw new IllegalStateException("cannot start the embedded Aeron media driver in " + directory
                     + " (troupe.transport.dir): " + e.getMessage(), e);
         }
@@ -168,7 +195,7 @@ public final class EmbeddedAeron implements AutoCloseable {
     /** Stops the client, then the driver (its thread, its mapped files, its directory). Idempotent. */
     @Override
     public void close() {
-        CloseHelper.closeAll(aeron, driver);
+        CloseHelper.closeAll(aeron, dutyCycle, driver);
         LOG.debug("[{}] embedded Aeron stopped", directory);
     }
 
@@ -196,8 +223,8 @@ public final class EmbeddedAeron implements AutoCloseable {
         if (!settings.directoryParent().isEmpty()) {
             return Path.of(settings.directoryParent());
         }
-        Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
-        Path fallback = Path.of(System.getProperty("java.io.tmpdir"));
+        Path preferred = defaultParent();
+        Path fallback = tmpdir();
         long needed = roomNeeded(settings.termLengthBytes());
         long usable = usableBytes(preferred);
         if (usable >= needed || preferred.equals(fallback)) {
@@ -207,6 +234,15 @@ public final class EmbeddedAeron implements AutoCloseable {
                         + "need: its directory goes to {} (troupe.transport.dir chooses)", preferred, usable >> 20,
                 needed >> 20, ROOM_FOR_CHANNELS, settings.termLengthBytes() >> 10, fallback);
         return fallback;
+    }
+
+    /** Where Aeron itself puts a driver's directory: /dev/shm on Linux, else java.io.tmpdir. */
+    private static Path defaultParent() {
+        return Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
+    }
+
+    private static Path tmpdir() {
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** Bytes the driver and {@link #ROOM_FOR_CHANNELS} channels map: each channel 3 terms and a 4 KiB trailer. */
@@ -220,6 +256,18 @@ public final class EmbeddedAeron implements AutoCloseable {
             return Files.getFileStore(directory).getUsableSpace();
         } catch (IOException e) {
             return 0;
+        }
+    }
+
+    /**
+     * Logs an error of the driver's or the client's agent, unless logging itself fails: on a full heap
+     * it may throw an OutOfMemoryError of its own, which would end the agent's thread.
+     */
+    private static void warn(String format, Path directory, Throwable error) {
+        try {
+            LOG.warn(format, directory, error);
+        } catch (Throwable ignored) {
+            // Nothing left to report it with; the agent goes on.
         }
     }
 

@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code troupe bench --ablation} run in-process at tiny sizes: every lesson runs under each of its
- * settings, ablation.csv and the table say so, a disagreement between settings fails it, and bad
- * arguments exit with 2. No timing is asserted.
+ * {@code troupe ablation} and {@code troupe bench --ablation} run in-process at tiny sizes: every
+ * lesson runs under each of its settings, ablation.csv and the table say so, a disagreement between
+ * settings fails it, and bad arguments exit with 2. No timing is asserted.
  */
 class AblationCommandTest {
 
@@ -84,15 +84,39 @@ class AblationCommandTest {
                 "--warmups", "0", "--out", dir.toString());
         assertEquals(0, r.exitCode(), r.err());
         List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
-        Set<String> expected = AblationOptions.defaultWorkers(Runtime.getRuntime().availableProcessors()).stream()
+        Set<String> expected = AblationCommand.defaultWorkers(Runtime.getRuntime().availableProcessors()).stream()
                 .map(String::valueOf).collect(Collectors.toSet());
         assertEquals(expected, lines.subList(1, lines.size()).stream().map(l -> l.split(",")[3])
                 .collect(Collectors.toSet()));
         assertTrue(lines.subList(1, lines.size()).stream().allMatch(l -> l.startsWith("s2,w1,")), lines.toString());
-        assertEquals(List.of(1), AblationOptions.defaultWorkers(1));
-        assertEquals(List.of(1, 2), AblationOptions.defaultWorkers(2));
-        assertEquals(List.of(1, 2, 3), AblationOptions.defaultWorkers(3));
-        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64, 72), AblationOptions.defaultWorkers(72));
+        assertEquals(List.of(1), AblationCommand.defaultWorkers(1));
+        assertEquals(List.of(1, 2), AblationCommand.defaultWorkers(2));
+        assertEquals(List.of(1, 2, 3), AblationCommand.defaultWorkers(3));
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64, 72), AblationCommand.defaultWorkers(72));
+    }
+
+    @Test
+    void theAblationCommandRunsWhatBenchAblationRunsWithItsOwnDefaults(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new TroupeCli(), "ablation", "--lessons", "s2,s3", "--rows", "4000", "--workers", "2,1",
+                "--runs", "2", "--warmups", "1", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("ablation.csv"));
+        assertEquals("lesson,workload,setting,workers,run,seconds", lines.get(0));
+        Set<String> expected = Set.of("s2/w1/preallocate=fit", "s2/w1/preallocate=0", "s2/w1/chunk-size=128k",
+                "s3/w2/aeron", "s3/w2/locked-queue", "s3/w2/per-batch",
+                "s3/gather/aeron", "s3/gather/locked-queue", "s3/gather/per-batch");
+        assertEquals(expected.size() * 2 * 2, lines.size() - 1, "settings x 2 worker counts x 2 timed runs");
+        assertEquals(expected, lines.subList(1, lines.size()).stream()
+                .map(l -> String.join("/", List.of(l.split(",")).subList(0, 3))).collect(Collectors.toSet()));
+        assertTrue(r.out().startsWith("troupe ablation: 4,000 rows, W3 at SF 1, 2 timed rounds after 1 warm-up(s)"),
+                r.out());
+        assertTrue(r.err().contains("ablation: s2 w1: warm-up 1/1:"), r.err());
+        assertTrue(r.err().contains("ablation: s3 gather: run 1/2:  aeron/1 "), r.err());
+        assertTrue(Files.size(dir.resolve("ablation.png")) > 0);
+
+        RoundOptions defaults = AblationCommand.defaults();
+        assertEquals(AblationCommand.DEFAULT_ROWS, defaults.rows);
+        assertEquals(AblationCommand.defaultWorkers(Runtime.getRuntime().availableProcessors()), defaults.workers);
     }
 
     @Test
@@ -127,8 +151,8 @@ class AblationCommandTest {
     @Test
     void badArgumentsExitWithTwoAndSayWhatIsWrong(@TempDir Path dir) {
         String out = dir.toString();
-        assertBad("--workers must be in 1..256 with --ablation", "--ablation", "--workers", "0", "--out", out);
-        assertBad("--workers must be in 1..256 with --ablation", "--ablation", "--workers", "2,0", "--out", out);
+        assertBad("--workers must be in 1..256 in an ablation", "--ablation", "--workers", "0", "--out", out);
+        assertBad("--workers must be in 1..256 in an ablation", "--ablation", "--workers", "2,0", "--out", out);
         assertBad("unknown lesson 's4' in --lessons (known: s1, s2, s3)", "--ablation", "--lessons", "s1,s4",
                 "--out", out);
         assertBad("--runs must be at least 1, got 0", "--ablation", "--runs", "0", "--out", out);

@@ -51,6 +51,22 @@ class MemorySettingsTest {
     }
 
     @Test
+    void admissionRunsTwiceTheProcessorsAtOnceAndGivesEachItsShareOfTheBudget() {
+        TroupeSettings.Admission a = TroupeSettings.from(ConfigFactory.parseString("")).admission();
+        assertEquals(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()), a.maxConcurrent());
+        assertEquals(100, a.queueSize());
+        assertEquals(java.time.Duration.ofSeconds(60), a.queueTimeout());
+        assertEquals(1000 / a.maxConcurrent(), a.queryMemoryBytes(1000), "auto: the budget over max-concurrent");
+        TroupeSettings.Admission set = TroupeSettings.from(ConfigFactory.parseString("troupe { memory.budget = 1g, "
+                + "admission { max-concurrent = 3, queue-size = 0, queue-timeout = 250ms, query-memory = \"10%\" } }"))
+                .admission();
+        assertEquals(new TroupeSettings.Admission(3, 0, java.time.Duration.ofMillis(250), (1L << 30) / 10), set);
+        assertEquals("troupe.admission.max-concurrent must be at least 1, got 0",
+                assertThrows(IllegalArgumentException.class, () -> TroupeSettings.from(ConfigFactory.parseString(
+                        "troupe.admission.max-concurrent = 0"))).getMessage());
+    }
+
+    @Test
     void badValuesNameTheirKey() {
         assertEquals("troupe.hash.chunk-size must be a power of two in 4096..67108864 bytes, got 100000",
                 assertThrows(IllegalArgumentException.class, () -> memory("troupe.hash.chunk-size = 100000")).getMessage());

@@ -1,6 +1,5 @@
 package io.troupe.golden;
 
-import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
@@ -28,8 +27,6 @@ final class GoldenFile {
 
     private static final Pattern HEADER = Pattern.compile("#\\s*(name|description|group):\\s*(.*)");
     private static final Pattern TABLE = Pattern.compile("table\\s+(\\w+)\\s*\\((.*)\\)\\s*");
-    private static final Pattern COLUMN = Pattern.compile("(\\w+)\\s+(.+?)(\\s+NOT\\s+NULL)?",
-            Pattern.CASE_INSENSITIVE);
     private static final Pattern QUERY = Pattern.compile("query\\s+([ILRNDBT]+)(\\s+rowsort)?\\s*");
     private static final Pattern ERROR = Pattern.compile("statement\\s+error\\s+(.+)");
     private static final String SQL = "sql";
@@ -200,41 +197,11 @@ final class GoldenFile {
         }
 
         private Schema schema(String columns) {
-            List<Field> fields = new ArrayList<>();
-            for (String column : splitTopLevel(columns)) {
-                Matcher m = COLUMN.matcher(column.strip());
-                if (!m.matches()) {
-                    throw error(i, "expected 'name TYPE [NOT NULL]', found: " + column.strip());
-                }
-                DataType type;
-                try {
-                    type = DataType.parse(m.group(2));
-                } catch (IllegalArgumentException e) {
-                    throw error(i, "column " + m.group(1) + ": " + e.getMessage());
-                }
-                fields.add(new Field(null, m.group(1), type, m.group(3) == null));
+            try {
+                return Schema.parse(columns);
+            } catch (IllegalArgumentException e) {
+                throw error(i, e.getMessage());
             }
-            return new Schema(fields);
-        }
-
-        /** Splits at the commas that are not inside parentheses (DECIMAL(7,2) stays whole). */
-        private static List<String> splitTopLevel(String text) {
-            List<String> parts = new ArrayList<>();
-            int depth = 0;
-            int start = 0;
-            for (int k = 0; k < text.length(); k++) {
-                char c = text.charAt(k);
-                if (c == '(') {
-                    depth++;
-                } else if (c == ')') {
-                    depth--;
-                } else if (c == ',' && depth == 0) {
-                    parts.add(text.substring(start, k));
-                    start = k + 1;
-                }
-            }
-            parts.add(text.substring(start));
-            return parts;
         }
 
         private void query(String line) {

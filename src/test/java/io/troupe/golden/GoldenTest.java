@@ -5,9 +5,10 @@ import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
 import io.troupe.config.TroupeSettings.GatherTransport;
 import io.troupe.config.TroupeSettings.MatchFlags;
-import io.troupe.golden.PlanParser.ParsedPlan;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.PlanParser;
+import io.troupe.operators.plan.PlanParser.ParsedPlan;
 import io.troupe.operators.types.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicContainer;
@@ -340,7 +341,8 @@ class GoldenTest {
             }
             return;
         }
-        TroupeSettings settings = TroupeSettings.load().withBatchSize(setting.batchSize());
+        // The leader alone: no actor system or driver to start for a case that never uses them.
+        TroupeSettings settings = TroupeSettings.load().withBatchSize(setting.batchSize()).withDefaultWorkers(0);
         try (Troupe troupe = Troupe.start(settings)) {
             for (TableDef t : file.tables()) {
                 troupe.register(t.build(setting.batchSize()));

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -42,7 +43,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <ul>
  *   <li>{@code -Dtroupe.plans=N}: how many plans (default 500).</li>
  *   <li>{@code -Dtroupe.seed=S}: replays just the case with seed S (as a failure prints it).</li>
- *   <li>{@code -Dtroupe.runSeed=R}: another set of cases (default fixed, so runs are repeatable).</li>
+ *   <li>{@code -Dtroupe.run.seed=R}: replays the whole run with run seed R (as the run prints it
+ *       first, and a failure too). Without it each run draws a new run seed, so that every CI run
+ *       tries plans no run tried before.</li>
  *   <li>{@code -Dtroupe.features=detect|all|NAME,...}: see {@link FeatureSet}.</li>
  * </ul>
  *
@@ -62,7 +65,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class DifferentialTest {
 
-    private static final long DEFAULT_RUN_SEED = 20_250_601L;
     private static final int CASES_PER_WORLD = 25;
     /** Results above this many rows are skipped (regenerated): big joins say little more and cost much. */
     private static final long MAX_RESULT_ROWS = 30_000;
@@ -83,11 +85,14 @@ class DifferentialTest {
     private static final Map<String, Integer> EXECUTORS = new ConcurrentSkipListMap<>();
     private static final AtomicInteger CASES = new AtomicInteger();
     private static final AtomicInteger SKIPPED = new AtomicInteger();
+    /** The run seed of this run's cases, for the replay line of a failure; null when one case is replayed. */
+    private static Long runSeed;
 
     @BeforeAll
     static void start() throws SQLException {
         features = FeatureSet.fromSpec(System.getProperty("troupe.features"));
-        settings = TroupeSettings.load();
+        // Every case says its workers; a leader-alone case's Troupe starts no actor system or driver.
+        settings = TroupeSettings.load().withDefaultWorkers(0);
         oracle = new DuckDbOracle();
         System.out.println("Differential test against DuckDB; features: " + features);
     }
@@ -111,11 +116,20 @@ class DifferentialTest {
             return Stream.of(DynamicTest.dynamicTest("seed " + seed, () -> runCase(seed)));
         }
         int plans = Integer.getInteger("troupe.plans", 500);
-        long runSeed = Long.getLong("troupe.runSeed", DEFAULT_RUN_SEED);
+        String given = System.getProperty("troupe.run.seed");
+        long run = given == null || given.isBlank() ? ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE
+                : Long.decode(given.trim());
+        runSeed = run;
+        System.out.println("DifferentialTest: " + plans + " plans, run seed " + run + " (replay the run: " + replayRun() + ")");
         return IntStream.range(0, plans).mapToObj(i -> {
-            long seed = caseSeed(runSeed, i);
+            long seed = caseSeed(run, i);
             return DynamicTest.dynamicTest("case " + i + ", seed " + seed, () -> runCase(seed));
         });
+    }
+
+    private static String replayRun() {
+        return "mvn -B -q test -Dtest=DifferentialTest -Dtroupe.run.seed=" + runSeed
+                + (Integer.getInteger("troupe.plans") == null ? "" : " -Dtroupe.plans=" + Integer.getInteger("troupe.plans"));
     }
 
     /** The world's seed (47 bits) in the high bits, the case's index within the world in the low 16. */
@@ -291,7 +305,8 @@ class DifferentialTest {
                         + (s.workers().leaderParticipation() ? "" : " without leader participation")
                         + ", transport " + s.transport().gatherTransport()
                         + " (on the Troupe the world's parallel cases of this transport and match flags share)")
-                + (materialise ? ", through createTable" : "") + ")\n";
+                + (materialise ? ", through createTable" : "") + ")\n"
+                + (runSeed == null ? "" : "Replay the whole run: " + replayRun() + "\n");
     }
 
     private static String report(long seed, boolean materialise, Troupe troupe, int workers, Case c, String diff) {

@@ -1,5 +1,6 @@
 package io.troupe.oracle;
 
+import io.troupe.config.TroupeSettings;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.plan.Expr;
@@ -102,7 +103,7 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
     static FeatureSet detect() {
         EnumSet<Feature> features = EnumSet.noneOf(Feature.class);
         EnumSet<Function> functions = EnumSet.noneOf(Function.class);
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             for (Feature f : Feature.values()) {
                 if (implemented(troupe, f.probe())) {
                     features.add(f);

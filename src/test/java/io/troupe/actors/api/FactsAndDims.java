@@ -5,6 +5,7 @@ import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The small fixture of the parallel executor's tests: a Troupe with 64-row batches and two tables,
@@ -18,7 +19,24 @@ final class FactsAndDims {
 
     /** A started Troupe with facts and dims registered; the caller closes it. */
     static Troupe start() {
-        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(64));
+        return register(Troupe.start(settings()));
+    }
+
+    /** The same over {@code settings} (64-row batches are the caller's to ask for). */
+    static Troupe start(TroupeSettings settings) {
+        return register(Troupe.start(settings));
+    }
+
+    /** The same, its actors inside {@code host}. */
+    static Troupe startIn(ActorSystem<?> host) {
+        return register(Troupe.start(settings(), host));
+    }
+
+    static TroupeSettings settings() {
+        return TroupeSettings.load().withBatchSize(64);
+    }
+
+    private static Troupe register(Troupe troupe) {
         TableBuilder facts = new TableBuilder("facts", Schema.of(Field.of("id", DataType.INT64),
                 Field.of("k", DataType.INT32), Field.of("v", DataType.FLOAT64), Field.of("s", DataType.VARCHAR)), 100);
         for (int i = 0; i < 5000; i++) {

@@ -96,7 +96,7 @@ class HashAggregateTest {
     }
 
     private static Troupe troupe(int batchSize) {
-        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(batchSize));
+        Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(batchSize));
         troupe.register(table("t", rows, batchSize));
         troupe.register(table("e", List.of(), batchSize));
         troupe.register(table("h1", rows.subList(0, 2000), batchSize));
@@ -275,7 +275,7 @@ class HashAggregateTest {
         }
         data.add(new Object[] {null, 0});
         duck.load("z", schema, data);
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(3))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(3))) {
             TableBuilder b = new TableBuilder("z", schema, 3);
             data.forEach(b::addRow);
             troupe.register(b.build());
@@ -297,7 +297,7 @@ class HashAggregateTest {
         }
         data.add(new Object[] {0, new BigDecimal("-0.01")});
         duck.load("dec", schema, data);
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(1000))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(1000))) {
             TableBuilder b = new TableBuilder("dec", schema, 1000);
             data.forEach(b::addRow);
             troupe.register(b.build());
@@ -310,7 +310,7 @@ class HashAggregateTest {
     @Test
     void shouldFailNamingTheAggregateWhenSumsOverflow() throws SQLException {
         Schema schema = Schema.of(Field.of("l", DataType.INT64), Field.of("m", DataType.decimal(18, 0)));
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(2))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(2))) {
             List<Object[]> data = new java.util.ArrayList<>();
             for (int j = 0; j < 3; j++) {
                 data.add(new Object[] {Long.MAX_VALUE / 2, new BigDecimal("500000000000000000")});
@@ -340,7 +340,7 @@ class HashAggregateTest {
                 new Object[] {2, big}, new Object[] {2, big}, new Object[] {2, -7L});
         duck.load("swing", schema, data);
         for (int workers : new int[] {0, 2}) {
-            try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(2))) {
+            try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(2))) {
                 TableBuilder b = new TableBuilder("swing", schema, 2);
                 data.forEach(b::addRow);
                 troupe.register(b.build());

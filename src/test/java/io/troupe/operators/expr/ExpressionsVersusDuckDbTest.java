@@ -73,7 +73,7 @@ class ExpressionsVersusDuckDbTest {
 
     @BeforeAll
     static void load() throws SQLException {
-        troupe = Troupe.start(TroupeSettings.load().withBatchSize(100));
+        troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(100));
         duckdb = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement st = duckdb.createStatement()) {
             st.execute("CREATE TABLE r (" + DUCKDB_COLUMNS + ")");

@@ -256,7 +256,7 @@ class HashJoinTest {
     @Test
     void shouldStopProbingWhenALimitIsReached() {
         Plan plan = Plan.scan("l").as("a").join(Plan.scan("r").as("c"), JoinType.FULL, keys("int32").on()).limit(5);
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(2))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(2))) {
             TABLES.forEach(troupe::register);
             assertEquals(5, troupe.execute(plan).rowCount());
         }
@@ -265,7 +265,7 @@ class HashJoinTest {
     @Test
     void shouldPutLeftColumnsBeforeRightColumns() {
         Plan plan = Plan.scan("l").as("a").join(Plan.scan("r").as("c"), JoinType.INNER, keys("int32").on());
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             TABLES.forEach(troupe::register);
             QueryResult result = troupe.execute(plan);
             assertEquals("a.k", result.schema().field(0).qualifiedName());
@@ -277,7 +277,7 @@ class HashJoinTest {
     @Test
     void shouldRejectKeysOfDifferentTypes() {
         Plan plan = Plan.scan("l").as("a").join(Plan.scan("r").as("c"), JoinType.INNER, col("a.k").eq(col("c.v")));
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             TABLES.forEach(troupe::register);
             PlanException e = assertThrows(PlanException.class, () -> troupe.execute(plan));
             assertEquals("join keys of (a.k = c.v) differ in type: INT32 and INT64; cast one side"
@@ -293,7 +293,7 @@ class HashJoinTest {
 
     /** The rows of {@code plan}, sorted; fails when a result batch is larger than {@code maxBatchRows}. */
     private static List<String> troupe(Plan plan, int batchSize, TroupeSettings.MatchFlags flags, int maxBatchRows) {
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(batchSize).withMatchFlags(flags))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(batchSize).withMatchFlags(flags))) {
             TABLES.forEach(troupe::register);
             QueryResult result = troupe.execute(plan);
             for (Batch batch : result.batches()) {

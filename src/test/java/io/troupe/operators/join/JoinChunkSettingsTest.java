@@ -74,7 +74,7 @@ class JoinChunkSettingsTest {
 
     private static List<List<String>> run(List<Table> tables, TroupeSettings.Memory memory, int workers) {
         List<List<String>> results = new ArrayList<>();
-        try (Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(128).withMemory(memory))) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(128).withMemory(memory))) {
             tables.forEach(troupe::register);
             for (Plan plan : plans()) {
                 List<String> rows = new ArrayList<>();

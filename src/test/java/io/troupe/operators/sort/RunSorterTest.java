@@ -147,7 +147,7 @@ class RunSorterTest {
     private static List<Object> read(SortSpec spec, List<SortedRun> runs, long offset, long count, int batchSize) {
         ExecContext ctx = new ExecContext(1, batchSize);
         StateKey<SortedResult> key = new StateKey<>("sort", SortedResult.class);
-        ctx.publish(key, new SortedResult(spec, runs, offset, count));
+        ctx.publish(key, new SortedResult(spec, runs.stream().map(WorkerRuns::inMemory).toList(), offset, count, null));
         Source.SourceReader reader = new SortedSource(key).open(ctx).reader();
         List<Object> out = new ArrayList<>();
         Batch b;

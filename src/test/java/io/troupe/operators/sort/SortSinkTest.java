@@ -165,20 +165,22 @@ class SortSinkTest {
                     ids.appendInt(id++);
                 }
                 Batch b = Batch.of(n, new ColumnVector[] {k.build(), ids.build()});
-                if (batches.size() % 2 == 1) {
-                    int[] selection = new int[n];
-                    int kept = 0;
-                    for (int i = 0; i < n; i++) {
-                        if (random.nextInt(4) != 0) {
-                            selection[kept++] = i;
-                        }
-                    }
-                    b = b.withSelection(selection, kept);
-                }
-                batches.add(b);
+                batches.add(batches.size() % 2 == 1 ? dropSome(b, 4, random) : b);
             }
             out.add(batches);
         }
         return out;
+    }
+
+    /** {@code batch} with a selection that drops about one row in {@code oneIn}. */
+    static Batch dropSome(Batch batch, int oneIn, Random random) {
+        int[] selection = new int[batch.size()];
+        int kept = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            if (random.nextInt(oneIn) != 0) {
+                selection[kept++] = i;
+            }
+        }
+        return batch.withSelection(selection, kept);
     }
 }

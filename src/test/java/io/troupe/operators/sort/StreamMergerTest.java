@@ -113,7 +113,7 @@ class StreamMergerTest {
         }
         ExecContext ctx = new ExecContext(1, 64);
         StateKey<SortedResult> key = new StateKey<>("sort", SortedResult.class);
-        ctx.publish(key, new SortedResult(spec, runs, 10, 20));
+        ctx.publish(key, new SortedResult(spec, runs.stream().map(WorkerRuns::inMemory).toList(), 10, 20, null));
         Source.SourceState state = new SortedSource(key).streams(4).open(ctx);
         List<List<Batch>> streams = new ArrayList<>();
         for (int reader = 0; reader < 4; reader++) {
@@ -128,7 +128,8 @@ class StreamMergerTest {
         }
         for (int r = 0; r < runs.size(); r++) {
             List<Object[]> rowsOfRun = rowsOf(streams.get(r));
-            assertEquals(runs.get(r).size(), rowsOfRun.size(), "a stream emits its whole run: the merge applies the window");
+            assertEquals(Math.min(runs.get(r).size(), 30), rowsOfRun.size(),
+                    "a stream emits its run up to the window's end: the merge applies the window");
             List<Object[]> sorted = new ArrayList<>(rowsOfRun);
             sorted.sort(ORDER);
             assertEquals(describe(sorted), describe(rowsOfRun), "stream " + r + " is in order");

@@ -1,5 +1,6 @@
 package io.troupe.operators.table;
 
+import io.troupe.config.TroupeSettings;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryResult;
@@ -359,7 +360,7 @@ class DelimitedFileLoaderTest {
             expected.add(Arrays.asList(row.get(6), row.get(4), row.get(2), row.get(0)));
         }
 
-        try (Troupe troupe = Troupe.start()) {
+        try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0))) {
             new DelimitedFileLoader(SCHEMA, DelimitedFormat.tpc().toBuilder().chunkRows(500).build())
                     .loadInto(troupe.catalog(), file, "q");
             QueryResult r = troupe.execute(Plan.scan("q").project(col("name"), col("day"), col("price"), col("q.id"))

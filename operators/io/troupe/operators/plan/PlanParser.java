@@ -1,12 +1,7 @@
-package io.troupe.golden;
+package io.troupe.operators.plan;
 
-import io.troupe.golden.PlanLexer.Kind;
-import io.troupe.golden.PlanLexer.Token;
-import io.troupe.operators.plan.Expr;
-import io.troupe.operators.plan.JoinType;
-import io.troupe.operators.plan.Literal;
-import io.troupe.operators.plan.Plan;
-import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.plan.PlanLexer.Kind;
+import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
 
 import java.math.BigDecimal;
@@ -20,21 +15,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Parses the plan text of a golden case into a {@link Plan}, through the public builder API
- * only ({@link Plan}, {@link Expr}, {@link SortKey}, {@link JoinType}), so a golden case runs
- * exactly what a user's code would build. The grammar is in {@code src/test/resources/golden/README.md}.
+ * Parses plan text into a {@link Plan}, through the public builder API only ({@link Plan},
+ * {@link Expr}, {@link SortKey}, {@link JoinType}), so a plan file runs exactly what a user's code
+ * would build. The golden tests and {@code bin/troupe loadtest} read their plans with it; the
+ * grammar is in docs/plan-format.md:
+ *
+ * <pre>{@code
+ * Plan plan = PlanParser.parse("scan t | filter a > 1 | aggregate by b : count(*) as n");
+ * }</pre>
  *
  * <p>Expressions bind, loosest first: {@code OR}, {@code AND}, {@code NOT}, the predicates
  * (comparison, {@code IS [NOT] NULL}, {@code [NOT] IN}, {@code [NOT] BETWEEN}, {@code [NOT] LIKE}),
  * {@code + -}, {@code * / %}, unary minus. The parser checks syntax and arity only; names and
- * types are Troupe's to check, so that the error cases exercise Troupe's messages.
+ * types are Troupe's to check (a {@link PlanException} when the plan is validated), so that
+ * errors in names and types read the same whether a plan was parsed or built in code. A syntax
+ * error is a {@link PlanSyntaxException} naming the source, line and column.
  *
- * <p>Not threadsafe: one parser reads one plan text.
+ * <p>The static entry points are threadsafe; each call reads its text with a parser of its own.
  */
-final class PlanParser {
+public final class PlanParser {
 
-    /** A parsed plan, and whether its top-level rows come out in a defined order. */
-    record ParsedPlan(Plan plan, boolean ordered) {
+    /**
+     * A parsed plan, and whether its top-level rows come out in a defined order: its last
+     * row-reordering step is a sort (only as, filter, project, having or limit follow it).
+     */
+    public record ParsedPlan(Plan plan, boolean ordered) {
     }
 
     private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti");
@@ -43,25 +48,36 @@ final class PlanParser {
     private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, coalesce, "
             + "count, sum, min, max, avg";
 
-    private final String file;
+    private final String source;
     private final List<Token> tokens;
     /** The plans {@code with} declared, by lower-case name. */
     private final Map<String, Plan> shared = new HashMap<>();
     private int pos;
 
-    private PlanParser(String file, List<Token> tokens) {
-        this.file = file;
+    private PlanParser(String source, List<Token> tokens) {
+        this.source = source;
         this.tokens = tokens;
     }
 
     /**
-     * @param text      the plan text
-     * @param firstLine the file line the text starts on
-     * @param file      the file name, for errors
-     * @throws GoldenFormatException naming the file and line of the first syntax error
+     * Parses one plan, its errors named as in source "plan" from line 1.
+     *
+     * @throws PlanSyntaxException at the first syntax error
      */
-    static ParsedPlan parse(String text, int firstLine, String file) {
-        PlanParser p = new PlanParser(file, PlanLexer.tokenize(text, firstLine, file));
+    public static Plan parse(String text) {
+        return parse(text, 1, "plan").plan();
+    }
+
+    /**
+     * Parses one plan that a file holds from line {@code firstLine}, with its top-level ordering.
+     *
+     * @param text      the plan text
+     * @param firstLine the source's line the text starts on
+     * @param source    the file name (or other source), for errors
+     * @throws PlanSyntaxException naming the source, line and column of the first syntax error
+     */
+    public static ParsedPlan parse(String text, int firstLine, String source) {
+        PlanParser p = new PlanParser(source, PlanLexer.tokenize(text, firstLine, source));
         p.sharedSubplans();
         ParsedPlan plan = p.plan();
         if (p.peek().kind() != Kind.END) {
@@ -70,9 +86,13 @@ final class PlanParser {
         return plan;
     }
 
-    /** Parses one expression (for tests of the expression grammar). */
-    static Expr parseExpression(String text, String file) {
-        PlanParser p = new PlanParser(file, PlanLexer.tokenize(text, 1, file));
+    /**
+     * Parses one expression, its errors named as in {@code source} from line 1.
+     *
+     * @throws PlanSyntaxException at the first syntax error
+     */
+    public static Expr parseExpression(String text, String source) {
+        PlanParser p = new PlanParser(source, PlanLexer.tokenize(text, 1, source));
         Expr e = p.expr();
         if (p.peek().kind() != Kind.END) {
             throw p.error("unexpected " + p.peek().describe() + " after the expression");
@@ -682,11 +702,11 @@ final class PlanParser {
         return t.text();
     }
 
-    private GoldenFormatException error(String message) {
+    private PlanSyntaxException error(String message) {
         return error(peek(), message);
     }
 
-    private GoldenFormatException error(Token at, String message) {
-        return new GoldenFormatException(file, at.line(), message);
+    private PlanSyntaxException error(Token at, String message) {
+        return new PlanSyntaxException(source, at.line(), at.column(), message);
     }
 }

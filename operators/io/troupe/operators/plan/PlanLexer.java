@@ -1,11 +1,11 @@
-package io.troupe.golden;
+package io.troupe.operators.plan;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cuts the plan text of a golden case into tokens, each with the file line it starts on, so that
- * {@link PlanParser} can name the line of every error.
+ * Cuts plan text into tokens, each with the line and column it starts at, so that
+ * {@link PlanParser} can name the spot of every error.
  *
  * <p>Tokens: identifiers and keywords (letters, digits, {@code _}; keywords are recognised by the
  * parser, case-insensitively), numbers ({@code 12}, {@code 1.50}, {@code 1.5e0}), strings in single
@@ -27,8 +27,11 @@ final class PlanLexer {
         END
     }
 
-    /** One token: its kind, its text (a string's text is unquoted) and the file line it is on. */
-    record Token(Kind kind, String text, int line) {
+    /**
+     * One token: its kind, its text (a string's text is unquoted) and where it starts: the source's
+     * line and the 1-based column on that line (the end of the plan: just past its last character).
+     */
+    record Token(Kind kind, String text, int line, int column) {
 
         boolean isSymbol(String symbol) {
             return kind == Kind.SYMBOL && text.equals(symbol);
@@ -53,20 +56,23 @@ final class PlanLexer {
 
     /**
      * @param text      the plan text (several lines)
-     * @param firstLine the file line of the text's first line
-     * @param file      the file name, for errors
-     * @throws GoldenFormatException on a character that starts no token, or an unclosed string
+     * @param firstLine the source's line of the text's first line
+     * @param source    the file name or other source, for errors
+     * @throws PlanSyntaxException on a character that starts no token, or an unclosed string
      */
-    static List<Token> tokenize(String text, int firstLine, String file) {
+    static List<Token> tokenize(String text, int firstLine, String source) {
         List<Token> tokens = new ArrayList<>();
         int line = firstLine;
+        int lineStart = 0;
         int i = 0;
         int n = text.length();
         while (i < n) {
             char c = text.charAt(i);
+            int column = i - lineStart + 1;
             if (c == '\n') {
                 line++;
                 i++;
+                lineStart = i;
             } else if (Character.isWhitespace(c)) {
                 i++;
             } else if (c == '-' && i + 1 < n && text.charAt(i + 1) == '-') {
@@ -78,29 +84,29 @@ final class PlanLexer {
                 while (i < n && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
                     i++;
                 }
-                tokens.add(new Token(Kind.IDENT, text.substring(start, i), line));
+                tokens.add(new Token(Kind.IDENT, text.substring(start, i), line, column));
             } else if (Character.isDigit(c)) {
-                i = number(text, i, line, tokens);
+                i = number(text, i, line, column, tokens);
             } else if (c == '\'') {
-                i = string(text, i, line, file, tokens);
+                i = string(text, i, line, column, source, tokens);
             } else {
                 String two = i + 1 < n ? text.substring(i, i + 2) : "";
                 if (two.equals("<>") || two.equals("!=") || two.equals("<=") || two.equals(">=")) {
-                    tokens.add(new Token(Kind.SYMBOL, two, line));
+                    tokens.add(new Token(Kind.SYMBOL, two, line, column));
                     i += 2;
                 } else if ("(),.|:+-*/%=<>".indexOf(c) >= 0) {
-                    tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), line));
+                    tokens.add(new Token(Kind.SYMBOL, String.valueOf(c), line, column));
                     i++;
                 } else {
-                    throw new GoldenFormatException(file, line, "unexpected character '" + c + "' in plan");
+                    throw new PlanSyntaxException(source, line, column, "unexpected character '" + c + "' in plan");
                 }
             }
         }
-        tokens.add(new Token(Kind.END, "", line));
+        tokens.add(new Token(Kind.END, "", line, n - lineStart + 1));
         return tokens;
     }
 
-    private static int number(String text, int start, int line, List<Token> tokens) {
+    private static int number(String text, int start, int line, int column, List<Token> tokens) {
         int i = start;
         int n = text.length();
         Kind kind = Kind.INTEGER;
@@ -127,17 +133,17 @@ final class PlanLexer {
                 }
             }
         }
-        tokens.add(new Token(kind, text.substring(start, i), line));
+        tokens.add(new Token(kind, text.substring(start, i), line, column));
         return i;
     }
 
-    private static int string(String text, int start, int line, String file, List<Token> tokens) {
+    private static int string(String text, int start, int line, int column, String source, List<Token> tokens) {
         StringBuilder sb = new StringBuilder();
         int i = start + 1;
         int n = text.length();
         while (true) {
             if (i >= n || text.charAt(i) == '\n') {
-                throw new GoldenFormatException(file, line, "unclosed string literal");
+                throw new PlanSyntaxException(source, line, column, "unclosed string literal");
             }
             char c = text.charAt(i);
             if (c == '\'') {
@@ -146,7 +152,7 @@ final class PlanLexer {
                     i += 2;
                     continue;
                 }
-                tokens.add(new Token(Kind.STRING, sb.toString(), line));
+                tokens.add(new Token(Kind.STRING, sb.toString(), line, column));
                 return i + 1;
             }
             sb.append(c);

@@ -1,8 +1,5 @@
-package io.troupe.golden;
+package io.troupe.operators.plan;
 
-import io.troupe.operators.plan.Expr;
-import io.troupe.operators.plan.Literal;
-import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The plan and expression grammar of golden files: precedence, literal types, plan steps, errors. */
+/** The plan and expression grammar of plan files: precedence, literal types, plan steps, errors with line and column. */
 class PlanParserTest {
 
     private static String expr(String text) {
@@ -104,29 +101,34 @@ class PlanParserTest {
     }
 
     private static String syntaxError(String plan) {
-        return assertThrows(GoldenFormatException.class, () -> PlanParser.parse(plan, 1, "x.test")).getMessage();
+        return assertThrows(PlanSyntaxException.class, () -> PlanParser.parse(plan, 1, "x.test")).getMessage();
     }
 
     @Test
-    void shouldNameFileAndLineOfSyntaxErrors() {
-        GoldenFormatException e = assertThrows(GoldenFormatException.class,
+    void shouldNameSourceLineAndColumnOfSyntaxErrors() {
+        PlanSyntaxException e = assertThrows(PlanSyntaxException.class,
                 () -> PlanParser.parse("scan t\n| filter (a > 1\n| limit 3", 12, "f/x.test"));
-        assertEquals("f/x.test:14: expected ')' but found '|'", e.getMessage());
+        assertEquals("f/x.test:14:1: expected ')' but found '|'", e.getMessage());
+        assertEquals(List.of("f/x.test", 14, 1), List.of(e.source(), e.line(), e.column()));
+        assertEquals("plan:2:11: expected an expression but found the end of the plan",
+                assertThrows(PlanSyntaxException.class, () -> PlanParser.parse("scan t\n  | filter")).getMessage());
+        assertEquals("x.test:1:17: unexpected character '#' in plan", syntaxError("scan t | filter #"));
+        assertEquals("x.test:1:1: expected a plan (scan, series, cte or '(') but found 'sacn'", syntaxError("sacn t"));
         String step = syntaxError("scan t | frobnicate");
-        assertTrue(step.startsWith("x.test:1: expected a step (as, filter"), step);
+        assertTrue(step.startsWith("x.test:1:10: expected a step (as, filter"), step);
         String function = syntaxError("scan t | filter f(a)");
-        assertTrue(function.startsWith("x.test:1: unknown function 'f'; known: substring"), function);
-        assertEquals("x.test:1: upper takes 1 argument, got 2", syntaxError("scan t | project upper(a, b)"));
-        assertEquals("x.test:1: LIKE takes a string literal pattern, found '3'",
+        assertTrue(function.startsWith("x.test:1:17: unknown function 'f'; known: substring"), function);
+        assertEquals("x.test:1:18: upper takes 1 argument, got 2", syntaxError("scan t | project upper(a, b)"));
+        assertEquals("x.test:1:24: LIKE takes a string literal pattern, found '3'",
                 syntaxError("scan t | filter s like 3"));
-        assertEquals("x.test:1: unclosed string literal", syntaxError("scan t | filter s = 'x"));
-        assertEquals("x.test:1: unknown type: int9", syntaxError("scan t | project cast(a as int9)"));
-        assertEquals("x.test:1: DISTINCT is supported in count only, not in sum",
+        assertEquals("x.test:1:21: unclosed string literal", syntaxError("scan t | filter s = 'x"));
+        assertEquals("x.test:1:28: unknown type: int9", syntaxError("scan t | project cast(a as int9)"));
+        assertEquals("x.test:1:18: DISTINCT is supported in count only, not in sum",
                 syntaxError("scan t | project sum(distinct a)"));
-        assertEquals("x.test:1: substring takes an integer literal here, not b",
+        assertEquals("x.test:1:18: substring takes an integer literal here, not b",
                 syntaxError("scan t | project substring(s, b, 1)"));
-        assertEquals("x.test:1: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
-        assertEquals("x.test:1: integer literal 99999999999999999999 does not fit INT64",
+        assertEquals("x.test:1:8: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
+        assertEquals("x.test:1:21: integer literal 99999999999999999999 does not fit INT64",
                 syntaxError("scan t | filter a = 99999999999999999999"));
     }
 
@@ -138,9 +140,9 @@ class PlanParserTest {
         assertEquals("CTE Scan on w AS x", plan.children().get(0).label());
         assertEquals("CTE Scan on w", plan.children().get(1).label());
         assertEquals(List.of("CTE w"), plan.sharedSubplans().stream().map(Plan::label).toList());
-        assertEquals("x.test:1: no shared subplan v: declare it before the plan with 'with v as (plan)'",
+        assertEquals("x.test:1:24: no shared subplan v: declare it before the plan with 'with v as (plan)'",
                 syntaxError("with w as (scan t) cte v"));
-        assertEquals("x.test:1: shared subplan W is declared twice",
+        assertEquals("x.test:1:25: shared subplan W is declared twice",
                 syntaxError("with w as (scan t) with W as (scan u) cte w"));
     }
 

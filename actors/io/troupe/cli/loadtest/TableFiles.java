@@ -1,0 +1,84 @@
+package io.troupe.cli.loadtest;
+
+import io.troupe.operators.TroupeException;
+import io.troupe.operators.table.DelimitedFileLoader;
+import io.troupe.operators.table.DelimitedFormat;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.types.Schema;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads loadtest's {@code --tables DIR}: every {@code DIR/NAME.csv} becomes table NAME. Its first
+ * line declares the columns as {@link Schema#parse} reads them
+ * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
+ * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
+ * Stateless.
+ */
+final class TableFiles {
+
+    static final String CSV = ".csv";
+
+    private TableFiles() {
+    }
+
+    /**
+     * The tables of {@code dir}, sorted by name.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad
+     *                                  header or value
+     */
+    static List<Table> read(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--tables " + dir + ": not a directory");
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(CSV) && Files.isRegularFile(p)).sorted()
+                    .toList();
+        } catch (IOException | UncheckedIOException e) {
+            throw new IllegalArgumentException("--tables " + dir + ": cannot list the directory: " + e);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("--tables " + dir + ": no " + CSV + " files in the directory");
+        }
+        List<Table> tables = new ArrayList<>();
+        for (Path file : files) {
+            String fileName = file.getFileName().toString();
+            String name = fileName.substring(0, fileName.length() - CSV.length());
+            DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
+            try {
+                tables.add(new DelimitedFileLoader(schema(file), format).load(file, name));
+            } catch (TroupeException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
+        return tables;
+    }
+
+    /** The columns that {@code file}'s first line declares ({@link Schema#parse}). */
+    static Schema schema(Path file) {
+        String header;
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            header = reader.readLine();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(file + ": cannot read: " + e);
+        }
+        if (header == null || header.isBlank()) {
+            throw new IllegalArgumentException(file + ":1: expected a header of columns 'name TYPE [NOT NULL], ...'");
+        }
+        try {
+            return Schema.parse(header);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ":1: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.troupe.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A bad argument to any command of {@code bin/troupe} gets one line on stderr, naming the command and
+ * what was wrong, and exit status 2, before any work starts: nothing on stdout, no file written, no
+ * stack trace.
+ */
+class BadArgumentsTest {
+
+    @Test
+    @Timeout(60)
+    void demo() {
+        assertBad("troupe demo: --rows must be in 1..2147483647 (an INT32 column), got -5", "demo", "--rows", "-5");
+        assertBad("troupe demo: --rows must be in 1..2147483647 (an INT32 column), got 0", "demo", "--rows", "0");
+        assertBad("troupe demo: --workers must be in 0..256, got 300", "demo", "--workers", "300");
+        assertBad("troupe demo: Invalid value for option '--rows': 'many' is not a long", "demo", "--rows", "many");
+        assertBad("troupe demo: Unknown options: '--rowz', '5'", "demo", "--rowz", "5");
+    }
+
+    @Test
+    @Timeout(60)
+    void bench(@TempDir Path dir) throws IOException {
+        String out = dir.resolve("results").toString();
+        assertBad("troupe bench: --workers must be in 0..256, got 300", "bench", "--workers", "1,300", "--out", out);
+        assertBad("troupe bench: --runs must be at least 1, got -2", "bench", "--runs", "-2", "--out", out);
+        assertBad("troupe bench: --warmups must be 0 or more, got -1", "bench", "--warmups", "-1", "--out", out);
+        assertBad("troupe bench: --scale must be a positive scale factor, got Infinity", "bench", "--scale",
+                "Infinity", "--out", out);
+        assertBad("troupe bench: unknown workload 'w4' in --workload (known: w1, w2, w3)", "bench", "--workload", "w4",
+                "--out", out);
+        assertBad("troupe bench: --lessons needs --ablation (or run troupe ablation)", "bench", "--lessons", "s1",
+                "--out", out);
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        assertBad("troupe bench: --out " + file + " is not a writable directory", "bench", "--out", file.toString());
+        assertFalse(Files.exists(dir.resolve("results")), "no argument passed: nothing was made");
+    }
+
+    @Test
+    @Timeout(60)
+    void ablation(@TempDir Path dir) throws IOException {
+        String out = dir.resolve("results").toString();
+        for (String command : List.of("ablation", "bench --ablation")) {
+            String[] words = command.split(" ");
+            String name = "troupe " + words[0];
+            assertBad(name + ": --workers must be in 1..256 in an ablation (0, the leader alone, runs no workers "
+                    + "whose settings differ), got 0", args(words, "--workers", "0,2", "--out", out));
+            assertBad(name + ": unknown lesson 's4' in --lessons (known: s1, s2, s3)",
+                    args(words, "--lessons", "s1,s4", "--out", out));
+            assertBad(name + ": --runs must be at least 1, got 0", args(words, "--runs", "0", "--out", out));
+            assertBad(name + ": --rows must be in 1..2147483647 (an INT32 column), got -5",
+                    args(words, "--rows", "-5", "--out", out));
+            Path file = Files.writeString(dir.resolve("a-file"), "x");
+            assertBad(name + ": --out " + file + " is not a writable directory",
+                    args(words, "--lessons", "s2", "--out", file.toString()));
+        }
+        assertFalse(Files.exists(dir.resolve("results")), "no argument passed: nothing was made");
+    }
+
+    @Test
+    @Timeout(60)
+    void generate(@TempDir Path dir) throws IOException {
+        assertBad("troupe generate: --scale must be a positive scale factor, got -1.0", "generate", "--benchmark",
+                "tpch", "--scale", "-1");
+        assertBad("troupe generate: --threads must be in 1..1024, got 5000", "generate", "--benchmark", "tpch",
+                "--threads", "5000");
+        assertBad("troupe generate: unknown benchmark 'tpcx'", "generate", "--benchmark", "tpcx");
+        assertBad("troupe generate: Missing required option: '--benchmark=B'", "generate", "--scale", "1");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Path below = file.resolve("sub");
+        assertBad("troupe generate: --out " + below + " is not a writable directory", "generate", "--benchmark",
+                "tpch", "--scale", "0.01", "--out", below.toString());
+    }
+
+    @Test
+    void noOrAnUnknownCommand() {
+        assertBad("troupe: a command is missing, one of: demo, bench, ablation, generate");
+        assertBad("troupe: Unmatched argument at index 0: 'benhc'", "benhc");
+    }
+
+    /** Runs {@code args} through bin/troupe's command line: exit 2, the one line, nothing else anywhere. */
+    private static void assertBad(String line, String... args) {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        CliRun r;
+        // demo prints to System.out (picocli's writer is for usage and errors): nothing may come there either.
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try {
+            r = CliRun.of(new TroupeCli(), args);
+        } finally {
+            System.setOut(saved);
+        }
+        String what = String.join(" ", args) + ": " + r.err();
+        assertEquals(2, r.exitCode(), what);
+        List<String> lines = r.err().lines().toList();
+        assertEquals(1, lines.size(), what);
+        assertTrue(lines.get(0).startsWith(line), what);
+        assertTrue(lines.get(0).endsWith(" (see --help)"), what);
+        assertEquals("", r.out() + printed.toString(StandardCharsets.UTF_8), what);
+    }
+
+    private static String[] args(String[] command, String... more) {
+        String[] all = new String[command.length + more.length];
+        System.arraycopy(command, 0, all, 0, command.length);
+        System.arraycopy(more, 0, all, command.length, more.length);
+        return all;
+    }
+}
