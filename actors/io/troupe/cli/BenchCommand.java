@@ -52,6 +52,13 @@ final class BenchCommand implements Callable<Integer> {
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
 
+    @Option(names = "--memory", split = ",", paramLabel = "D",
+            description = {"also run every engine under 1/D of the memory each workload needs (Troupe's peak in "
+                    + "memory, its nodes together, at the most workers), as engines troupe@1/D (troupe.memory.budget; "
+                    + "its operators spill to troupe.spill.directory) and duckdb@1/D (memory_limit, temp_directory "
+                    + "under DIR): the cost of spilling, e.g. --memory 4,20"})
+    List<Integer> memoryDivisors = new ArrayList<>();
+
     @Option(names = "--ablation",
             description = {"run `troupe ablation` instead, with these arguments and the ablation's defaults for the "
                     + "others (--rows 10000000, --workers 1, 2, 4, ... processors; 0 not allowed); --workload and "
@@ -85,12 +92,13 @@ final class BenchCommand implements Callable<Integer> {
         List<BenchWorkload> chosen = parseWorkloads();
         List<Integer> counts = rounds.check(spec, 0, "");
         List<String> peerIds = parsePeers();
+        List<Integer> divisors = checkDivisors();
         RoundOptions.prepareOut(spec, rounds.out);
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         BenchSize size = rounds.size();
-        List<BenchEngine> engines = openEngines(peerIds);
+        List<BenchEngine> engines = openEngines(peerIds, divisors);
         try {
             BenchReport report = new BenchReport();
             for (BenchWorkload workload : chosen) {
@@ -129,10 +137,18 @@ final class BenchCommand implements Callable<Integer> {
         Rounds.progress(err, "bench", "%s: %s generated in %.2f s", workload.id(), String.join(", ", tables.stream()
                 .map(t -> String.format(Locale.ROOT, "table %s with %,d rows", t.name(), t.rowCount())).toList()),
                 Rounds.seconds(t0));
+        long memoryNeed = 0;
         for (BenchEngine engine : engines) {
             long t1 = System.nanoTime();
-            engine.load(workload, size, tables);
+            engine.load(workload, size, tables, memoryNeed);
             Rounds.progress(err, "bench", "%s: %s: loaded in %.2f s", workload.id(), engine.id(), Rounds.seconds(t1));
+            if (engine == engines.get(0) && !memoryDivisors.isEmpty()) {
+                // Troupe on its own settings comes first: the engines under a share of the memory size from it.
+                int most = counts.stream().mapToInt(Integer::intValue).max().orElse(0);
+                memoryNeed = ((TroupeBenchEngine) engine).memoryNeed(workload, most);
+                Rounds.progress(err, "bench", "%s: needs %,d bytes in memory with %d workers", workload.id(),
+                        memoryNeed, most);
+            }
         }
         List<Rounds.Slot> slots = new ArrayList<>();
         for (int k : counts) {
@@ -168,26 +184,56 @@ final class BenchCommand implements Callable<Integer> {
                 report.add(new BenchRun(workload, engine.id(), k, round, outcome.seconds(), outcome.rows(),
                         outcome.checksum()));
             }
+
+            @Override
+            public void refused(EngineRefusedException e) {
+                report.refused(workload, engine.id(), k, e.getMessage());
+            }
         };
     }
 
-    private List<BenchEngine> openEngines(List<String> peerIds) throws Exception {
+    /**
+     * Troupe on its own settings first (the ratios are over it), then each peer, then each engine
+     * again under each share of the memory.
+     */
+    private List<BenchEngine> openEngines(List<String> peerIds, List<Integer> divisors) throws Exception {
         List<BenchEngine> engines = new ArrayList<>();
         // Peers first: a missing driver should stop the bench before Troupe starts anything.
         List<BenchEngine> peerEngines = new ArrayList<>();
-        for (String peer : peerIds) {
-            try {
+        try {
+            for (String peer : peerIds) {
                 peerEngines.add(DuckDbBenchEngine.open(duckDbUrl));
-            } catch (IllegalStateException e) {
-                for (BenchEngine opened : peerEngines) {
-                    opened.close();
-                }
-                throw bad(e.getMessage());
             }
+            for (int d : divisors) {
+                for (String peer : peerIds) {
+                    peerEngines.add(DuckDbBenchEngine.openLimited(duckDbUrl, d, rounds.out.resolve("duckdb-spill")));
+                }
+            }
+        } catch (IllegalStateException e) {
+            for (BenchEngine opened : peerEngines) {
+                opened.close();
+            }
+            throw bad(e.getMessage());
         }
         engines.add(new TroupeBenchEngine());
+        for (int d : divisors) {
+            engines.add(new TroupeBenchEngine(d));
+        }
         engines.addAll(peerEngines);
         return engines;
+    }
+
+    private List<Integer> checkDivisors() {
+        List<Integer> chosen = new ArrayList<>();
+        for (int d : memoryDivisors) {
+            if (d < 2) {
+                throw bad("--memory takes divisors of 2 or more (1/D of the memory), got " + d);
+            }
+            if (!chosen.contains(d)) {
+                chosen.add(d);
+            }
+        }
+        return chosen;
     }
 
     private List<BenchWorkload> parseWorkloads() {

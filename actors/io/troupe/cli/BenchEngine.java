@@ -22,8 +22,11 @@ interface BenchEngine extends AutoCloseable {
     /**
      * Makes the workload's tables, replacing older ones: {@code tables} as the bench generated them
      * (Troupe registers them; a peer loads the same values its own way).
+     *
+     * @param memoryNeed what the workload needs in memory (Troupe's peak, its nodes together), for an
+     *                   engine that runs under a share of it ({@code bench --memory}); others ignore it
      */
-    void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws Exception;
+    void load(BenchWorkload workload, BenchSize size, List<Table> tables, long memoryNeed) throws Exception;
 
     /** Runs the workload's query with {@code workers}, timing only the query. */
     BenchOutcome run(BenchWorkload workload, int workers) throws Exception;

@@ -26,6 +26,8 @@ final class BenchReport {
 
     private final List<BenchRun> runs = new ArrayList<>();
     private final AnswerCheck answers = new AnswerCheck();
+    /** "workload engine/workers: why", for each engine that could not run a workload within its limits. */
+    private final List<String> refusals = new ArrayList<>();
 
     /**
      * Checks {@code outcome} (timed or warm-up) against the workload's first answer, or makes it
@@ -39,6 +41,11 @@ final class BenchReport {
 
     void add(BenchRun run) {
         runs.add(run);
+    }
+
+    /** Notes that {@code engine} with {@code workers} could not run {@code workload} within its limits. */
+    void refused(BenchWorkload workload, String engine, int workers, String why) {
+        refusals.add(workload.id() + " " + engine + "/" + workers + ": " + why);
     }
 
     List<BenchRun> runs() {
@@ -90,14 +97,14 @@ final class BenchReport {
         List<BenchSummary> summaries = summaries(engines);
         List<String> peers = engines.subList(1, engines.size());
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-8s %-7s %7s %10s %19s %8s", "workload", "engine", "workers",
+        sb.append(String.format(Locale.ROOT, "%-8s %-12s %7s %10s %19s %8s", "workload", "engine", "workers",
                 "median s", "min-max s", "speedup"));
         for (String peer : peers) {
             sb.append(String.format(Locale.ROOT, " %14s", engines.get(0) + "/" + peer));
         }
         sb.append(String.format(Locale.ROOT, " %6s %12s%n", "rows", "checksum"));
         for (BenchSummary s : summaries) {
-            sb.append(String.format(Locale.ROOT, "%-8s %-7s %7d %10.3f %19s %8s", s.workload().id(), s.engine(),
+            sb.append(String.format(Locale.ROOT, "%-8s %-12s %7d %10.3f %19s %8s", s.workload().id(), s.engine(),
                     s.workers(), s.median(), String.format(Locale.ROOT, "%.3f-%.3f", s.min(), s.max()),
                     Double.isNaN(s.speedup()) ? "-" : String.format(Locale.ROOT, "%.2fx", s.speedup())));
             for (String peer : peers) {
@@ -107,6 +114,9 @@ final class BenchReport {
                         other == null ? "-" : String.format(Locale.ROOT, "%.2fx", s.median() / other.median())));
             }
             sb.append(String.format(Locale.ROOT, " %6d %12s%n", s.rows(), s.checksum()));
+        }
+        for (String refusal : refusals) {
+            sb.append("refused: ").append(refusal).append('\n');
         }
         return sb.toString();
     }

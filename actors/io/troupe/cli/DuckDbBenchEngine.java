@@ -34,9 +34,12 @@ public final class DuckDbBenchEngine implements BenchEngine {
     public static final String URL = "jdbc:duckdb:";
 
     private final Connection connection;
+    /** 1: DuckDB's own memory_limit; else the share of each workload's memory need it runs under. */
+    private final int memoryDivisor;
 
-    private DuckDbBenchEngine(Connection connection) {
+    private DuckDbBenchEngine(Connection connection, int memoryDivisor) {
         this.connection = connection;
+        this.memoryDivisor = memoryDivisor;
     }
 
     /**
@@ -45,7 +48,22 @@ public final class DuckDbBenchEngine implements BenchEngine {
      * @throws IllegalStateException naming the missing jar when no driver accepts {@code url}
      */
     static DuckDbBenchEngine open(String url) throws SQLException {
-        return new DuckDbBenchEngine(connect(url));
+        return new DuckDbBenchEngine(connect(url), 1);
+    }
+
+    /**
+     * As {@link #open}, running each workload under 1/{@code memoryDivisor} of what it needs (its
+     * memory_limit, set when the workload loads) and spilling into {@code spillDirectory}.
+     */
+    static DuckDbBenchEngine openLimited(String url, int memoryDivisor, Path spillDirectory) throws SQLException {
+        Connection connection = connect(url);
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET temp_directory = " + literal(spillDirectory.toString()));
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return new DuckDbBenchEngine(connection, memoryDivisor);
     }
 
     /**
@@ -66,7 +84,7 @@ public final class DuckDbBenchEngine implements BenchEngine {
 
     @Override
     public String id() {
-        return "duckdb";
+        return memoryDivisor == 1 ? "duckdb" : "duckdb@1/" + memoryDivisor;
     }
 
     @Override
@@ -74,9 +92,25 @@ public final class DuckDbBenchEngine implements BenchEngine {
         return 1;
     }
 
+    /**
+     * Under a share of the memory, the tables are made under DuckDB's default limit and the share
+     * is set after: an in-memory database's tables live in DuckDB's buffer pool, so the limit then
+     * covers them and the query alike (what {@code memory_limit} means to a DuckDB user).
+     */
     @Override
-    public void load(BenchWorkload workload, BenchSize size, List<Table> tables) throws SQLException, IOException {
+    public void load(BenchWorkload workload, BenchSize size, List<Table> tables, long memoryNeed)
+            throws SQLException, IOException {
+        if (memoryDivisor > 1) {
+            try (Statement s = connection.createStatement()) {
+                s.execute("RESET memory_limit");
+            }
+        }
         load(connection, workload, size, tables);
+        if (memoryDivisor > 1) {
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET memory_limit = '" + Math.max(1, memoryNeed / memoryDivisor / 1024) + "KiB'");
+            }
+        }
     }
 
     /**
@@ -168,7 +202,7 @@ public final class DuckDbBenchEngine implements BenchEngine {
     }
 
     @Override
-    public BenchOutcome run(BenchWorkload workload, int workers) throws SQLException {
+    public BenchOutcome run(BenchWorkload workload, int workers) throws SQLException, EngineRefusedException {
         if (workers < 1) {
             throw new IllegalArgumentException("duckdb runs with 1 or more threads, got " + workers);
         }
@@ -178,6 +212,11 @@ public final class DuckDbBenchEngine implements BenchEngine {
         long t0 = System.nanoTime();
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(workload.sql())) {
             return readAll(rs, t0);
+        } catch (SQLException e) {
+            if (memoryDivisor > 1 && String.valueOf(e.getMessage()).startsWith("Out of Memory Error")) {
+                throw new EngineRefusedException(e.getMessage().lines().findFirst().orElse(""), e);
+            }
+            throw e;
         }
     }
 

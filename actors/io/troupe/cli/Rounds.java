@@ -27,6 +27,10 @@ final class Rounds {
 
         /** Keeps a timed run's outcome (round 1 and up). */
         void record(int round, BenchOutcome outcome);
+
+        /** Hears that it could not run within its limits: it runs in no later round. */
+        default void refused(EngineRefusedException e) {
+        }
     }
 
     private Rounds() {
@@ -34,13 +38,15 @@ final class Rounds {
 
     /**
      * Runs {@code warmups} untimed rounds, then {@code runs} timed ones, of {@code slots}; each
-     * round's progress line reads "PREFIX: TITLE: run R/RUNS:  name seconds ...".
+     * round's progress line reads "PREFIX: TITLE: run R/RUNS:  name seconds ...". A slot that is
+     * refused its run drops out, with a line that says why.
      */
     static void run(List<? extends Slot> slots, int warmups, int runs, String prefix, String title, PrintWriter err)
             throws Exception {
+        List<Slot> live = new ArrayList<>(slots);
         for (int round = -warmups + 1; round <= runs; round++) {
             boolean timed = round >= 1;
-            List<Slot> order = new ArrayList<>(slots);
+            List<Slot> order = new ArrayList<>(live);
             if ((round & 1) == 0) {
                 Collections.reverse(order);
             }
@@ -48,7 +54,15 @@ final class Rounds {
             for (Slot slot : order) {
                 // Collect the last run's garbage now, untimed, rather than inside the next run.
                 System.gc();
-                BenchOutcome outcome = slot.run();
+                BenchOutcome outcome;
+                try {
+                    outcome = slot.run();
+                } catch (EngineRefusedException e) {
+                    live.remove(slot);
+                    slot.refused(e);
+                    progress(err, prefix, "%s: %s refused: %s", title, slot.name(), e.getMessage());
+                    continue;
+                }
                 if (timed) {
                     slot.record(round, outcome);
                 }

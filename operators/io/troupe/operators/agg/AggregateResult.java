@@ -2,21 +2,24 @@ package io.troupe.operators.agg;
 
 import io.troupe.operators.batch.Batch;
 
+import java.util.List;
+
 /**
  * What a {@link HashAggregateSink} publishes for its {@link HashAggregateSource}: the finished
  * aggregation, one row per group, in parts (the partitions merged by different workers, or one
- * part). Immutable once published, and threadsafe: readers only read.
+ * part; in memory, or in spill files when the aggregate spilled). Immutable once published, and
+ * threadsafe: readers only read.
  */
 public final class AggregateResult {
 
-    private final Aggregation[] parts;
+    private final ResultPart[] parts;
     private final int rows;
 
-    AggregateResult(Aggregation[] parts) {
-        this.parts = parts.clone();
+    AggregateResult(List<ResultPart> parts) {
+        this.parts = parts.toArray(new ResultPart[0]);
         long total = 0;
-        for (Aggregation part : parts) {
-            total += part.groupCount();
+        for (ResultPart part : this.parts) {
+            total += part.rowCount();
         }
         this.rows = Math.toIntExact(total);
     }
@@ -26,29 +29,29 @@ public final class AggregateResult {
         return rows;
     }
 
+    // visible for testing: more parts than partitions means a merge unit cut its partition again
+    int partCount() {
+        return parts.length;
+    }
+
     /** Morsels of at most {@code batchSize} rows, none across two parts. */
     int morselCount(int batchSize) {
         int morsels = 0;
-        for (Aggregation part : parts) {
-            morsels += morselsOf(part, batchSize);
+        for (ResultPart part : parts) {
+            morsels += part.morselCount(batchSize);
         }
         return morsels;
     }
 
     /** Morsel {@code m} (below {@link #morselCount}): group keys, then aggregates. */
     Batch morsel(int m, int batchSize) {
-        for (Aggregation part : parts) {
-            int inPart = morselsOf(part, batchSize);
+        for (ResultPart part : parts) {
+            int inPart = part.morselCount(batchSize);
             if (m < inPart) {
-                int from = m * batchSize;
-                return part.output(from, Math.min(batchSize, part.groupCount() - from));
+                return part.morsel(m, batchSize);
             }
             m -= inPart;
         }
         throw new IndexOutOfBoundsException("no morsel " + m);
-    }
-
-    private static int morselsOf(Aggregation part, int batchSize) {
-        return (part.groupCount() + batchSize - 1) / batchSize;
     }
 }

@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
 
 /**
@@ -14,6 +15,14 @@ import io.troupe.operators.types.TypeId;
  * <p>Life cycle: {@link #update} per batch of a worker, {@link #combine} to merge another worker's
  * state into this one, {@link #finish} once, then {@link #result} (read-only, may be called by
  * several readers at once).
+ *
+ * <p>Memory: {@link #bytesFor} and the {@code bytesAfter...} bounds say, before an update or a
+ * combine, how large the state's arrays may grow in it, so that its {@link Aggregation} reserves
+ * that first (once per batch, and only when the bound passes what it holds).
+ *
+ * <p>Spilling: {@link #partial} writes groups' states as columns of {@link #partialTypes} (exact:
+ * 128-bit sums as two longs, counts, min/max with NULL where no value was seen), and
+ * {@link #combinePartial} merges such rows back as {@link #combine} merges another state.
  *
  * <p>Not threadsafe until finished: owned by one worker, or by the shared state under its lock.
  */
@@ -64,6 +73,36 @@ abstract class AggregateState {
      */
     abstract void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count);
 
+    /**
+     * Merges partial rows {@code 0 .. count-1} (columns {@code columns[at ..]}, as {@link #partial}
+     * wrote them) into this state's groups {@code mine[0 .. count-1]}, which are distinct.
+     */
+    abstract void combinePartial(ColumnVector[] columns, int at, int count, int[] mine);
+
+    /** The types of the columns {@link #partial} writes. */
+    abstract DataType[] partialTypes();
+
+    /** Writes the states of groups {@code groups[0 .. count-1]} as dense vectors into {@code out[at ..]}. */
+    abstract void partial(int[] groups, int count, ColumnVector[] out, int at);
+
+    /** Bytes the state's arrays take once they have room for {@code groups} groups (at least those they take now). */
+    abstract long bytesFor(int groups);
+
+    /** At least the bytes of the state's arrays after {@link #update} of {@code batch} into at most {@code groups} groups. */
+    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+        return bytesFor(groups);
+    }
+
+    /** At least the bytes after {@link #combine} of those groups of {@code other} into at most {@code groups} groups. */
+    long bytesAfterCombine(int groups, AggregateState other, int[] theirs, int theirsFrom, int count) {
+        return bytesFor(groups);
+    }
+
+    /** At least the bytes after {@link #combinePartial} of those rows into at most {@code groups} groups. */
+    long bytesAfterPartial(int groups, ColumnVector[] columns, int at, int count) {
+        return bytesFor(groups);
+    }
+
     /** Called once after the last update and combine, with the final group count. */
     void finish(int groups) {
     }
@@ -74,6 +113,11 @@ abstract class AggregateState {
     /** The capacity to grow to from {@code current} so that {@code needed} groups fit. */
     static int grow(int current, int needed) {
         return Math.max(needed, Math.max(64, current * 2));
+    }
+
+    /** The capacity an array of {@code current} entries has once {@link #grow} made room for {@code needed}. */
+    static long capacityFor(int current, int needed) {
+        return needed > current ? grow(current, needed) : current;
     }
 
     /** The error for a sum that does not fit {@code type}, naming the aggregate. */

@@ -2,8 +2,13 @@ package io.troupe.operators.agg;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -11,20 +16,42 @@ import java.util.List;
  * {@link AggregateState} per aggregate, indexed by those numbers. A worker's partial aggregation
  * and the shared, merged one are both instances of this class.
  *
+ * <p>Memory: before a batch (or a merge) may grow the table or the states, the bound their
+ * {@code bytesFor} methods give is reserved from the aggregate's {@link MemoryReservation}; the
+ * {@code try} methods add nothing and return false when it is refused, so that the caller can
+ * spill. The bound moves only when a batch could pass a capacity, so the reservation is asked a
+ * few dozen times over a table's life, never per row. While a batch grows the arrays, the arrays
+ * they replace are reserved too (they live until their copies are made), and a merge's own
+ * scratch (its map of group ids) while it runs; per-batch scratch of a batch's size is not counted.
+ *
  * <p>Not threadsafe: owned by one worker until its {@code finish()}; then read-only while merge
  * units (each on one worker) read it and write only their own merged aggregations; read-only
  * (and readable by several threads) once {@link #finish()} ran and the result was published.
  */
-final class Aggregation {
+final class Aggregation implements ResultPart {
 
     /** Groups re-inserted per step when merging: one batch's worth of keys. */
-    private static final int MERGE_CHUNK = 2048;
+    static final int MERGE_CHUNK = 2048;
+    /**
+     * Groups per block of partial rows in a spill file: what a merge reserves for at a time, so
+     * that several workers merging under a small budget each find room for one.
+     */
+    static final int SPILL_CHUNK = 256;
 
     private final GroupTable table;
     private final AggregateState[] states;
+    private final int keyCount;
+    private final MemoryReservation memory;
+    /** Bytes reserved for the arrays: at least what they take. */
+    private long reserved;
+    /** What the last refused reservation asked for, for the error when nothing else can be done. */
+    private long refused;
     private int[] gids = new int[0];
+    private int[] partialAt;
 
-    Aggregation(List<DataType> keyTypes, List<AggregateSpec> aggregates) {
+    Aggregation(List<DataType> keyTypes, List<AggregateSpec> aggregates, MemoryReservation memory) {
+        this.memory = memory;
+        keyCount = keyTypes.size();
         table = GroupTable.create(keyTypes);
         states = new AggregateState[aggregates.size()];
         for (int a = 0; a < states.length; a++) {
@@ -37,44 +64,88 @@ final class Aggregation {
         return table.groupCount();
     }
 
+    @Override
+    public int rowCount() {
+        return table.groupCount();
+    }
+
     /**
-     * Adds the live rows of {@code batch}.
+     * Adds the live rows of {@code batch}, or nothing when the memory they may take is refused.
      *
      * @param keys      the evaluated group keys, aligned with the batch
      * @param arguments the evaluated aggregate arguments (null entries for count(*))
+     * @return false when refused ({@link #refusal()} says how much was asked)
      */
-    void add(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
+    boolean tryAdd(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
         int n = batch.size();
         if (n == 0) {
-            return;
+            return true;
         }
-        gids = Inputs.room(gids, n);
-        table.findOrInsert(keys, batch, gids);
-        int groups = table.groupCount();
+        int groups = table.groupsAfter(n);
+        long bytes = table.bytesFor(groups, keys, batch);
         for (int a = 0; a < states.length; a++) {
-            states[a].ensureCapacity(groups);
-            states[a].update(arguments[a], batch, gids);
+            bytes += states[a].bytesAfterUpdate(groups, arguments[a], batch);
         }
+        long step = reserve(bytes, 0);
+        if (step < 0) {
+            return false;
+        }
+        try {
+            gids = Inputs.room(gids, n);
+            table.findOrInsert(keys, batch, gids);
+            int after = table.groupCount();
+            for (int a = 0; a < states.length; a++) {
+                states[a].ensureCapacity(after);
+                states[a].update(arguments[a], batch, gids);
+            }
+        } finally {
+            memory.shrink(step);
+        }
+        return true;
     }
 
     /**
      * Merges groups {@code theirs[from .. to)} of {@code other} (another worker's partial
-     * aggregation over the same keys and aggregates) into this one: they are looked up here by
-     * key, a chunk at a time, then every aggregate state combines through the resulting map of
-     * group ids. {@code otherKeys} are the keys of all of other's groups, by group id.
+     * aggregation over the same keys and aggregates) into this one, or nothing when the memory is
+     * refused: their keys are looked up here a chunk at a time, then every aggregate state
+     * combines through the resulting map of group ids (held while it runs).
      */
-    void absorb(Aggregation other, ColumnVector[] otherKeys, int[] theirs, int from, int to) {
+    boolean tryAbsorb(Aggregation other, int[] theirs, int from, int to) {
         int count = to - from;
-        int[] mine = new int[count];
-        Batch all = Batch.of(other.groupCount(), otherKeys);
-        int[] selection = new int[Math.min(MERGE_CHUNK, count)];
-        int[] chunkGids = new int[selection.length];
-        for (int start = 0; start < count; start += MERGE_CHUNK) {
-            int n = Math.min(MERGE_CHUNK, count - start);
-            System.arraycopy(theirs, from + start, selection, 0, n);
-            table.findOrInsert(otherKeys, all.withSelection(selection, n), chunkGids);
-            System.arraycopy(chunkGids, 0, mine, start, n);
+        int groups = table.groupsAfter(count);
+        long bytes = table.bytesForMerge(groups, other.table);
+        for (int a = 0; a < states.length; a++) {
+            bytes += states[a].bytesAfterCombine(groups, other.states[a], theirs, from, count);
         }
+        long step = reserve(bytes, HeapArrays.bytes(count, Integer.BYTES));
+        if (step < 0) {
+            return false;
+        }
+        try {
+            int[] mine = new int[count];
+            int[] chunk = new int[Math.min(MERGE_CHUNK, count)];
+            int[] chunkGids = new int[chunk.length];
+            for (int start = 0; start < count; start += MERGE_CHUNK) {
+                int n = Math.min(MERGE_CHUNK, count - start);
+                System.arraycopy(theirs, from + start, chunk, 0, n);
+                ColumnVector[] keys = other.table.keys(chunk, n);
+                table.findOrInsert(keys, Batch.of(n, keys), chunkGids);
+                System.arraycopy(chunkGids, 0, mine, start, n);
+            }
+            combine(other, theirs, from, mine, count);
+            return true;
+        } finally {
+            memory.shrink(step);
+        }
+    }
+
+    /** Merges every group of {@code other}, or nothing when the memory is refused; {@code other} is spent. */
+    boolean tryAbsorb(Aggregation other) {
+        int count = other.groupCount();
+        return tryAbsorb(other, Inputs.range(0, count), 0, count);
+    }
+
+    private void combine(Aggregation other, int[] theirs, int from, int[] mine, int count) {
         int groups = table.groupCount();
         for (int a = 0; a < states.length; a++) {
             states[a].ensureCapacity(groups);
@@ -82,14 +153,132 @@ final class Aggregation {
         }
     }
 
-    /** Merges every group of {@code other} into this one; {@code other} is spent. */
-    void absorb(Aggregation other) {
-        int theirs = other.groupCount();
-        int[] all = new int[theirs];
-        for (int g = 0; g < theirs; g++) {
-            all[g] = g;
+    /**
+     * Merges a batch of partial rows (dense: the keys, then each state's {@link #partialTypes}
+     * columns, as {@link #partialRows} wrote them), or nothing when the memory is refused.
+     */
+    boolean tryAbsorbPartial(Batch rows) {
+        int n = rows.size();
+        if (n == 0) {
+            return true;
         }
-        absorb(other, other.keys(0, theirs), all, 0, theirs);
+        ColumnVector[] columns = new ColumnVector[rows.columnCount()];
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = rows.column(c);
+        }
+        ColumnVector[] keys = Arrays.copyOf(columns, keyCount);
+        int[] at = partialColumns();
+        int groups = table.groupsAfter(n);
+        long bytes = table.bytesFor(groups, keys, rows);
+        for (int a = 0; a < states.length; a++) {
+            bytes += states[a].bytesAfterPartial(groups, columns, at[a], n);
+        }
+        long step = reserve(bytes, 0);
+        if (step < 0) {
+            return false;
+        }
+        try {
+            gids = Inputs.room(gids, n);
+            table.findOrInsert(keys, rows, gids);
+            int after = table.groupCount();
+            for (int a = 0; a < states.length; a++) {
+                states[a].ensureCapacity(after);
+                states[a].combinePartial(columns, at[a], n, gids);
+            }
+        } finally {
+            memory.shrink(step);
+        }
+        return true;
+    }
+
+    /** The first column of each aggregate's state in a partial row (made on first use: only spilling needs it). */
+    private int[] partialColumns() {
+        if (partialAt == null) {
+            int[] at = new int[states.length];
+            int column = keyCount;
+            for (int a = 0; a < states.length; a++) {
+                at[a] = column;
+                column += states[a].partialTypes().length;
+            }
+            partialAt = at;
+        }
+        return partialAt;
+    }
+
+    /** The columns of a partial row: the group keys, then each aggregate's partial state. */
+    DataType[] partialTypes(List<DataType> keyTypes) {
+        List<DataType> types = new ArrayList<>(keyTypes);
+        for (AggregateState state : states) {
+            types.addAll(List.of(state.partialTypes()));
+        }
+        return types.toArray(new DataType[0]);
+    }
+
+    /** Groups {@code gids[0 .. count-1]} as partial rows (dense), to spill. */
+    Batch partialRows(int[] gids, int count) {
+        int[] at = partialColumns();
+        ColumnVector[] columns = new ColumnVector[states.length == 0 ? keyCount
+                : at[states.length - 1] + states[states.length - 1].partialTypes().length];
+        System.arraycopy(table.keys(gids, count), 0, columns, 0, keyCount);
+        for (int a = 0; a < states.length; a++) {
+            states[a].partial(gids, count, columns, at[a]);
+        }
+        return Batch.of(count, columns);
+    }
+
+    /**
+     * The live rows of {@code batch} as partial rows, each row a group of its own, with no table:
+     * how a worker that cannot hold even one more batch in memory spills its rows as they are.
+     * The states are one batch's scratch.
+     */
+    static Batch singletonRows(List<AggregateSpec> aggregates, Batch batch, ColumnVector[] keys,
+                               ColumnVector[] arguments) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        List<ColumnVector> columns = new ArrayList<>();
+        for (ColumnVector key : keys) {
+            columns.add(sel == null ? key : key.gather(sel, n));
+        }
+        int[] each = Inputs.range(0, n);
+        for (int a = 0; a < aggregates.size(); a++) {
+            AggregateState state = AggregateState.create(aggregates.get(a));
+            state.ensureCapacity(n);
+            state.update(arguments[a], batch, each);
+            ColumnVector[] part = new ColumnVector[state.partialTypes().length];
+            state.partial(each, n, part, 0);
+            columns.addAll(List.of(part));
+        }
+        return Batch.of(n, columns.toArray(new ColumnVector[0]));
+    }
+
+    /**
+     * Reserves what one step (a batch, a merge) needs: the arrays' bound after it, which stays
+     * reserved, and for the step only its {@code scratch} and, when the bound grows, the arrays it
+     * replaces (what was reserved so far), which live until their copies are made.
+     *
+     * @return the bytes to give back after the step, or -1 (nothing reserved) when refused
+     */
+    private long reserve(long bytes, long scratch) {
+        long growth = Math.max(0, bytes - reserved);
+        long copied = growth > 0 ? reserved : 0;
+        long asked = growth + copied + scratch;
+        if (asked > 0 && !memory.tryGrow(asked)) {
+            refused = asked;
+            return -1;
+        }
+        reserved += growth;
+        return copied + scratch;
+    }
+
+    /** The budget's error for the last refused reservation (for a caller that cannot spill). */
+    QueryFailedException refusal() {
+        return memory.overBudget(refused);
+    }
+
+    /** Gives back what this aggregation reserved; it must not be used afterwards (it spilled, or merged into another). */
+    void release() {
+        memory.shrink(reserved);
+        reserved = 0;
     }
 
     /** The keys of groups {@code from .. from+count-1}, one dense vector per key column. */
@@ -113,5 +302,16 @@ final class Aggregation {
             columns[keys.length + a] = states[a].result(from, count);
         }
         return Batch.of(count, columns);
+    }
+
+    @Override
+    public int morselCount(int batchSize) {
+        return (table.groupCount() + batchSize - 1) / batchSize;
+    }
+
+    @Override
+    public Batch morsel(int m, int batchSize) {
+        int from = m * batchSize;
+        return output(from, Math.min(batchSize, table.groupCount() - from));
     }
 }

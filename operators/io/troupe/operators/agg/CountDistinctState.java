@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +17,9 @@ import java.util.List;
  * complete, by counting the pairs of each group. NULL values of x are never inserted, so a group
  * with no non-NULL input counts 0.
  *
+ * <p>It does not spill (a group's state is a set of pairs, not a row of columns): a hash aggregate
+ * with count(DISTINCT) fails over the memory budget, and says so ({@link HashAggregateSink}).
+ *
  * <p>Not threadsafe (see {@link AggregateState}).
  */
 final class CountDistinctState extends AggregateState {
@@ -23,7 +27,7 @@ final class CountDistinctState extends AggregateState {
     /** Pairs re-inserted per step when merging or counting. */
     private static final int CHUNK = 2048;
 
-    private final GroupTable pairs;
+    private final GenericKeyTable pairs;
     private long[] counts = new long[0];
     private int[] pairGids;
     private int[] selection;
@@ -69,7 +73,7 @@ final class CountDistinctState extends AggregateState {
         for (int k = 0; k < count; k++) {
             gidMap[theirs[theirsFrom + k]] = mine[k];
         }
-        GroupTable theirPairs = ((CountDistinctState) other).pairs;
+        GenericKeyTable theirPairs = ((CountDistinctState) other).pairs;
         int total = theirPairs.groupCount();
         int[] keep = new int[Math.min(CHUNK, total)];
         for (int from = 0; from < total; from += CHUNK) {
@@ -93,6 +97,46 @@ final class CountDistinctState extends AggregateState {
             max = Math.max(max, gids[from + k]);
         }
         return max;
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        throw doesNotSpill();
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        throw doesNotSpill();
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        throw doesNotSpill();
+    }
+
+    private IllegalStateException doesNotSpill() {
+        return new IllegalStateException(spec.text() + " has no partial rows: count(DISTINCT) does not spill");
+    }
+
+    /** The pairs, and the counts that {@link #finish} makes for every group. */
+    @Override
+    long bytesFor(int groups) {
+        return pairs.bytes() + HeapArrays.bytes(groups, Long.BYTES);
+    }
+
+    /** Every live row may be a new pair; the group id column of a pair is fixed-width and needs no vector. */
+    @Override
+    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+        int pairsAfter = (int) Math.min(Integer.MAX_VALUE, (long) pairs.groupCount() + batch.size());
+        return pairs.bytesFor(pairsAfter, new ColumnVector[] {null, argument}, batch)
+                + HeapArrays.bytes(groups, Long.BYTES);
+    }
+
+    @Override
+    long bytesAfterCombine(int groups, AggregateState other, int[] theirs, int theirsFrom, int count) {
+        GenericKeyTable theirPairs = ((CountDistinctState) other).pairs;
+        int pairsAfter = (int) Math.min(Integer.MAX_VALUE, (long) pairs.groupCount() + theirPairs.groupCount());
+        return pairs.bytesForMerge(pairsAfter, theirPairs) + HeapArrays.bytes(groups, Long.BYTES);
     }
 
     @Override

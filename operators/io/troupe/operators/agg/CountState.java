@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -50,6 +51,29 @@ final class CountState extends AggregateState {
         for (int k = 0; k < count; k++) {
             counts[mine[k]] += theirCounts[theirs[theirsFrom + k]];
         }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        long[] theirCounts = ((LongVector) columns[at]).values();
+        for (int k = 0; k < count; k++) {
+            counts[mine[k]] += theirCounts[k];
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.INT64};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return HeapArrays.bytes(capacityFor(counts.length, groups), Long.BYTES);
     }
 
     @Override

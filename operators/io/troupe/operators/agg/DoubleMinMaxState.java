@@ -3,6 +3,8 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -74,16 +76,46 @@ final class DoubleMinMaxState extends AggregateState {
         DoubleMinMaxState o = (DoubleMinMaxState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
-            if (o.seen[g] == 0) {
-                continue;
-            }
-            int to = mine[k];
-            double x = o.best[g];
-            if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
-                best[to] = x;
-                seen[to] = 1;
+            if (o.seen[g] != 0) {
+                keep(mine[k], o.best[g]);
             }
         }
+    }
+
+    /** Makes {@code x} group {@code to}'s value when it has none or x is better. */
+    private void keep(int to, double x) {
+        if (seen[to] == 0 || (min ? less(x, best[to]) : less(best[to], x))) {
+            best[to] = x;
+            seen[to] = 1;
+        }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        DoubleVector theirs = (DoubleVector) columns[at];
+        double[] values = theirs.values();
+        for (int k = 0; k < count; k++) {
+            if (!theirs.isNull(k)) {
+                keep(mine[k], values[k]);
+            }
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.FLOAT64};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new DoubleVector(Inputs.gather(best, groups, count));
+        out[at].setValidity(Inputs.validity(seen, groups, count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        long capacity = capacityFor(best.length, groups);
+        return HeapArrays.bytes(capacity, Double.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     @Override

@@ -3,6 +3,9 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -67,6 +70,32 @@ final class DoubleSumState extends AggregateState {
             sums[to] += o.sums[g];
             counts[to] += o.counts[g];
         }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        double[] theirSums = ((DoubleVector) columns[at]).values();
+        long[] theirCounts = ((LongVector) columns[at + 1]).values();
+        for (int k = 0; k < count; k++) {
+            sums[mine[k]] += theirSums[k];
+            counts[mine[k]] += theirCounts[k];
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.FLOAT64, DataType.INT64};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new DoubleVector(Inputs.gather(sums, groups, count));
+        out[at + 1] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return 2 * HeapArrays.bytes(capacityFor(sums.length, groups), Long.BYTES);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -39,6 +40,12 @@ final class FixedKeyColumn extends KeyColumn {
             values = Arrays.copyOf(values, capacity);
             present = Arrays.copyOf(present, capacity);
         }
+    }
+
+    @Override
+    long bytesFor(int groups, long moreBytes) {
+        long capacity = groups > values.length ? Math.max(groups, values.length * 2L) : values.length;
+        return HeapArrays.bytes(capacity, Long.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     /** Gathers the keys of {@code rows} into rowValues/rowPresent; NULL rows get value 0. */
@@ -100,34 +107,34 @@ final class FixedKeyColumn extends KeyColumn {
     }
 
     @Override
-    ColumnVector output(int from, int count) {
+    ColumnVector output(int[] groups, int count) {
         ColumnVector out;
         switch (type.id()) {
             case INT32, DATE -> {
                 int[] ints = new int[count];
                 for (int k = 0; k < count; k++) {
-                    ints[k] = (int) values[from + k];
+                    ints[k] = (int) values[groups[k]];
                 }
                 out = new IntVector(type, ints);
             }
-            case INT64, DECIMAL -> out = new LongVector(type, Arrays.copyOfRange(values, from, from + count));
+            case INT64, DECIMAL -> out = new LongVector(type, Inputs.gather(values, groups, count));
             case FLOAT64 -> {
                 double[] doubles = new double[count];
                 for (int k = 0; k < count; k++) {
-                    doubles[k] = Double.longBitsToDouble(values[from + k]);
+                    doubles[k] = Double.longBitsToDouble(values[groups[k]]);
                 }
                 out = new DoubleVector(doubles);
             }
             case BOOLEAN -> {
                 byte[] bools = new byte[count];
                 for (int k = 0; k < count; k++) {
-                    bools[k] = (byte) values[from + k];
+                    bools[k] = (byte) values[groups[k]];
                 }
                 out = new BooleanVector(bools);
             }
             default -> throw new IllegalStateException("not a fixed-width key type: " + type);
         }
-        out.setValidity(Inputs.validity(present, from, count));
+        out.setValidity(Inputs.validity(present, groups, count));
         return out;
     }
 }

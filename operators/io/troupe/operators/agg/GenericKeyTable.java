@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.VectorHash;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 import java.util.List;
@@ -194,10 +195,52 @@ final class GenericKeyTable extends GroupTable {
     }
 
     @Override
+    long bytes() {
+        long bytes = HeapArrays.bytes(slots.length, Long.BYTES);
+        for (KeyColumn column : columns) {
+            bytes += column.bytesFor(0, 0);
+        }
+        return bytes;
+    }
+
+    /** The slots as {@link #prepare} sizes them for the batch; the key columns' bound for its values. */
+    @Override
+    long bytesFor(int groups, ColumnVector[] keys, Batch batch) {
+        long bytes = slotBytesFor(groups);
+        for (int c = 0; c < columns.length; c++) {
+            bytes += columns[c].bytesFor(groups, columns[c].valueBytes(keys[c], batch));
+        }
+        return bytes;
+    }
+
+    @Override
+    long bytesForMerge(int groups, GroupTable other) {
+        KeyColumn[] theirs = ((GenericKeyTable) other).columns;
+        long bytes = slotBytesFor(groups);
+        for (int c = 0; c < columns.length; c++) {
+            bytes += columns[c].bytesFor(groups, theirs[c].storedValueBytes());
+        }
+        return bytes;
+    }
+
+    private long slotBytesFor(int groups) {
+        long capacity = slots.length;
+        while ((long) groups * 2 > capacity) {
+            capacity *= 2;
+        }
+        return HeapArrays.bytes(capacity, Long.BYTES);
+    }
+
+    @Override
     ColumnVector[] keys(int from, int count) {
+        return keys(Inputs.range(from, count), count);
+    }
+
+    @Override
+    ColumnVector[] keys(int[] gids, int count) {
         ColumnVector[] out = new ColumnVector[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            out[c] = columns[c].output(from, count);
+            out[c] = columns[c].output(gids, count);
         }
         return out;
     }

@@ -29,4 +29,30 @@ final class GlobalGroupTable extends GroupTable {
     ColumnVector[] keys(int from, int count) {
         return NO_KEYS;
     }
+
+    /** The one group is all there ever is. */
+    @Override
+    int groupsAfter(int rows) {
+        return 1;
+    }
+
+    @Override
+    long bytesForMerge(int groups, GroupTable other) {
+        return 0;
+    }
+
+    @Override
+    ColumnVector[] keys(int[] gids, int count) {
+        return NO_KEYS;
+    }
+
+    @Override
+    long bytes() {
+        return 0;
+    }
+
+    @Override
+    long bytesFor(int groups, ColumnVector[] keys, Batch batch) {
+        return 0;
+    }
 }

@@ -19,6 +19,10 @@ import java.util.List;
  * </ul>
  * NULL keys are equal to each other: they form one group (per combination of the other keys).
  *
+ * <p>Memory: {@link #bytesFor} bounds, before a batch, what the table's arrays (slots and stored
+ * keys) will take after it, so that its {@link Aggregation} reserves that first. Per-batch scratch
+ * (a batch's worth of hashes and positions) is not counted.
+ *
  * <p>Not threadsafe: owned by one worker, or by the shared state under its lock.
  */
 abstract class GroupTable {
@@ -50,4 +54,24 @@ abstract class GroupTable {
 
     /** The keys of groups {@code from .. from+count-1} as dense vectors, one per key column. */
     abstract ColumnVector[] keys(int from, int count);
+
+    /** The keys of groups {@code gids[0 .. count-1]} as dense vectors, one per key column. */
+    abstract ColumnVector[] keys(int[] gids, int count);
+
+    /** At most the groups after {@code rows} more rows (each may be a new group). */
+    int groupsAfter(int rows) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) groupCount() + rows);
+    }
+
+    /** Bytes the table's arrays take now. */
+    abstract long bytes();
+
+    /**
+     * At least the bytes the table's arrays take after {@link #findOrInsert} of {@code batch} (with
+     * {@code keys}) when it then holds at most {@code groups} groups.
+     */
+    abstract long bytesFor(int groups, ColumnVector[] keys, Batch batch);
+
+    /** As {@link #bytesFor}, for inserting every key {@code other} (of the same key types) holds. */
+    abstract long bytesForMerge(int groups, GroupTable other);
 }

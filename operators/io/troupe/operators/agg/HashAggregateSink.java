@@ -12,7 +12,6 @@ import io.troupe.operators.types.DataType;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The build side of a hash aggregate (GROUP BY, DISTINCT): evaluates the group keys and the
@@ -86,23 +85,23 @@ public final class HashAggregateSink implements Sink {
 
     /**
      * The partials of one execution and their merge. Partials come in under the lock (once per
-     * worker); the merge units each write their own slot of {@code parts}, which the executor
-     * orders before {@code finalizeSink()} (see {@link FinalizeWork}).
+     * worker); the merge units ({@link MergeQueue}) hand their parts to the queue, which the
+     * executor orders before {@code finalizeSink()} (see {@link FinalizeWork}).
      */
     private final class Shared implements SinkState {
 
         private final ExecContext ctx;
+        private final AggregateMemory memory;
         private final Object lock = new Object();
         /** The non-empty partials; guarded by lock until prepareFinalize, then read-only. */
         private final List<PartialAggregation> partials = new ArrayList<>();
-        private final AtomicInteger nextUnit = new AtomicInteger();
         private Phase phase = Phase.AGGREGATING;
-        /** For a merge by partition: the partials that did not split, sorted by partition. */
-        private final List<PartitionedGroups> unsplit = new ArrayList<>();
-        private Aggregation[] parts;
+        private MergeQueue merge;
 
         Shared(ExecContext ctx) {
             this.ctx = ctx;
+            this.memory = new AggregateMemory(ctx, HashAggregateSink.this, "hash aggregate " + resultKey, keyTypes,
+                    aggregates);
         }
 
         @Override
@@ -122,10 +121,11 @@ public final class HashAggregateSink implements Sink {
         }
 
         /**
-         * One merge unit per partition when some partial split (it had many groups); otherwise a
-         * single unit that merges every partial into the largest. Sorting the partials that did
-         * not split by partition is quick: each has fewer than {@link PartialAggregation#SPLIT_AT}
-         * groups.
+         * One merge unit per partition when some partial split (it had many groups) or spilled:
+         * the split partials' partition (the largest adopted as it is), the ranges of the small
+         * ones and the runs spilled for it. Otherwise a single unit that merges every partial into
+         * the largest. Sorting the partials that did not split by partition is quick: each has
+         * fewer than {@link PartialAggregation#SPLIT_AT} groups (over the budget, it spills instead).
          */
         @Override
         public FinalizeWork prepareFinalize() {
@@ -135,77 +135,57 @@ public final class HashAggregateSink implements Sink {
                 }
                 phase = Phase.MERGING;
             }
-            if (partials.stream().noneMatch(PartialAggregation::isSplit)) {
-                parts = new Aggregation[1];
-                return this::mergeAll;
+            List<PartitionMerge> units = new ArrayList<>();
+            if (!memory.spilled() && partials.stream().noneMatch(PartialAggregation::isSplit)) {
+                List<PartitionMerge.Input> all = new ArrayList<>();
+                for (PartialAggregation partial : partials) {
+                    all.add(new PartitionMerge.Whole(partial.whole()));
+                }
+                units.add(new PartitionMerge(memory, "", 0, false, all));
+                merge = new MergeQueue(resultKey.toString(), units);
+                return merge;
             }
+            List<PartitionedGroups> unsplit = new ArrayList<>();
             for (PartialAggregation partial : partials) {
-                if (!partial.isSplit()) {
-                    unsplit.add(PartitionedGroups.of(partial.whole()));
+                if (!partial.isSplit() && partial.groupCount() > 0) {
+                    long bytes = PartitionedGroups.bytesFor(partial.whole());
+                    if (memory.memory().tryGrow(bytes)) {
+                        unsplit.add(PartitionedGroups.of(partial.whole(), 0));
+                    } else if (memory.maySpill()) {
+                        partial.spill();
+                    } else {
+                        throw memory.memory().overBudget(bytes);
+                    }
                 }
             }
-            parts = new Aggregation[PartitionedGroups.PARTITIONS];
-            return this::mergeNextPartition;
-        }
-
-        /** Adopts the largest split partial's partition p and merges every other partial's groups of p into it. */
-        private boolean mergeNextPartition() {
-            int p = nextUnit.getAndIncrement();
-            if (p >= parts.length) {
-                return false;
-            }
-            Aggregation merged = null;
-            for (PartialAggregation partial : partials) {
-                if (partial.isSplit() && (merged == null || partial.partition(p).groupCount() > merged.groupCount())) {
-                    merged = partial.partition(p);
+            for (int p = 0; p < PartitionedGroups.PARTITIONS; p++) {
+                List<PartitionMerge.Input> inputs = new ArrayList<>();
+                for (PartialAggregation partial : partials) {
+                    if (partial.isSplit()) {
+                        inputs.add(new PartitionMerge.Whole(partial.takePartition(p)));
+                    }
                 }
-            }
-            for (PartialAggregation partial : partials) {
-                if (partial.isSplit() && partial.partition(p) != merged) {
-                    ctx.checkCancelled();
-                    merged.absorb(partial.partition(p));
+                for (PartitionedGroups small : unsplit) {
+                    inputs.add(new PartitionMerge.Range(small, p));
                 }
-            }
-            for (PartitionedGroups small : unsplit) {
-                small.mergePartitionInto(merged, p);
-            }
-            merged.finish();
-            parts[p] = merged;
-            return true;
-        }
-
-        private boolean mergeAll() {
-            if (!nextUnit.compareAndSet(0, 1)) {
-                return false;
-            }
-            Aggregation merged = new Aggregation(keyTypes, aggregates);
-            for (PartialAggregation partial : partials) {
-                if (partial.whole().groupCount() > merged.groupCount()) {
-                    merged = partial.whole();
+                for (SpillRun run : memory.runsOf(p)) {
+                    inputs.add(new PartitionMerge.Run(run));
                 }
+                units.add(new PartitionMerge(memory, String.format("%02x", p), 1, memory.spilled(), inputs));
             }
-            for (PartialAggregation partial : partials) {
-                if (partial.whole() != merged) {
-                    ctx.checkCancelled();
-                    merged.absorb(partial.whole());
-                }
-            }
-            merged.finish();
-            parts[0] = merged;
-            return true;
+            merge = new MergeQueue(resultKey.toString(), units);
+            return merge;
         }
 
         @Override
         public void finalizeSink() {
+            List<ResultPart> parts;
             synchronized (lock) {
                 if (phase != Phase.MERGING) {
                     throw new IllegalStateException("finalizeSink in phase " + phase + ", expected MERGING: " + resultKey);
                 }
-                for (Aggregation part : parts) {
-                    if (part == null) {
-                        throw new IllegalStateException("finalizeSink before every merge unit ran: " + resultKey);
-                    }
-                }
+                parts = merge.parts();
+                memory.finishResults();
                 phase = Phase.FINALIZED;
             }
             ctx.publish(resultKey, new AggregateResult(parts));
@@ -218,10 +198,11 @@ public final class HashAggregateSink implements Sink {
         private final Shared shared;
         private final ColumnVector[] keyColumns = new ColumnVector[keys.size()];
         private final ColumnVector[] arguments = new ColumnVector[aggregates.size()];
-        private PartialAggregation aggregation = new PartialAggregation(keyTypes, aggregates, splitAt);
+        private PartialAggregation aggregation;
 
         Local(Shared shared) {
             this.shared = shared;
+            this.aggregation = new PartialAggregation(shared.memory, splitAt);
         }
 
         @Override
@@ -244,6 +225,10 @@ public final class HashAggregateSink implements Sink {
         public void finish() {
             if (aggregation == null) {
                 throw new IllegalStateException("finish called twice on a worker of " + resultKey);
+            }
+            // Once another worker spilled, this one does too: the merge then starts with its memory free.
+            if (shared.memory.spilled() && shared.memory.maySpill()) {
+                aggregation.spill();
             }
             shared.add(aggregation);
             aggregation = null;

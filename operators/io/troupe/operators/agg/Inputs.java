@@ -6,6 +6,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 
 /**
@@ -158,5 +159,66 @@ final class Inputs {
             }
         }
         return bits;
+    }
+
+    /** {@code values[groups[k]]} for k below {@code count}. */
+    static long[] gather(long[] values, int[] groups, int count) {
+        long[] out = new long[count];
+        for (int k = 0; k < count; k++) {
+            out[k] = values[groups[k]];
+        }
+        return out;
+    }
+
+    static double[] gather(double[] values, int[] groups, int count) {
+        double[] out = new double[count];
+        for (int k = 0; k < count; k++) {
+            out[k] = values[groups[k]];
+        }
+        return out;
+    }
+
+    /** A validity bitmap for {@code count} rows, valid where {@code set[groups[k]]} is set; null when all are. */
+    static long[] validity(byte[] set, int[] groups, int count) {
+        long[] bits = null;
+        for (int k = 0; k < count; k++) {
+            if (set[groups[k]] == 0) {
+                if (bits == null) {
+                    bits = Validity.allValid(count);
+                }
+                bits[k >>> 6] &= ~(1L << k);
+            }
+        }
+        return bits;
+    }
+
+    /** The group ids {@code from .. from+count-1}, in order. */
+    static int[] range(int from, int count) {
+        int[] groups = new int[count];
+        for (int k = 0; k < count; k++) {
+            groups[k] = from + k;
+        }
+        return groups;
+    }
+
+    /**
+     * The bytes of the live values of {@code v} when it is a VARCHAR vector, 0 otherwise: at most
+     * what storing each of them once takes (the memory bound of a string heap before a batch).
+     */
+    static long stringBytes(ColumnVector v, Batch batch) {
+        if (!(v instanceof StringVector sv)) {
+            return 0;
+        }
+        int[] offsets = sv.offsets();
+        int n = batch.size();
+        int[] sel = batch.selection();
+        if (sel == null) {
+            return offsets[n] - offsets[0];
+        }
+        long bytes = 0;
+        for (int i = 0; i < n; i++) {
+            bytes += offsets[sel[i] + 1] - offsets[sel[i]];
+        }
+        return bytes;
     }
 }

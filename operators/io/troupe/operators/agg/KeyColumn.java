@@ -34,6 +34,22 @@ abstract class KeyColumn {
      */
     abstract void compare(ColumnVector column, Batch batch, int[] rows, int[] gids, int count, boolean[] match);
 
-    /** The keys of groups {@code from .. from+count-1} as a dense vector. */
-    abstract ColumnVector output(int from, int count);
+    /** The keys of groups {@code groups[0 .. count-1]} as a dense vector. */
+    abstract ColumnVector output(int[] groups, int count);
+
+    /**
+     * At least the bytes of the column's arrays once it has room for {@code groups} groups and
+     * stored up to {@code moreBytes} more bytes of values (VARCHAR).
+     */
+    abstract long bytesFor(int groups, long moreBytes);
+
+    /** The bytes of values that appending the live rows of {@code column} may store (0 for fixed-width keys). */
+    long valueBytes(ColumnVector column, Batch batch) {
+        return 0;
+    }
+
+    /** The bytes of values stored so far (0 for fixed-width keys). */
+    long storedValueBytes() {
+        return 0;
+    }
 }

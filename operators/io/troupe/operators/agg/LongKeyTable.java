@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.batch.VectorHash;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -276,6 +277,59 @@ final class LongKeyTable extends GroupTable {
                 s[(p << 1) + 1] = old[at + 1];
             }
         }
+    }
+
+    @Override
+    long bytes() {
+        return HeapArrays.bytes(slots.length, Long.BYTES) + keyStorageBytes(narrow ? narrowKeys.length : wideKeys.length);
+    }
+
+    /**
+     * The slots double while more than half would be occupied (NULL takes none, so occupied slots
+     * are at most the groups), the stored keys while they are full.
+     */
+    @Override
+    long bytesFor(int groups, ColumnVector[] keys, Batch batch) {
+        long capacity = mask + 1L;
+        while (groups > capacity / 2) {
+            capacity *= 2;
+        }
+        long stored = narrow ? narrowKeys.length : wideKeys.length;
+        while (stored < groups) {
+            stored *= 2;
+        }
+        return HeapArrays.bytes(narrow ? capacity : 2 * capacity, Long.BYTES) + keyStorageBytes(stored);
+    }
+
+    @Override
+    long bytesForMerge(int groups, GroupTable other) {
+        return bytesFor(groups, null, null);
+    }
+
+    private long keyStorageBytes(long keys) {
+        return HeapArrays.bytes(keys, narrow ? Integer.BYTES : Long.BYTES);
+    }
+
+    @Override
+    ColumnVector[] keys(int[] gids, int count) {
+        ColumnVector out;
+        if (narrow) {
+            int[] keys = new int[count];
+            for (int k = 0; k < count; k++) {
+                keys[k] = narrowKeys[gids[k]];
+            }
+            out = new IntVector(type, keys);
+        } else {
+            out = new LongVector(type, Inputs.gather(wideKeys, gids, count));
+        }
+        for (int k = 0; nullGroup >= 0 && k < count; k++) {
+            if (gids[k] == nullGroup) {
+                long[] validity = Validity.allValid(count);
+                validity[k >>> 6] &= ~(1L << k);
+                out.setValidity(validity);
+            }
+        }
+        return new ColumnVector[] {out};
     }
 
     @Override

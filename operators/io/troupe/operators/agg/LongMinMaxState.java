@@ -5,6 +5,8 @@ import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -72,16 +74,47 @@ final class LongMinMaxState extends AggregateState {
         LongMinMaxState o = (LongMinMaxState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
-            if (o.seen[g] == 0) {
-                continue;
-            }
-            int to = mine[k];
-            long x = o.best[g];
-            if (seen[to] == 0 || (min ? x < best[to] : x > best[to])) {
-                best[to] = x;
-                seen[to] = 1;
+            if (o.seen[g] != 0) {
+                keep(mine[k], o.best[g]);
             }
         }
+    }
+
+    /** Makes {@code x} group {@code to}'s value when it has none or x is better. */
+    private void keep(int to, long x) {
+        if (seen[to] == 0 || (min ? x < best[to] : x > best[to])) {
+            best[to] = x;
+            seen[to] = 1;
+        }
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        LongVector theirs = (LongVector) columns[at];
+        long[] values = theirs.values();
+        for (int k = 0; k < count; k++) {
+            if (!theirs.isNull(k)) {
+                keep(mine[k], values[k]);
+            }
+        }
+    }
+
+    /** The value as INT64 (whatever the argument's type), NULL where none was seen. */
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.INT64};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(best, groups, count));
+        out[at].setValidity(Inputs.validity(seen, groups, count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        long capacity = capacityFor(best.length, groups);
+        return HeapArrays.bytes(capacity, Long.BYTES) + HeapArrays.bytes(capacity, 1);
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -90,13 +91,45 @@ final class LongSumState extends AggregateState {
         LongSumState o = (LongSumState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
-            int to = mine[k];
-            long before = sums[to];
-            long after = before + o.sums[g];
-            sums[to] = after;
-            highs[to] += o.highs[g] + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
-            counts[to] += o.counts[g];
+            add(mine[k], o.sums[g], o.highs[g], o.counts[g]);
         }
+    }
+
+    /** Adds a partial sum (128 bits: low, high) and count into group {@code to}. */
+    private void add(int to, long low, long high, long count) {
+        long before = sums[to];
+        long after = before + low;
+        sums[to] = after;
+        highs[to] += high + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
+        counts[to] += count;
+    }
+
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        long[] lows = ((LongVector) columns[at]).values();
+        long[] theirHighs = ((LongVector) columns[at + 1]).values();
+        long[] theirCounts = ((LongVector) columns[at + 2]).values();
+        for (int k = 0; k < count; k++) {
+            add(mine[k], lows[k], theirHighs[k], theirCounts[k]);
+        }
+    }
+
+    /** The sum's low and high 64 bits and the count, each as INT64: merged back, the sum stays exact. */
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.INT64, DataType.INT64, DataType.INT64};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = new LongVector(DataType.INT64, Inputs.gather(sums, groups, count));
+        out[at + 1] = new LongVector(DataType.INT64, Inputs.gather(highs, groups, count));
+        out[at + 2] = new LongVector(DataType.INT64, Inputs.gather(counts, groups, count));
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return 3 * HeapArrays.bytes(capacityFor(sums.length, groups), Long.BYTES);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -30,6 +31,27 @@ final class StringKeyColumn extends KeyColumn {
             lengths = Arrays.copyOf(lengths, capacity);
             nulls = Arrays.copyOf(nulls, capacity);
         }
+    }
+
+    /**
+     * The heap grows to max(used + len, twice its size) when an append does not fit: after appends of
+     * {@code moreBytes} in all it is its size now, or at most twice the bytes then used.
+     */
+    @Override
+    long bytesFor(int groups, long moreBytes) {
+        long capacity = groups > starts.length ? Math.max(groups, starts.length * 2L) : starts.length;
+        long heapBytes = used + moreBytes > heap.length ? 2 * (used + moreBytes) : heap.length;
+        return 2 * HeapArrays.bytes(capacity, Integer.BYTES) + HeapArrays.bytes(capacity, 1) + HeapArrays.bytes(heapBytes, 1);
+    }
+
+    @Override
+    long valueBytes(ColumnVector column, Batch batch) {
+        return Inputs.stringBytes(column, batch);
+    }
+
+    @Override
+    long storedValueBytes() {
+        return used;
     }
 
     @Override
@@ -96,14 +118,14 @@ final class StringKeyColumn extends KeyColumn {
     }
 
     @Override
-    ColumnVector output(int from, int count) {
+    ColumnVector output(int[] groups, int count) {
         int bytes = 0;
         for (int k = 0; k < count; k++) {
-            bytes += lengths[from + k];
+            bytes += lengths[groups[k]];
         }
         StringVector out = new StringVector(count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
-            int g = from + k;
+            int g = groups[k];
             if (nulls[g] == 1) {
                 out.putNull(k);
             } else {

@@ -3,6 +3,8 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
 
@@ -91,6 +93,70 @@ final class StringMinMaxState extends AggregateState {
         live += len;
     }
 
+    @Override
+    void combinePartial(ColumnVector[] columns, int at, int count, int[] mine) {
+        StringVector theirs = (StringVector) columns[at];
+        byte[] data = theirs.data();
+        int[] offsets = theirs.offsets();
+        for (int k = 0; k < count; k++) {
+            if (!theirs.isNull(k)) {
+                offer(mine[k], data, offsets[k], offsets[k + 1] - offsets[k]);
+            }
+        }
+    }
+
+    @Override
+    DataType[] partialTypes() {
+        return new DataType[] {DataType.VARCHAR};
+    }
+
+    @Override
+    void partial(int[] groups, int count, ColumnVector[] out, int at) {
+        out[at] = strings(groups, count);
+    }
+
+    @Override
+    long bytesFor(int groups) {
+        return bytesFor(groups, 0);
+    }
+
+    @Override
+    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+        return bytesFor(groups, Inputs.stringBytes(argument, batch));
+    }
+
+    @Override
+    long bytesAfterCombine(int groups, AggregateState other, int[] theirs, int theirsFrom, int count) {
+        StringMinMaxState o = (StringMinMaxState) other;
+        long more = 0;
+        for (int k = 0; k < count; k++) {
+            more += o.lengths[theirs[theirsFrom + k]];
+        }
+        return bytesFor(groups, more);
+    }
+
+    @Override
+    long bytesAfterPartial(int groups, ColumnVector[] columns, int at, int count) {
+        int[] offsets = ((StringVector) columns[at]).offsets();
+        return bytesFor(groups, offsets[count] - offsets[0]);
+    }
+
+    /**
+     * The bytes once there is room for {@code groups} groups and up to {@code more} bytes of values
+     * were offered: the heap stays as it is while they fit, else it is compacted into one as
+     * {@link #compact} sizes it for all of them at once, which no series of compactions passes.
+     */
+    private long bytesFor(int groups, long more) {
+        long slots = capacityFor(starts.length, groups);
+        long heapBytes = heap.length;
+        if (used + more > heapBytes) {
+            while (heapBytes < 2 * (live + more) || heapBytes < slots) {
+                heapBytes *= 2;
+            }
+        }
+        return 2 * HeapArrays.bytes(slots, Integer.BYTES) + HeapArrays.bytes(slots, 1) + HeapArrays.bytes(heapBytes, 1);
+    }
+
     /** Copies the live values into a new heap with room for {@code len} more bytes and as much again. */
     private void compact(int len) {
         long capacity = heap.length;
@@ -115,13 +181,18 @@ final class StringMinMaxState extends AggregateState {
 
     @Override
     ColumnVector result(int from, int count) {
+        return strings(Inputs.range(from, count), count);
+    }
+
+    /** The values of groups {@code groups[0 .. count-1]}, NULL where none was seen. */
+    private StringVector strings(int[] groups, int count) {
         int bytes = 0;
         for (int k = 0; k < count; k++) {
-            bytes += lengths[from + k];
+            bytes += lengths[groups[k]];
         }
         StringVector out = new StringVector(count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
-            int g = from + k;
+            int g = groups[k];
             if (seen[g] == 0) {
                 out.putNull(k);
             } else {

@@ -32,8 +32,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>on demand</b> (0, the "off" position): every chunk is a fresh allocation and a returned
  *       chunk is left to the garbage collector, as the baseline the lesson measures against.</li>
  * </ul>
- * A chunk is counted against the budget while a query holds it (through its reservation), not while
- * it waits on the free list. A chunk comes back dirty: its owner writes every slot it reads.
+ * A chunk is counted against the budget while a query holds it (through its reservation) and while
+ * it waits on the free list: the free list is a cache inside the budget, so that the heap the arena
+ * may keep is the budget, whatever the workload. A reservation that fits the budget but not beside the
+ * free chunks drops free chunks until it fits (a GROUP BY under pressure takes the memory a join's
+ * chunks left). A chunk comes back dirty: its owner writes every slot it reads.
  *
  * <h2>Concurrency</h2>
  * Threadsafe and lock-free: the free list is a {@link ConcurrentLinkedQueue} (a CAS per take and
@@ -121,11 +124,6 @@ public final class MemoryArena {
         return reservedBytes.get();
     }
 
-    /** Bytes of the budget nobody holds now. */
-    public long freeBytes() {
-        return budgetBytes - reservedBytes.get();
-    }
-
     /** Chunks on the free list now, ready for reuse. */
     public long freeChunks() {
         return freeChunks.get();
@@ -165,16 +163,23 @@ public final class MemoryArena {
         return new QueryMemory(this, queryId, reservationBytes, limitBytes);
     }
 
-    /** Moves {@code bytes} of the budget to a query; false (having moved nothing) when it would pass the budget. */
+    /**
+     * Moves {@code bytes} of the budget to a query; false (having moved nothing) when it would pass the
+     * budget. Chunks on the free list count in the budget too: when only they stand in the way, they
+     * are dropped to the garbage collector one by one until the bytes fit.
+     */
     boolean tryReserve(long bytes) {
-        long used;
-        do {
-            used = reservedBytes.get();
+        while (true) {
+            long used = reservedBytes.get();
             if (bytes > budgetBytes - used) {
                 return false;
             }
-        } while (!reservedBytes.compareAndSet(used, used + bytes));
-        return true;
+            if (bytes > budgetBytes - used - freeChunks.get() * chunkBytes) {
+                pollFreeChunk(); // dropped: the heap may take it back
+            } else if (reservedBytes.compareAndSet(used, used + bytes)) {
+                return true;
+            }
+        }
     }
 
     /** Returns {@code bytes} a query held to the budget. */
@@ -183,14 +188,13 @@ public final class MemoryArena {
         assert after >= 0 : "reservedBytes=" + after;
     }
 
-    /** A chunk for a query that reserved its bytes already: from the free list, else a new one. */
-    long[] takeChunk() {
+    /** A chunk off the free list, null when it has none: its bytes leave the list's count at once. */
+    long[] pollFreeChunk() {
         long[] chunk = free.poll();
         if (chunk != null) {
             freeChunks.decrementAndGet();
-            return chunk;
         }
-        return newChunk();
+        return chunk;
     }
 
     /** Takes back a chunk: onto the free list while it keeps fewer than the preallocated. */
@@ -205,7 +209,8 @@ public final class MemoryArena {
         }
     }
 
-    private long[] newChunk() {
+    /** A fresh chunk, for a query that reserved its bytes already. */
+    long[] newChunk() {
         allocatedChunks.incrementAndGet();
         return new long[chunkLongs];
     }

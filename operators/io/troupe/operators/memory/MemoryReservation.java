@@ -86,13 +86,29 @@ public final class MemoryReservation {
      * @throws QueryFailedException over the limit or the budget, or after the query's release
      */
     public long[] takeChunk() {
-        grow(query.chunkBytes());
-        return query.takeChunk(label);
+        long[] chunk = tryTakeChunk();
+        if (chunk == null) {
+            throw query.overBudget(label, query.chunkBytes());
+        }
+        return chunk;
     }
 
-    /** A chunk as {@link #takeChunk()} gives it, or null (having reserved nothing) when over the limit or budget. */
+    /**
+     * A chunk as {@link #takeChunk()} gives it, or null (having reserved nothing) when over the limit or
+     * budget. A free chunk leaves the arena's free list before its bytes are reserved: the budget counts
+     * it once, on the list or here, never on both.
+     */
     public long[] tryTakeChunk() {
-        return tryGrow(query.chunkBytes()) ? query.takeChunk(label) : null;
+        long[] free = query.pollFreeChunk();
+        boolean granted = false;
+        try {
+            granted = tryGrow(query.chunkBytes());
+        } finally {
+            if (!granted && free != null) {
+                query.returnFreeChunk(free);
+            }
+        }
+        return granted ? query.takeChunk(free, label) : null;
     }
 
     /**

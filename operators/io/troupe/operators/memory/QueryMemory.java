@@ -156,9 +156,22 @@ public final class QueryMemory {
         usedBytes = after;
     }
 
-    /** A chunk whose bytes the caller reserved: kept until the release. */
-    long[] takeChunk(String label) {
-        long[] chunk = arena.takeChunk();
+    /** A chunk off the arena's free list, not yet reserved; null when the list is empty. */
+    long[] pollFreeChunk() {
+        return arena.pollFreeChunk();
+    }
+
+    /** Puts back a chunk from {@link #pollFreeChunk()} whose bytes could not be reserved. */
+    void returnFreeChunk(long[] chunk) {
+        arena.giveBack(chunk);
+    }
+
+    /**
+     * A chunk whose bytes the caller reserved, kept until the release: {@code free} (from {@link
+     * #pollFreeChunk()}), or a new one when that is null.
+     */
+    long[] takeChunk(long[] free, String label) {
+        long[] chunk = free != null ? free : arena.newChunk();
         synchronized (this) {
             if (state == State.OPEN) {
                 chunks.add(chunk);

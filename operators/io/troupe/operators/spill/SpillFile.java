@@ -101,10 +101,22 @@ public final class SpillFile {
 
     /** A reader from the first batch; the file must be written. */
     public SpillReader reader() {
+        return reader(0, length);
+    }
+
+    /**
+     * A reader of the blocks in bytes {@code from .. to} only, positions a writer gave by
+     * {@link SpillWriter#position()} (the file must be written).
+     */
+    public SpillReader reader(long from, long to) {
         if (state != State.WRITTEN) {
             throw new IllegalStateException(label + ": read in state " + state + ", expected WRITTEN");
         }
-        return new SpillReader(this);
+        if (from < 0 || from > to || to > length) {
+            throw new IllegalArgumentException(label + ": no range " + from + ".." + to + " in a file of " + length
+                    + " bytes");
+        }
+        return new SpillReader(this, from, to);
     }
 
     /** Closes and deletes the file, giving its bytes back to the cap. Idempotent. */

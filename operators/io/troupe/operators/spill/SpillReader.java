@@ -6,8 +6,8 @@ import io.troupe.operators.batch.ColumnVector;
 import java.nio.ByteBuffer;
 
 /**
- * Reads a written {@link SpillFile} back, one block (one batch as it was written) per
- * {@link #next()}, each a fresh dense batch that the caller owns.
+ * Reads a written {@link SpillFile} back, or a range of its blocks, one block (one batch as it was
+ * written) per {@link #next()}, each a fresh dense batch that the caller owns.
  *
  * <p>Not threadsafe: owned by one worker. Several readers may read one file at once.
  */
@@ -19,14 +19,18 @@ public final class SpillReader {
     private ByteBuffer body = SpillBlock.buffer(0);
     private final int[] rows = new int[1];
     private long position;
+    private final long end;
 
-    SpillReader(SpillFile file) {
+    /** Reads the blocks in bytes {@code from .. to} of {@code file}, which start and end blocks. */
+    SpillReader(SpillFile file, long from, long to) {
         this.file = file;
+        this.position = from;
+        this.end = to;
     }
 
-    /** The next batch, or null at the end of the file. */
+    /** The next batch, or null at the end of the range. */
     public Batch next() {
-        if (position >= file.length()) {
+        if (position >= end) {
             return null;
         }
         length.clear();

@@ -54,6 +54,18 @@ public final class SpillWriter {
         bufferedRows += dense.size();
     }
 
+    /**
+     * Where in the file the block of the next batch written will start: with the position after it,
+     * a range that {@link SpillFile#reader(long, long)} reads back alone (a partition of a file that
+     * holds several). Does not write anything.
+     */
+    public long position() {
+        if (finished) {
+            throw new IllegalStateException(file.label() + ": position after finish");
+        }
+        return file.length() + buffer.position();
+    }
+
     /** Writes what is buffered and makes the file readable. Idempotent. */
     public void finish() {
         if (finished) {

@@ -249,6 +249,7 @@ class ExplainAnalyzeTest {
         String leader = mask(troupe.explainAnalyze(plan, QueryOptions.defaults().withWorkers(0)).render());
         assertEquals(""
                 + "Hash Aggregate count(*) AS count (actual rows=1 batches=1 rows in=29 batches in=1 time=T)\n"
+                + "  Memory: peak=M\n"
                 + "      ->  Hash Join INNER on (x = CAST(dims.k AS INT64)) (actual rows=29 batches=1 time=T)\n"
                 + "            ->  Filter ((x % 2) = 0) (actual rows=500 batches=16 time=T)\n"
                 + "                  ->  Series x = generate_series(1, 1000) (actual rows=1000 batches=16 time=T)\n"

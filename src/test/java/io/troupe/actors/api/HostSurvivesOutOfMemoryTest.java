@@ -39,6 +39,8 @@ class HostSurvivesOutOfMemoryTest {
     static final String HEAP = "-Xmx160m";
     /** Distinct keys of the GROUP BY: their table needs gigabytes, so it cannot fit in the heap. */
     static final long KEYS = 400_000_000L;
+    /** Distinct keys of the GROUP BY that spills: its table needs about twice {@value #HEAP}. */
+    static final long SPILLED_KEYS = 6_000_000L;
     static final long SMALL_ROWS = 10_000;
     static final long SMALL_GROUPS = 7;
     private static final Duration CHILD_BOUND = Duration.ofSeconds(120);
@@ -66,6 +68,27 @@ class HostSurvivesOutOfMemoryTest {
         }
     }
 
+    /**
+     * The same host with Troupe's defaults (a budget of half the heap, spilling on): a GROUP BY whose
+     * table needs about twice the heap spills its partials and finishes with every group, and leaves
+     * nothing behind. (AggregateSpillTest checks spilled aggregates against DuckDB.)
+     */
+    @Test
+    @Timeout(180)
+    void aGroupByLargerThanTheHeapSpillsUnderTheDefaultBudget() throws Exception {
+        try (ChildJvm host = ChildJvm.start(SpillingHost.class, List.of(HEAP), dir.toString())) {
+            int exit = host.awaitExit(CHILD_BOUND);
+            String output = host.output();
+            assertEquals(0, exit, "the host's exit code; its output:\n" + output);
+            assertEquals("GROUPS: " + SPILLED_KEYS + " of " + SPILLED_KEYS + " rows",
+                    host.awaitLine("GROUPS: ", Duration.ZERO), output);
+            String spilled = host.awaitLine("SPILLED: ", Duration.ZERO);
+            assertTrue(Long.parseLong(spilled.substring("SPILLED: ".length())) > 0, output);
+            assertEquals("HELD: 0 queries, 0 workers, 0 bytes, 0 spill bytes",
+                    host.awaitLine("HELD: ", Duration.ZERO), output);
+        }
+    }
+
     /** The small query's rows, computed here: "g=sum" for g in 0..6, by g. */
     private static String expectedSmall() {
         long[] sums = new long[(int) SMALL_GROUPS];
@@ -83,8 +106,10 @@ class HostSurvivesOutOfMemoryTest {
     static final class Host {
 
         public static void main(String[] args) {
+            // A budget far past the heap grants every reservation, so the heap itself runs out: the
+            // Error path, which accounting and spilling otherwise keep a GROUP BY from reaching.
             TroupeSettings settings = TroupeSettings.from(ConfigFactory.parseString(
-                    "troupe.transport.dir = \"" + args[0] + "\""));
+                    "troupe.transport.dir = \"" + args[0] + "\"\ntroupe.memory.budget = 64g"));
             QueryOptions twoWorkers = QueryOptions.defaults().withWorkers(2);
             try (Troupe troupe = Troupe.start(settings)) {
                 Plan huge = Plan.series("i", 1, KEYS).aggregate(List.of(col("i")), count().as("n"))
@@ -109,6 +134,25 @@ class HostSurvivesOutOfMemoryTest {
                         + status.openChannels() + " channels, " + status.memoryInUseBytes() + " bytes");
             }
             System.out.println("CLOSED");
+        }
+    }
+
+    /** A host on Troupe's default memory settings; prints the big GROUP BY's groups and what spilled. */
+    static final class SpillingHost {
+
+        public static void main(String[] args) {
+            TroupeSettings settings = TroupeSettings.from(ConfigFactory.parseString(
+                    "troupe.transport.dir = \"" + args[0] + "\""));
+            try (Troupe troupe = Troupe.start(settings)) {
+                Plan big = Plan.series("i", 1, SPILLED_KEYS).aggregate(List.of(col("i")), count().as("n"))
+                        .aggregate(List.of(), count().as("groups"), sum(col("n")).as("rows"));
+                List<Object> row = troupe.execute(big, QueryOptions.defaults().withWorkers(2)).rows().get(0);
+                System.out.println("GROUPS: " + row.get(0) + " of " + row.get(1) + " rows");
+                System.out.println("SPILLED: " + troupe.spillSpace().writtenBytes());
+                TroupeStatus status = troupe.status();
+                System.out.println("HELD: " + status.runningQueries() + " queries, " + status.liveWorkers() + " workers, "
+                        + status.memoryInUseBytes() + " bytes, " + status.spillHeldBytes() + " spill bytes");
+            }
         }
     }
 }

@@ -3,9 +3,11 @@ package io.troupe.operators.agg;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,10 +30,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 final class DuckDbOracle implements AutoCloseable {
 
-    private final Connection connection;
+    private final DuckDBConnection connection;
 
     DuckDbOracle() throws SQLException {
-        connection = DriverManager.getConnection("jdbc:duckdb:");
+        connection = DriverManager.getConnection("jdbc:duckdb:").unwrap(DuckDBConnection.class);
     }
 
     /** Creates table {@code name} with {@code schema} and inserts {@code rows}. */
@@ -43,18 +45,38 @@ final class DuckDbOracle implements AutoCloseable {
         }
         try (Statement st = connection.createStatement()) {
             st.execute(ddl.append(')').toString());
-            for (int from = 0; from < rows.size(); from += 500) {
-                StringBuilder insert = new StringBuilder("INSERT INTO " + name + " VALUES ");
-                for (int r = from; r < Math.min(rows.size(), from + 500); r++) {
-                    insert.append(r == from ? "(" : ", (");
-                    Object[] row = rows.get(r);
-                    for (int c = 0; c < row.length; c++) {
-                        insert.append(c == 0 ? "" : ", ").append(literal(row[c]));
-                    }
-                    insert.append(')');
+        }
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA,
+                name)) {
+            for (Object[] row : rows) {
+                appender.beginRow();
+                for (Object v : row) {
+                    append(appender, v);
                 }
-                st.execute(insert.toString());
+                appender.endRow();
             }
+        }
+    }
+
+    private static void append(DuckDBAppender appender, Object v) throws SQLException {
+        if (v == null) {
+            appender.appendNull();
+        } else if (v instanceof Integer i) {
+            appender.append(i.intValue());
+        } else if (v instanceof Long l) {
+            appender.append(l.longValue());
+        } else if (v instanceof Double d) {
+            appender.append(d.doubleValue());
+        } else if (v instanceof BigDecimal d) {
+            appender.append(d);
+        } else if (v instanceof LocalDate d) {
+            appender.append(d);
+        } else if (v instanceof Boolean b) {
+            appender.append(b.booleanValue());
+        } else if (v instanceof String str) {
+            appender.append(str);
+        } else {
+            throw new IllegalArgumentException("no DuckDB mapping for " + v.getClass());
         }
     }
 
@@ -68,22 +90,6 @@ final class DuckDbOracle implements AutoCloseable {
             case BOOLEAN -> "BOOLEAN";
             case VARCHAR -> "VARCHAR";
         };
-    }
-
-    private static String literal(Object v) {
-        if (v == null) {
-            return "NULL";
-        }
-        if (v instanceof String s) {
-            return "'" + s.replace("'", "''") + "'";
-        }
-        if (v instanceof LocalDate d) {
-            return "DATE '" + d + "'";
-        }
-        if (v instanceof Double d) {
-            return "CAST('" + d + "' AS DOUBLE)";
-        }
-        return v.toString();
     }
 
     /** The rows of {@code sql}, as Java objects. */
@@ -104,7 +110,11 @@ final class DuckDbOracle implements AutoCloseable {
 
     /** Asserts that {@code actual} (Troupe's rows) equals DuckDB's rows for {@code sql}, as multisets. */
     void assertSameRows(String sql, List<List<Object>> actual) throws SQLException {
-        List<List<Object>> expected = canonical(query(sql));
+        assertSameRows(sql, canonical(query(sql)), actual);
+    }
+
+    /** As {@link #assertSameRows(String, List)}, with DuckDB's rows for {@code sql} already {@link #canonical}. */
+    static void assertSameRows(String sql, List<List<Object>> expected, List<List<Object>> actual) {
         List<List<Object>> got = canonical(actual);
         assertEquals(expected.size(), got.size(), () -> "row count of " + sql + "\nexpected " + expected + "\ngot " + got);
         for (int r = 0; r < expected.size(); r++) {

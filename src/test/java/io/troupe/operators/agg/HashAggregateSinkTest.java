@@ -87,8 +87,14 @@ class HashAggregateSinkTest {
     /** As above, then every worker takes merge units until none is left, as the executor has them do. */
     private static List<List<Object>> run(List<Expression> keys, List<AggregateSpec> aggregates, List<Batch> batches,
                                           int workers, int readers, int splitAt) throws Exception {
-        StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
-        ExecContext ctx = new ExecContext(1, 500);
+        return run(new ExecContext(1, 500), new StateKey<>("agg", AggregateResult.class), keys, aggregates, batches,
+                workers, readers, splitAt);
+    }
+
+    /** As above, in {@code ctx} (its memory and spill files), publishing the result under {@code key}. */
+    static List<List<Object>> run(ExecContext ctx, StateKey<AggregateResult> key, List<Expression> keys,
+                                  List<AggregateSpec> aggregates, List<Batch> batches, int workers, int readers,
+                                  int splitAt) throws Exception {
         Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, splitAt).open(ctx);
         AtomicInteger next = new AtomicInteger();
         CyclicBarrier allDone = new CyclicBarrier(workers);

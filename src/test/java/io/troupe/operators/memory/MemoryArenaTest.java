@@ -273,6 +273,28 @@ class MemoryArenaTest {
     }
 
     @Test
+    void freeChunksCountInTheBudgetAndGiveWayToAReservationThatNeedsTheirRoom() {
+        // Four chunks' budget, three of them preallocated: the free list holds three quarters of it.
+        MemoryArena arena = new MemoryArena(KIB_32, 3L * KIB_32, 4L * KIB_32);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation table = q.reservation("agg", "aggregate a");
+        assertTrue(table.tryGrow(KIB_32), "the one chunk's room nobody caches");
+        assertEquals(3, arena.freeChunks(), "the free list untouched while the budget had room");
+        assertTrue(table.tryGrow(2L * KIB_32));
+        assertEquals(1, arena.freeChunks(), "two free chunks dropped for the reservation");
+        MemoryReservation join = q.reservation("build", "hash join j");
+        long[] chunk = join.takeChunk();
+        assertEquals(0, arena.freeChunks(), "the last free chunk went to the join, counted once");
+        assertEquals(3, arena.allocatedChunks(), "and was not allocated anew");
+        assertNull(join.tryTakeChunk(), "the budget is full");
+        assertFalse(table.tryGrow(1));
+        q.releaseAll();
+        assertEquals(0, arena.inUseBytes());
+        assertEquals(1, arena.freeChunks(), "the chunk came back to the list");
+        assertTrue(chunk.length > 0);
+    }
+
+    @Test
     void preallocatingMoreThanTheBudgetIsASettingsError() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new MemoryArena(KIB_32, 4L * KIB_32, 2L * KIB_32));

@@ -1,0 +1,311 @@
+package io.troupe.operators.agg;
+
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.QueryStream;
+import io.troupe.actors.api.Troupe;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
+import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.profile.NodeProfile;
+import io.troupe.operators.profile.QueryProfile;
+import io.troupe.operators.spill.SpillSpace;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+import io.troupe.operators.table.Tables;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static io.troupe.operators.plan.Expr.avg;
+import static io.troupe.operators.plan.Expr.col;
+import static io.troupe.operators.plan.Expr.count;
+import static io.troupe.operators.plan.Expr.countDistinct;
+import static io.troupe.operators.plan.Expr.lit;
+import static io.troupe.operators.plan.Expr.max;
+import static io.troupe.operators.plan.Expr.min;
+import static io.troupe.operators.plan.Expr.sum;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The hash aggregate over the memory budget, through the public API and checked against DuckDB:
+ * with a budget of 1/4 and 1/20 of what the aggregate held at its peak in memory, every aggregate
+ * kind over every key shape (INT32, INT64, VARCHAR, several keys, NULL keys, DISTINCT) with 0, 1, 2
+ * and 4 workers gives DuckDB's rows, and spills; so does W2 (a grouping of unique keys). A budget
+ * smaller still makes the merge cut partitions again. With spill off, or with count(DISTINCT),
+ * the query fails with the budget's error; the memory and files come back however it ends.
+ */
+@Timeout(300)
+class AggregateSpillTest {
+
+    private static final Schema SCHEMA = Schema.of(
+            Field.of("k", DataType.INT32), Field.of("l", DataType.INT64), Field.of("s", DataType.VARCHAR),
+            Field.of("d", DataType.DATE), Field.of("x", DataType.FLOAT64), Field.of("m", DataType.decimal(12, 2)),
+            Field.of("b", DataType.BOOLEAN), Field.of("i", DataType.INT32));
+    private static final int ROWS = 40_000;
+    private static final int BATCH = 1024;
+
+    private static final Expr[] AGGREGATES = {
+            count(), count(col("i")), count(col("s")), sum(col("i")), sum(col("l")), sum(col("x")), sum(col("m")),
+            avg(col("i")), avg(col("x")), avg(col("m")),
+            min(col("k")), max(col("k")), min(col("s")), max(col("s")), min(col("d")), max(col("d")),
+            min(col("l")), max(col("l")), min(col("x")), max(col("x")), min(col("m")), max(col("m")),
+            min(col("b")), max(col("b"))};
+    private static final String AGGREGATES_SQL = "count(*), count(i), count(s), sum(i), sum(l), sum(x), sum(m), "
+            + "avg(i), avg(x), avg(m), min(k), max(k), min(s), max(s), min(d), max(d), "
+            + "min(l), max(l), min(x), max(x), min(m), max(m), min(b), max(b)";
+
+    private static DuckDbOracle duck;
+    private static Table table;
+
+    @BeforeAll
+    static void load() throws Exception {
+        Random r = new Random(20240611);
+        List<Object[]> rows = new ArrayList<>();
+        for (int j = 0; j < ROWS; j++) {
+            rows.add(new Object[] {
+                    nullOr(r, r.nextInt(12_000) - 500),
+                    nullOr(r, (long) r.nextInt(15_000) * 1_000_003L),
+                    nullOr(r, "s" + r.nextInt(8_000) + (r.nextBoolean() ? "" : "-a longer tail")),
+                    nullOr(r, LocalDate.of(2001, 1, 1).plusDays(r.nextInt(3000))),
+                    nullOr(r, r.nextInt(1000) / 8.0),
+                    nullOr(r, BigDecimal.valueOf(r.nextLong() % 100_000_000_000L, 2)),
+                    nullOr(r, r.nextBoolean()),
+                    nullOr(r, r.nextInt(2_000_001) - 1_000_000)});
+        }
+        TableBuilder b = new TableBuilder("t", SCHEMA, BATCH);
+        rows.forEach(b::addRow);
+        table = b.build();
+        duck = new DuckDbOracle();
+        duck.load("t", SCHEMA, rows);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        duck.close();
+    }
+
+    private static Object nullOr(Random r, Object value) {
+        return r.nextInt(20) == 0 ? null : value;
+    }
+
+    private static TroupeSettings settings(long budget, boolean spill) {
+        TroupeSettings s = TroupeSettings.load().withBatchSize(BATCH);
+        return s.withMemory(new TroupeSettings.Memory(TroupeSettings.Memory.MIN_CHUNK_BYTES, 0, budget))
+                .withSpill(new TroupeSettings.Spill(spill, s.spill().directory(), s.spill().maxSizeBytes()));
+    }
+
+    /** What the plan's (one) hash aggregate held at its peak, in memory without a budget. */
+    private static long peak(Plan plan, int workers) {
+        try (Troupe troupe = Troupe.start(settings(Long.MAX_VALUE / 4, true)).register(table)) {
+            QueryProfile profile = troupe.explainAnalyze(plan, QueryOptions.defaults().withWorkers(workers));
+            NodeProfile aggregate = aggregateNode(profile);
+            assertEquals(0, aggregate.memory().spilledBytes(), profile.render());
+            assertTrue(aggregate.memory().peakBytes() > 0, profile.render());
+            return aggregate.memory().peakBytes();
+        }
+    }
+
+    private static NodeProfile aggregateNode(QueryProfile profile) {
+        return profile.nodes().stream()
+                .filter(n -> n.label().startsWith("Hash Aggregate") || n.label().startsWith("Distinct"))
+                .findFirst().orElseThrow(() -> new AssertionError(profile.render()));
+    }
+
+    /** Streams the plan's rows (the test holds them, not Troupe) and checks that it spilled and gave all back. */
+    private static List<List<Object>> runSpilling(Troupe troupe, Plan plan, int workers) throws Exception {
+        long written = troupe.spillSpace().writtenBytes();
+        List<List<Object>> rows;
+        try (QueryStream stream = troupe.stream(plan, QueryOptions.defaults().withWorkers(workers))) {
+            rows = stream.remaining().rows();
+        }
+        assertTrue(troupe.spillSpace().writtenBytes() > written, "the aggregate spilled");
+        assertEquals(0, troupe.spillSpace().fileCount(), "spill files left");
+        assertEquals(0, troupe.memoryArena().inUseBytes(), "memory left");
+        return rows;
+    }
+
+    /**
+     * Runs the plan at a quarter and a twentieth of its aggregate's peak in memory (with as many
+     * workers), and checks both against DuckDB.
+     */
+    private static void checkAtFractions(Plan plan, String sql, int workers) throws Exception {
+        long peak = peak(plan, workers);
+        List<List<Object>> expected = DuckDbOracle.canonical(duck.query(sql));
+        for (int fraction : new int[] {4, 20}) {
+            try (Troupe troupe = Troupe.start(settings(peak / fraction, true)).register(table)) {
+                DuckDbOracle.assertSameRows(sql + " at 1/" + fraction, expected, runSpilling(troupe, plan, workers));
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void everyAggregatePerInt32KeyAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        checkAtFractions(Plan.scan("t").aggregate(List.of(col("k")), AGGREGATES),
+                "select k, " + AGGREGATES_SQL + " from t group by k", workers);
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void everyAggregatePerInt64KeyAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        checkAtFractions(Plan.scan("t").aggregate(List.of(col("l")), AGGREGATES),
+                "select l, " + AGGREGATES_SQL + " from t group by l", workers);
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void everyAggregatePerVarcharKeyAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        checkAtFractions(Plan.scan("t").aggregate(List.of(col("s")), AGGREGATES),
+                "select s, " + AGGREGATES_SQL + " from t group by s", workers);
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void severalKeysWithNullsAndDistinctAtAQuarterAndATwentiethOfTheirPeak(int workers) throws Exception {
+        checkAtFractions(Plan.scan("t").aggregate(List.of(col("s"), col("d"), col("b")), count(), sum(col("m")),
+                        min(col("s")), max(col("x"))),
+                "select s, d, b, count(*), sum(m), min(s), max(x) from t group by s, d, b", workers);
+        checkAtFractions(Plan.scan("t").project(col("k"), col("s")).distinct(), "select distinct k, s from t", workers);
+    }
+
+    /** W2: every key once, so nothing merges away; HAVING keeps the rows with a duplicate key. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void w2AtAQuarterAndATwentiethOfItsPeakShowsItsSpillInExplainAnalyze(int workers) throws Exception {
+        int n = 400_000;
+        int[] aid = new int[n];
+        for (int j = 0; j < n; j++) {
+            aid[j] = n - j;
+        }
+        aid[n / 2] = 17;
+        Table accounts = Tables.fromColumns("pgbench_accounts", Schema.of(Field.of("aid", DataType.INT32)), (Object) aid);
+        Plan w2 = Plan.scan("pgbench_accounts").aggregate(List.of(col("aid")), count().as("count"))
+                .having(col("count").gt(lit(1L)));
+        long peak;
+        try (Troupe troupe = Troupe.start(settings(Long.MAX_VALUE / 4, true)).register(accounts)) {
+            peak = aggregateNode(troupe.explainAnalyze(w2, QueryOptions.defaults().withWorkers(workers)))
+                    .memory().peakBytes();
+        }
+        for (int fraction : new int[] {4, 20}) {
+            try (Troupe troupe = Troupe.start(settings(peak / fraction, true)).register(accounts)) {
+                QueryProfile profile = troupe.explainAnalyze(w2, QueryOptions.defaults().withWorkers(workers));
+                assertEquals(List.of(List.of(17, 2L)), profile.result().rows(), profile.render());
+                NodeProfile aggregate = aggregateNode(profile);
+                assertTrue(aggregate.memory().spilledBytes() > 0, profile.render());
+                assertTrue(aggregate.memory().peakBytes() <= peak / fraction, profile.render());
+                assertTrue(profile.render().contains(" spilled="), profile.render());
+                assertEquals(0, troupe.spillSpace().fileCount());
+                assertEquals(0, troupe.memoryArena().inUseBytes());
+            }
+        }
+    }
+
+    /**
+     * So little memory that a partition's merged groups do not fit (1,560 groups a partition, room
+     * for a few hundred): the merge cuts partitions by more hash bits, so the result has more parts
+     * than partitions, and the rows are still DuckDB's. Driven at the sink, to see the parts.
+     */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {1, 4})
+    void aPartitionWhoseGroupsDoNotFitIsCutByMoreHashBits(int workers, @TempDir Path tmp) throws Exception {
+        AggregateResult result = runGrouping(workers, PartialAggregation.SPLIT_AT, 96 * 1024, tmp);
+        assertTrue(result.partCount() > PartitionedGroups.PARTITIONS, "parts: " + result.partCount());
+    }
+
+    /** Partials that split into partitions (at 512 groups) before they spill, and go on whole after. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {1, 2})
+    void partialsThatSplitSpillPartitionByPartition(int workers, @TempDir Path tmp) throws Exception {
+        runGrouping(workers, 512, 4 * 1024 * 1024, tmp);
+    }
+
+    /**
+     * Groups 200,000 rows of 100,000 keys (a NULL key among them) at the sink under {@code budget},
+     * checks DuckDB's rows, that it spilled, and that memory and files came back.
+     */
+    private static AggregateResult runGrouping(int workers, int splitAt, long budget, Path tmp) throws Exception {
+        Schema schema = Schema.of(Field.of("g", DataType.INT64), Field.of("v", DataType.INT32),
+                Field.of("s", DataType.VARCHAR));
+        List<Object[]> rows = new ArrayList<>();
+        TableBuilder b = new TableBuilder("g", schema, BATCH);
+        for (int j = 0; j < 200_000; j++) {
+            Object[] row = {j % 5000 == 0 ? null : (j % 100_000) * 7919L, j % 1000, "s" + (j % 777)};
+            rows.add(row);
+            b.addRow(row);
+        }
+        String name = "g" + workers + "_" + splitAt + "_" + budget;
+        duck.load(name, schema, rows);
+        List<AggregateSpec> aggregates = List.of(
+                new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
+                new AggregateSpec(AggregateFunction.SUM, column(schema, 1), false, DataType.INT64, "sum(v)"),
+                new AggregateSpec(AggregateFunction.MAX, column(schema, 2), false, DataType.VARCHAR, "max(s)"),
+                new AggregateSpec(AggregateFunction.MIN, column(schema, 1), false, DataType.INT32, "min(v)"));
+        MemoryArena arena = new MemoryArena(TroupeSettings.Memory.MIN_CHUNK_BYTES, 0, budget);
+        try (SpillSpace space = new SpillSpace(tmp, Long.MAX_VALUE, true)) {
+            ExecContext ctx = new ExecContext(1, BATCH, arena.forQuery(1), space.forQuery(1), null);
+            StateKey<AggregateResult> key = new StateKey<>("grouping", AggregateResult.class);
+            List<List<Object>> result = HashAggregateSinkTest.run(ctx, key, List.of(column(schema, 0)), aggregates,
+                    b.build().chunks(), workers, 2, splitAt);
+            assertTrue(ctx.memory().reservations().get(0).spilledBytes() > 0);
+            AggregateResult published = ctx.lookup(key);
+            ctx.release();
+            assertEquals(0, arena.inUseBytes());
+            assertEquals(0, space.fileCount());
+            duck.assertSameRows("select g, count(*), sum(v), max(s), min(v) from " + name + " group by g", result);
+            return published;
+        }
+    }
+
+    private static ColumnExpression column(Schema schema, int index) {
+        return new ColumnExpression(index, schema.type(index), schema.field(index).name());
+    }
+
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 2})
+    void withSpillOffTheBudgetsErrorFailsTheQuery(int workers) {
+        Plan plan = Plan.scan("t").aggregate(List.of(col("l")), count(), max(col("s")));
+        try (Troupe troupe = Troupe.start(settings(256 * 1024, false)).register(table)) {
+            QueryFailedException e = assertThrows(QueryFailedException.class,
+                    () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(workers)));
+            assertTrue(e.getMessage().contains(": hash aggregate "), e.getMessage());
+            assertTrue(e.getMessage().contains(" bytes, over troupe.memory.budget = 262144 bytes"), e.getMessage());
+            assertEquals(0, troupe.spillSpace().writtenBytes());
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+    }
+
+    @Test
+    void countDistinctSaysItCannotSpillYet() {
+        Plan plan = Plan.scan("t").aggregate(List.of(col("k")), count(), countDistinct(col("l")));
+        try (Troupe troupe = Troupe.start(settings(256 * 1024, true)).register(table)) {
+            QueryFailedException e = assertThrows(QueryFailedException.class,
+                    () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(2)));
+            assertTrue(e.getMessage().contains(" bytes, over troupe.memory.budget = 262144 bytes"), e.getMessage());
+            assertTrue(e.getMessage().endsWith("; count(DISTINCT) cannot spill yet, so hash aggregate aggregate#1 "
+                    + "must fit in memory"), e.getMessage());
+            assertEquals(0, troupe.spillSpace().fileCount());
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+    }
+}
