@@ -97,14 +97,15 @@ final class BenchReport {
         List<BenchSummary> summaries = summaries(engines);
         List<String> peers = engines.subList(1, engines.size());
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-8s %-12s %7s %10s %19s %8s", "workload", "engine", "workers",
-                "median s", "min-max s", "speedup"));
+        String engineColumn = "%-" + Math.max(7, engines.stream().mapToInt(String::length).max().orElse(0)) + "s";
+        sb.append(String.format(Locale.ROOT, "%-8s " + engineColumn + " %7s %10s %19s %8s", "workload", "engine",
+                "workers", "median s", "min-max s", "speedup"));
         for (String peer : peers) {
             sb.append(String.format(Locale.ROOT, " %14s", engines.get(0) + "/" + peer));
         }
         sb.append(String.format(Locale.ROOT, " %6s %12s%n", "rows", "checksum"));
         for (BenchSummary s : summaries) {
-            sb.append(String.format(Locale.ROOT, "%-8s %-12s %7d %10.3f %19s %8s", s.workload().id(), s.engine(),
+            sb.append(String.format(Locale.ROOT, "%-8s " + engineColumn + " %7d %10.3f %19s %8s", s.workload().id(), s.engine(),
                     s.workers(), s.median(), String.format(Locale.ROOT, "%.3f-%.3f", s.min(), s.max()),
                     Double.isNaN(s.speedup()) ? "-" : String.format(Locale.ROOT, "%.2fx", s.speedup())));
             for (String peer : peers) {

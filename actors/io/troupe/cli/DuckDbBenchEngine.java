@@ -93,9 +93,9 @@ public final class DuckDbBenchEngine implements BenchEngine {
     }
 
     /**
-     * Under a share of the memory, the tables are made under DuckDB's default limit and the share
-     * is set after: an in-memory database's tables live in DuckDB's buffer pool, so the limit then
-     * covers them and the query alike (what {@code memory_limit} means to a DuckDB user).
+     * Under a share of the memory, the tables are made under DuckDB's default limit and then the
+     * limit is set to what they take in DuckDB's buffer pool (an in-memory database keeps its tables
+     * there, under the same limit) plus the share: the query gets as much memory as Troupe's does.
      */
     @Override
     public void load(BenchWorkload workload, BenchSize size, List<Table> tables, long memoryNeed)
@@ -108,7 +108,13 @@ public final class DuckDbBenchEngine implements BenchEngine {
         load(connection, workload, size, tables);
         if (memoryDivisor > 1) {
             try (Statement s = connection.createStatement()) {
-                s.execute("SET memory_limit = '" + Math.max(1, memoryNeed / memoryDivisor / 1024) + "KiB'");
+                long tablesBytes;
+                try (ResultSet rs = s.executeQuery("SELECT sum(memory_usage_bytes) FROM duckdb_memory()")) {
+                    rs.next();
+                    tablesBytes = rs.getLong(1);
+                }
+                long limit = tablesBytes + memoryNeed / memoryDivisor;
+                s.execute("SET memory_limit = '" + Math.max(1, limit / 1024) + "KiB'");
             }
         }
     }

@@ -184,19 +184,36 @@ final class PartitionMerge {
             this.reader = run.reader();
         }
 
-        /** Starts with the batch refused last time, when the unit was put back. */
+        /**
+         * Starts with the rows refused last time, when the unit was put back. A refused batch is
+         * tried again in halves, down to one row, before the unit cuts: under a small budget the
+         * room for a batch's new groups may be missing where the room for a few is not.
+         */
         @Override
         public boolean tryInto(Aggregation merged) {
             if (pending == null) {
                 pending = reader.next();
             }
             while (pending != null) {
-                if (!merged.tryAbsorbPartial(pending)) {
-                    return false;
+                int piece = pending.size();
+                while (!merged.tryAbsorbPartial(piece == pending.size() ? pending : rows(pending, 0, piece))) {
+                    if (piece == 1) {
+                        return false;
+                    }
+                    piece /= 2;
                 }
-                pending = reader.next();
+                pending = piece == pending.size() ? reader.next() : rows(pending, piece, pending.size() - piece);
             }
             return true;
+        }
+
+        /** Rows {@code from .. from + n} of dense {@code batch}, as a dense batch. */
+        private static Batch rows(Batch batch, int from, int n) {
+            int[] selection = new int[n];
+            for (int i = 0; i < n; i++) {
+                selection[i] = from + i;
+            }
+            return batch.withSelection(selection, n).compact();
         }
 
         @Override

@@ -71,6 +71,37 @@ class BenchCommandTest {
         assertTrue(r.err().contains("bench: w1: run 2/2"), r.err());
     }
 
+    /**
+     * {@code --memory 4}: Troupe and DuckDB again under a quarter of what each workload needs, as
+     * engines of their own, whose answers the bench checks against the others'; DuckDB may refuse
+     * a limit that small (out of its memory_limit), which the bench reports and goes on.
+     */
+    @Test
+    void underAShareOfTheMemoryBothEnginesRunAgainAndAgreeOrAreReportedRefused(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new BenchCommand(), "--workload", "w1,w2", "--rows", "30000", "--workers", "1,2",
+                "--runs", "1", "--warmups", "0", "--memory", "4", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.err().contains("bench: w1: needs "), r.err());
+        assertTrue(r.err().contains(" bytes in memory with 2 workers"), r.err());
+        List<String[]> rows = Files.readAllLines(dir.resolve("results.csv")).stream().skip(1)
+                .map(l -> l.split(",", -1)).toList();
+        Set<String> ran = rows.stream().map(row -> row[0] + " " + row[1] + "/" + row[2]).collect(Collectors.toSet());
+        for (String workload : List.of("w1", "w2")) {
+            for (String slot : List.of("troupe/1", "troupe/2", "troupe@1/4/1", "troupe@1/4/2")) {
+                assertTrue(ran.contains(workload + " " + slot), workload + " " + slot + " ran: " + ran);
+            }
+            for (String slot : List.of("duckdb@1/4/1", "duckdb@1/4/2")) {
+                assertTrue(ran.contains(workload + " " + slot)
+                        || r.out().contains("refused: " + workload + " " + slot + ": Out of Memory Error"),
+                        workload + " " + slot + " ran or was refused: " + r.out());
+            }
+        }
+        assertEquals(2, rows.stream().map(row -> row[0] + ":" + row[5] + "/" + new BigDecimal(row[6]).stripTrailingZeros())
+                .distinct().count(), "one answer per workload, whatever the memory");
+        assertBad("--memory takes divisors of 2 or more (1/D of the memory), got 1", "--memory", "4,1",
+                "--out", dir.toString());
+    }
+
     @Test
     void w3RunsTpcdsQuery2AtAScaleFactorAndEnginesAgree(@TempDir Path dir) throws IOException {
         CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "w3", "--scale", "0.01", "--rows", "7",
