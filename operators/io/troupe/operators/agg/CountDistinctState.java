@@ -18,7 +18,9 @@ import java.util.List;
  * with no non-NULL input counts 0.
  *
  * <p>It does not spill (a group's state is a set of pairs, not a row of columns): a hash aggregate
- * with count(DISTINCT) fails over the memory budget, and says so ({@link HashAggregateSink}).
+ * with count(DISTINCT) fails over the memory budget, and says so ({@link HashAggregateSink}). Only
+ * count(DISTINCT) beside other aggregates comes here: of one x alone, the plan compiles it to two
+ * plain aggregates, which spill (the plan's AggregateNode).
  *
  * <p>Not threadsafe (see {@link AggregateState}).
  */

@@ -1,5 +1,6 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.agg.AggregateResult;
 import io.troupe.operators.agg.AggregateSpec;
 import io.troupe.operators.agg.AggregateTypes;
@@ -7,6 +8,7 @@ import io.troupe.operators.agg.HashAggregateSink;
 import io.troupe.operators.agg.HashAggregateSource;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
@@ -21,6 +23,12 @@ import java.util.stream.Collectors;
  * GROUP BY keys with aggregate functions; output is the keys, then the aggregates. Compiles to a
  * {@link HashAggregateSink} ending the input's pipeline and a {@link HashAggregateSource} starting
  * the next one.
+ *
+ * <p>When every aggregate is count(DISTINCT x) of one x, it compiles to two aggregates instead, as
+ * PostgreSQL and DuckDB plan it: GROUP BY keys, x (the distinct pairs), then GROUP BY keys with
+ * count(x), which skips the NULL x of a group as count(DISTINCT x) does. Both are plain
+ * aggregates, which spill over the budget, where the one-step count(DISTINCT)'s set of pairs
+ * cannot.
  */
 final class AggregateNode extends Plan {
 
@@ -103,8 +111,43 @@ final class AggregateNode extends Plan {
         for (Expr aggregate : aggregates) {
             specs.add(bind(aggregate, in));
         }
+        PipelineBuilder rows = input.compile(compiler);
+        Expression distinct = distinctArgument(specs);
+        if (distinct != null) {
+            List<Expression> pairKeys = new ArrayList<>(keys);
+            pairKeys.add(distinct);
+            StateKey<AggregateResult> pairs = compiler.newKey("aggregate", AggregateResult.class);
+            Pipeline build = rows.into(new HashAggregateSink(pairKeys, List.of(), pairs));
+            rows = compiler.source(new HashAggregateSource(pairs)).dependsOn(build);
+            List<Expression> outerKeys = new ArrayList<>();
+            for (int k = 0; k < keys.size(); k++) {
+                outerKeys.add(new ColumnExpression(k, keys.get(k).type(), groupBy.get(k).outputName()));
+            }
+            Expression x = new ColumnExpression(keys.size(), distinct.type(), distinct.toString());
+            List<AggregateSpec> counts = new ArrayList<>();
+            for (AggregateSpec spec : specs) {
+                counts.add(new AggregateSpec(AggregateFunction.COUNT, x, false, spec.resultType(), spec.text()));
+            }
+            keys = outerKeys;
+            specs = counts;
+        }
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
-        Pipeline build = input.compile(compiler).into(new HashAggregateSink(keys, specs, result));
+        Pipeline build = rows.into(new HashAggregateSink(keys, specs, result));
         return compiler.source(new HashAggregateSource(result)).dependsOn(build);
+    }
+
+    /** The bound x when the aggregates are all count(DISTINCT x) of one x, else null. */
+    private Expression distinctArgument(List<AggregateSpec> specs) {
+        if (specs.isEmpty()) {
+            return null;
+        }
+        Expr x = call(aggregates.get(0)).argument();
+        for (Expr aggregate : aggregates) {
+            AggregateCall call = call(aggregate);
+            if (!call.distinct() || !call.argument().equals(x)) {
+                return null;
+            }
+        }
+        return specs.get(0).argument();
     }
 }

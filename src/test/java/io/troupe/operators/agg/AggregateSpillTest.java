@@ -189,6 +189,17 @@ class AggregateSpillTest {
         checkAtFractions(Plan.scan("t").project(col("k"), col("s")).distinct(), "select distinct k, s from t", workers);
     }
 
+    /** count(DISTINCT x) alone runs as two plain aggregates (the pairs, then their counts): both spill. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void countDistinctOfOneArgumentSpillsAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        checkAtFractions(Plan.scan("t").aggregate(List.of(col("k")), countDistinct(col("l")).as("a"),
+                        countDistinct(col("l")).as("b")),
+                "select k, count(distinct l), count(distinct l) from t group by k", workers);
+        checkAtFractions(Plan.scan("t").aggregate(List.of(), countDistinct(col("s"))),
+                "select count(distinct s) from t", workers);
+    }
+
     /** W2: every key once, so nothing merges away; HAVING keeps the rows with a duplicate key. */
     @ParameterizedTest(name = "workers {0}")
     @ValueSource(ints = {0, 1, 2, 4})
