@@ -68,8 +68,14 @@ public final class MemoryReservation {
         }
     }
 
-    /** Gives back {@code bytes} this account holds. */
+    /**
+     * Gives back {@code bytes} this account holds. Giving back nothing touches nothing: operators
+     * that give back a step's scratch after every batch (often none) take no lock of the query's.
+     */
     public void shrink(long bytes) {
+        if (bytes == 0) {
+            return;
+        }
         long held = heldBytes.addAndGet(-bytes);
         if (held < 0) {
             heldBytes.addAndGet(bytes);
