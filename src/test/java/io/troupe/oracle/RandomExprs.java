@@ -361,9 +361,12 @@ final class RandomExprs {
         if (!fits(arithmeticType(Function.ADD, a.type(), m.type()), a.bound())) {
             return null;
         }
-        // A divisor of a finer scale rescales the dividend: past DuckDB's 38 digits (a sum is a
-        // DECIMAL(38) there, DECIMAL(18) in Troupe) DuckDB answers a DOUBLE, Troupe a DECIMAL.
-        if (a.type().id() == TypeId.DECIMAL && m.type().id() == TypeId.DECIMAL && m.type().scale() > a.type().scale()) {
+        // A divisor of a finer scale rescales the dividend: past DuckDB's 38 digits DuckDB answers a
+        // DOUBLE, Troupe a DECIMAL. A sum is 38 digits there (DECIMAL(38), or a HUGEINT of integers)
+        // and 18 in Troupe (DECIMAL(18), BIGINT), so no BIGINT or DECIMAL dividend may be rescaled.
+        boolean wideThere = a.type().id() == TypeId.DECIMAL || a.type().id() == TypeId.INT64;
+        int scale = a.type().id() == TypeId.DECIMAL ? a.type().scale() : 0;
+        if (wideThere && m.type().id() == TypeId.DECIMAL && m.type().scale() > scale) {
             return null;
         }
         DataType type = arithmeticType(Function.ADD, a.type(), m.type());
