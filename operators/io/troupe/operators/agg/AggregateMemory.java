@@ -19,10 +19,10 @@ import java.util.List;
  * {@link Aggregation} of every worker reserves there), whether it may spill, and the runs its
  * workers' partials spilled, by partition, for the merge.
  *
- * <p>It may spill when it has group keys, no count(DISTINCT) (whose state is not a row of columns)
- * and {@code troupe.spill.enabled} is on. Once a worker spilled, the aggregate is "spilled": every
- * other partial spills too when its worker finishes (or before the merge, when it finished first),
- * so that the merge starts with its memory free, and every merged part goes to a spill file.
+ * <p>It may spill when it has group keys and {@code troupe.spill.enabled} is on. Once a worker
+ * spilled, the aggregate is "spilled": every other partial spills too when its worker
+ * finishes (or before the merge, when it finished first), so that the merge starts with its
+ * memory free, and every merged part goes to a spill file.
  *
  * <p>Threadsafe: workers add runs under this object's monitor (once per spill, not per batch);
  * the merge reads them after the executor's barrier, which orders every add before it.
@@ -32,6 +32,8 @@ final class AggregateMemory {
     private final ExecContext ctx;
     private final List<DataType> keyTypes;
     private final List<AggregateSpec> aggregates;
+    private final AggregateStep step;
+    private final int[] inputAt;
     private final MemoryReservation memory;
     private final String label;
     private final boolean maySpill;
@@ -47,18 +49,23 @@ final class AggregateMemory {
     private record ResultFile(SpillFile file, SpillWriter writer) {
     }
 
+    /**
+     * @param aggregates the aggregates
+     * @param inputAt    per aggregate, the input column of its partial state, or -1 (see {@link Aggregation})
+     */
     AggregateMemory(ExecContext ctx, Object owner, String label, List<DataType> keyTypes,
-                    List<AggregateSpec> aggregates) {
+                    List<AggregateSpec> aggregates, AggregateStep step, int[] inputAt) {
         this.ctx = ctx;
         this.keyTypes = keyTypes;
         this.aggregates = aggregates;
+        this.step = step;
+        this.inputAt = inputAt;
         this.label = label;
         this.memory = ctx.memory().reservation(owner, label);
-        this.maySpill = !keyTypes.isEmpty() && aggregates.stream().noneMatch(AggregateSpec::distinct)
-                && ctx.spill().enabled();
+        this.maySpill = !keyTypes.isEmpty() && ctx.spill().enabled();
         List<DataType> output = new ArrayList<>(keyTypes);
         aggregates.forEach(a -> output.add(a.resultType()));
-        this.outputTypes = output.toArray(new DataType[0]);
+        this.outputTypes = step == AggregateStep.PARTIAL ? partialTypes() : output.toArray(new DataType[0]);
         for (int p = 0; p < PartitionedGroups.PARTITIONS; p++) {
             runs.add(new ArrayList<>());
         }
@@ -78,15 +85,15 @@ final class AggregateMemory {
 
     /** A new, empty aggregation that reserves from this aggregate's account. */
     Aggregation newAggregation() {
-        return new Aggregation(keyTypes, aggregates, memory);
+        return new Aggregation(keyTypes, aggregates, step, inputAt, memory);
     }
 
     /** The live rows of {@code batch} as partial rows of one group each ({@link Aggregation#singletonRows}). */
     Batch singletonRows(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
-        return Aggregation.singletonRows(aggregates, batch, keys, arguments);
+        return Aggregation.singletonRows(aggregates, inputAt, batch, keys, arguments);
     }
 
-    /** Whether a refused reservation may spill; if not, {@link #overBudget} is the query's error. */
+    /** Whether a refused reservation may spill; if not, the refusal is the query's error. */
     boolean maySpill() {
         return maySpill;
     }
@@ -94,16 +101,6 @@ final class AggregateMemory {
     /** Whether some partial spilled. */
     boolean spilled() {
         return spilled;
-    }
-
-    /** The error for a refusal that cannot spill: the budget's, and why it did not spill when spilling is on. */
-    QueryFailedException overBudget(Aggregation refused) {
-        QueryFailedException e = refused.refusal();
-        if (ctx.spill().enabled() && aggregates.stream().anyMatch(AggregateSpec::distinct)) {
-            return new QueryFailedException(e.getMessage() + "; count(DISTINCT) cannot spill yet, so " + label
-                    + " must fit in memory");
-        }
-        return e;
     }
 
     /** A writer of partial rows into a new spill file, cut at {@code level}. */

@@ -38,11 +38,8 @@ abstract class AggregateState {
     static AggregateState create(AggregateSpec spec) {
         AggregateFunction f = spec.function();
         TypeId arg = spec.argument() == null ? null : spec.argument().type().id();
-        if (f == AggregateFunction.COUNT_STAR || (f == AggregateFunction.COUNT && !spec.distinct())) {
+        if (f == AggregateFunction.COUNT_STAR || f == AggregateFunction.COUNT) {
             return new CountState(spec);
-        }
-        if (f == AggregateFunction.COUNT) {
-            return new CountDistinctState(spec);
         }
         if (f == AggregateFunction.SUM || f == AggregateFunction.AVG) {
             return arg == TypeId.FLOAT64 ? new DoubleSumState(spec) : new LongSumState(spec);
@@ -75,7 +72,8 @@ abstract class AggregateState {
 
     /**
      * Merges partial rows {@code 0 .. count-1} (columns {@code columns[at ..]}, as {@link #partial}
-     * wrote them) into this state's groups {@code mine[0 .. count-1]}, which are distinct.
+     * wrote them) into this state's groups {@code mine[0 .. count-1]}, which may repeat (a FINAL
+     * step's batch has several rows of a group). The columns are dense.
      */
     abstract void combinePartial(ColumnVector[] columns, int at, int count, int[] mine);
 

@@ -24,6 +24,9 @@ import java.util.List;
  * they replace are reserved too (they live until their copies are made), and a merge's own
  * scratch (its map of group ids) while it runs; per-batch scratch of a batch's size is not counted.
  *
+ * <p>Its {@link AggregateStep} says what it takes in (rows, or in a FINAL step partial states)
+ * and gives out (values, or in a PARTIAL step partial states).
+ *
  * <p>Not threadsafe: owned by one worker until its {@code finish()}; then read-only while merge
  * units (each on one worker) read it and write only their own merged aggregations; read-only
  * (and readable by several threads) once {@link #finish()} ran and the result was published.
@@ -41,6 +44,9 @@ final class Aggregation implements ResultPart {
     private final GroupTable table;
     private final AggregateState[] states;
     private final int keyCount;
+    private final AggregateStep step;
+    /** Per aggregate, the input column where its partial state starts (FINAL step), or -1: it takes its argument. */
+    private final int[] inputAt;
     private final MemoryReservation memory;
     /** Bytes reserved for the arrays: at least what they take. */
     private long reserved;
@@ -49,8 +55,11 @@ final class Aggregation implements ResultPart {
     private int[] gids = new int[0];
     private int[] partialAt;
 
-    Aggregation(List<DataType> keyTypes, List<AggregateSpec> aggregates, MemoryReservation memory) {
+    Aggregation(List<DataType> keyTypes, List<AggregateSpec> aggregates, AggregateStep step, int[] inputAt,
+                MemoryReservation memory) {
         this.memory = memory;
+        this.step = step;
+        this.inputAt = inputAt;
         keyCount = keyTypes.size();
         table = GroupTable.create(keyTypes);
         states = new AggregateState[aggregates.size()];
@@ -73,7 +82,8 @@ final class Aggregation implements ResultPart {
      * Adds the live rows of {@code batch}, or nothing when the memory they may take is refused.
      *
      * @param keys      the evaluated group keys, aligned with the batch
-     * @param arguments the evaluated aggregate arguments (null entries for count(*))
+     * @param arguments the evaluated aggregate arguments (null entries for count(*) and for the
+     *                  aggregates that combine partial states, which come from the batch's columns)
      * @return false when refused ({@link #refusal()} says how much was asked)
      */
     boolean tryAdd(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
@@ -81,10 +91,12 @@ final class Aggregation implements ResultPart {
         if (n == 0) {
             return true;
         }
+        ColumnVector[] partials = partialInputs(inputAt, batch);
         int groups = table.groupsAfter(n);
         long bytes = table.bytesFor(groups, keys, batch);
         for (int a = 0; a < states.length; a++) {
-            bytes += states[a].bytesAfterUpdate(groups, arguments[a], batch);
+            bytes += inputAt[a] < 0 ? states[a].bytesAfterUpdate(groups, arguments[a], batch)
+                    : states[a].bytesAfterPartial(groups, partials, inputAt[a], n);
         }
         long step = reserve(bytes, 0);
         if (step < 0) {
@@ -96,12 +108,42 @@ final class Aggregation implements ResultPart {
             int after = table.groupCount();
             for (int a = 0; a < states.length; a++) {
                 states[a].ensureCapacity(after);
-                states[a].update(arguments[a], batch, gids);
+                add(states[a], inputAt[a], arguments[a], partials, batch, gids);
             }
         } finally {
             memory.shrink(step);
         }
         return true;
+    }
+
+    /** Adds a batch's live rows to a state: from its argument, or by combining its partial states at {@code at}. */
+    private static void add(AggregateState state, int at, ColumnVector argument, ColumnVector[] partials, Batch batch,
+                            int[] gids) {
+        if (at < 0) {
+            state.update(argument, batch, gids);
+        } else {
+            state.combinePartial(partials, at, batch.size(), gids);
+        }
+    }
+
+    /**
+     * The batch's columns as dense vectors of its live rows from the first partial state on (as
+     * {@link AggregateState#combinePartial} reads them), or null when no aggregate combines partials.
+     */
+    private static ColumnVector[] partialInputs(int[] inputAt, Batch batch) {
+        int first = Integer.MAX_VALUE;
+        for (int at : inputAt) {
+            first = at < 0 ? first : Math.min(first, at);
+        }
+        if (first == Integer.MAX_VALUE) {
+            return null;
+        }
+        int[] sel = batch.selection();
+        ColumnVector[] columns = new ColumnVector[batch.columnCount()];
+        for (int c = first; c < columns.length; c++) {
+            columns[c] = sel == null ? batch.column(c) : batch.column(c).gather(sel, batch.size());
+        }
+        return columns;
     }
 
     /**
@@ -231,10 +273,11 @@ final class Aggregation implements ResultPart {
      * how a worker that cannot hold even one more batch in memory spills its rows as they are.
      * The states are one batch's scratch.
      */
-    static Batch singletonRows(List<AggregateSpec> aggregates, Batch batch, ColumnVector[] keys,
+    static Batch singletonRows(List<AggregateSpec> aggregates, int[] inputAt, Batch batch, ColumnVector[] keys,
                                ColumnVector[] arguments) {
         int n = batch.size();
         int[] sel = batch.selection();
+        ColumnVector[] partials = partialInputs(inputAt, batch);
         List<ColumnVector> columns = new ArrayList<>();
         for (ColumnVector key : keys) {
             columns.add(sel == null ? key : key.gather(sel, n));
@@ -243,7 +286,7 @@ final class Aggregation implements ResultPart {
         for (int a = 0; a < aggregates.size(); a++) {
             AggregateState state = AggregateState.create(aggregates.get(a));
             state.ensureCapacity(n);
-            state.update(arguments[a], batch, each);
+            add(state, inputAt[a], arguments[a], partials, batch, each);
             ColumnVector[] part = new ColumnVector[state.partialTypes().length];
             state.partial(each, n, part, 0);
             columns.addAll(List.of(part));
@@ -286,15 +329,24 @@ final class Aggregation implements ResultPart {
         return table.keys(from, count);
     }
 
-    /** Completes every aggregate (checks that need all input, derived counts); once, before output. */
+    /**
+     * Completes every aggregate (checks that need all input, derived counts); once, before output.
+     * Not the partial states a PARTIAL step gives out: only their combination must pass the checks.
+     */
     void finish() {
+        if (step == AggregateStep.PARTIAL) {
+            return;
+        }
         for (AggregateState state : states) {
             state.finish(table.groupCount());
         }
     }
 
-    /** Output rows {@code from .. from+count-1}: the group keys, then the aggregates. Read-only. */
+    /** Output rows {@code from .. from+count-1}: the keys, then the aggregates (or their partial states). Read-only. */
     Batch output(int from, int count) {
+        if (step == AggregateStep.PARTIAL) {
+            return partialRows(Inputs.range(from, count), count);
+        }
         ColumnVector[] keys = table.keys(from, count);
         ColumnVector[] columns = new ColumnVector[keys.length + states.length];
         System.arraycopy(keys, 0, columns, 0, keys.length);

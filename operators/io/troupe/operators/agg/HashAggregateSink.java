@@ -19,7 +19,8 @@ import java.util.List;
  * (partial aggregation, no sharing while rows flow); the locals hand their partials in at their
  * {@code finish()}, every worker then takes merge units ({@link FinalizeWork}: a partition of the
  * key space each, or the whole merge when it is small), and {@code finalizeSink()} publishes the
- * merged parts for a {@link HashAggregateSource}. See the package note for the phases.
+ * merged parts for a {@link HashAggregateSource}. See the package note for the phases. Its
+ * {@link AggregateStep} says what it takes in and gives out.
  *
  * <p>Immutable and threadsafe; the state of an execution is threadsafe as {@link Sink} requires:
  * several workers may finish at once and take turns on one lock to hand in their partials (once
@@ -27,15 +28,14 @@ import java.util.List;
  */
 public final class HashAggregateSink implements Sink {
 
-
     private final List<Expression> keys;
     private final List<AggregateSpec> aggregates;
+    private final AggregateStep step;
+    /** Per aggregate, the input column where its partial state starts (FINAL step), or -1: it takes its argument. */
+    private final int[] inputAt;
     private final List<DataType> keyTypes;
     private final StateKey<AggregateResult> resultKey;
-    /**
-     * Groups at which a partial splits into partitions (see {@link PartialAggregation}); never
-     * without group keys, or with count(DISTINCT), whose pairs table does not partition cheaply.
-     */
+    /** Groups at which a partial splits into partitions (see {@link PartialAggregation}); never without group keys. */
     private final int splitAt;
 
     /**
@@ -45,22 +45,45 @@ public final class HashAggregateSink implements Sink {
      */
     public HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates,
                              StateKey<AggregateResult> resultKey) {
-        this(keys, aggregates, resultKey, PartialAggregation.SPLIT_AT);
+        this(keys, aggregates, resultKey, AggregateStep.COMPLETE);
+    }
+
+    /**
+     * @param step what it takes in and gives out; in a FINAL step the keys are the input's first
+     *             columns, each aggregate's partial state the columns after them, in order
+     */
+    public HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates,
+                             StateKey<AggregateResult> resultKey, AggregateStep step) {
+        this(keys, aggregates, resultKey, step, PartialAggregation.SPLIT_AT);
     }
 
     // visible for testing: a small split threshold lets small inputs take the partitioned merge
     HashAggregateSink(List<Expression> keys, List<AggregateSpec> aggregates, StateKey<AggregateResult> resultKey,
-                      int splitAt) {
+                      AggregateStep step, int splitAt) {
         this.keys = List.copyOf(keys);
         this.aggregates = List.copyOf(aggregates);
+        this.step = step;
         this.resultKey = resultKey;
+        this.inputAt = new int[aggregates.size()];
+        int column = this.keys.size();
+        for (int a = 0; a < inputAt.length; a++) {
+            AggregateSpec spec = aggregates.get(a);
+            if (spec.distinct()) {
+                throw new IllegalArgumentException(spec.text() + ": count(DISTINCT) runs as plain aggregates in steps "
+                        + "(AggregateStep), not in one sink");
+            }
+            inputAt[a] = -1;
+            if (step == AggregateStep.FINAL) {
+                inputAt[a] = column;
+                column += AggregateState.create(spec).partialTypes().length;
+            }
+        }
         List<DataType> types = new ArrayList<>();
         for (Expression key : this.keys) {
             types.add(key.type());
         }
         this.keyTypes = List.copyOf(types);
-        boolean splittable = !this.keys.isEmpty() && this.aggregates.stream().noneMatch(AggregateSpec::distinct);
-        this.splitAt = splittable ? splitAt : Integer.MAX_VALUE;
+        this.splitAt = this.keys.isEmpty() ? Integer.MAX_VALUE : splitAt;
     }
 
     @Override
@@ -101,7 +124,7 @@ public final class HashAggregateSink implements Sink {
         Shared(ExecContext ctx) {
             this.ctx = ctx;
             this.memory = new AggregateMemory(ctx, HashAggregateSink.this, "hash aggregate " + resultKey, keyTypes,
-                    aggregates);
+                    aggregates, step, inputAt);
         }
 
         @Override
@@ -215,7 +238,7 @@ public final class HashAggregateSink implements Sink {
             }
             for (int a = 0; a < arguments.length; a++) {
                 Expression argument = aggregates.get(a).argument();
-                arguments[a] = argument == null ? null : argument.evaluate(batch);
+                arguments[a] = argument == null || inputAt[a] >= 0 ? null : argument.evaluate(batch);
             }
             aggregation.add(batch, keyColumns, arguments);
             return true;

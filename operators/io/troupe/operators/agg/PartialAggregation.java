@@ -39,8 +39,7 @@ final class PartialAggregation {
 
     /**
      * @param splitAt the groups at which to split ({@link #SPLIT_AT}); {@code Integer.MAX_VALUE}
-     *                never to split: without group keys, or with count(DISTINCT), whose pairs
-     *                table does not partition cheaply
+     *                never to split: without group keys
      */
     PartialAggregation(AggregateMemory memory, int splitAt) {
         this.memory = memory;
@@ -117,7 +116,7 @@ final class PartialAggregation {
 
     private void spillOrFail(Aggregation refused) {
         if (!memory.maySpill()) {
-            throw memory.overBudget(refused);
+            throw refused.refusal();
         }
         spill();
     }

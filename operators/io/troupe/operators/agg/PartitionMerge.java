@@ -95,7 +95,7 @@ final class PartitionMerge {
     /** Writes {@code merged} and {@code rest} into sixteenths (or, at level 0, partitions): a unit each. */
     private List<PartitionMerge> cut(Aggregation merged, List<Input> rest) {
         if (!memory.maySpill()) {
-            throw memory.overBudget(merged);
+            throw merged.refusal();
         }
         if (nextLevel > PartitionedGroups.MAX_LEVEL) {
             QueryFailedException refusal = merged.refusal();

@@ -17,8 +17,7 @@
  *       partials, a unit is one partition: a worker claims it from an atomic counter and merges
  *       that partition of every partial into a new aggregation of its own, then completes its
  *       states (DECIMAL range checks); units never touch the same groups, so they need no lock.
- *       Otherwise one unit merges every partial into the largest (count(DISTINCT) always does:
- *       its pairs are not partitioned).</li>
+ *       Otherwise one unit merges every partial into the largest.</li>
  *   <li><b>FINALIZED</b> (one): {@code finalizeSink()} publishes the merged parts as an
  *       {@link io.troupe.operators.agg.AggregateResult}. A global aggregate over no rows still
  *       has its one group.</li>

@@ -1,6 +1,5 @@
 package io.troupe.operators.plan;
 
-import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.agg.AggregateResult;
 import io.troupe.operators.agg.AggregateSpec;
 import io.troupe.operators.agg.AggregateTypes;
@@ -24,11 +23,8 @@ import java.util.stream.Collectors;
  * {@link HashAggregateSink} ending the input's pipeline and a {@link HashAggregateSource} starting
  * the next one.
  *
- * <p>When every aggregate is count(DISTINCT x) of one x, it compiles to two aggregates instead, as
- * PostgreSQL and DuckDB plan it: GROUP BY keys, x (the distinct pairs), then GROUP BY keys with
- * count(x), which skips the NULL x of a group as count(DISTINCT x) does. Both are plain
- * aggregates, which spill over the budget, where the one-step count(DISTINCT)'s set of pairs
- * cannot.
+ * <p>With count(DISTINCT), it compiles to plain aggregates in steps instead, which spill
+ * ({@link DistinctAggregates}).
  */
 final class AggregateNode extends Plan {
 
@@ -112,42 +108,27 @@ final class AggregateNode extends Plan {
             specs.add(bind(aggregate, in));
         }
         PipelineBuilder rows = input.compile(compiler);
-        Expression distinct = distinctArgument(specs);
-        if (distinct != null) {
-            List<Expression> pairKeys = new ArrayList<>(keys);
-            pairKeys.add(distinct);
-            StateKey<AggregateResult> pairs = compiler.newKey("aggregate", AggregateResult.class);
-            Pipeline build = rows.into(new HashAggregateSink(pairKeys, List.of(), pairs));
-            rows = compiler.source(new HashAggregateSource(pairs)).dependsOn(build);
-            List<Expression> outerKeys = new ArrayList<>();
+        List<Expr> distinct = new ArrayList<>();
+        List<Expression> arguments = new ArrayList<>();
+        int[] argumentOf = new int[specs.size()];
+        for (int a = 0; a < argumentOf.length; a++) {
+            AggregateCall call = call(aggregates.get(a));
+            argumentOf[a] = call.distinct() ? distinct.indexOf(call.argument()) : -1;
+            if (call.distinct() && argumentOf[a] < 0) {
+                argumentOf[a] = distinct.size();
+                distinct.add(call.argument());
+                arguments.add(specs.get(a).argument());
+            }
+        }
+        if (!distinct.isEmpty()) {
+            List<Expression> outer = new ArrayList<>();
             for (int k = 0; k < keys.size(); k++) {
-                outerKeys.add(new ColumnExpression(k, keys.get(k).type(), groupBy.get(k).outputName()));
+                outer.add(new ColumnExpression(k, keys.get(k).type(), groupBy.get(k).outputName()));
             }
-            Expression x = new ColumnExpression(keys.size(), distinct.type(), distinct.toString());
-            List<AggregateSpec> counts = new ArrayList<>();
-            for (AggregateSpec spec : specs) {
-                counts.add(new AggregateSpec(AggregateFunction.COUNT, x, false, spec.resultType(), spec.text()));
-            }
-            keys = outerKeys;
-            specs = counts;
+            return DistinctAggregates.compile(compiler, rows, keys, outer, specs, arguments, argumentOf);
         }
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
         Pipeline build = rows.into(new HashAggregateSink(keys, specs, result));
         return compiler.source(new HashAggregateSource(result)).dependsOn(build);
-    }
-
-    /** The bound x when the aggregates are all count(DISTINCT x) of one x, else null. */
-    private Expression distinctArgument(List<AggregateSpec> specs) {
-        if (specs.isEmpty()) {
-            return null;
-        }
-        Expr x = call(aggregates.get(0)).argument();
-        for (Expr aggregate : aggregates) {
-            AggregateCall call = call(aggregate);
-            if (!call.distinct() || !call.argument().equals(x)) {
-                return null;
-            }
-        }
-        return specs.get(0).argument();
     }
 }

@@ -6,6 +6,7 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.Source;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.exec.TeeSink;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
@@ -108,11 +109,17 @@ public final class PlanCompiler {
         }
     }
 
-    /** Records the innermost node being compiled as {@code compiled}'s origin (the first to add it). */
+    /**
+     * Records the innermost node being compiled as {@code compiled}'s origin (the first to add it),
+     * and a tee's sinks' (whose memory accounts EXPLAIN ANALYZE shows on that node).
+     */
     void recordOrigin(Object compiled) {
         Plan node = compiling.peek();
         if (node != null) {
             origins.putIfAbsent(compiled, node);
+        }
+        if (compiled instanceof TeeSink tee) {
+            tee.sinks().forEach(this::recordOrigin);
         }
     }
 

@@ -132,6 +132,11 @@ public final class Profiler implements ExecutionProbe {
 
         /** Whether the last pipeline ran under a Gather Merge: some participant read sorted streams. */
         private final boolean gatherMerge;
+        /**
+         * Pipelines that start and end in one node (the steps of an aggregate with count(DISTINCT)):
+         * the node's inner work, whose time is the node's and whose rows are neither its input nor its output.
+         */
+        private final Set<Pipeline> inner = Collections.newSetFromMap(new IdentityHashMap<>());
 
         Summary(List<Pipeline> pipelines, Function<Object, Plan> origins) {
             // Sorted streams are made at run time: they count for the source they derive from.
@@ -152,6 +157,9 @@ public final class Profiler implements ExecutionProbe {
                 Plan sinkNode = origins.apply(p.sink());
                 if (sinkNode == null) {
                     continue;
+                }
+                if (p.branches().stream().allMatch(b -> this.origins.apply(b.source()) == sinkNode)) {
+                    inner.add(p);
                 }
                 if (streaming.contains(sinkNode)) {
                     buildInputs.put(sinkNode, origins.apply(p.branches().get(0).source()));
@@ -205,6 +213,8 @@ public final class Profiler implements ExecutionProbe {
                 } else if (streams) {
                     // A worker's sorted stream: its rows are the Gather Merge's rows in, not the sort's output.
                     read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
+                } else if (inner.contains(p)) {
+                    read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
                 } else {
                     read = new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0, c.get(source, NANOS));
                 }
@@ -227,6 +237,8 @@ public final class Profiler implements ExecutionProbe {
                 } else if (sinkNode == null || builds.containsKey(sinkNode) || kept.contains(sinkNode)) {
                     // What a Gather, a hash build or a shared subplan takes in is what its line shows as its rows.
                     counts = new Counts(rows, batches, rows, batches, nanos);
+                } else if (inner.contains(p)) {
+                    counts = new Counts(0, 0, 0, 0, nanos);
                 } else {
                     counts = new Counts(0, 0, rows, batches, nanos);
                 }

@@ -62,6 +62,10 @@ class ExplainAnalyzeTest {
         }
         plans.add(Plan.scan("facts").unionAll(Plan.scan("facts").filter(col("k").lt(lit(5)))).aggregate(List.of(), Expr.count()));
         plans.add(Plan.scan("facts").project(col("s")).distinct());
+        // count(DISTINCT) runs in steps inside its node: their rows are neither its input nor its output.
+        plans.add(Plan.scan("facts").aggregate(List.of(col("k")), Expr.countDistinct(col("s"))));
+        plans.add(Plan.scan("facts").aggregate(List.of(col("k")), Expr.count(), Expr.countDistinct(col("s")),
+                Expr.sum(col("v")), Expr.countDistinct(col("v"))));
         plans.add(Plan.scan("facts").filter(col("k").eq(lit(3))).sort(col("v").desc()));
         return plans;
     }

@@ -52,7 +52,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with a budget of 1/4 and 1/20 of what the aggregate held at its peak in memory, every aggregate
  * kind over every key shape (INT32, INT64, VARCHAR, several keys, NULL keys, DISTINCT) with 0, 1, 2
  * and 4 workers gives DuckDB's rows, and spills; so does W2 (a grouping of unique keys). A budget
- * smaller still makes the merge cut partitions again. With spill off, or with count(DISTINCT),
+ * smaller still makes the merge cut partitions again. count(DISTINCT x) of one x spills, alone or
+ * beside other aggregates. With spill off, or with count(DISTINCT) of several arguments,
  * the query fails with the budget's error; the memory and files come back however it ends.
  */
 @Timeout(300)
@@ -200,6 +201,79 @@ class AggregateSpillTest {
                 "select count(distinct s) from t", workers);
     }
 
+    /**
+     * count(DISTINCT x) beside other aggregates runs in steps (the others' partial states per keys
+     * beside the distinct pairs, their counts, then both combined per keys): each spills, NULL x and
+     * NULL keys included, and gives DuckDB's rows in memory too.
+     */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void countDistinctBesideOtherAggregatesSpillsAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        Plan perK = Plan.scan("t").aggregate(List.of(col("k")), count(), sum(col("i")), countDistinct(col("l")),
+                min(col("s")), max(col("s")), avg(col("x")), sum(col("m")), count(col("d")),
+                countDistinct(col("l")).as("again"));
+        String perKSql = "select k, count(*), sum(i), count(distinct l), min(s), max(s), avg(x), sum(m), count(d), "
+                + "count(distinct l) from t group by k";
+        Plan perDb = Plan.scan("t").aggregate(List.of(col("d"), col("b")), countDistinct(col("s")), max(col("l")),
+                avg(col("m")), min(col("x")), avg(col("i")));
+        String perDbSql = "select d, b, count(distinct s), max(l), avg(m), min(x), avg(i) from t group by d, b";
+        Plan global = Plan.scan("t").aggregate(List.of(), count(), countDistinct(col("s")), sum(col("l")),
+                min(col("d")), max(col("m")));
+        String globalSql = "select count(*), count(distinct s), sum(l), min(d), max(m) from t";
+        checkInMemoryThenAtFractions(List.of(perK, perDb, global), List.of(perKSql, perDbSql, globalSql), workers);
+    }
+
+    /** More groups than a partial holds before it splits, in both steps: each merges partition by partition. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 2})
+    void countDistinctBesideOtherAggregatesOverManyGroupsSplitsBothSteps(int workers) throws Exception {
+        Schema schema = Schema.of(Field.of("g", DataType.INT64), Field.of("v", DataType.INT32),
+                Field.of("w", DataType.INT32), Field.of("name", DataType.VARCHAR));
+        Random r = new Random(7);
+        List<Object[]> rows = new ArrayList<>();
+        for (int j = 0; j < 200_000; j++) {
+            rows.add(new Object[] {nullOr(r, (long) (j % 90_001)), nullOr(r, r.nextInt(4)), nullOr(r, r.nextInt(1000)),
+                    nullOr(r, "n" + r.nextInt(50))});
+        }
+        TableBuilder b = new TableBuilder("u", schema, BATCH);
+        rows.forEach(b::addRow);
+        Table u = b.build();
+        try (DuckDbOracle oracle = new DuckDbOracle()) {
+            oracle.load("u", schema, rows);
+            String sql = "select g, count(*), count(distinct v), sum(w), min(name), avg(w) from u group by g";
+            List<List<Object>> expected = DuckDbOracle.canonical(oracle.query(sql));
+            Plan plan = Plan.scan("u").aggregate(List.of(col("g")), count(), countDistinct(col("v")), sum(col("w")),
+                    min(col("name")), avg(col("w")));
+            try (Troupe troupe = Troupe.start(settings(Long.MAX_VALUE / 4, true)).register(u)) {
+                DuckDbOracle.assertSameRows(sql, expected, rows(troupe, plan, workers));
+            }
+        }
+    }
+
+    /** Checks each plan against DuckDB (the SQL at the same index) in memory, then each at 1/4 and 1/20 of its peak. */
+    private static void checkInMemoryThenAtFractions(List<Plan> plans, List<String> sql, int workers) throws Exception {
+        for (int i = 0; i < plans.size(); i++) {
+            checkInMemory(table, plans.get(i), sql.get(i), workers);
+        }
+        for (int i = 0; i < plans.size(); i++) {
+            checkAtFractions(plans.get(i), sql.get(i), workers);
+        }
+    }
+
+    /** Checks the plan against DuckDB in memory (no budget to speak of). */
+    private static void checkInMemory(Table input, Plan plan, String sql, int workers) throws Exception {
+        try (Troupe troupe = Troupe.start(settings(Long.MAX_VALUE / 4, true)).register(input)) {
+            DuckDbOracle.assertSameRows(sql, DuckDbOracle.canonical(duck.query(sql)), rows(troupe, plan, workers));
+            assertEquals(0, troupe.spillSpace().writtenBytes(), "spilled in memory");
+        }
+    }
+
+    private static List<List<Object>> rows(Troupe troupe, Plan plan, int workers) throws Exception {
+        try (QueryStream stream = troupe.stream(plan, QueryOptions.defaults().withWorkers(workers))) {
+            return stream.remaining().rows();
+        }
+    }
+
     /** W2: every key once, so nothing merges away; HAVING keeps the rows with a duplicate key. */
     @ParameterizedTest(name = "workers {0}")
     @ValueSource(ints = {0, 1, 2, 4})
@@ -306,17 +380,20 @@ class AggregateSpillTest {
         }
     }
 
-    @Test
-    void countDistinctSaysItCannotSpillYet() {
-        Plan plan = Plan.scan("t").aggregate(List.of(col("k")), count(), countDistinct(col("l")));
-        try (Troupe troupe = Troupe.start(settings(256 * 1024, true)).register(table)) {
-            QueryFailedException e = assertThrows(QueryFailedException.class,
-                    () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(2)));
-            assertTrue(e.getMessage().contains(" bytes, over troupe.memory.budget = 262144 bytes"), e.getMessage());
-            assertTrue(e.getMessage().endsWith("; count(DISTINCT) cannot spill yet, so hash aggregate aggregate#1 "
-                    + "must fit in memory"), e.getMessage());
-            assertEquals(0, troupe.spillSpace().fileCount());
-            assertEquals(0, troupe.memoryArena().inUseBytes());
-        }
+    /** count(DISTINCT) of several arguments, with and without other aggregates, with and without keys. */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void countDistinctOfSeveralArgumentsSpillsAtAQuarterAndATwentiethOfItsPeak(int workers) throws Exception {
+        Plan mixed = Plan.scan("t").aggregate(List.of(col("k")), count(), countDistinct(col("l")),
+                countDistinct(col("s")), sum(col("i")), countDistinct(col("l")).as("again"), max(col("x")));
+        String mixedSql = "select k, count(*), count(distinct l), count(distinct s), sum(i), count(distinct l), "
+                + "max(x) from t group by k";
+        Plan distinctOnly = Plan.scan("t").aggregate(List.of(col("d"), col("b")), countDistinct(col("s")),
+                countDistinct(col("l")));
+        String distinctOnlySql = "select d, b, count(distinct s), count(distinct l) from t group by d, b";
+        Plan global = Plan.scan("t").aggregate(List.of(), countDistinct(col("l")), countDistinct(col("s")));
+        String globalSql = "select count(distinct l), count(distinct s) from t";
+        checkInMemoryThenAtFractions(List.of(mixed, distinctOnly, global), List.of(mixedSql, distinctOnlySql, globalSql),
+                workers);
     }
 }

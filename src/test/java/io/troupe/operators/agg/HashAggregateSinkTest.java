@@ -57,7 +57,7 @@ class HashAggregateSinkTest {
         return List.of(
                 new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
                 new AggregateSpec(AggregateFunction.SUM, column(2), false, DataType.INT64, "sum(v)"),
-                new AggregateSpec(AggregateFunction.COUNT, column(2), true, DataType.INT64, "count(DISTINCT v)"),
+                new AggregateSpec(AggregateFunction.COUNT, column(2), false, DataType.INT64, "count(v)"),
                 new AggregateSpec(AggregateFunction.MAX, column(1), false, DataType.VARCHAR, "max(name)"),
                 new AggregateSpec(AggregateFunction.AVG, column(2), false, DataType.FLOAT64, "avg(v)"));
     }
@@ -95,7 +95,7 @@ class HashAggregateSinkTest {
     static List<List<Object>> run(ExecContext ctx, StateKey<AggregateResult> key, List<Expression> keys,
                                   List<AggregateSpec> aggregates, List<Batch> batches, int workers, int readers,
                                   int splitAt) throws Exception {
-        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, splitAt).open(ctx);
+        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, AggregateStep.COMPLETE, splitAt).open(ctx);
         AtomicInteger next = new AtomicInteger();
         CyclicBarrier allDone = new CyclicBarrier(workers);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(workers, readers));
@@ -168,8 +168,7 @@ class HashAggregateSinkTest {
     }
 
     /**
-     * Partials that split into partitions (and no count(DISTINCT), which never splits), merged
-     * partition by partition by four workers at once, agree with DuckDB, as does one worker; with
+     * Partials that split into partitions, merged partition by partition by four workers at once, agree with DuckDB, as does one worker; with
      * a threshold near the partials' size, some split and some do not.
      */
     @Test
@@ -209,7 +208,7 @@ class HashAggregateSinkTest {
                                                 List<Batch> batches, int splitAt) {
         StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
         ExecContext ctx = new ExecContext(1, 500);
-        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, splitAt).open(ctx);
+        Sink.SinkState state = new HashAggregateSink(keys, aggregates, key, AggregateStep.COMPLETE, splitAt).open(ctx);
         BatchConsumer large = state.local();
         BatchConsumer small = state.local();
         for (Batch batch : batches.subList(0, batches.size() - 1)) {
@@ -232,6 +231,16 @@ class HashAggregateSinkTest {
             }
         }
         return rows;
+    }
+
+    @Test
+    void shouldRejectCountDistinctWhichRunsAsPlainAggregatesInSteps() {
+        AggregateSpec distinct = new AggregateSpec(AggregateFunction.COUNT, column(2), true, DataType.INT64,
+                "count(DISTINCT v)");
+        StateKey<AggregateResult> key = new StateKey<>("agg", AggregateResult.class);
+        assertEquals("count(DISTINCT v): count(DISTINCT) runs as plain aggregates in steps (AggregateStep), "
+                + "not in one sink", assertThrows(IllegalArgumentException.class,
+                        () -> new HashAggregateSink(List.of(column(0)), List.of(distinct), key)).getMessage());
     }
 
     @Test
