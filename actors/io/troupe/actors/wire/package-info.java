@@ -34,6 +34,14 @@
  * {@code Throwable} (class name, message, top frames and causes, read back as a
  * {@link io.troupe.actors.wire.RemoteFailure}: no sender class is instantiated).
  *
+ * <h2>Pekko</h2>
+ * {@link io.troupe.actors.wire.WireSerializer} (a SerializerWithStringManifest, id 848280, empty
+ * manifest: the payload names its class) serializes every {@code WireMessage}. reference.conf binds
+ * it and keeps {@code pekko.actor.allow-java-serialization = off}, so every actor system with Troupe
+ * on its class path has them, Troupe's own or a host's. Its cluster name is the actor system's name,
+ * which every node of a Pekko cluster shares. Artery copies the bytes into its buffer; Pekko's
+ * ByteBufferSerializer would save that copy, which control messages this small do not need.
+ *
  * <h2>Adding a class</h2>
  * <ol>
  *   <li>A control message is a record (or an enum singleton) that implements
