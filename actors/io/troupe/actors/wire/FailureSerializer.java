@@ -60,7 +60,7 @@ final class FailureSerializer extends Serializer<Throwable> {
     private static RemoteFailure read(Input in, int depth) {
         RemoteFailure failure = new RemoteFailure(in.readString(), in.readString());
         int kept = in.readVarInt(true);
-        if (kept > MAX_FRAMES) {
+        if (kept < 0 || kept > MAX_FRAMES) {
             throw new KryoException("a failure with " + kept + " frames; at most "
                     + MAX_FRAMES + " are sent");
         }

@@ -33,7 +33,7 @@ final class ImmutableListSerializer extends Serializer<List<?>> {
         int size = in.readVarInt(true);
         // Every element takes a byte at least: a size past the bytes left is a bad payload, not an allocation.
         int left = in.limit() - in.position();
-        if (size > left) {
+        if (size < 0 || size > left) {
             throw new KryoException("a list of " + size + " elements with " + left + " bytes left in the payload");
         }
         Object[] elements = new Object[size];

@@ -103,7 +103,9 @@ public final class WireCodec {
             }
             kryos.free(kryo);
             return message;
-        } catch (KryoException | IllegalArgumentException e) {
+        } catch (RuntimeException e) {
+            // Whatever a serializer throws on bytes that are not what their classes say (a Kryo error,
+            // a record's constructor refusing its values, an array of a size read from the payload).
             throw new WireException("cannot read a payload of " + payload.length + " bytes from cluster '"
                     + header.cluster() + "': " + reason(e), e);
         }

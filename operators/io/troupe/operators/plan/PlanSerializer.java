@@ -74,7 +74,7 @@ public final class PlanSerializer extends Serializer<Plan> {
     }
 
     private static Kind[] byTag() {
-        Kind[] table = new Kind[Kind.values().length + 1];
+        Kind[] table = new Kind[Arrays.stream(Kind.values()).mapToInt(k -> k.tag).max().orElse(0) + 1];
         for (Kind k : Kind.values()) {
             table[k.tag] = k;
         }
@@ -172,7 +172,7 @@ public final class PlanSerializer extends Serializer<Plan> {
     @Override
     public Plan read(Kryo kryo, Input in, Class<? extends Plan> type) {
         int tag = in.readByte();
-        if (tag < 1 || tag >= BY_TAG.length) {
+        if (tag < 1 || tag >= BY_TAG.length || BY_TAG[tag] == null) {
             throw new KryoException("unknown plan node tag " + tag + " (this build knows " + tags() + ")");
         }
         Kind kind = BY_TAG[tag];

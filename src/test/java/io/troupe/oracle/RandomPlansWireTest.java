@@ -17,7 +17,6 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -143,10 +142,7 @@ class RandomPlansWireTest {
     private static World world(long worldSeed) throws SQLException {
         if (loadedWorld == null || loadedWorld.seed() != worldSeed) {
             World w = RandomTables.world(worldSeed);
-            List<Table> tables = new ArrayList<>();
-            for (TableSpec t : w.tables()) {
-                tables.add(t.table());
-            }
+            List<Table> tables = w.tables().stream().map(TableSpec::table).toList();
             oracle.load(tables);
             closeTroupe();
             troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0));
