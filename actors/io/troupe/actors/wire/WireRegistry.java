@@ -29,7 +29,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 
@@ -59,6 +61,9 @@ public final class WireRegistry {
      */
     public static final int PROTOCOL_VERSION = 1;
 
+    /** Troupe's first id: Kryo registers 0-8 itself, and its later versions may take a few more. */
+    private static final int FIRST_ID = 16;
+
     /** How a registration's serializer is made, given the codec's actor-ref resolver (null: no actor system). */
     private interface SerializerFactory {
         Serializer<?> make(ActorRefResolver refs);
@@ -68,7 +73,7 @@ public final class WireRegistry {
     private record Entry(int id, Class<?> type, boolean family, SerializerFactory serializer) {
     }
 
-    private static final List<Entry> ENTRIES = List.of(
+    private static final List<Entry> ENTRIES = unique(List.of(
             // 16-31: values of literals and messages.
             entry(16, BigDecimal.class, refs -> new BigDecimalSerializer()),
             entry(17, LocalDate.class, refs -> new LocalDateSerializer()),
@@ -96,13 +101,26 @@ public final class WireRegistry {
             record(82, PipelineWorker.WorkerBound.class),
             record(83, PipelineWorker.WorkerDone.class),
             record(84, PipelineWorker.FinalizeDone.class),
-            record(85, PipelineWorker.WorkerFailed.class));
+            record(85, PipelineWorker.WorkerFailed.class)));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();
     private static final int FINGERPRINT = computeFingerprint();
 
     private WireRegistry() {
+    }
+
+    /** The entries, once each: Kryo would let a second registration of an id or a class replace the first. */
+    private static List<Entry> unique(List<Entry> entries) {
+        Set<Integer> ids = new HashSet<>();
+        Set<Class<?>> types = new HashSet<>();
+        for (Entry e : entries) {
+            if (e.id() < FIRST_ID || !ids.add(e.id()) || !types.add(e.type())) {
+                throw new IllegalStateException("WireRegistry: id " + e.id() + " (" + e.type().getName()
+                        + ") is below " + FIRST_ID + ", or its id or class is registered twice");
+            }
+        }
+        return entries;
     }
 
     private static Entry entry(int id, Class<?> type, SerializerFactory serializer) {
@@ -144,7 +162,8 @@ public final class WireRegistry {
     private static int computeFingerprint() {
         List<String> lines = new ArrayList<>();
         Kryo kryo = newKryo(null);
-        for (int id = 0; id <= ENTRIES.get(ENTRIES.size() - 1).id(); id++) {
+        int last = ENTRIES.stream().mapToInt(Entry::id).max().orElse(0);
+        for (int id = 0; id <= last; id++) {
             Registration r = kryo.getRegistration(id);
             if (r != null) {
                 lines.add(id + "=" + r.getType().getName() + shape(r.getType()));
