@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -120,16 +121,14 @@ final class MembershipTracker {
 
     private Behavior<Command> onMember(ClusterEvent.MemberEvent event) {
         String address = address(event.member().address());
-        EventKind kind = kindOf(event);
-        if (kind == null) {
-            return Behaviors.same();
-        }
-        if (kind == EventKind.REMOVED) {
-            removed.add(address);
-        } else {
-            removed.remove(address);
-        }
-        record(address, kind);
+        kindOf(event).ifPresent(kind -> {
+            if (kind == EventKind.REMOVED) {
+                removed.add(address);
+            } else {
+                removed.remove(address);
+            }
+            record(address, kind);
+        });
         return Behaviors.same();
     }
 
@@ -202,24 +201,24 @@ final class MembershipTracker {
         return address.getHost().orElse("?") + ":" + address.getPort().map(String::valueOf).orElse("?");
     }
 
-    private static EventKind kindOf(ClusterEvent.MemberEvent event) {
+    /** The event's kind; empty for the steps of a whole cluster's shutdown, which Troupe does not use. */
+    private static Optional<EventKind> kindOf(ClusterEvent.MemberEvent event) {
         if (event instanceof ClusterEvent.MemberJoined) {
-            return EventKind.JOINED;
+            return Optional.of(EventKind.JOINED);
         } else if (event instanceof ClusterEvent.MemberWeaklyUp) {
-            return EventKind.WEAKLY_UP;
+            return Optional.of(EventKind.WEAKLY_UP);
         } else if (event instanceof ClusterEvent.MemberUp) {
-            return EventKind.UP;
+            return Optional.of(EventKind.UP);
         } else if (event instanceof ClusterEvent.MemberLeft) {
-            return EventKind.LEFT;
+            return Optional.of(EventKind.LEFT);
         } else if (event instanceof ClusterEvent.MemberExited) {
-            return EventKind.EXITED;
+            return Optional.of(EventKind.EXITED);
         } else if (event instanceof ClusterEvent.MemberDowned) {
-            return EventKind.DOWNED;
+            return Optional.of(EventKind.DOWNED);
         } else if (event instanceof ClusterEvent.MemberRemoved) {
-            return EventKind.REMOVED;
+            return Optional.of(EventKind.REMOVED);
         }
-        // The steps of a whole cluster's shutdown, which Troupe does not use.
-        return null;
+        return Optional.empty();
     }
 
     private static MemberStatus statusOf(org.apache.pekko.cluster.MemberStatus status) {
