@@ -65,7 +65,7 @@ final class AblationCommand implements Callable<Integer> {
     int run(CommandSpec caller, String invocation) throws Exception {
         List<Integer> counts = rounds.check(caller, 1, WHY_NO_LEADER);
         List<AblationLesson> chosen = lessons.chosen(caller, rounds.rows, counts.get(counts.size() - 1));
-        RoundOptions.prepareOut(caller, rounds.out);
+        OutDirectory.prepare(caller, rounds.out);
         return new Ablation(chosen, counts, rounds, seam, invocation)
                 .run(caller.commandLine().getOut(), caller.commandLine().getErr());
     }

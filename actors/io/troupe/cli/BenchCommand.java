@@ -93,7 +93,7 @@ final class BenchCommand implements Callable<Integer> {
         List<Integer> counts = rounds.check(spec, 0, "");
         List<String> peerIds = parsePeers();
         List<Integer> divisors = checkDivisors();
-        RoundOptions.prepareOut(spec, rounds.out);
+        OutDirectory.prepare(spec, rounds.out);
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();

@@ -82,7 +82,7 @@ final class GenerateCommand implements Callable<Integer> {
             }
         }
         if (out != null) {
-            RoundOptions.prepareOut(spec, out);
+            OutDirectory.prepare(spec, out);
         }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();

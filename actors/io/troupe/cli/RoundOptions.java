@@ -6,8 +6,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +15,8 @@ import java.util.TreeSet;
  * The options that {@code troupe bench} and {@code troupe ablation} share (a picocli mixin): the
  * size of the data, the worker counts, the rounds ({@link Rounds}) and where the results go, with
  * their checks. Each command makes its own with its defaults. The checks run before any work (a bad
- * argument is a {@link ParameterException}: one line, exit 2); {@link #checkRows},
- * {@link #checkWorkers} and {@link #prepareOut} serve the other commands too.
+ * argument is a {@link ParameterException}: one line, exit 2); {@link #checkRows}
+ * and {@link #checkWorkers} serve the other commands too.
  *
  * <p>Not threadsafe: picocli fills it and the command reads it, on one thread.
  */
@@ -118,17 +116,6 @@ final class RoundOptions {
             }
         }
         return List.copyOf(new TreeSet<>(counts));
-    }
-
-    /** Creates {@code out} and proves it writable by writing a file there, before any minute is spent. */
-    static void prepareOut(CommandSpec spec, Path out) {
-        try {
-            Files.createDirectories(out);
-            Path probe = Files.createTempFile(out, ".troupe-out", ".probe");
-            Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            throw bad(spec, "--out " + out + " is not a writable directory: " + e);
-        }
     }
 
     static ParameterException bad(CommandSpec spec, String message) {

@@ -2,6 +2,7 @@ package io.troupe.actors.worker;
 
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.guard.ErrorGuard;
+import io.troupe.actors.wire.WireMessage;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.PipelineRun;
@@ -54,7 +55,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     }
 
     /** Every worker of the pipeline is bound: start driving. */
-    public enum Start implements Command {
+    public enum Start implements Command, WireMessage {
         INSTANCE
     }
 
@@ -63,7 +64,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
     }
 
     /** Stop now, between two batches. */
-    public enum Cancel implements Command {
+    public enum Cancel implements Command, WireMessage {
         INSTANCE
     }
 
@@ -72,8 +73,8 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
         INSTANCE
     }
 
-    /** What a worker tells its coordinator. */
-    public sealed interface Report permits WorkerBound, WorkerDone, FinalizeDone, WorkerFailed {
+    /** What a worker tells its coordinator, on this node or another (a failure's cause crosses as a RemoteFailure). */
+    public sealed interface Report extends WireMessage permits WorkerBound, WorkerDone, FinalizeDone, WorkerFailed {
         int worker();
     }
 

@@ -8,6 +8,7 @@ import io.troupe.cli.BenchOutcome;
 import io.troupe.cli.BenchSize;
 import io.troupe.cli.BenchWorkload;
 import io.troupe.cli.DuckDbBenchEngine;
+import io.troupe.cli.OutDirectory;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
@@ -170,7 +171,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             throw bad(e.getMessage());
         }
         checkQueries(loadQueries);
-        prepareOut();
+        OutDirectory.prepare(spec, out);
         // Ctrl-C from here on stops the work, and the JVM waits (bounded) for the summary and for
         // Troupe and DuckDB to close.
         CountDownLatch finished = new CountDownLatch(1);
@@ -438,17 +439,6 @@ public final class LoadTestCommand implements Callable<Integer> {
                 throw bad(q.origin() + " has no companion " + q.name().replaceAll(".*/", "") + QueryFiles.SQL
                         + " for --peer " + peer + " to run");
             }
-        }
-    }
-
-    /** Creates DIR and proves it writable by writing a file there, before any minute is spent. */
-    private void prepareOut() {
-        try {
-            Files.createDirectories(out);
-            Path probe = Files.createTempFile(out, ".troupe-loadtest", ".probe");
-            Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            throw bad("--out " + out + " is not a writable directory: " + e);
         }
     }
 

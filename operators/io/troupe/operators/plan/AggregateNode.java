@@ -38,6 +38,14 @@ final class AggregateNode extends Plan {
         this.aggregates = List.copyOf(aggregates);
     }
 
+    List<Expr> groupBy() {
+        return groupBy;
+    }
+
+    List<Expr> aggregates() {
+        return aggregates;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(input);

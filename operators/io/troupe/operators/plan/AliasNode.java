@@ -16,6 +16,10 @@ final class AliasNode extends Plan {
         this.alias = alias;
     }
 
+    String alias() {
+        return alias;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(input);

@@ -24,6 +24,10 @@ final class CteScanNode extends Plan {
         this.alias = alias;
     }
 
+    String alias() {
+        return alias;
+    }
+
     @Override
     Plan aliased(String newAlias) {
         return new CteScanNode(cte, newAlias);

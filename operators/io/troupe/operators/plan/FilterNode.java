@@ -21,6 +21,14 @@ final class FilterNode extends Plan {
         this.having = having;
     }
 
+    Expr predicate() {
+        return predicate;
+    }
+
+    boolean isHaving() {
+        return having;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(input);

@@ -38,6 +38,14 @@ final class JoinNode extends Plan {
         this.on = on;
     }
 
+    JoinType type() {
+        return type;
+    }
+
+    Expr on() {
+        return on;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(left, right);

@@ -24,6 +24,10 @@ final class ProjectNode extends Plan {
         this.columns = List.copyOf(columns);
     }
 
+    List<Expr> columns() {
+        return columns;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(input);

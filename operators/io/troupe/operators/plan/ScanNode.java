@@ -19,6 +19,14 @@ final class ScanNode extends Plan {
         this.alias = alias;
     }
 
+    String table() {
+        return table;
+    }
+
+    String alias() {
+        return alias;
+    }
+
     @Override
     Plan aliased(String newAlias) {
         return new ScanNode(table, newAlias);

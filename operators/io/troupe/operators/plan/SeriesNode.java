@@ -21,6 +21,18 @@ final class SeriesNode extends Plan {
         this.stop = stop;
     }
 
+    String column() {
+        return column;
+    }
+
+    long start() {
+        return start;
+    }
+
+    long stop() {
+        return stop;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of();

@@ -31,6 +31,10 @@ final class SortNode extends Plan {
         this.keys = List.copyOf(keys);
     }
 
+    List<SortKey> keys() {
+        return keys;
+    }
+
     @Override
     public List<Plan> children() {
         return List.of(input);
