@@ -112,7 +112,7 @@ final class ClusterCommand implements Callable<Integer> {
                     throw RoundOptions.bad(spec, "--base-port: port " + port + " of 127.0.0.1 is in use");
                 }
             }
-            NodeCommand.prepareRunDir(spec, runDir);
+            OutDirectory.prepare(spec, "--run-dir", runDir);
 
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
@@ -160,10 +160,8 @@ final class ClusterCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code cluster status}. */
-    @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Print each node's pid, whether it runs, and its view of the members and endpoints.")
-    static final class Status implements Callable<Integer> {
+    /** A command on a cluster that {@code cluster start} wrote down in {@code --run-dir}. */
+    abstract static class OnStartedCluster implements Callable<Integer> {
 
         @Option(names = "--run-dir", paramLabel = "DIR", description = "the cluster's run directory (default: ${DEFAULT-VALUE})")
         Path runDir = Path.of(DEFAULT_RUN_DIR);
@@ -172,15 +170,30 @@ final class ClusterCommand implements Callable<Integer> {
         CommandSpec spec;
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             ClusterManifest manifest;
             try {
                 manifest = LocalCluster.manifest(runDir);
             } catch (IllegalStateException e) {
-                spec.commandLine().getErr().println("troupe cluster status: " + e.getMessage());
+                spec.commandLine().getErr().println("troupe cluster " + spec.name() + ": " + e.getMessage());
                 return 1;
             }
             PrintWriter out = spec.commandLine().getOut();
+            run(manifest, out);
+            out.flush();
+            return 0;
+        }
+
+        abstract void run(ClusterManifest manifest, PrintWriter out) throws InterruptedException;
+    }
+
+    /** {@code cluster status}. */
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Print each node's pid, whether it runs, and its view of the members and endpoints.")
+    static final class Status extends OnStartedCluster {
+
+        @Override
+        void run(ClusterManifest manifest, PrintWriter out) {
             out.println("cluster in " + runDir + ", Aeron files in " + manifest.aeronParent()
                     + (Files.exists(manifest.aeronParent()) ? "" : " (gone)"));
             manifest.driverProcess().ifPresent(driver -> out.println("media driver: pid " + driver.pid() + " "
@@ -197,8 +210,8 @@ final class ClusterCommand implements Callable<Integer> {
                     NodeView view = NodeStatusFile.read(file);
                     out.printf(Locale.ROOT, "  %s, view of %.1f s ago%n", view.state(),
                             Duration.between(view.writtenAt(), Instant.now()).toMillis() / 1000.0);
-                    out.println("  members: " + view.members().stream().map(m -> m.address() + " " + m.status()
-                            + (m.reachable() ? "" : " unreachable")).collect(Collectors.joining(", ")));
+                    out.println("  members: " + view.members().stream().map(Status::describe)
+                            .collect(Collectors.joining(", ")));
                     out.println("  endpoints: " + view.endpoints().stream().map(e -> e.nodeId()
                             + (e.aeronDirectory().isEmpty() ? "" : " (aeron " + e.aeronDirectory() + ")"))
                             .collect(Collectors.joining(", ")));
@@ -206,8 +219,12 @@ final class ClusterCommand implements Callable<Integer> {
                     out.println("  " + e.getMessage());
                 }
             }
-            out.flush();
-            return 0;
+        }
+
+        /** {@code host:port STATUS}, and "unreachable" for a member still in the cluster that is not heard. */
+        private static String describe(NodeView.Member m) {
+            boolean unheard = !m.reachable() && m.status() != NodeView.MemberStatus.REMOVED;
+            return m.address() + " " + m.status() + (unheard ? " unreachable" : "");
         }
 
         private static String alive(ClusterManifest.Started process) {
@@ -218,25 +235,11 @@ final class ClusterCommand implements Callable<Integer> {
     /** {@code cluster stop}. */
     @Command(name = "stop", mixinStandardHelpOptions = true,
             description = "Stop the nodes (SIGTERM, then SIGKILL) and the driver, and remove their Aeron files.")
-    static final class Stop implements Callable<Integer> {
-
-        @Option(names = "--run-dir", paramLabel = "DIR", description = "the cluster's run directory (default: ${DEFAULT-VALUE})")
-        Path runDir = Path.of(DEFAULT_RUN_DIR);
-
-        @Spec
-        CommandSpec spec;
+    static final class Stop extends OnStartedCluster {
 
         @Override
-        public Integer call() throws InterruptedException {
-            ClusterManifest manifest;
-            try {
-                manifest = LocalCluster.manifest(runDir);
-            } catch (IllegalStateException e) {
-                spec.commandLine().getErr().println("troupe cluster stop: " + e.getMessage());
-                return 1;
-            }
-            LocalCluster.stop(manifest, spec.commandLine().getOut());
-            return 0;
+        void run(ClusterManifest manifest, PrintWriter out) throws InterruptedException {
+            LocalCluster.stop(manifest, out);
         }
     }
 }

@@ -11,14 +11,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * {@code troupe node}: runs one Troupe node in the foreground ({@link TroupeNode}) until SIGTERM or
@@ -78,7 +77,7 @@ final class NodeCommand implements Callable<Integer> {
             throw RoundOptions.bad(spec, "--port must be in 1.." + ClusterSettings.MAX_PORT + " for a node (its status file and"
                     + " the others' seed lists name it), got 0");
         }
-        prepareRunDir(spec, runDir);
+        OutDirectory.prepare(spec, "--run-dir", runDir);
 
         PrintWriter out = spec.commandLine().getOut();
         Path statusFile = ClusterManifest.statusFile(runDir, cluster.port());
@@ -107,21 +106,11 @@ final class NodeCommand implements Callable<Integer> {
     }
 
     /** Settings read by {@code read}, an error in them a bad argument naming the key. */
-    static <T> T settings(CommandSpec spec, java.util.function.Supplier<T> read) {
+    static <T> T settings(CommandSpec spec, Supplier<T> read) {
         try {
             return read.get();
         } catch (IllegalArgumentException e) {
             throw RoundOptions.bad(spec, e.getMessage());
-        }
-    }
-
-    /** Creates {@code runDir} and proves it writable, before anything starts. */
-    static void prepareRunDir(CommandSpec spec, Path runDir) {
-        try {
-            Files.createDirectories(runDir);
-            Files.delete(Files.createTempFile(runDir, ".troupe-run", ".probe"));
-        } catch (IOException | SecurityException e) {
-            throw RoundOptions.bad(spec, "--run-dir " + runDir + " is not a writable directory: " + e);
         }
     }
 }

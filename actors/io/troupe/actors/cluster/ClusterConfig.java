@@ -12,7 +12,8 @@ import java.util.Map;
  * Pekko's settings for a node's actor system, from {@code troupe.cluster.*}: a cluster member over
  * Artery TCP on the configured host and port, its seed nodes, the phi-accrual failure detector's
  * heartbeat and pause, the split-brain resolver (Pekko's is off unless a downing provider is named), no
- * Java serialization, and none of Pekko's own JVM hooks: the node leaves the cluster and stops its
+ * Java serialization (reference.conf turns it off; a node keeps it off even where an application turns it
+ * on, since a cluster member takes messages from the network), and none of Pekko's own JVM hooks: the node leaves the cluster and stops its
  * actor system itself ({@link TroupeNode#close()}), from a JVM shutdown hook of its own on SIGTERM.
  *
  * <p>Threadsafe: stateless.

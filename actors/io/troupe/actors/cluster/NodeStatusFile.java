@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,8 +79,9 @@ public final class NodeStatusFile {
                     .toList();
             return new NodeView(c.getString("node"), c.getLong("pid"), NodeState.valueOf(c.getString("state")),
                     Instant.parse(c.getString("writtenAt")), members, endpoints, events);
-        } catch (ConfigException | IllegalArgumentException | java.time.DateTimeException e) {
-            throw new IllegalArgumentException("not a Troupe node status file: " + file + " (" + e.getMessage() + ")", e);
+        } catch (ConfigException | IllegalArgumentException | DateTimeException e) {
+            throw new IllegalArgumentException("not a Troupe node status file: " + file + " (" + e.getMessage() + ")",
+                    e);
         }
     }
 }

@@ -18,7 +18,7 @@
  *
  * <h2>Life cycle ({@link io.troupe.actors.cluster.NodeView.NodeState})</h2>
  * <pre>
- *   start ──> JOINING ──(the leader moves it Up)──> UP ──(close, SIGTERM)──> LEAVING ──> STOPPED
+ *   start ──> JOINING ──(the leader moves it Up)──> UP ──(close, SIGTERM)──> LEAVING ─> STOPPED
  *                                                    │
  *                     (unreachable for stable-after: the others' split-brain resolver downs it)
  *                                                    └──> REMOVED ──(its actor system ends)──> STOPPED
