@@ -150,7 +150,8 @@ final class ClusterCommand implements Callable<Integer> {
             return NodeCommand.settings(spec, () -> TroupeSettings.from(config));
         }
 
-        private static boolean isFree(int port) {
+        /** Whether {@code port} of the loopback address can be bound now. */
+        static boolean isFree(int port) {
             try (ServerSocket socket = new ServerSocket()) {
                 socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
                 return true;

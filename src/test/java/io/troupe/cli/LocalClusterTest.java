@@ -11,12 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,19 +156,10 @@ class LocalClusterTest {
     private static int freePorts(int count) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(20000, 60000);
-            if (IntStream.range(base, base + count).allMatch(LocalClusterTest::isFree)) {
+            if (IntStream.range(base, base + count).allMatch(ClusterCommand.Start::isFree)) {
                 return base;
             }
         }
         throw new AssertionError("no " + count + " consecutive free ports found");
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }
