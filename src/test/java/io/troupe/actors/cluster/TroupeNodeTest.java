@@ -2,12 +2,12 @@ package io.troupe.actors.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.aeron.driver.MediaDriver;
 import io.troupe.actors.cluster.NodeView.EventKind;
 import io.troupe.actors.cluster.NodeView.MemberStatus;
 import io.troupe.actors.cluster.NodeView.NodeState;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
-import io.aeron.driver.MediaDriver;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +53,7 @@ class TroupeNodeTest {
             List<DataPlaneEndpoint> expected = List.of(
                     new DataPlaneEndpoint(seed, "127.0.0.1", driverDir.toString()),
                     new DataPlaneEndpoint("127.0.0.1:" + port2, "127.0.0.1", ""));
-            assertEquals(expected.stream().sorted(java.util.Comparator.comparing(DataPlaneEndpoint::nodeId)).toList(),
+            assertEquals(expected.stream().sorted(Comparator.comparing(DataPlaneEndpoint::nodeId)).toList(),
                     view1.endpoints());
             assertEquals(view1.endpoints(), view2.endpoints());
             assertEquals(NodeState.UP, view1.state());
