@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** A command's {@code --out} directory, made and proved writable before any work is spent on the command. */
+/**
+ * A command's output directory ({@code --out}, a cluster's {@code --run-dir}), made and proved writable
+ * before any work is spent on the command.
+ */
 public final class OutDirectory {
 
     private OutDirectory() {
@@ -19,12 +22,17 @@ public final class OutDirectory {
      * @throws ParameterException naming the directory when it cannot be made or written: one line, exit 2
      */
     public static void prepare(CommandSpec spec, Path out) {
+        prepare(spec, "--out", out);
+    }
+
+    /** As {@link #prepare(CommandSpec, Path)} for the directory of {@code option}, which the error names. */
+    public static void prepare(CommandSpec spec, String option, Path dir) {
         try {
-            Files.createDirectories(out);
-            Path probe = Files.createTempFile(out, ".troupe-out", ".probe");
+            Files.createDirectories(dir);
+            Path probe = Files.createTempFile(dir, ".troupe-out", ".probe");
             Files.delete(probe);
         } catch (IOException | SecurityException e) {
-            throw new ParameterException(spec.commandLine(), "--out " + out + " is not a writable directory: " + e);
+            throw new ParameterException(spec.commandLine(), option + " " + dir + " is not a writable directory: " + e);
         }
     }
 }

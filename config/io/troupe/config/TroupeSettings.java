@@ -440,7 +440,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      * An integer setting: a whole number, written as a number or (from a system property) as text.
      * Typesafe's getInt would truncate 1.5 to 1 without a word.
      */
-    private static int integer(Config c, String key) {
+    static int integer(Config c, String key) {
         Object raw = c.getValue(key).unwrapped();
         try {
             if (raw instanceof Integer || raw instanceof Long) {
@@ -481,7 +481,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return c.getBytes(key);
     }
 
-    private static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {
+    static <E extends Enum<E>> E parseEnum(Class<E> type, Config c, String key) {
         String raw = c.getString(key);
         try {
             return Enum.valueOf(type, raw.trim().toUpperCase(Locale.ROOT).replace('-', '_'));

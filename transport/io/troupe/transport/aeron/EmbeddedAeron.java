@@ -53,15 +53,15 @@ public final class EmbeddedAeron implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedAeron.class);
 
     /** Aeron's minimum; its default (8 MiB values, 32 MiB metadata) is most of its 47 MiB footprint. */
-    private static final int COUNTER_VALUES_BUFFER_LENGTH = 1024 * 1024;
+    static final int COUNTER_VALUES_BUFFER_LENGTH = 1024 * 1024;
     /** IPC logs are drained before they linger; a short linger frees /dev/shm soon after a query. */
-    private static final long PUBLICATION_LINGER_NS = 100_000_000L;
+    static final long PUBLICATION_LINGER_NS = 100_000_000L;
     /**
      * How often the driver checks its timeouts, linger included: 100 ms instead of 1 s, so that a
      * closed channel's log leaves /dev/shm in about 0.2 s rather than 1.8 s (measured), at the cost of
      * ten cheap timer checks a second.
      */
-    private static final long TIMER_INTERVAL_NS = 100_000_000L;
+    static final long TIMER_INTERVAL_NS = 100_000_000L;
     /**
      * The client conductor's sleep between duty cycles: it is what tells a subscription that its
      * producer's log is there, so it bounds a new channel's time to first batch. Aeron's 16 ms default

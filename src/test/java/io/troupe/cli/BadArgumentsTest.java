@@ -88,6 +88,59 @@ class BadArgumentsTest {
     }
 
     @Test
+    @Timeout(60)
+    void node(@TempDir Path dir) throws IOException {
+        String run = dir.resolve("run").toString();
+        assertBad("troupe node: --seed: a seed node is host:port, got 'localhost'", "node", "--seed", "localhost",
+                "--run-dir", run);
+        assertBad("troupe node: --workers must be in 0..256, got -1", "node", "--workers", "-1", "--run-dir", run);
+        assertBad("troupe node: troupe.cluster.port must be in 0..65535, got 70000", "node", "--port", "70000",
+                "--run-dir", run);
+        assertBad("troupe node: --port must be in 1..65535 for a node", "node", "--port", "0", "--run-dir", run);
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        assertBad("troupe node: --run-dir " + file + " is not a writable directory", "node", "--port", "1",
+                "--run-dir", file.toString());
+        assertFalse(Files.exists(dir.resolve("run")), "no argument passed: nothing was made");
+    }
+
+    @Test
+    @Timeout(60)
+    void clusterStart(@TempDir Path dir) {
+        String run = dir.resolve("run").toString();
+        assertBad("troupe cluster: a cluster command is missing, one of: start, status, stop", "cluster");
+        assertBad("troupe cluster start: Missing required option: '--nodes=N'", "cluster", "start", "--run-dir", run);
+        assertBad("troupe cluster start: --nodes must be in 1..32, got 0", "cluster", "start", "--nodes", "0",
+                "--run-dir", run);
+        assertBad("troupe cluster start: --base-port must leave 3 ports in 1..65535, got 65534", "cluster", "start",
+                "--nodes", "3", "--base-port", "65534", "--run-dir", run);
+        assertBad("troupe cluster start: --heap must be a size like 512m or 2g, got 'lots'", "cluster", "start",
+                "--nodes", "3", "--heap", "lots", "--run-dir", run);
+        assertBad("troupe cluster start: --set takes troupe.* settings, got 'pekko.loglevel'", "cluster", "start",
+                "--nodes", "3", "--set", "pekko.loglevel=DEBUG", "--run-dir", run);
+        // Settings errors name the key, as a node would report them, before any JVM starts.
+        assertBad("troupe cluster start: troupe.cluster.split-brain-resolver.stable-after must be a duration (500ms,"
+                + " 3s), got 'soon'", "cluster", "start", "--nodes", "3", "--set",
+                "troupe.cluster.split-brain-resolver.stable-after=soon", "--run-dir", run);
+        assertBad("troupe cluster start: unknown setting troupe.cluster.seeds (did you mean troupe.cluster.host?)",
+                "cluster", "start", "--nodes", "3", "--set", "troupe.cluster.seeds=x", "--run-dir", run);
+        assertBad("troupe cluster start: troupe.batch-size must be in 1..1048576, got 0", "cluster", "start",
+                "--nodes", "3", "--set", "troupe.batch-size=0", "--run-dir", run);
+        assertFalse(Files.exists(dir.resolve("run")), "no argument passed: nothing was made");
+    }
+
+    @Test
+    @Timeout(60)
+    void clusterStatusAndStopWithoutACluster(@TempDir Path dir) {
+        for (String command : List.of("status", "stop")) {
+            CliRun r = CliRun.of(new TroupeCli(), "cluster", command, "--run-dir", dir.toString());
+            assertEquals(1, r.exitCode(), r.err());
+            assertEquals("troupe cluster " + command + ": no cluster in " + dir + " (no cluster.properties): bin/troupe"
+                    + " cluster start", r.err().trim());
+            assertEquals("", r.out());
+        }
+    }
+
+    @Test
     void noOrAnUnknownCommand() {
         assertBad("troupe: a command is missing, one of: demo, bench, ablation, generate");
         assertBad("troupe: Unmatched argument at index 0: 'benhc'", "benhc");

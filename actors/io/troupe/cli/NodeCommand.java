@@ -1,0 +1,116 @@
+package io.troupe.cli;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.cluster.TroupeNode;
+import io.troupe.config.ClusterSettings;
+import io.troupe.config.TroupeSettings;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+/**
+ * {@code troupe node}: runs one Troupe node in the foreground ({@link TroupeNode}) until SIGTERM or
+ * Ctrl-C, when it leaves the cluster and stops (exit 0), or until the cluster removes it (exit 1). Its
+ * view goes to {@code <run-dir>/node-<port>.json} every second. The options override
+ * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; every other setting
+ * comes from application.conf and {@code -Dtroupe.*} (TROUPE_JAVA_OPTS). Arguments and settings are
+ * checked before the node starts: a bad one gets one line and exit 2.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run a Troupe node (a Pekko cluster member) in the foreground until SIGTERM.")
+final class NodeCommand implements Callable<Integer> {
+
+    @Option(names = "--run-dir", paramLabel = "DIR",
+            description = "where the node writes its status file (default: ${DEFAULT-VALUE})")
+    Path runDir = Path.of("troupe-run");
+
+    @Option(names = "--port", paramLabel = "P", description = "Artery TCP port (default: troupe.cluster.port)")
+    Integer port;
+
+    @Option(names = "--seed", split = ",", paramLabel = "HOST:PORT",
+            description = "seed nodes to join through (default: troupe.cluster.seed-nodes; none: start a cluster)")
+    List<String> seeds;
+
+    @Option(names = "--workers", paramLabel = "W", description = "workers per query (default: troupe.workers.default)")
+    Integer workers;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Map<String, Object> overrides = new HashMap<>();
+        if (port != null) {
+            overrides.put("troupe.cluster.port", port);
+        }
+        if (seeds != null) {
+            for (String seed : seeds) {
+                try {
+                    ClusterSettings.SeedNode.parse(seed);
+                } catch (IllegalArgumentException e) {
+                    throw RoundOptions.bad(spec, "--seed: " + e.getMessage());
+                }
+            }
+            overrides.put("troupe.cluster.seed-nodes", seeds);
+        }
+        if (workers != null) {
+            if (workers < 0 || workers > QueryOptions.MAX_WORKERS) {
+                throw RoundOptions.bad(spec, "--workers must be in 0.." + QueryOptions.MAX_WORKERS + ", got " + workers);
+            }
+            overrides.put("troupe.workers.default", workers);
+        }
+        Config config = ConfigFactory.parseMap(overrides).withFallback(ConfigFactory.load());
+        TroupeSettings troupeSettings = settings(spec, () -> TroupeSettings.from(config));
+        ClusterSettings cluster = settings(spec, () -> ClusterSettings.from(config));
+        if (cluster.port() == 0) {
+            throw RoundOptions.bad(spec, "--port must be in 1.." + ClusterSettings.MAX_PORT + " for a node (its status file and"
+                    + " the others' seed lists name it), got 0");
+        }
+        OutDirectory.prepare(spec, "--run-dir", runDir);
+
+        PrintWriter out = spec.commandLine().getOut();
+        Path statusFile = ClusterManifest.statusFile(runDir, cluster.port());
+        TroupeNode node;
+        try {
+            node = TroupeNode.start(troupeSettings, cluster, config, statusFile);
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("troupe node: " + e.getMessage());
+            return 1;
+        }
+        Thread shutdown = new Thread(node::close, "troupe-node-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+        out.println("troupe node " + node.nodeId() + " (pid " + ProcessHandle.current().pid() + "): started, status in "
+                + statusFile);
+        out.flush();
+        node.terminated().join();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdown);
+        } catch (IllegalStateException shuttingDown) {
+            // SIGTERM or Ctrl-C: the hook closes the node, and the JVM exits when it is done.
+            return 0;
+        }
+        node.close();
+        spec.commandLine().getErr().println("troupe node " + node.nodeId() + ": removed from the cluster");
+        return 1;
+    }
+
+    /** Settings read by {@code read}, an error in them a bad argument naming the key. */
+    static <T> T settings(CommandSpec spec, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (IllegalArgumentException e) {
+            throw RoundOptions.bad(spec, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.troupe.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The settings of a Troupe node in a cluster ({@code troupe.cluster.*}; reference.conf documents each),
+ * read and validated as {@link TroupeSettings} reads its own: a bad value fails with its key path, and
+ * an unknown key under {@code troupe} with the nearest known one. Kept apart from {@link TroupeSettings}
+ * because only a node ({@code io.troupe.actors.cluster.TroupeNode}) reads them: a Troupe in one JVM
+ * never starts a cluster.
+ *
+ * <p>Immutable and threadsafe.
+ *
+ * @param name              {@code troupe.cluster.name}: the actor system's name, the same on every node
+ *                          (Pekko joins only systems of one name)
+ * @param host              {@code troupe.cluster.host}: the address other nodes reach this one at, and
+ *                          the one Artery TCP binds to
+ * @param port              {@code troupe.cluster.port}: Artery TCP's port; 0 takes any free one
+ * @param seedNodes         {@code troupe.cluster.seed-nodes}: nodes to join through; empty, or this
+ *                          node's own address first, makes this node start the cluster
+ * @param heartbeatInterval {@code troupe.cluster.failure-detector.heartbeat-interval}
+ * @param acceptablePause   {@code troupe.cluster.failure-detector.acceptable-heartbeat-pause}
+ * @param downing           {@code troupe.cluster.split-brain-resolver.active-strategy}
+ * @param stableAfter       {@code troupe.cluster.split-brain-resolver.stable-after}
+ * @param mediaDriverDir    {@code troupe.cluster.media-driver-dir}: the directory of the host's
+ *                          standalone Aeron media driver; empty when there is none
+ */
+public record ClusterSettings(String name, String host, int port, List<SeedNode> seedNodes,
+                              Duration heartbeatInterval, Duration acceptablePause, Downing downing,
+                              Duration stableAfter, String mediaDriverDir) {
+
+    /** Pekko's rule for an actor system's name. */
+    private static final Pattern SYSTEM_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_-]*");
+    public static final int MAX_PORT = 65535;
+
+    /** How the split-brain resolver decides which side of a partition goes down. */
+    public enum Downing {
+        /** The side with more members stays; on a tie, the side with the lowest address. */
+        KEEP_MAJORITY,
+        /** The side with the oldest member stays. */
+        KEEP_OLDEST,
+        /** Every member goes down: for clusters that must never run split. */
+        DOWN_ALL
+    }
+
+    /**
+     * A node to join through.
+     *
+     * @param host its {@code troupe.cluster.host}
+     * @param port its {@code troupe.cluster.port}
+     */
+    public record SeedNode(String host, int port) {
+
+        public SeedNode {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("a seed node's host must not be empty");
+            }
+            if (port < 1 || port > MAX_PORT) {
+                throw new IllegalArgumentException("a seed node's port must be in 1.." + MAX_PORT + ", got " + port);
+            }
+        }
+
+        /**
+         * {@code host:port}.
+         *
+         * @throws IllegalArgumentException saying what is wrong with {@code text}
+         */
+        public static SeedNode parse(String text) {
+            String trimmed = text.trim();
+            int colon = trimmed.lastIndexOf(':');
+            if (colon <= 0 || colon == trimmed.length() - 1) {
+                throw new IllegalArgumentException("a seed node is host:port, got '" + text + "'");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(trimmed.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("a seed node is host:port with a numeric port, got '" + text + "'");
+            }
+            try {
+                return new SeedNode(trimmed.substring(0, colon), port);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage() + " in '" + text + "'");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
+
+    public ClusterSettings {
+        if (name == null || !SYSTEM_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("troupe.cluster.name must be letters, digits, '-' or '_' (not first),"
+                    + " got '" + name + "'");
+        }
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("troupe.cluster.host must not be empty");
+        }
+        if (port < 0 || port > MAX_PORT) {
+            throw new IllegalArgumentException("troupe.cluster.port must be in 0.." + MAX_PORT + ", got " + port);
+        }
+        if (seedNodes == null) {
+            throw new IllegalArgumentException("troupe.cluster.seed-nodes must not be null (empty: start a cluster)");
+        }
+        seedNodes = List.copyOf(seedNodes);
+        positive(heartbeatInterval, "troupe.cluster.failure-detector.heartbeat-interval");
+        positive(acceptablePause, "troupe.cluster.failure-detector.acceptable-heartbeat-pause");
+        if (downing == null) {
+            throw new IllegalArgumentException("troupe.cluster.split-brain-resolver.active-strategy must not be null");
+        }
+        positive(stableAfter, "troupe.cluster.split-brain-resolver.stable-after");
+        if (mediaDriverDir == null) {
+            throw new IllegalArgumentException("troupe.cluster.media-driver-dir must not be null (empty: none)");
+        }
+    }
+
+    /** The defaults, overridden by application.conf and -Dtroupe.* system properties. */
+    public static ClusterSettings load() {
+        return from(ConfigFactory.load());
+    }
+
+    /**
+     * Reads {@code troupe.cluster} of {@code config} (with reference.conf's defaults under it).
+     *
+     * @throws IllegalArgumentException naming the key (its full path) when a key under {@code troupe}
+     *         is none that reference.conf sets, or a value is bad
+     */
+    public static ClusterSettings from(Config config) {
+        Config reference = ConfigFactory.defaultReference();
+        new SettingKeys(reference).checkKnown(config);
+        Config c = config.withFallback(reference).getConfig("troupe");
+        try {
+            return new ClusterSettings(
+                    c.getString("cluster.name"),
+                    c.getString("cluster.host"),
+                    TroupeSettings.integer(c, "cluster.port"),
+                    seedNodes(c),
+                    duration(c, "cluster.failure-detector.heartbeat-interval"),
+                    duration(c, "cluster.failure-detector.acceptable-heartbeat-pause"),
+                    TroupeSettings.parseEnum(Downing.class, c, "cluster.split-brain-resolver.active-strategy"),
+                    duration(c, "cluster.split-brain-resolver.stable-after"),
+                    c.getString("cluster.media-driver-dir"));
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
+        }
+    }
+
+    /** This node's own address, {@code host:port}. */
+    public String address() {
+        return host + ":" + port;
+    }
+
+    private static List<SeedNode> seedNodes(Config c) {
+        List<SeedNode> seeds = new ArrayList<>();
+        for (String text : c.getStringList("cluster.seed-nodes")) {
+            try {
+                seeds.add(SeedNode.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("troupe.cluster.seed-nodes: " + e.getMessage(), e);
+            }
+        }
+        return seeds;
+    }
+
+    /** A duration ("500ms", "3s"); Typesafe's own error would name the key without its "troupe." */
+    private static Duration duration(Config c, String key) {
+        try {
+            return c.getDuration(key);
+        } catch (ConfigException.BadValue | ConfigException.WrongType e) {
+            throw new IllegalArgumentException("troupe." + key + " must be a duration (500ms, 3s), got '"
+                    + c.getValue(key).unwrapped() + "'", e);
+        }
+    }
+
+    private static void positive(Duration duration, String key) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(key + " must be a positive duration, got " + duration);
+        }
+    }
+}
