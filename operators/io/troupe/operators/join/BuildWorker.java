@@ -135,12 +135,14 @@ final class BuildWorker implements BatchConsumer {
      * when nothing is left to write out: the memory is then in the other workers' current chunks,
      * which they give back as soon as they see the table spilled, and the next call reserves them
      * (the build's files are finished, and their buffers given back, at its end). A partition's
-     * table has one builder: what the account refuses then is another partition's, and the
-     * partition is tried again later ({@link PartitionJoiner}).
+     * table has one builder: what the account refuses then may be another partition's, and the
+     * partition is tried again later, alone ({@link PartitionJoiner}); alone, what is refused is
+     * other operators' (an aggregate above the join holding its groups), which no wait gives back,
+     * so its buffers trail too: at most one per partition, until its build's files are finished.
      */
     private void reserveBuffers() {
         long refused = files.reserveOpened(() -> table.dumpNextSealed(files));
-        if (refused > 0 && table.level() > 0) {
+        if (refused > 0 && !table.buffersMayTrail()) {
             throw table.overBudget(refused);
         }
     }

@@ -129,6 +129,13 @@ public final class HashJoinTable {
     private final int level;
     /** Where the table spills; null when it may not. */
     private final QuerySpill spill;
+    /**
+     * Whether its spill buffers may trail the account when it refuses them and nothing is left to
+     * write out (see {@link BuildWorker}): a join's own table, and a partition's that is joined alone,
+     * where what the account refuses is held by other workers' chunks or other operators, not by a
+     * partition that gives it back sooner. The trail is at most a buffer per partition.
+     */
+    private boolean buffersMayTrail;
     /** Why the table's rows cannot be split any further (its error when over the budget), or null. */
     private final String unsplittable;
     private final DataType[] fileTypes;
@@ -207,6 +214,7 @@ public final class HashJoinTable {
         this.maxChunks = 1 << (31 - chunkShift);
         this.rowsToCome = -1;
         this.level = level;
+        this.buffersMayTrail = level == 0;
         this.unsplittable = unsplittable != null ? unsplittable
                 : level > Radix.MAX_LEVEL ? "its rows share every hash bit the partitions split by" : null;
         this.spill = this.unsplittable == null ? spill : null;
@@ -219,12 +227,15 @@ public final class HashJoinTable {
 
     /**
      * A table like this one for a spilled partition: the same keys and columns, a level deeper, under
-     * the same account; {@code unsplittable} says why it may not spill again, or is null.
+     * the same account; {@code unsplittable} says why it may not spill again, or is null; {@code alone}:
+     * no other partition of this join is joined beside it.
      */
-    HashJoinTable forPartition(String partitionName, int partitionLevel, String whyUnsplittable, long buildRows) {
+    HashJoinTable forPartition(String partitionName, int partitionLevel, String whyUnsplittable, long buildRows,
+                               boolean alone) {
         HashJoinTable table = new HashJoinTable(partitionName, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
                 memory, chunkLongs(), partitionLevel, spill, whyUnsplittable);
         table.rowsToCome = buildRows;
+        table.buffersMayTrail = alone;
         return table;
     }
 
@@ -460,6 +471,10 @@ public final class HashJoinTable {
         return level;
     }
 
+    boolean buffersMayTrail() {
+        return buffersMayTrail;
+    }
+
     /** The columns of a build spill file: the build columns, then the keys unless one of them is the key. */
     DataType[] fileTypes() {
         return fileTypes.clone();
@@ -572,7 +587,7 @@ public final class HashJoinTable {
         PartitionWriters files = buildFiles();
         while (dumpNextSealed(files)) {
             long refused = files.reserveOpened(() -> dumpNextSealed(files));
-            if (refused > 0 && level > 0) {
+            if (refused > 0 && !buffersMayTrail) {
                 throw overBudget(refused);
             }
         }

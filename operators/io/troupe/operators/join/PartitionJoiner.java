@@ -79,7 +79,7 @@ final class PartitionJoiner implements Source.PushingReader {
         if (task == null) {
             return queue.drained() ? Step.DONE : Step.BLOCKED;
         }
-        table = join.forPartition(task.name(), task.level(), task.unsplittable(), task.buildRows());
+        table = join.forPartition(task.name(), task.level(), task.unsplittable(), task.buildRows(), task.exclusive());
         builder = new BuildWorker(table, table.fileKeys());
         files.addAll(task.build());
         phase = Phase.BUILDING;

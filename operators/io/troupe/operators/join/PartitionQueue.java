@@ -21,9 +21,11 @@ import java.util.List;
  *
  * <p>Exclusive partitions. A partition that did not fit ({@link #retry}; the others being joined
  * may have held the memory) is queued again as exclusive: it is joined alone, once no other
- * partition is being joined, and while it waits or runs no other partition starts. Alone, it fits
- * or fails for good, so two such partitions never take turns refusing each other, and none is
- * loaded again and again while the others run.
+ * partition is being joined, and while it waits or runs no other partition starts. Alone, it fits,
+ * spills by the next level's bits (its buffers may then trail the account, see {@code BuildWorker}:
+ * what is refused is other operators' memory) or, when it cannot be split, fails for good; so two
+ * such partitions never take turns refusing each other, and none is loaded again and again while
+ * the others run.
  *
  * <h2>Concurrency</h2>
  * Threadsafe: every method takes this object's monitor (once per partition claimed or completed,

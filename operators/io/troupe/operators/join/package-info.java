@@ -138,7 +138,10 @@
  * <h3>Memory and files</h3>
  * The join's account holds its chunks and buckets, each spilled table's file buffers (one of a
  * eighth of a chunk per partition and side, whatever the number of workers), and counts every
- * file's bytes as spilled, which EXPLAIN ANALYZE shows. A
+ * file's bytes as spilled, which EXPLAIN ANALYZE shows. Build buffers the account refuses once no
+ * chunk is left to write out trail it, by at most one per partition, in the join's own table (the
+ * other workers give their chunks back soon) and in a partition joined alone (what is refused then
+ * is other operators' memory, an aggregate's above the join, which no wait gives back). A
  * joined partition's table is given back before its participant claims the next. Files go when
  * their partition is joined, and all that are left when the query ends, however it ends (the
  * query's {@link io.troupe.operators.spill.QuerySpill}).
