@@ -41,30 +41,37 @@ class TroupeCountersTest {
         TroupeSettings settings = TroupeSettings.from(ConfigFactory.parseString(
                 "troupe.gather.transport = " + transport + "\ntroupe.transport.term-length = 1m"));
         long n = 2_000_000;
-        try (Troupe troupe = Troupe.start(settings);
-             QueryStream stream = troupe.stream(Plan.series("x", 1, n), QueryOptions.defaults().withWorkers(2))) {
+        try (Troupe troupe = Troupe.start(settings)) {
+            // Before the stream: once it runs, its workers may fill their channels before this thread looks.
             assertEquals(0, troupe.counters().backPressureEvents());
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (troupe.counters().backPressureEvents() == 0) {
-                assertTrue(System.nanoTime() < deadline, "no worker ever waited: " + troupe.counters());
-                Thread.sleep(1);
+            try (QueryStream stream = troupe.stream(Plan.series("x", 1, n), QueryOptions.defaults().withWorkers(2))) {
+                readSlowlyThenAll(troupe, stream, n);
             }
-            long rows = 0;
-            long sum = 0;
-            long batches = 0;
-            for (Batch b = stream.next(WAIT); b != null; b = stream.next(WAIT)) {
-                batches++;
-                rows += b.size();
-                for (int i = 0; i < b.size(); i++) {
-                    sum += (Long) b.rowObjects(i)[0];
-                }
-            }
-            assertEquals(n, rows);
-            assertEquals(n * (n + 1) / 2, sum);
-            long waits = troupe.counters().backPressureEvents();
-            // At most one wait per send, however long it spun: a send per batch, and each worker's end of stream.
-            assertTrue(waits > 0 && waits <= batches + 2, "waits " + waits + " for " + batches + " batches");
         }
+    }
+
+    /** Waits until a worker waited on its full channel, then reads every row: all of them, each wait counted once. */
+    private static void readSlowlyThenAll(Troupe troupe, QueryStream stream, long n) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (troupe.counters().backPressureEvents() == 0) {
+            assertTrue(System.nanoTime() < deadline, "no worker ever waited: " + troupe.counters());
+            Thread.sleep(1);
+        }
+        long rows = 0;
+        long sum = 0;
+        long batches = 0;
+        for (Batch b = stream.next(WAIT); b != null; b = stream.next(WAIT)) {
+            batches++;
+            rows += b.size();
+            for (int i = 0; i < b.size(); i++) {
+                sum += (Long) b.rowObjects(i)[0];
+            }
+        }
+        assertEquals(n, rows);
+        assertEquals(n * (n + 1) / 2, sum);
+        long waits = troupe.counters().backPressureEvents();
+        // At most one wait per send, however long it spun: a send per batch, and each worker's end of stream.
+        assertTrue(waits > 0 && waits <= batches + 2, "waits " + waits + " for " + batches + " batches");
     }
 
     @ParameterizedTest(name = "workers {0}")
