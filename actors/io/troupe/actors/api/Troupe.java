@@ -409,7 +409,7 @@ public final class Troupe implements AutoCloseable {
         try {
             ExecutorRuntime executor = runtime();
             coordinator = executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), workers, timeout, done, handOver));
+                    executor.spec(ctx, query.pipelines(), query.fragments(), workers, timeout, done, handOver));
         } catch (RuntimeException e) {
             ctx.release();
             admission.finished();

@@ -53,7 +53,7 @@ import static io.troupe.operators.profile.ParticipantCounters.ROWS;
  * on this. The counts themselves are written without synchronization, each by its participant only,
  * and read by {@link #profile}, which must run after the query completed. That read sees every write:
  * with the leader alone everything runs on the caller's thread; with workers each participant's last
- * write precedes its done report (a worker's {@code WorkerDone}, the Gather's {@code GatherDone}: an
+ * write precedes its done report (a worker's {@code WorkerDone}, the exchange's {@code Exchange.Done}: an
  * actor message, whose send happens before its receipt), the coordinator completes the query's future
  * only after receiving every report of every pipeline, and the caller reads after that future
  * completed. A failed or cancelled query is never profiled.

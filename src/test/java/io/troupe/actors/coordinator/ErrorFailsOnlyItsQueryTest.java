@@ -186,7 +186,7 @@ class ErrorFailsOnlyItsQueryTest {
         long id = QUERY_IDS.getAndIncrement();
         ExecContext ctx = new ExecContext(id, 1024, arena.forQuery(id));
         CompletableFuture<Void> done = new CompletableFuture<>();
-        runtime.spawnCoordinator(runtime.spec(ctx, query.pipelines(), WORKERS, null, done));
+        runtime.spawnCoordinator(runtime.spec(ctx, query.pipelines(), query.fragments(), WORKERS, null, done));
         return new Running(ctx, query, done);
     }
 
