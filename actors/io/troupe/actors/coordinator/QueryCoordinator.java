@@ -159,7 +159,7 @@ public final class QueryCoordinator {
     private final Spec spec;
     private final List<Pipeline> ordered;
     /** By pipeline id: the exchange over channels built with that pipeline. */
-    private final Map<Integer, ExchangeSpec> exchanges = new HashMap<>();
+    private final Map<Integer, ExchangeSpec> exchanges;
     private final ActorRef<PipelineWorker.Report> workerReports;
     private final ActorRef<Exchange.Report> exchangeReports;
     private final List<BatchChannel> openedChannels = new ArrayList<>();
@@ -169,9 +169,7 @@ public final class QueryCoordinator {
         this.context = context;
         this.spec = spec;
         this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
-        for (ExchangeSpec exchange : spec.fragments().overChannels()) {
-            exchanges.put(ExchangeFactory.stage(exchange), exchange);
-        }
+        this.exchanges = exchangesByStage(spec);
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
         this.exchangeReports = context.messageAdapter(Exchange.Report.class, ExchangeReport::new);
     }
@@ -180,11 +178,34 @@ public final class QueryCoordinator {
         if (spec.workers() < 1) {
             throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
         }
+        exchangesByStage(spec);
         return Behaviors.withTimers(timers -> Behaviors.setup(context -> {
             QueryCoordinator coordinator = new QueryCoordinator(context, spec);
             return ErrorGuard.guard(Command.class, coordinator.start(timers),
                     e -> coordinator.fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator", e)));
         }));
+    }
+
+    /**
+     * The exchanges over channels by the pipeline each is built with.
+     *
+     * @throws IllegalArgumentException when one names a pipeline the query lacks, or two name one pipeline
+     */
+    private static Map<Integer, ExchangeSpec> exchangesByStage(Spec spec) {
+        Map<Integer, ExchangeSpec> byStage = new HashMap<>();
+        for (ExchangeSpec exchange : spec.fragments().overChannels()) {
+            int stage = ExchangeFactory.stage(exchange);
+            if (spec.pipelines().stream().noneMatch(p -> p.id() == stage)) {
+                throw new IllegalArgumentException("query " + spec.ctx().queryId() + ": " + exchange
+                        + " is built with pipeline " + stage + ", which the query does not have");
+            }
+            ExchangeSpec other = byStage.putIfAbsent(stage, exchange);
+            if (other != null) {
+                throw new IllegalArgumentException("query " + spec.ctx().queryId() + ": " + other + " and " + exchange
+                        + " are both built with pipeline " + stage);
+            }
+        }
+        return byStage;
     }
 
     private Behavior<Command> start(TimerScheduler<Command> timers) {

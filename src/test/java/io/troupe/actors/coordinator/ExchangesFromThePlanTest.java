@@ -9,6 +9,7 @@ import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.fragment.ExchangeSpec;
 import io.troupe.operators.fragment.FragmentPlan;
 import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.table.Catalog;
@@ -109,6 +110,21 @@ class ExchangesFromThePlanTest {
         QueryFailedException failure = assertInstanceOf(QueryFailedException.class, e.getCause());
         assertTrue(failure.getMessage().contains("Broadcast") && failure.getMessage().contains("over channels"),
                 failure.getMessage());
+        assertNothingLeft();
+    }
+
+    @Test
+    void anExchangeBuiltWithAPipelineTheQueryLacksIsRefusedBeforeAnythingRuns() throws Exception {
+        PlanCompiler.CompiledQuery grouped = compile(grouped());
+        PlanCompiler.CompiledQuery threePipelines = compile(grouped().join(Plan.series("j", 1, 5), JoinType.INNER,
+                col("g").eq(col("j"))));
+        long id = nextQuery++;
+        ExecContext ctx = new ExecContext(id, 1024, arena.forQuery(id));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> runtime.spawnCoordinator(
+                runtime.spec(ctx, grouped.pipelines(), threePipelines.fragments(), WORKERS, null,
+                        new CompletableFuture<>())));
+        assertTrue(e.getMessage().contains("which the query does not have"), e.getMessage());
+        ctx.release();
         assertNothingLeft();
     }
 
