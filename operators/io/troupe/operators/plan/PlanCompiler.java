@@ -95,6 +95,24 @@ public final class PlanCompiler {
                 : reads.get(new Edge(exchange.from(), exchange.to())).above();
     }
 
+    /**
+     * EXPLAIN of the plan this compiler compiled into {@code query}, run by {@code workers} workers:
+     * the plan tree ({@link Plan#explain}) with a line for every exchange that moves batches, above
+     * the node whose output crosses it, as PostgreSQL draws a Gather or a Gather Merge ("Workers
+     * Planned"). Elided exchanges are not drawn, nor, with the leader alone (0 workers), any.
+     */
+    public String explain(CompiledQuery query, int workers) {
+        FragmentPlan fragments = workers == 0 ? query.fragments().leaderAlone() : query.fragments();
+        Map<Plan, List<Plan.Drawn>> above = new IdentityHashMap<>();
+        for (ExchangeSpec e : fragments.overChannels()) {
+            above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>())
+                    .add(new Plan.Drawn(e.kind().label(), List.of("Workers Planned: " + workers)));
+        }
+        StringBuilder sb = new StringBuilder();
+        root.explain(catalog, sb, 0, root.sharedSubplans(), n -> above.getOrDefault(n, List.of()));
+        return sb.toString();
+    }
+
     public Catalog catalog() {
         return catalog;
     }
