@@ -82,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println();
             return;
         }
-        out.print(troupe.explain(plan));
+        out.print(troupe.explain(plan, options));
         long t0 = System.nanoTime();
         QueryResult result = troupe.execute(plan, options);
         double elapsed = seconds(t0);

@@ -285,7 +285,7 @@ public final class Troupe implements AutoCloseable {
         long start = System.nanoTime();
         QueryResult result = submit(query, options, profiler).await();
         long elapsed = System.nanoTime() - start;
-        return profiler.profile(plan, query.pipelines(), compiler::origin, workers, elapsed, result);
+        return profiler.profile(plan, query, compiler, workers, elapsed, result);
     }
 
     /**
@@ -409,7 +409,7 @@ public final class Troupe implements AutoCloseable {
         try {
             ExecutorRuntime executor = runtime();
             coordinator = executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), workers, timeout, done, handOver));
+                    executor.spec(ctx, query.pipelines(), query.fragments(), workers, timeout, done, handOver));
         } catch (RuntimeException e) {
             ctx.release();
             admission.finished();
@@ -496,11 +496,27 @@ public final class Troupe implements AutoCloseable {
         return table;
     }
 
-    /** The validated plan tree with each node's output columns and types. */
+    /**
+     * EXPLAIN: the validated plan tree with each node's output columns and types, and the exchanges
+     * that move batches when it runs with the default workers (see {@link #explain(Plan, QueryOptions)}).
+     */
     public String explain(Plan plan) {
+        return explain(plan, QueryOptions.defaults());
+    }
+
+    /**
+     * EXPLAIN of {@code plan} as it runs with {@code options}: the validated plan tree with each node's
+     * output columns and types, and, with workers, a line for every exchange that moves batches (the
+     * Gather, or a Gather Merge above an ORDER BY at the top) with its workers planned, as PostgreSQL
+     * prints them. Runs nothing.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run
+     */
+    public String explain(Plan plan, QueryOptions options) {
         notNull(plan, "Troupe.explain", "plan");
-        checkOpen();
-        return plan.explain(catalog);
+        notNull(options, "Troupe.explain", "options");
+        PlanCompiler compiler = new PlanCompiler(catalog, settings);
+        return compiler.explain(compile(compiler, plan), workers(options));
     }
 
     private void checkOpen() {

@@ -7,6 +7,7 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.QueryCancelledException;
+import io.troupe.operators.fragment.FragmentPlan;
 import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -228,15 +229,15 @@ public final class ExecutorRuntime implements AutoCloseable {
     }
 
     /** A query spec on this runtime's dispatchers and channels, collecting its result. */
-    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines,
+    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments,
                                       int workers, Duration timeout, CompletableFuture<Void> done) {
-        return spec(ctx, pipelines, workers, timeout, done, null);
+        return spec(ctx, pipelines, fragments, workers, timeout, done, null);
     }
 
-    /** A query spec whose Gather hands its batches to {@code handOver} (null: collect them). */
-    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
-                                      CompletableFuture<Void> done, BatchHandOver handOver) {
-        return new QueryCoordinator.Spec(ctx, pipelines, workers, timeout, transport,
+    /** A query spec whose top exchange hands its batches to {@code handOver} (null: collect them). */
+    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments, int workers,
+                                      Duration timeout, CompletableFuture<Void> done, BatchHandOver handOver) {
+        return new QueryCoordinator.Spec(ctx, pipelines, fragments, workers, timeout, transport,
                 dispatchers.workers(), dispatchers.gathers(),
                 settings.workers().leaderParticipation(), liveWorkers, done, handOver, backPressureEvents);
     }

@@ -1,23 +1,20 @@
 package io.troupe.actors.coordinator;
 
 import io.troupe.actors.exchange.BatchHandOver;
-import io.troupe.actors.exchange.Gather;
-import io.troupe.actors.exchange.GatherMerge;
+import io.troupe.actors.exchange.Exchange;
+import io.troupe.actors.exchange.ExchangeFactory;
 import io.troupe.actors.exchange.GatherOutlet;
 import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.actors.worker.PipelineWorker;
-import io.troupe.operators.exec.BatchConsumer;
-import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
-import io.troupe.operators.sort.SortedStreams;
-import io.troupe.operators.sort.StreamMerger;
+import io.troupe.operators.fragment.ExchangeSpec;
+import io.troupe.operators.fragment.FragmentPlan;
 import io.troupe.transport.BatchChannel;
-import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -30,8 +27,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -39,44 +37,44 @@ import java.util.function.Function;
 
 /**
  * Runs one query's compiled pipelines over worker actors, one pipeline after another in dependency
- * order. It compiles nothing: it takes the pipelines {@code PlanCompiler} made.
+ * order. It compiles nothing: it takes the pipelines {@code PlanCompiler} made, and the exchanges
+ * between their fragments as the compiler planned them ({@link FragmentPlan}): it builds each
+ * exchange that moves batches over channels through {@link ExchangeFactory}, with the pipeline that
+ * exchange names ({@link ExchangeFactory#stage}), and never infers one from the pipelines. In one
+ * JVM that is the exchange at the top (a Gather, or a Gather Merge over an ORDER BY); the others are
+ * elided, their consumers reading the producers' shared state once the producer's pipeline finalized.
  *
  * <h2>Phases, per pipeline</h2>
  * <ol>
  *   <li>{@code binding} (one: the coordinator): open the pipeline's states once
- *       ({@link PipelineRun#open}); for the last pipeline, open one gather channel per worker and
- *       spawn the {@link Gather} (with its own task bound first, under leader participation); spawn
- *       the workers on the worker dispatcher and watch them. All: each worker binds its chains and
- *       reports {@code WorkerBound}.</li>
- *   <li>{@code running}: once all are bound, {@code Start} to all, the Gather too (see
+ *       ({@link PipelineRun#open}); where an exchange is built with the pipeline, let the factory open
+ *       it instead, with one channel per worker, and spawn the exchange actor; spawn the workers on
+ *       the worker dispatcher and watch them. All: each worker binds its chains (into its channel,
+ *       where there is an exchange) and reports {@code WorkerBound}.</li>
+ *   <li>{@code running}: once all are bound, {@code Start} to all, the exchange too (see
  *       {@link PipelineRun} for why nobody drives before everybody is bound). All drive their tasks
- *       and report {@code WorkerDone}; for the last pipeline the Gather reports
- *       {@code GatherDone}.</li>
+ *       and report {@code WorkerDone}; the exchange reports {@code Exchange.Done}.</li>
  *   <li>{@code finalizing}: once all are done (the barrier of a hash join build), one: the
  *       coordinator prepares the sink's finalize work ({@link PipelineRun#prepareFinalize}, which
  *       allocates a join's bucket array) and sends it to every worker; all: each steps it until no
- *       unit is left (a join's inserts) and reports {@code FinalizeDone}. The last pipeline's
- *       workers have no sink of their own (they feed the Gather) and skip this phase.</li>
+ *       unit is left (a join's inserts) and reports {@code FinalizeDone}. Workers that feed an
+ *       exchange have no sink of their own (the exchange feeds the result's) and skip this phase.</li>
  *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
  * </ol>
- * <b>Gather Merge.</b> When the last pipeline reads a sort's output (ORDER BY at the top), its workers
- * each stream one sorted run and a {@link GatherMerge} takes the Gather's place: it merges the streams
- * and runs the operators above the sort after the merge ({@link SortedStreams}). It is started, reported
- * and stopped like the Gather; it runs no morsel itself.
  *
  * <b>Deadlock rule.</b> The barriers (bound before start; every worker done before the finalize
  * work) are passed by workers that hold no output: before anyone produced a batch, or after every
  * chain finished. The waits happen in the coordinator, not in a worker whose output may be full:
- * the Gather drains on its own dispatcher while the workers produce.
+ * the exchange drains on its own dispatcher while the workers produce.
  *
  * <h2>Failure, cancel, timeout</h2>
- * A worker's or the Gather's failure, a crash seen through death watch, {@link Cancel} or the
+ * A worker's or the exchange's failure, a crash seen through death watch, {@link Cancel} or the
  * timeout keeps the first cause (later ones are attached as suppressed), sets the query's cancel
  * flag (so a worker retrying a full channel gives up), and stops the coordinator. Pekko stops its
  * children first (their PostStop leaves the channels), so the result future completes only once
  * every actor of the query has stopped and every channel of the query is closed. Query actors are
  * never restarted. An Error that kernel code throws (OutOfMemoryError, StackOverflowError), here, in
- * a worker or in the Gather, is caught where it is thrown and fails the query like any other
+ * a worker or in the exchange, is caught where it is thrown and fails the query like any other
  * failure, named by {@link QueryFailedException#caught}: it must not reach Pekko, which would stop
  * the actor system (and, with {@code jvm-exit-on-fatal-error} on, the JVM).
  *
@@ -86,7 +84,7 @@ import java.util.function.Function;
 public final class QueryCoordinator {
 
     /** The coordinator's messages. */
-    public sealed interface Command permits Cancel, WorkerReport, GatherReport, TimedOut {
+    public sealed interface Command permits Cancel, WorkerReport, ExchangeReport, TimedOut {
     }
 
     /** Stop the query: the caller cancelled it. */
@@ -97,8 +95,8 @@ public final class QueryCoordinator {
     record WorkerReport(PipelineWorker.Report report) implements Command {
     }
 
-    /** The report of the Gather or the Gather Merge (they report alike), adapted. */
-    record GatherReport(Gather.Report report) implements Command {
+    /** An exchange actor's report, adapted. */
+    record ExchangeReport(Exchange.Report report) implements Command {
     }
 
     /** Private: the query's timeout expired. */
@@ -110,21 +108,22 @@ public final class QueryCoordinator {
      * What a coordinator runs.
      *
      * @param ctx              the query's context (id, batch size, published values, cancel flag)
-     * @param pipelines        the compiled pipelines; the last in dependency order feeds the Gather
+     * @param pipelines        the compiled pipelines
+     * @param fragments        the exchanges between their fragments, as the compiler planned them
      * @param workers          workers per pipeline, at least 1
      * @param timeout          stop the query after this long; null for none
-     * @param transport        where gather channels come from
+     * @param transport        where exchange channels come from
      * @param workerDispatcher the dispatcher of the CPU-bound workers
-     * @param gatherDispatcher the Gather's dispatcher (not the workers')
-     * @param leaderParticipation whether the Gather runs morsels of the last pipeline itself
+     * @param gatherDispatcher the exchange actors' dispatcher (not the workers')
+     * @param leaderParticipation whether a Gather runs morsels of its pipeline itself
      * @param liveWorkers      the Troupe's count of live workers
      * @param done             completed once every actor of the query has stopped: normally when the
      *                         result is published in {@code ctx}, else with the first cause
-     * @param handOver         for a streamed query, where the Gather hands its batches (bounded) instead
-     *                         of the result sink, which then collects nothing; null to collect
-     * @param backPressureEvents the Troupe's count of waits on a full gather channel ({@link GatherOutlet})
+     * @param handOver         for a streamed query, where the top exchange hands its batches (bounded)
+     *                         instead of the result sink, which then collects nothing; null to collect
+     * @param backPressureEvents the Troupe's count of waits on a full exchange channel ({@link GatherOutlet})
      */
-    public record Spec(ExecContext ctx, List<Pipeline> pipelines, int workers, Duration timeout,
+    public record Spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments, int workers, Duration timeout,
                        TransportRuntime transport, DispatcherSelector workerDispatcher,
                        DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
                        CompletableFuture<Void> done, BatchHandOver handOver, LongAdder backPressureEvents) {
@@ -133,36 +132,36 @@ public final class QueryCoordinator {
     /** One pipeline's execution, as the coordinator tracks it. */
     private static final class Stage {
         final int index;
-        final PipelineRun run;
         final String role;
-        final boolean gathered;
+        /** The exchange built with this pipeline, over channels; null for none. */
+        final ExchangeSpec exchange;
+        PipelineRun run;
         final List<ActorRef<PipelineWorker.Command>> workers = new ArrayList<>();
-        /** The last pipeline's Gather; null for the others. */
-        ActorRef<Gather.Command> gather;
-        /** The last pipeline's Gather Merge, in the Gather's place when it reads a sort's output; else null. */
-        ActorRef<GatherMerge.Command> gatherMerge;
+        /** The exchange's actor; null without an exchange. */
+        ActorRef<Exchange.Command> exchangeActor;
         int bound;
         int done;
         int finalized;
-        boolean gatherDone;
+        boolean exchangeDone;
 
-        Stage(int index, PipelineRun run, String role, boolean gathered) {
+        Stage(int index, String role, ExchangeSpec exchange) {
             this.index = index;
-            this.run = run;
             this.role = role;
-            this.gathered = gathered;
+            this.exchange = exchange;
         }
 
         boolean complete(int expected) {
-            return done == expected && (!gathered || gatherDone);
+            return done == expected && (exchange == null || exchangeDone);
         }
     }
 
     private final ActorContext<Command> context;
     private final Spec spec;
     private final List<Pipeline> ordered;
+    /** By pipeline id: the exchange over channels built with that pipeline. */
+    private final Map<Integer, ExchangeSpec> exchanges;
     private final ActorRef<PipelineWorker.Report> workerReports;
-    private final ActorRef<Gather.Report> gatherReports;
+    private final ActorRef<Exchange.Report> exchangeReports;
     private final List<BatchChannel> openedChannels = new ArrayList<>();
     private Throwable failure;
 
@@ -170,19 +169,43 @@ public final class QueryCoordinator {
         this.context = context;
         this.spec = spec;
         this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
+        this.exchanges = exchangesByStage(spec);
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
-        this.gatherReports = context.messageAdapter(Gather.Report.class, GatherReport::new);
+        this.exchangeReports = context.messageAdapter(Exchange.Report.class, ExchangeReport::new);
     }
 
     public static Behavior<Command> create(Spec spec) {
         if (spec.workers() < 1) {
             throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
         }
+        exchangesByStage(spec);
         return Behaviors.withTimers(timers -> Behaviors.setup(context -> {
             QueryCoordinator coordinator = new QueryCoordinator(context, spec);
             return ErrorGuard.guard(Command.class, coordinator.start(timers),
                     e -> coordinator.fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator", e)));
         }));
+    }
+
+    /**
+     * The exchanges over channels by the pipeline each is built with.
+     *
+     * @throws IllegalArgumentException when one names a pipeline the query lacks, or two name one pipeline
+     */
+    private static Map<Integer, ExchangeSpec> exchangesByStage(Spec spec) {
+        Map<Integer, ExchangeSpec> byStage = new HashMap<>();
+        for (ExchangeSpec exchange : spec.fragments().overChannels()) {
+            int stage = ExchangeFactory.stage(exchange);
+            if (spec.pipelines().stream().noneMatch(p -> p.id() == stage)) {
+                throw new IllegalArgumentException("query " + spec.ctx().queryId() + ": " + exchange
+                        + " is built with pipeline " + stage + ", which the query does not have");
+            }
+            ExchangeSpec other = byStage.putIfAbsent(stage, exchange);
+            if (other != null) {
+                throw new IllegalArgumentException("query " + spec.ctx().queryId() + ": " + other + " and " + exchange
+                        + " are both built with pipeline " + stage);
+            }
+        }
+        return byStage;
     }
 
     private Behavior<Command> start(TimerScheduler<Command> timers) {
@@ -198,36 +221,24 @@ public final class QueryCoordinator {
         Stage stage;
         try {
             Pipeline pipeline = ordered.get(index);
-            boolean gathered = index == ordered.size() - 1 && pipeline.sink() instanceof CollectSink;
-            Optional<SortedStreams> sorted = gathered ? SortedStreams.of(pipeline) : Optional.empty();
-            Pipeline workerPipeline = sorted.isPresent() ? sorted.get().streamPipeline(spec.workers()) : pipeline;
-            stage = new Stage(index, PipelineRun.open(workerPipeline, spec.ctx()), role(pipeline, gathered), gathered);
-            List<GatherOutlet> outlets = new ArrayList<>();
-            if (gathered) {
-                List<BatchReceiver> inputs = new ArrayList<>();
-                for (int w = 0; w < spec.workers(); w++) {
-                    BatchChannel channel = spec.transport().openChannel();
-                    openedChannels.add(channel);
-                    inputs.add(channel.receiver());
-                    outlets.add(new GatherOutlet(channel.sender(), spec.ctx(), workerName(stage, w),
-                            spec.backPressureEvents()));
-                }
-                BatchConsumer collect = spec.handOver() != null ? spec.handOver() : stage.run.sinkState().local();
-                if (sorted.isPresent()) {
-                    stage.gatherMerge = spawnGatherMerge(sorted.get(), inputs, collect, pipeline);
-                } else {
-                    PipelineRun.WorkerTask leader = spec.leaderParticipation() ? Gather.bindLeader(stage.run, collect) : null;
-                    ActorRef<Gather.Command> gather = context.spawn(spec.handOver() != null
-                                    ? Gather.streaming(inputs, spec.handOver(), leader, gatherReports, spec.ctx().queryId())
-                                    : Gather.create(inputs, collect, leader, gatherReports, spec.ctx().queryId()),
-                            "gather-p" + pipeline.id(), spec.gatherDispatcher());
-                    context.watch(gather);
-                    stage.gather = gather;
-                }
+            ExchangeSpec exchange = exchanges.get(pipeline.id());
+            String role = exchange != null ? "gathered" : pipeline.sink().role();
+            stage = new Stage(index, role, exchange);
+            List<GatherOutlet> outlets = null;
+            if (exchange == null) {
+                stage.run = PipelineRun.open(pipeline, spec.ctx());
+            } else {
+                ExchangeFactory.Built built = ExchangeFactory.build(exchange, pipeline, new ExchangeFactory.Site(
+                        spec.ctx(), spec.workers(), spec.transport(), spec.handOver(), spec.leaderParticipation(),
+                        spec.backPressureEvents(), exchangeReports, w -> workerName(role, w), openedChannels));
+                stage.run = built.run();
+                outlets = built.outlets();
+                stage.exchangeActor = context.spawn(built.behavior(), built.name(), spec.gatherDispatcher());
+                context.watch(stage.exchangeActor);
             }
             for (int w = 0; w < spec.workers(); w++) {
-                PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(stage, w), stage.run, spec.ctx(),
-                        gathered ? outlets.get(w) : null, spec.liveWorkers(), workerReports);
+                PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(role, w), stage.run, spec.ctx(),
+                        outlets == null ? null : outlets.get(w), spec.liveWorkers(), workerReports);
                 ActorRef<PipelineWorker.Command> worker = context.spawn(PipelineWorker.create(workerSpec),
                         "p" + pipeline.id() + "-" + stage.role + "-worker-" + w, spec.workerDispatcher());
                 context.watch(worker);
@@ -241,19 +252,6 @@ public final class QueryCoordinator {
         return binding(stage);
     }
 
-    /** The Gather Merge over {@code inputs}, the operators above the sort bound after it, into {@code collect}. */
-    private ActorRef<GatherMerge.Command> spawnGatherMerge(SortedStreams sorted, List<BatchReceiver> inputs,
-                                                           BatchConsumer collect, Pipeline pipeline) {
-        StreamMerger merger = sorted.merger(spec.ctx(), inputs.size());
-        BatchConsumer chain = sorted.chain(spec.ctx(), collect);
-        ActorRef<GatherMerge.Command> merge = context.spawn(spec.handOver() != null
-                        ? GatherMerge.streaming(inputs, merger, chain, spec.handOver(), gatherReports, spec.ctx().queryId())
-                        : GatherMerge.create(inputs, merger, chain, gatherReports, spec.ctx().queryId()),
-                "gather-merge-p" + pipeline.id(), spec.gatherDispatcher());
-        context.watch(merge);
-        return merge;
-    }
-
     private Behavior<Command> binding(Stage stage) {
         return phase(stage, report -> onBindingReport(stage, report));
     }
@@ -263,7 +261,7 @@ public final class QueryCoordinator {
                                     Function<PipelineWorker.Report, Behavior<Command>> onWorkerReport) {
         return Behaviors.receive(Command.class)
                 .onMessage(WorkerReport.class, m -> onWorkerReport.apply(m.report()))
-                .onMessage(GatherReport.class, m -> onGatherReport(stage, m.report()))
+                .onMessage(ExchangeReport.class, m -> onExchangeReport(stage, m.report()))
                 .onMessage(Cancel.class, this::onCancel)
                 .onMessage(TimedOut.class, m -> onTimedOut())
                 .onSignal(ChildFailed.class, this::onChildFailed)
@@ -281,11 +279,8 @@ public final class QueryCoordinator {
                 for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
                     worker.tell(PipelineWorker.Start.INSTANCE);
                 }
-                if (stage.gather != null) {
-                    stage.gather.tell(Gather.Start.INSTANCE);
-                }
-                if (stage.gatherMerge != null) {
-                    stage.gatherMerge.tell(GatherMerge.Start.INSTANCE);
+                if (stage.exchangeActor != null) {
+                    stage.exchangeActor.tell(Exchange.Start.INSTANCE);
                 }
                 return running(stage);
             }
@@ -309,11 +304,11 @@ public final class QueryCoordinator {
         return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": unexpected " + report + " while running"));
     }
 
-    private Behavior<Command> onGatherReport(Stage stage, Gather.Report report) {
-        if (report instanceof Gather.GatherFailed failed) {
+    private Behavior<Command> onExchangeReport(Stage stage, Exchange.Report report) {
+        if (report instanceof Exchange.Failed failed) {
             return fail(failed.cause());
         }
-        stage.gatherDone = true;
+        stage.exchangeDone = true;
         return completeIfDone(stage);
     }
 
@@ -328,7 +323,7 @@ public final class QueryCoordinator {
             return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, preparing to finalize "
                     + describe(stage), e));
         }
-        if (stage.gathered) {
+        if (stage.exchange != null) {
             return finalizeSink(stage, work);
         }
         for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
@@ -353,8 +348,8 @@ public final class QueryCoordinator {
     }
 
     /**
-     * Does what is left of the finalize {@code work} here (the last pipeline's workers are gone, and
-     * its result sink has none), finalizes the sink, and moves to the next pipeline or stops.
+     * Does what is left of the finalize {@code work} here (an exchange's workers are gone, and the
+     * result sink it feeds has none), finalizes the sink, and moves to the next pipeline or stops.
      */
     private Behavior<Command> finalizeSink(Stage stage, FinalizeWork work) {
         try {
@@ -420,15 +415,11 @@ public final class QueryCoordinator {
 
     // ------------------------------------------------------------------ names
 
-    private static String role(Pipeline pipeline, boolean gathered) {
-        return gathered ? "gathered" : pipeline.sink().role();
-    }
-
     private static String describe(Stage stage) {
         return "pipeline " + stage.index + " (" + stage.role + ")";
     }
 
-    private static String workerName(Stage stage, int worker) {
-        return stage.role + " worker " + worker;
+    private static String workerName(String role, int worker) {
+        return role + " worker " + worker;
     }
 }

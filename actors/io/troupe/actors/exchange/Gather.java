@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Collects the output of a query's last pipeline: polls one {@link BatchReceiver} per worker and
  * pushes every batch into the consumer it was given (a local of the query's result sink), then
- * finishes that consumer and reports {@link GatherDone} once every worker sent its end of stream.
+ * finishes that consumer and reports {@link Exchange.Done} once every worker sent its end of stream.
  *
  * <p>Runs on a dispatcher other than the workers', so that workers back-pressured on a full channel
  * can never keep it from draining (the deadlock rule of shared/design.md). Work per message is
@@ -39,19 +39,19 @@ import java.util.concurrent.TimeUnit;
  * idling, its output going straight into the consumer. The Gather is then done when every channel
  * ended and its own task is done. The task is bound, like every worker's, before any worker starts.
  *
- * <p><b>Streaming</b> ({@link #streaming}): the consumer is a {@link BatchHandOver} of a few batches
- * that the caller of the stream pulls from. A round then takes from the channels no more batches
- * than the hand-over has room for, and runs the leader's task only when there is room. With no room
- * the Gather parks ({@code PARKED}): it stops polling, without holding its dispatcher thread, so the
- * workers' channels fill and the workers wait on them (their idle strategy), and it resumes when the
- * caller has freed half the hand-over (a {@code Resume} the caller's thread sends; the hand-over's
- * protocol comment says why none is lost). It reports {@link GatherDone} only once all it delivered
- * is in the hand-over.
+ * <p><b>Streaming</b> (a {@code handOver} given to {@link #create}): the consumer is a
+ * {@link BatchHandOver} of a few batches that the caller of the stream pulls from. A round then
+ * takes from the channels no more batches than the hand-over has room for, and runs the leader's
+ * task only when there is room. With no room the Gather parks ({@code PARKED}): it stops polling,
+ * without holding its dispatcher thread, so the workers' channels fill and the workers wait on them
+ * (their idle strategy), and it resumes when the caller has freed half the hand-over (a
+ * {@code Resume} the caller's thread sends; the hand-over's protocol comment says why none is lost).
+ * It reports {@link Exchange.Done} only once all it delivered is in the hand-over.
  *
  * <p>Not threadsafe, as every actor: its state is touched only by its own messages. Its PostStop
  * closes every channel it reads.
  */
-public final class Gather extends AbstractBehavior<Gather.Command> {
+public final class Gather extends AbstractBehavior<Exchange.Command> {
 
     /** Frames read from one channel per round: enough to amortise a round, few enough to interleave. */
     static final int POLL_LIMIT = 16;
@@ -63,43 +63,6 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
         return new BackoffIdleStrategy(10, 20, 1_000, MAX_IDLE_PARK_NS);
     }
 
-    /**
-     * The Gather's messages: {@link Start} from the coordinator (which stops it to cancel), its own
-     * {@code Poll}, and {@code Resume} from a stream's consumer.
-     */
-    public sealed interface Command permits Start, Poll, Resume {
-    }
-
-    /**
-     * Every worker is bound: start polling (and running the Gather's own task). Not before: the last
-     * of a RIGHT join's probers must not finish while another has yet to bind (see PipelineRun).
-     */
-    public enum Start implements Command {
-        INSTANCE
-    }
-
-    /** Private self-message: run one round over the channels. */
-    enum Poll implements Command {
-        INSTANCE
-    }
-
-    /** From the consumer of a streaming Gather's hand-over, while the Gather is parked: there is room again. */
-    enum Resume implements Command {
-        INSTANCE
-    }
-
-    /** What the Gather tells its coordinator. */
-    public sealed interface Report permits GatherDone, GatherFailed {
-    }
-
-    /** Every worker's stream ended and the consumer finished. */
-    public record GatherDone(long batches) implements Report {
-    }
-
-    /** Reading or consuming failed (or a worker left its channel without an end of stream). */
-    public record GatherFailed(Throwable cause) implements Report {
-    }
-
     /** WAITING for Start; GATHERING, a Poll in flight; PARKED on a full hand-over, no Poll in flight; DONE. */
     private enum Phase { WAITING, GATHERING, PARKED, DONE }
 
@@ -109,7 +72,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     private final BatchHandOver handOver;
     /** Tells this Gather to resume: run by the hand-over's consumer thread. */
     private final Runnable wake;
-    private final ActorRef<Report> reportTo;
+    private final ActorRef<Exchange.Report> reportTo;
     private final long queryId;
     private final boolean[] ended;
     private final BatchHandler handler;
@@ -121,16 +84,17 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     private long batches;
     private Phase phase = Phase.WAITING;
 
-    private Gather(ActorContext<Command> context, List<BatchReceiver> inputs, BatchConsumer consumer,
-                   BatchHandOver handOver, PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
+    private Gather(ActorContext<Exchange.Command> context, List<BatchReceiver> inputs, BatchConsumer consumer,
+                   BatchHandOver handOver, PipelineRun.WorkerTask leader, ActorRef<Exchange.Report> reportTo,
+                   long queryId) {
         super(context);
         this.leader = leader;
         this.leaderDone = leader == null;
         this.inputs = List.copyOf(inputs);
         this.consumer = consumer;
         this.handOver = handOver;
-        ActorRef<Command> self = context.getSelf();
-        this.wake = () -> self.tell(Resume.INSTANCE);
+        ActorRef<Exchange.Command> self = context.getSelf();
+        this.wake = () -> self.tell(Exchange.Resume.INSTANCE);
         this.reportTo = reportTo;
         this.queryId = queryId;
         this.ended = new boolean[inputs.size()];
@@ -150,24 +114,17 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
 
     /**
      * A Gather over {@code inputs} (one channel per worker) into {@code consumer}, reporting to
-     * {@code reportTo}; it starts polling on {@link Start}.
+     * {@code reportTo}; it starts polling on {@link Exchange.Start}.
      *
-     * @param leader its own task from {@link #bindLeader}, or null when it only gathers
+     * @param handOver the consumer itself when the result is streamed (its room bounds what a round
+     *                 takes in, see the class comment), null when it is collected
+     * @param leader   its own task from {@link #bindLeader} over {@code consumer}, or null when it only gathers
      */
-    public static Behavior<Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
-                                           PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, consumer, null, leader, reportTo, queryId).guarded());
-    }
-
-    /**
-     * A Gather over {@code inputs} that hands every batch to {@code handOver}, taking in no more than
-     * it has room for (see the class comment); otherwise as {@link #create}.
-     *
-     * @param leader its own task from {@link #bindLeader} over {@code handOver}, or null
-     */
-    public static Behavior<Command> streaming(List<BatchReceiver> inputs, BatchHandOver handOver,
-                                              PipelineRun.WorkerTask leader, ActorRef<Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, handOver, handOver, leader, reportTo, queryId).guarded());
+    public static Behavior<Exchange.Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
+                                                    BatchHandOver handOver, PipelineRun.WorkerTask leader,
+                                                    ActorRef<Exchange.Report> reportTo, long queryId) {
+        return Behaviors.setup(context -> new Gather(context, inputs, consumer, handOver, leader, reportTo, queryId)
+                .guarded());
     }
 
     /**
@@ -190,24 +147,24 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     }
 
     @Override
-    public Receive<Command> createReceive() {
+    public Receive<Exchange.Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(Start.class, m -> onStart())
-                .onMessage(Poll.class, p -> onPoll())
-                .onMessage(Resume.class, r -> onResume())
+                .onMessage(Exchange.Start.class, m -> onStart())
+                .onMessage(Exchange.Poll.class, p -> onPoll())
+                .onMessage(Exchange.Resume.class, r -> onResume())
                 .onSignal(PostStop.class, s -> onPostStop())
                 .build();
     }
 
-    private Behavior<Command> onStart() {
+    private Behavior<Exchange.Command> onStart() {
         if (phase == Phase.WAITING) {
             phase = Phase.GATHERING;
-            getContext().getSelf().tell(Poll.INSTANCE);
+            getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         }
         return this;
     }
 
-    private Behavior<Command> onPoll() {
+    private Behavior<Exchange.Command> onPoll() {
         if (phase != Phase.GATHERING) {
             return this;
         }
@@ -250,7 +207,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
                 phase = Phase.DONE;
                 getContext().getLog().debug("[query {}] gather done batches=[{}] leader batches=[{}]", queryId, batches,
                         leader == null ? 0 : leader.batches());
-                reportTo.tell(new GatherDone(batches));
+                reportTo.tell(new Exchange.Done(batches));
                 return Behaviors.stopped();
             }
         } catch (Throwable e) {
@@ -262,7 +219,7 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
             }
         }
         idle.idle(work);
-        getContext().getSelf().tell(Poll.INSTANCE);
+        getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         return this;
     }
 
@@ -270,19 +227,19 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
      * No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. Producers
      * first hear of all consumption they are owed (the deadlock rule, as before an idle round).
      */
-    private Behavior<Command> park() {
+    private Behavior<Exchange.Command> park() {
         if (handOver.parkIfFull(wake)) {
             for (BatchReceiver input : inputs) {
                 input.flush();
             }
             phase = Phase.PARKED;
         } else {
-            getContext().getSelf().tell(Poll.INSTANCE);
+            getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         }
         return this;
     }
 
-    private Behavior<Command> onResume() {
+    private Behavior<Exchange.Command> onResume() {
         if (phase != Phase.PARKED) {
             return this;
         }
@@ -291,18 +248,18 @@ public final class Gather extends AbstractBehavior<Gather.Command> {
     }
 
     /** This Gather, with what is thrown around its handlers failing the query too (see {@link ErrorGuard}). */
-    private Behavior<Command> guarded() {
-        return ErrorGuard.guard(Command.class, this, e -> fail("the Gather", e));
+    private Behavior<Exchange.Command> guarded() {
+        return ErrorGuard.guard(Exchange.Command.class, this, e -> fail("the Gather", e));
     }
 
     /** Fails the query with what {@code where} threw, an Error too: the query fails, not the actor system. */
-    private Behavior<Command> fail(String where, Throwable thrown) {
+    private Behavior<Exchange.Command> fail(String where, Throwable thrown) {
         phase = Phase.DONE;
-        reportTo.tell(new GatherFailed(QueryFailedException.caught(queryId, where, thrown)));
+        reportTo.tell(new Exchange.Failed(QueryFailedException.caught(queryId, where, thrown)));
         return Behaviors.stopped();
     }
 
-    private Behavior<Command> onPostStop() {
+    private Behavior<Exchange.Command> onPostStop() {
         for (BatchReceiver input : inputs) {
             input.close();
         }

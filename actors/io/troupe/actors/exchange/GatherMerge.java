@@ -23,7 +23,7 @@ import java.util.List;
  * per worker, merges them into one stream in the global order ({@link StreamMerger}: a k-way heap
  * merge that also applies a top-N's OFFSET and LIMIT) and pushes it into the consumer it was given
  * (the operators above the sort, ending in a local of the query's result sink). It finishes that
- * consumer and reports {@link Gather.GatherDone}, as the Gather does, once every worker sent its end of stream.
+ * consumer and reports {@link Exchange.Done}, as the Gather does, once every worker sent its end of stream.
  *
  * <p><b>How it works, and why</b> (after PostgreSQL's nodeGatherMerge.c). A row may go out only
  * while the merge holds a row, or the end of stream, from every worker that has not ended: the one
@@ -46,8 +46,8 @@ import java.util.List;
  * wants no more, it reads and drops the rest, so that no worker stays back-pressured, and ends as
  * usual when every channel has ended.
  *
- * <p><b>Streaming</b> ({@link #streaming}): the consumer ends in a {@link BatchHandOver} of a few
- * batches that the caller's thread drains. A round emits no more merged batches than the hand-over
+ * <p><b>Streaming</b> (a {@code handOver} given to {@link #create}): the consumer ends in a
+ * {@link BatchHandOver} of a few batches that the caller's thread drains. A round emits no more merged batches than the hand-over
  * has room for; with no room the Gather Merge parks (no Poll) until the caller frees room and sends
  * {@code Resume}, and it finishes only once the hand-over took every batch it was given. Parked, it
  * reads no channel, so its workers wait on their full channels: the caller's pace reaches them.
@@ -59,34 +59,15 @@ import java.util.List;
  * <p>Not threadsafe, as every actor: its state is touched only by its own messages. Its PostStop
  * closes every channel it reads.
  */
-public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
+public final class GatherMerge extends AbstractBehavior<Exchange.Command> {
 
     /** Batches per worker the merge keeps at hand while it is not stalled. */
     static final int QUEUE_TARGET = 4;
     /** Merged batches pushed per round, so that a round stays short. */
     static final int BATCHES_PER_ROUND = 64;
 
-    /** The Gather Merge's messages: {@link Start} from the coordinator (which stops it to cancel), and its own {@code Poll}. */
-    public sealed interface Command permits Start, Poll, Resume {
-    }
-
-    /** Every worker is bound: start polling. */
-    public enum Start implements Command {
-        INSTANCE
-    }
-
-    /** Private self-message: run one round. */
-    enum Poll implements Command {
-        INSTANCE
-    }
-
-    /** From the consumer of a streaming Gather Merge's hand-over, while it is parked: there is room again. */
-    enum Resume implements Command {
-        INSTANCE
-    }
-
     private enum Phase {
-        /** Created; polls nothing before {@link Start}. */
+        /** Created; polls nothing before {@link Exchange.Start}. */
         WAITING,
         /** Merging into the consumer. */
         MERGING,
@@ -104,7 +85,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     /** The hand-over the consumer ends in when streaming, whose room bounds each round; null when collecting. */
     private final BatchHandOver handOver;
     private final Runnable wake;
-    private final ActorRef<Gather.Report> reportTo;
+    private final ActorRef<Exchange.Report> reportTo;
     private final long queryId;
     private final BatchHandler[] handlers;
     private final IdleStrategy idle = Gather.roundIdle();
@@ -113,8 +94,9 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     /** The phase a park interrupted, to go back to on Resume. */
     private Phase resumeTo;
 
-    private GatherMerge(ActorContext<Command> context, List<BatchReceiver> inputs, StreamMerger merger,
-                        BatchConsumer consumer, BatchHandOver handOver, ActorRef<Gather.Report> reportTo, long queryId) {
+    private GatherMerge(ActorContext<Exchange.Command> context, List<BatchReceiver> inputs, StreamMerger merger,
+                        BatchConsumer consumer, BatchHandOver handOver, ActorRef<Exchange.Report> reportTo,
+                        long queryId) {
         super(context);
         if (inputs.size() != merger.inputs()) {
             throw new IllegalArgumentException("query " + queryId + ": " + inputs.size()
@@ -124,8 +106,8 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
         this.merger = merger;
         this.consumer = consumer;
         this.handOver = handOver;
-        ActorRef<Command> self = context.getSelf();
-        this.wake = () -> self.tell(Resume.INSTANCE);
+        ActorRef<Exchange.Command> self = context.getSelf();
+        this.wake = () -> self.tell(Exchange.Resume.INSTANCE);
         this.reportTo = reportTo;
         this.queryId = queryId;
         this.handlers = new BatchHandler[inputs.size()];
@@ -151,42 +133,37 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     /**
      * A Gather Merge of {@code inputs} (one channel per worker, each a sorted stream) through
      * {@code merger} (of as many inputs) into {@code consumer}, reporting to {@code reportTo}; it
-     * starts polling on {@link Start}.
+     * starts polling on {@link Exchange.Start}.
+     *
+     * @param handOver the hand-over {@code consumer} ends in when the result is streamed (its room
+     *                 bounds what a round emits, see the class comment), null when it is collected
      */
-    public static Behavior<Command> create(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
-                                           ActorRef<Gather.Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, null, reportTo, queryId).guarded());
-    }
-
-    /**
-     * A Gather Merge whose {@code consumer} ends in {@code handOver}, emitting no more than it has
-     * room for (see the class comment); otherwise as {@link #create}.
-     */
-    public static Behavior<Command> streaming(List<BatchReceiver> inputs, StreamMerger merger, BatchConsumer consumer,
-                                              BatchHandOver handOver, ActorRef<Gather.Report> reportTo, long queryId) {
+    public static Behavior<Exchange.Command> create(List<BatchReceiver> inputs, StreamMerger merger,
+                                                    BatchConsumer consumer, BatchHandOver handOver,
+                                                    ActorRef<Exchange.Report> reportTo, long queryId) {
         return Behaviors.setup(context -> new GatherMerge(context, inputs, merger, consumer, handOver, reportTo, queryId)
                 .guarded());
     }
 
     @Override
-    public Receive<Command> createReceive() {
+    public Receive<Exchange.Command> createReceive() {
         return newReceiveBuilder()
-                .onMessage(Start.class, m -> onStart())
-                .onMessage(Poll.class, p -> onPoll())
-                .onMessage(Resume.class, r -> onResume())
+                .onMessage(Exchange.Start.class, m -> onStart())
+                .onMessage(Exchange.Poll.class, p -> onPoll())
+                .onMessage(Exchange.Resume.class, r -> onResume())
                 .onSignal(PostStop.class, s -> onPostStop())
                 .build();
     }
 
-    private Behavior<Command> onStart() {
+    private Behavior<Exchange.Command> onStart() {
         if (phase == Phase.WAITING) {
             phase = Phase.MERGING;
-            getContext().getSelf().tell(Poll.INSTANCE);
+            getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         }
         return this;
     }
 
-    private Behavior<Command> onPoll() {
+    private Behavior<Exchange.Command> onPoll() {
         if (phase != Phase.MERGING && phase != Phase.DRAINING) {
             return this;
         }
@@ -207,7 +184,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
                 consumer.finish();
                 phase = Phase.DONE;
                 getContext().getLog().debug("[query {}] gather merge done batches=[{}]", queryId, batches);
-                reportTo.tell(new Gather.GatherDone(batches));
+                reportTo.tell(new Exchange.Done(batches));
                 return Behaviors.stopped();
             }
         } catch (Throwable e) {
@@ -219,7 +196,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
             }
         }
         idle.idle(work);
-        getContext().getSelf().tell(Poll.INSTANCE);
+        getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         return this;
     }
 
@@ -270,7 +247,7 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
      * No room in the hand-over: wait for the consumer's Resume, unless room came meanwhile. Producers
      * first hear of all consumption they are owed (the deadlock rule, as before an idle round).
      */
-    private Behavior<Command> park() {
+    private Behavior<Exchange.Command> park() {
         if (handOver.parkIfFull(wake)) {
             for (BatchReceiver input : inputs) {
                 input.flush();
@@ -278,12 +255,12 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
             resumeTo = phase;
             phase = Phase.PARKED;
         } else {
-            getContext().getSelf().tell(Poll.INSTANCE);
+            getContext().getSelf().tell(Exchange.Poll.INSTANCE);
         }
         return this;
     }
 
-    private Behavior<Command> onResume() {
+    private Behavior<Exchange.Command> onResume() {
         if (phase != Phase.PARKED) {
             return this;
         }
@@ -301,18 +278,18 @@ public final class GatherMerge extends AbstractBehavior<GatherMerge.Command> {
     }
 
     /** This Gather Merge, with what is thrown around its handlers failing the query too (see {@link ErrorGuard}). */
-    private Behavior<Command> guarded() {
-        return ErrorGuard.guard(Command.class, this, this::fail);
+    private Behavior<Exchange.Command> guarded() {
+        return ErrorGuard.guard(Exchange.Command.class, this, this::fail);
     }
 
     /** Fails the query with what was thrown, an Error too: the query fails, not the actor system. */
-    private Behavior<Command> fail(Throwable thrown) {
+    private Behavior<Exchange.Command> fail(Throwable thrown) {
         phase = Phase.DONE;
-        reportTo.tell(new Gather.GatherFailed(QueryFailedException.caught(queryId, "the Gather Merge", thrown)));
+        reportTo.tell(new Exchange.Failed(QueryFailedException.caught(queryId, "the Gather Merge", thrown)));
         return Behaviors.stopped();
     }
 
-    private Behavior<Command> onPostStop() {
+    private Behavior<Exchange.Command> onPostStop() {
         for (BatchReceiver input : inputs) {
             input.close();
         }

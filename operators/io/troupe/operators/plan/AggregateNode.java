@@ -9,6 +9,7 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -133,10 +134,11 @@ final class AggregateNode extends Plan {
             for (int k = 0; k < keys.size(); k++) {
                 outer.add(new ColumnExpression(k, keys.get(k).type(), groupBy.get(k).outputName()));
             }
-            return DistinctAggregates.compile(compiler, rows, keys, outer, specs, arguments, argumentOf);
+            return DistinctAggregates.compile(compiler, input, rows, keys, outer, specs, arguments, argumentOf);
         }
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
         Pipeline build = rows.into(new HashAggregateSink(keys, specs, result));
-        return compiler.source(new HashAggregateSource(result)).dependsOn(build);
+        return compiler.source(new HashAggregateSource(result))
+                .dependsOn(build, ExchangeKind.grouped(keys), input);
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.scan.CollectedScanSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
@@ -57,6 +58,7 @@ final class CteScanNode extends Plan {
     @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         PlanCompiler.Materialised kept = compiler.materialise(cte);
-        return compiler.source(new CollectedScanSource(kept.result())).dependsOn(kept.producer());
+        return compiler.source(new CollectedScanSource(kept.result()))
+                .dependsOn(kept.producer(), new ExchangeKind.Forward(), cte);
     }
 }

@@ -13,6 +13,7 @@ import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.exec.TeeSink;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
+import io.troupe.operators.fragment.ExchangeKind;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,9 @@ import java.util.List;
  * </ol>
  * With one distinct argument and no other aggregate, step 2 counts per keys and is the result.
  * The other aggregates never see the pairs: a pass over the input costs about what the one-step
- * aggregate's does, and the later steps read groups and pairs, not rows.
+ * aggregate's does, and the later steps read groups and pairs, not rows. Each step's result is read
+ * through the exchange its keys ask for ({@link ExchangeKind#grouped}): the pairs by hash of
+ * (keys, x), the partial states by hash of the keys.
  *
  * <p>Compile-time only; holds nothing.
  */
@@ -44,6 +47,7 @@ final class DistinctAggregates {
     }
 
     /**
+     * @param input     the aggregate's input node, which EXPLAIN draws the steps' exchanges above
      * @param rows      the input's pipeline
      * @param keys      the group keys, bound to the input
      * @param outer     the same keys as the first columns of a step's rows
@@ -51,9 +55,9 @@ final class DistinctAggregates {
      * @param arguments the distinct arguments, bound to the input, each once
      * @param argumentOf per aggregate, its argument's index in {@code arguments}, or -1 when not distinct
      */
-    static PipelineBuilder compile(PlanCompiler compiler, PipelineBuilder rows, List<Expression> keys,
-                                   List<Expression> outer, List<AggregateSpec> specs, List<Expression> arguments,
-                                   int[] argumentOf) {
+    static PipelineBuilder compile(PlanCompiler compiler, Plan input, PipelineBuilder rows,
+                                   List<Expression> keys, List<Expression> outer, List<AggregateSpec> specs,
+                                   List<Expression> arguments, int[] argumentOf) {
         int keyCount = keys.size();
         List<AggregateSpec> others = new ArrayList<>();
         for (int a = 0; a < specs.size(); a++) {
@@ -68,12 +72,15 @@ final class DistinctAggregates {
             firstPass.add(new HashAggregateSink(keys, others, othersResult, AggregateStep.PARTIAL));
         }
         List<StateKey<AggregateResult>> pairs = new ArrayList<>();
+        List<ExchangeKind> pairsThrough = new ArrayList<>();
         for (Expression x : arguments) {
             List<Expression> pairKeys = new ArrayList<>(keys);
             pairKeys.add(x);
             pairs.add(compiler.newKey("aggregate", AggregateResult.class));
+            pairsThrough.add(ExchangeKind.grouped(pairKeys));
             firstPass.add(new HashAggregateSink(pairKeys, List.of(), pairs.get(pairs.size() - 1)));
         }
+        ExchangeKind perKeys = ExchangeKind.grouped(outer);
         Pipeline pass = rows.into(firstPass.size() == 1 ? firstPass.get(0) : new TeeSink(firstPass));
 
         // As later steps see them: each count(DISTINCT x) is count(x) of the (keys, x) rows.
@@ -86,9 +93,10 @@ final class DistinctAggregates {
         }
         if (others.isEmpty() && arguments.size() == 1) {
             StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
-            Pipeline count = compiler.source(new HashAggregateSource(pairs.get(0))).dependsOn(pass)
+            Pipeline count = compiler.source(new HashAggregateSource(pairs.get(0)))
+                    .dependsOn(pass, pairsThrough.get(0), input)
                     .into(new HashAggregateSink(outer, finals, result));
-            return compiler.source(new HashAggregateSource(result)).dependsOn(count);
+            return compiler.source(new HashAggregateSource(result)).dependsOn(count, perKeys, input);
         }
         PipelineBuilder states = null;
         if (othersResult != null) {
@@ -96,7 +104,8 @@ final class DistinctAggregates {
             for (int a = 0; a < carried.length; a++) {
                 carried[a] = argumentOf[a] < 0;
             }
-            states = compiler.source(new PartialStatesSource(othersResult, keyCount, finals, carried)).dependsOn(pass);
+            states = compiler.source(new PartialStatesSource(othersResult, keyCount, finals, carried))
+                    .dependsOn(pass, ExchangeKind.grouped(keys), input);
         }
         for (int i = 0; i < arguments.size(); i++) {
             List<AggregateSpec> counts = new ArrayList<>();
@@ -108,14 +117,15 @@ final class DistinctAggregates {
                 }
             }
             StateKey<AggregateResult> counted = compiler.newKey("aggregate", AggregateResult.class);
-            Pipeline count = compiler.source(new HashAggregateSource(pairs.get(i))).dependsOn(pass)
+            Pipeline count = compiler.source(new HashAggregateSource(pairs.get(i)))
+                    .dependsOn(pass, pairsThrough.get(i), input)
                     .into(new HashAggregateSink(outer, counts, counted, AggregateStep.PARTIAL));
             PipelineBuilder branch = compiler.source(new PartialStatesSource(counted, keyCount, finals, carried))
-                    .dependsOn(count);
+                    .dependsOn(count, perKeys, input);
             states = states == null ? branch : states.union(branch);
         }
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
         Pipeline combine = states.into(new HashAggregateSink(outer, finals, result, AggregateStep.FINAL));
-        return compiler.source(new HashAggregateSource(result)).dependsOn(combine);
+        return compiler.source(new HashAggregateSource(result)).dependsOn(combine, perKeys, input);
     }
 }

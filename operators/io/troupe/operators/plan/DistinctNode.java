@@ -7,6 +7,7 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
@@ -49,6 +50,7 @@ final class DistinctNode extends Plan {
         }
         StateKey<AggregateResult> result = compiler.newKey("distinct", AggregateResult.class);
         Pipeline build = input.compile(compiler).into(new HashAggregateSink(keys, List.of(), result));
-        return compiler.source(new HashAggregateSource(result)).dependsOn(build);
+        return compiler.source(new HashAggregateSource(result))
+                .dependsOn(build, new ExchangeKind.Repartition(keys), input);
     }
 }

@@ -3,6 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.config.TroupeSettings.MatchFlags;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.join.HashJoinBuildSink;
@@ -144,7 +145,7 @@ final class JoinNode extends Plan {
         HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
                 compiler.settings().matchFlags());
         return left.compile(compiler)
-                .dependsOn(build)
+                .dependsOn(build, new ExchangeKind.Broadcast(), right)
                 .then(probe)
                 .branch(new SpilledPartitionsSource(probe));
     }

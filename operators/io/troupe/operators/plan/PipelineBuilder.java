@@ -4,14 +4,16 @@ import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.Source;
+import io.troupe.operators.fragment.ExchangeKind;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A pipeline under construction: the branches that feed it (one, or several below a UNION ALL)
- * and the pipelines it must wait for. Each plan node compiles by extending the builder of its
- * child ({@link #then}) or by ending it in a sink ({@link #into}) and starting a new one.
+ * and the pipelines it must wait for, each read through the exchange it names. Each plan node
+ * compiles by extending the builder of its child ({@link #then}) or by ending it in a sink
+ * ({@link #into}) and starting a new one.
  *
  * <p>Not threadsafe; used only while compiling.
  */
@@ -20,7 +22,7 @@ public final class PipelineBuilder {
     private final PlanCompiler compiler;
     private final List<Source> sources = new ArrayList<>();
     private final List<List<Operator>> operators = new ArrayList<>();
-    private final List<Pipeline> dependencies = new ArrayList<>();
+    private final List<PlanCompiler.Read> reads = new ArrayList<>();
 
     PipelineBuilder(PlanCompiler compiler, Source source) {
         this.compiler = compiler;
@@ -49,9 +51,13 @@ public final class PipelineBuilder {
         return this;
     }
 
-    /** This pipeline may start only after {@code pipeline} finished. */
-    public PipelineBuilder dependsOn(Pipeline pipeline) {
-        dependencies.add(pipeline);
+    /**
+     * This pipeline may start only after {@code pipeline} finished, and reads what that pipeline's
+     * sink made through an exchange of kind {@code through} (see {@code io.troupe.operators.fragment}),
+     * which EXPLAIN draws above the plan node {@code above} when it moves batches.
+     */
+    public PipelineBuilder dependsOn(Pipeline pipeline, ExchangeKind through, Plan above) {
+        reads.add(new PlanCompiler.Read(pipeline, through, above));
         return this;
     }
 
@@ -59,7 +65,7 @@ public final class PipelineBuilder {
     public PipelineBuilder union(PipelineBuilder other) {
         sources.addAll(other.sources);
         operators.addAll(other.operators);
-        dependencies.addAll(other.dependencies);
+        reads.addAll(other.reads);
         return this;
     }
 
@@ -70,6 +76,6 @@ public final class PipelineBuilder {
         for (int i = 0; i < sources.size(); i++) {
             branches.add(new Pipeline.Branch(sources.get(i), operators.get(i)));
         }
-        return compiler.register(branches, sink, dependencies);
+        return compiler.register(branches, sink, reads);
     }
 }

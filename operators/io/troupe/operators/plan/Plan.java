@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import static io.troupe.operators.Arguments.noNulls;
 import static io.troupe.operators.Arguments.notNull;
@@ -192,27 +193,49 @@ public abstract class Plan {
 
     /**
      * The plan tree, one node a line with its output columns and types, as PostgreSQL's
-     * EXPLAIN VERBOSE prints it. Validates first.
+     * EXPLAIN VERBOSE prints it. Validates first. It shows no exchange: those depend on how the
+     * query runs ({@link PlanCompiler#explain}).
      */
     public final String explain(Catalog catalog) {
         notNull(catalog, "Plan.explain", "catalog");
         validate(catalog);
         StringBuilder sb = new StringBuilder();
-        explain(catalog, sb, 0, sharedSubplans());
+        explain(catalog, sb, 0, sharedSubplans(), node -> List.of());
         return sb.toString();
     }
 
-    /** Prints this node, then {@code shared} (the CTEs, under the root only), then its children. */
-    private void explain(Catalog catalog, StringBuilder sb, int depth, List<Plan> shared) {
-        String indent = "      ".repeat(depth);
-        sb.append(indent).append(depth == 0 ? "" : "->  ").append(label()).append('\n');
-        sb.append(indent).append(depth == 0 ? "  " : "      ").append("Output: ")
-                .append(describe(deriveSchema(catalog))).append('\n');
+    /** A line EXPLAIN draws above a node (an exchange's): its label and its detail lines. */
+    record Drawn(String label, List<String> details) {
+    }
+
+    /**
+     * Prints this node, then {@code shared} (the CTEs, under the root only), then its children;
+     * above each node, the lines that {@code above} draws for it (its exchanges, with the node's
+     * output), each one step further in.
+     */
+    final void explain(Catalog catalog, StringBuilder sb, int depth, List<Plan> shared,
+                       Function<Plan, List<Drawn>> above) {
+        int level = depth;
+        for (Drawn exchange : above.apply(this)) {
+            line(sb, level++, exchange.label(), describe(deriveSchema(catalog)), exchange.details());
+        }
+        line(sb, level, label(), describe(deriveSchema(catalog)), List.of());
         for (Plan cte : shared) {
-            cte.explain(catalog, sb, depth + 1, List.of());
+            cte.explain(catalog, sb, level + 1, List.of(), above);
         }
         for (Plan child : children()) {
-            child.explain(catalog, sb, depth + 1, List.of());
+            child.explain(catalog, sb, level + 1, List.of(), above);
+        }
+    }
+
+    /** One node's line at {@code depth}: its label, its output, then its {@code details} ("Workers Planned: 2"). */
+    private static void line(StringBuilder sb, int depth, String label, String output, List<String> details) {
+        String indent = "      ".repeat(depth);
+        String detail = indent + (depth == 0 ? "  " : "      ");
+        sb.append(indent).append(depth == 0 ? "" : "->  ").append(label).append('\n');
+        sb.append(detail).append("Output: ").append(output).append('\n');
+        for (String d : details) {
+            sb.append(detail).append(d).append('\n');
         }
     }
 

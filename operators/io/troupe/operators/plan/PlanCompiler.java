@@ -7,12 +7,16 @@ import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.Source;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.exec.TeeSink;
+import io.troupe.operators.fragment.ExchangeKind;
+import io.troupe.operators.fragment.ExchangeSpec;
+import io.troupe.operators.fragment.FragmentPlan;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +25,10 @@ import java.util.function.Supplier;
 /**
  * Turns a validated {@link Plan} into {@link Pipeline}s: streaming nodes extend their child's
  * pipeline, pipeline breakers (join build, aggregate, sort) end it in a sink and start a new one
- * whose source reads what the sink published.
+ * whose source reads what the sink published. Each breaker names the exchange through which its
+ * result is read where producers and consumers may not share memory (a join's build side is
+ * broadcast, an aggregate's input repartitioned by its keys ...), and the compiled query is cut
+ * into fragments at those exchanges ({@link FragmentPlan#cut}).
  *
  * <p>Not threadsafe: one compiler compiles one query.
  */
@@ -37,22 +44,73 @@ public final class PlanCompiler {
     private final Deque<Plan> compiling = new ArrayDeque<>();
     /** Each shared subplan compiled so far, once per query. */
     private final Map<CteNode, Materialised> materialised = new IdentityHashMap<>();
+    /** Each pipeline boundary: how the consumer reads the producer's result ({@link Read}). */
+    private final Map<Edge, Read> reads = new HashMap<>();
+    /** The plan node EXPLAIN draws the result's Gather above: the root. */
+    private Plan root;
 
     public PlanCompiler(Catalog catalog, TroupeSettings settings) {
         this.catalog = catalog;
         this.settings = settings;
     }
 
-    /** The compiled form of a query: its pipelines and where its result is published. */
-    public record CompiledQuery(Schema schema, List<Pipeline> pipelines, StateKey<CollectSink.Collected> result) {
+    /**
+     * The compiled form of a query: its pipelines, where its result is published, and its fragments
+     * with the exchanges between them.
+     */
+    public record CompiledQuery(Schema schema, List<Pipeline> pipelines, StateKey<CollectSink.Collected> result,
+                                FragmentPlan fragments) {
     }
 
-    /** Validates and compiles {@code plan}; the last pipeline collects the result. */
+    /**
+     * How a pipeline reads what an earlier one's sink made: through an exchange of kind {@code through},
+     * drawn by EXPLAIN above the plan node {@code above}. Compile-time only.
+     */
+    record Read(Pipeline producer, ExchangeKind through, Plan above) {
+    }
+
+    /** A pipeline boundary, by pipeline ids. */
+    private record Edge(int from, int to) {
+    }
+
+    /** Validates and compiles {@code plan}; the last pipeline collects the result, gathered from every worker. */
     public CompiledQuery compile(Plan plan) {
+        if (root != null) {
+            throw new IllegalStateException("a PlanCompiler compiles one query, and this one compiled one already");
+        }
+        root = plan;
         Schema schema = plan.validate(catalog);
         StateKey<CollectSink.Collected> result = newKey("result", CollectSink.Collected.class);
         plan.compile(this).into(new CollectSink(result, "the result"));
-        return new CompiledQuery(schema, List.copyOf(pipelines), result);
+        FragmentPlan fragments = FragmentPlan.cut(pipelines, (producer, consumer) -> {
+            Read read = reads.get(new Edge(producer.id(), consumer.id()));
+            return read == null ? null : read.through();
+        });
+        return new CompiledQuery(schema, List.copyOf(pipelines), result, fragments);
+    }
+
+    /** The plan node that EXPLAIN draws {@code exchange} above: the node whose output crosses it. */
+    public Plan drawnAbove(ExchangeSpec exchange) {
+        return exchange.to() == ExchangeSpec.RESULT ? root
+                : reads.get(new Edge(exchange.from(), exchange.to())).above();
+    }
+
+    /**
+     * EXPLAIN of the plan this compiler compiled into {@code query}, run by {@code workers} workers:
+     * the plan tree ({@link Plan#explain}) with a line for every exchange that moves batches, above
+     * the node whose output crosses it, as PostgreSQL draws a Gather or a Gather Merge ("Workers
+     * Planned"). Elided exchanges are not drawn, nor, with the leader alone (0 workers), any.
+     */
+    public String explain(CompiledQuery query, int workers) {
+        FragmentPlan fragments = workers == 0 ? query.fragments().leaderAlone() : query.fragments();
+        Map<Plan, List<Plan.Drawn>> above = new IdentityHashMap<>();
+        for (ExchangeSpec e : fragments.overChannels()) {
+            above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>())
+                    .add(new Plan.Drawn(e.kind().label(), List.of("Workers Planned: " + workers)));
+        }
+        StringBuilder sb = new StringBuilder();
+        root.explain(catalog, sb, 0, root.sharedSubplans(), n -> above.getOrDefault(n, List.of()));
+        return sb.toString();
     }
 
     public Catalog catalog() {
@@ -128,9 +186,20 @@ public final class PlanCompiler {
         return new StateKey<>(name + "#" + (nextKey++), type);
     }
 
-    Pipeline register(List<Pipeline.Branch> branches, Sink sink, List<Pipeline> dependencies) {
+    Pipeline register(List<Pipeline.Branch> branches, Sink sink, List<Read> through) {
+        List<Pipeline> dependencies = new ArrayList<>();
+        for (Read read : through) {
+            dependencies.add(read.producer());
+        }
         Pipeline p = new Pipeline(pipelines.size(), branches, sink, dependencies);
         pipelines.add(p);
+        for (Read read : through) {
+            Read other = reads.putIfAbsent(new Edge(read.producer().id(), p.id()), read);
+            if (other != null && !other.through().equals(read.through())) {
+                throw new IllegalStateException("pipeline " + p.id() + " reads pipeline " + read.producer().id()
+                        + " through two exchanges: " + other.through().label() + " and " + read.through().label());
+            }
+        }
         return p;
     }
 }

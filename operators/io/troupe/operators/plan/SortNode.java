@@ -2,6 +2,7 @@ package io.troupe.operators.plan;
 
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.sort.OrderKey;
 import io.troupe.operators.sort.SortSink;
 import io.troupe.operators.sort.SortSpec;
@@ -60,19 +61,25 @@ final class SortNode extends Plan {
     @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         StateKey<SortedResult> key = compiler.newKey("sort", SortedResult.class);
-        return compileInto(compiler, SortSink.sort(spec(compiler), key), key);
+        SortSpec spec = spec(compiler);
+        return compileInto(compiler, spec, SortSink.sort(spec, key), key);
     }
 
     /** ORDER BY ... LIMIT count OFFSET offset: one sink that keeps only the rows it will emit. */
     PipelineBuilder compileTopN(PlanCompiler compiler, long count, long offset) {
         StateKey<SortedResult> key = compiler.newKey("topn", SortedResult.class);
         // Compiled for the Limit above, but a sort: EXPLAIN ANALYZE counts it as this node.
-        return compiler.compiling(this, () -> compileInto(compiler, SortSink.topN(spec(compiler), count, offset, key), key));
+        SortSpec spec = spec(compiler);
+        return compiler.compiling(this,
+                () -> compileInto(compiler, spec, SortSink.topN(spec, count, offset, key), key));
     }
 
-    private PipelineBuilder compileInto(PlanCompiler compiler, SortSink sink, StateKey<SortedResult> key) {
+    /** The sort's pipeline into {@code sink}; its runs are read through a Gather Merge in {@code spec}'s order. */
+    private PipelineBuilder compileInto(PlanCompiler compiler, SortSpec spec, SortSink sink,
+                                        StateKey<SortedResult> key) {
         Pipeline sorted = input.compile(compiler).into(sink);
-        return compiler.source(new SortedSource(key)).dependsOn(sorted);
+        return compiler.source(new SortedSource(key))
+                .dependsOn(sorted, new ExchangeKind.GatherMerge(spec.keys()), this);
     }
 
     private SortSpec spec(PlanCompiler compiler) {

@@ -26,10 +26,10 @@ import java.util.SortedMap;
  *       bucket allocation and every worker's inserts, summed);</li>
  *   <li>{@link Kind#GATHER}: rows/batches that reached the query's result; time the participants
  *       spent handing them over (a worker's send into its gather channel, waits on a full channel
- *       included; the leader's hand-over). A "Gather Merge" (ORDER BY at the top) is a breaker: its
- *       rows in are what each worker streamed into its channel, its rows what its merge's chain put
- *       into the result (the leader's); the nodes above the sort ran in it and count as the leader's,
- *       and so do the sort's rows out (the merge's output), see {@link Profiler};</li>
+ *       included; the leader's hand-over). A "Gather Merge" (above the sort of an ORDER BY at the
+ *       top) is a breaker: its rows in are what each worker streamed into its channel, its rows what
+ *       the merge pushed on into the nodes above it (the leader's, as the sort's rows out); those
+ *       nodes ran in it and count as the leader's, see {@link Profiler};</li>
  *   <li>a shared subplan's {@code CTE} line (under the root, once however many uses read it):
  *       rows/batches its sink kept ({@code rowsIn} is the same); time in that sink and its finalize;
  *       each use's {@code CTE Scan} line counts as a scan, the rows it read of what was kept;</li>
@@ -85,7 +85,7 @@ public final class NodeProfile {
         this.memory = memory;
     }
 
-    /** The node's label, as EXPLAIN prints it; "Hash" for a join's build side, "Gather" or "Gather Merge" for the Gather. */
+    /** The node's label, as EXPLAIN prints it: "Hash" for a join's build side, "Gather" or "Gather Merge". */
     public String label() {
         return label;
     }
@@ -94,7 +94,7 @@ public final class NodeProfile {
         return kind;
     }
 
-    /** The plan node: for {@link Kind#HASH}, the join; null for the Gather. */
+    /** The plan node: for {@link Kind#HASH}, the join; null for an exchange. */
     public Plan node() {
         return node;
     }

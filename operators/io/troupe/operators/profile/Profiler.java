@@ -4,8 +4,12 @@ import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.fragment.ExchangeKind;
+import io.troupe.operators.fragment.ExchangeSpec;
+import io.troupe.operators.fragment.FragmentPlan;
 import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.sort.SortedSource;
 
 import java.util.ArrayList;
@@ -29,31 +33,34 @@ import static io.troupe.operators.profile.ParticipantCounters.ROWS;
  *
  * <p>From sites to nodes: a reader counts for the node its source was compiled for, an operator for
  * its node, a tail for the node of the pipeline's sink (the Gather for the result's collector), as
- * {@code PlanCompiler.origin} records them. An operator's rows out are the rows into the next site of
- * its chain, and its own time is its time minus the next site's (the next site is called only from
+ * {@code PlanCompiler.origin} records them; the exchange's line (the Gather's, or the Gather Merge's)
+ * sits where the plan put that exchange ({@code PlanCompiler.drawnAbove}): above the root, or above
+ * the sort whose runs a Gather Merge merges. An operator's rows out are the rows into the next site
+ * of its chain, and its own time is its time minus the next site's (the next site is called only from
  * inside it). A node with an operator and a sink (a hash join: probe and build) shows its sink as a
  * separate "Hash" line over the input that feeds it, as PostgreSQL does. A shared subplan
  * ({@code Plan.share}) ran once: its "CTE" line, under the root, counts the rows its sink kept (no
  * source of its own reads them), and each use's "CTE Scan" line the rows that use read. A use that
  * appears twice in the tree as one object (not aliased apart) shows the sum of both on each line.
  *
- * <p><b>Gather Merge.</b> When the last pipeline ran under a Gather Merge, its workers ran a pipeline
- * of their own ({@code SortedStreams.streamPipeline}: a {@link SortedSource.Streams} reader into the
- * gather channel) and the Gather Merge ran the operators above the sort over the merge, as the
- * leader ({@code SortedStreams.chain}). The streams' source counts for the node of the source it
- * derives from (the sort). The sort's rows out are the rows the merge pushed into that chain (its
+ * <p><b>Gather Merge.</b> When the plan's exchange at the top is a Gather Merge, the workers ran a
+ * pipeline of their own ({@code SortedStreams.streamPipeline}: a {@link SortedSource.Streams} reader
+ * into the exchange's channel) and the Gather Merge ran the operators above the sort over the merge,
+ * as the leader ({@code SortedStreams.chain}). The streams' source counts for the node of the source
+ * it derives from (the sort). The sort's rows out are the rows the merge pushed into that chain (its
  * global order, after a top-N's window), so they are the leader's; a worker's line of the sort shows
  * its rows in and the time it spent reading its stream. What each worker streamed is the Gather
  * Merge's rows in (by worker; a worker streams whichever run it claimed, not necessarily the one it
- * sorted); its rows are what reached the result (the leader's). The nodes above the sort ran
- * once, in the Gather Merge: the leader's.
+ * sorted); its rows are what the merge pushed on, as the sort's (the leader's), and its time the
+ * workers' sends and the leader's hand-over into the result. The nodes above it ran once, in the
+ * Gather Merge: the leader's.
  *
  * <h2>Concurrency and happens-before</h2>
  * {@link #bind} and {@link #finalized} may come from any thread; they and {@link #profile} synchronize
  * on this. The counts themselves are written without synchronization, each by its participant only,
  * and read by {@link #profile}, which must run after the query completed. That read sees every write:
  * with the leader alone everything runs on the caller's thread; with workers each participant's last
- * write precedes its done report (a worker's {@code WorkerDone}, the Gather's {@code GatherDone}: an
+ * write precedes its done report (a worker's {@code WorkerDone}, the exchange's {@code Exchange.Done}: an
  * actor message, whose send happens before its receipt), the coordinator completes the query's future
  * only after receiving every report of every pipeline, and the caller reads after that future
  * completed. A failed or cancelled query is never profiled.
@@ -88,15 +95,23 @@ public final class Profiler implements ExecutionProbe {
      * The profile of the completed query.
      *
      * @param plan           the plan that ran
-     * @param pipelines      what it was compiled into
-     * @param origins        the plan node each source, operator and sink was compiled for (null for none)
+     * @param query          what it was compiled into: its pipelines and exchanges
+     * @param compiler       what compiled it: the plan node of each source, operator, sink and exchange
      * @param workersPlanned the workers it asked for (0: the leader alone)
      * @param executionNanos its wall-clock time
      * @param result         its rows
      */
-    public synchronized QueryProfile profile(Plan plan, List<Pipeline> pipelines, Function<Object, Plan> origins,
+    public synchronized QueryProfile profile(Plan plan, PlanCompiler.CompiledQuery query, PlanCompiler compiler,
                                              int workersPlanned, long executionNanos, QueryResult result) {
-        return new Summary(pipelines, origins).profile(plan, workersPlanned, executionNanos, result);
+        FragmentPlan fragments = workersPlanned == 0 ? query.fragments().leaderAlone() : query.fragments();
+        List<ExchangeSpec> channels = fragments.overChannels();
+        if (channels.size() > 1) {
+            throw new IllegalStateException("EXPLAIN ANALYZE draws one exchange over channels, the plan has "
+                    + channels);
+        }
+        ExchangeSpec top = channels.isEmpty() ? null : channels.get(0);
+        return new Summary(query.pipelines(), compiler::origin, top, top == null ? null : compiler.drawnAbove(top))
+                .profile(plan, workersPlanned, executionNanos, result);
     }
 
     /** Counts of one line being summed: totals, and per participant. */
@@ -130,7 +145,11 @@ public final class Profiler implements ExecutionProbe {
         private final Map<Plan, NodeProfile.Memory> nodeMemory = new IdentityHashMap<>();
         private final Map<Plan, NodeProfile.Memory> buildMemory = new IdentityHashMap<>();
 
-        /** Whether the last pipeline ran under a Gather Merge: some participant read sorted streams. */
+        /** The exchange that moved batches over channels (the Gather's line), or null with the leader alone. */
+        private final ExchangeSpec exchange;
+        /** The plan node the exchange's line sits above. */
+        private final Plan exchangeAbove;
+        /** Whether that exchange is a Gather Merge (the plan says so: nothing is inferred from what ran). */
         private final boolean gatherMerge;
         /**
          * Pipelines that start and end in one node (the steps of an aggregate with count(DISTINCT)):
@@ -138,11 +157,13 @@ public final class Profiler implements ExecutionProbe {
          */
         private final Set<Pipeline> inner = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        Summary(List<Pipeline> pipelines, Function<Object, Plan> origins) {
+        Summary(List<Pipeline> pipelines, Function<Object, Plan> origins, ExchangeSpec exchange, Plan exchangeAbove) {
             // Sorted streams are made at run time: they count for the source they derive from.
             this.origins = compiled -> origins.apply(compiled instanceof SortedSource.Streams streams
                     ? streams.sorted() : compiled);
-            this.gatherMerge = participants.stream().anyMatch(c -> readsStreams(c.pipeline()));
+            this.exchange = exchange;
+            this.exchangeAbove = exchangeAbove;
+            this.gatherMerge = exchange != null && exchange.kind() instanceof ExchangeKind.GatherMerge;
             Set<Plan> streaming = Collections.newSetFromMap(new IdentityHashMap<>());
             Set<Plan> sourced = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Pipeline p : pipelines) {
@@ -210,6 +231,8 @@ public final class Profiler implements ExecutionProbe {
                     // The merge pushed the sort's output in: its own time is the site's less the next one's.
                     read = new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0,
                             c.get(source, NANOS) - c.get(source + 1, NANOS));
+                    // What the merge pushed on is the Gather Merge's output too.
+                    gather.add(who, new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0, 0));
                 } else if (streams) {
                     // A worker's sorted stream: its rows are the Gather Merge's rows in, not the sort's output.
                     read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
@@ -232,8 +255,8 @@ public final class Profiler implements ExecutionProbe {
                 long nanos = c.get(tail, NANOS);
                 Counts counts;
                 if (sinkNode == null && gatherMerge) {
-                    // A worker's stream is what the Gather Merge takes in; the merge's chain, what it puts out.
-                    counts = streams ? new Counts(0, 0, rows, batches, nanos) : new Counts(rows, batches, 0, 0, nanos);
+                    // A worker's stream is what the Gather Merge takes in; the hand-over into the result is time.
+                    counts = streams ? new Counts(0, 0, rows, batches, nanos) : new Counts(0, 0, 0, 0, nanos);
                 } else if (sinkNode == null || builds.containsKey(sinkNode) || kept.contains(sinkNode)) {
                     // What a Gather, a hash build or a shared subplan takes in is what its line shows as its rows.
                     counts = new Counts(rows, batches, rows, batches, nanos);
@@ -262,15 +285,7 @@ public final class Profiler implements ExecutionProbe {
             }
             NodeProfile root = line(plan, shared);
             int launched = workersPlanned == 0 ? 0 : launched();
-            if (workersPlanned > 0) {
-                root = new NodeProfile(gatherMerge ? "Gather Merge" : "Gather", NodeProfile.Kind.GATHER, null, true,
-                        gatherMerge, gather.total, gather.participants, List.of(root), NodeProfile.Memory.NONE);
-            }
             return new QueryProfile(root, workersPlanned, launched, executionNanos, result);
-        }
-
-        private static boolean readsStreams(Pipeline p) {
-            return p.branches().stream().anyMatch(b -> b.source() instanceof SortedSource.Streams);
         }
 
         /** The fewest workers (not the leader) that bound any one pipeline. */
@@ -284,8 +299,20 @@ public final class Profiler implements ExecutionProbe {
             return bound.values().stream().mapToInt(Set::size).min().orElse(0);
         }
 
-        /** {@code node}'s line, with {@code shared} (the CTE lines, under the root only) before its children. */
+        /**
+         * {@code node}'s line, with {@code shared} (the CTE lines, under the root only) before its
+         * children, under the exchange's line when the plan put the exchange above it.
+         */
         private NodeProfile line(Plan node, List<NodeProfile> shared) {
+            NodeProfile line = nodeLine(node, shared);
+            if (node != exchangeAbove) {
+                return line;
+            }
+            return new NodeProfile(exchange.kind().label(), NodeProfile.Kind.GATHER, null, true, gatherMerge,
+                    gather.total, gather.participants, List.of(line), NodeProfile.Memory.NONE);
+        }
+
+        private NodeProfile nodeLine(Plan node, List<NodeProfile> shared) {
             List<NodeProfile> children = new ArrayList<>();
             Plan buildInput = buildInputs.get(node);
             for (Plan child : node.children()) {

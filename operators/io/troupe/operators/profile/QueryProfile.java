@@ -13,7 +13,9 @@ import java.util.Map;
  * ({@link NodeProfile} says what each number means), rendered as PostgreSQL prints it:
  *
  * <pre>
- * Gather (actual rows=1 batches=1 time=0.012 ms) workers planned=2 launched=2
+ * Gather (actual rows=1 batches=1 time=0.012 ms)
+ *   Workers Planned: 2
+ *   Workers Launched: 2
  *       ->  Hash Aggregate count(*) AS count (actual rows=1 batches=1 rows in=1000000 batches in=489 time=3.104 ms)
  *             Worker 0: rows=0 batches=0 rows in=501760 batches in=245 time=1.570 ms
  *             Leader: rows=1 batches=1 rows in=0 batches in=0 time=0.004 ms
@@ -23,9 +25,11 @@ import java.util.Map;
  * Execution Time: 181.432 ms
  * </pre>
  *
- * With workers the plan sits under a Gather line (a Gather Merge line, with its rows in, when the
- * query ends in a sort: see {@link Profiler}) saying how many workers were planned and how many
- * were launched (spawned and bound, in the pipeline with the fewest), and every node lists what each
+ * With workers the plan's exchange that moves batches has a line where the plan put it: a Gather
+ * over the whole plan, or a Gather Merge (with its rows in) over the sort of an ORDER BY at the top,
+ * under the nodes that run after the merge (see {@link Profiler}). It says, as PostgreSQL does, how
+ * many workers were planned and how many were launched (spawned and bound, in the pipeline with the
+ * fewest), and every node lists what each
  * participant did ("Worker n", and "Leader" where the leader ran morsels itself). The leader alone
  * (0 workers) has no Gather and no participant lines. Times are in milliseconds with three decimals;
  * the last line is the query's wall-clock time from start to result.
@@ -50,7 +54,7 @@ public final class QueryProfile {
         this.result = result;
     }
 
-    /** The top line: the Gather with workers, else the plan's root. */
+    /** The top line: the Gather with workers (under a Gather Merge, the plan's root), else the plan's root. */
     public NodeProfile root() {
         return root;
     }
@@ -111,12 +115,12 @@ public final class QueryProfile {
         String indent = STEP.repeat(depth);
         sb.append(indent).append(depth == 0 ? "" : "->  ").append(node.label()).append(" (actual ");
         counts(node.total(), node.breaker(), node.timed(), sb);
-        sb.append(')');
-        if (node.kind() == NodeProfile.Kind.GATHER) {
-            sb.append(" workers planned=").append(workersPlanned).append(" launched=").append(workersLaunched);
-        }
-        sb.append('\n');
+        sb.append(")\n");
         String detail = indent + (depth == 0 ? "  " : STEP);
+        if (node.kind() == NodeProfile.Kind.GATHER) {
+            sb.append(detail).append("Workers Planned: ").append(workersPlanned).append('\n');
+            sb.append(detail).append("Workers Launched: ").append(workersLaunched).append('\n');
+        }
         NodeProfile.Memory memory = node.memory();
         if (memory.peakBytes() > 0 || memory.spilledBytes() > 0) {
             sb.append(detail).append("Memory: peak=").append(bytes(memory.peakBytes()));

@@ -67,6 +67,11 @@ public final class SortSpec {
         return keys[k];
     }
 
+    /** The ORDER BY keys, most significant first. */
+    public List<OrderKey> keys() {
+        return List.of(keys);
+    }
+
     /** Columns of the input and of the output. */
     public int dataColumns() {
         return dataColumns;

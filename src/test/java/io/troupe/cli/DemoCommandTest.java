@@ -30,7 +30,8 @@ class DemoCommandTest {
         String out = buffer.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, out);
         assertTrue(out.contains("Gather (actual rows=1 batches=1 time="), out);
-        assertTrue(out.contains("workers planned=2 launched=2"), out);
+        assertTrue(out.contains("Gather (actual rows=1 batches=1 time=") && out.contains(
+                "\n  Workers Planned: 2\n  Workers Launched: 2\n"), out);
         assertTrue(out.contains("->  Hash Join INNER on (t1.i = t2.i) (actual rows=3000 "), out);
         assertTrue(out.contains("->  Hash (actual rows=3000 "), out);
         assertTrue(out.contains("->  Hash Aggregate count(*) AS count Group Key: aid (actual rows=3000 "), out);

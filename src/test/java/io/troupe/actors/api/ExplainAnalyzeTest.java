@@ -174,13 +174,24 @@ class ExplainAnalyzeTest {
         String text = profile.render();
         assertEquals(troupe.execute(plan, QueryOptions.defaults().withWorkers(0)).rows(), profile.result().rows(), text);
         assertEquals(workers, profile.workersLaunched(), text);
-        assertTrue(mask(text.lines().findFirst().orElseThrow()).matches("Gather Merge \\(actual rows=100 batches=\\d+ "
-                + "rows in=\\d+ batches in=\\d+ time=T\\) workers planned=" + workers + " launched=" + workers), text);
+        // As PostgreSQL draws it: the nodes above the sort, then the Gather Merge over the Sort.
+        List<String> lines = text.lines().map(ExplainAnalyzeTest::mask).toList();
+        int at = 0;
+        while (at < lines.size() && !lines.get(at).contains("->  Gather Merge")) {
+            at++;
+        }
+        assertTrue(at < lines.size() - 3, text);
+        assertTrue(lines.get(at).matches(" {12}->  Gather Merge \\(actual rows=\\d+ batches=\\d+ rows in=\\d+ "
+                + "batches in=\\d+ time=T\\)"), text);
+        assertEquals(" ".repeat(18) + "Workers Planned: " + workers, lines.get(at + 1), text);
+        assertEquals(" ".repeat(18) + "Workers Launched: " + workers, lines.get(at + 2), text);
 
         long filtered = count(sorted.children().get(0));
-        NodeProfile merge = profile.root();
+        NodeProfile merge = profile.find("Gather Merge");
         assertEquals(NodeProfile.Kind.GATHER, merge.kind(), text);
-        assertEquals(100, merge.rows(), text);
+        assertEquals("Limit 100", profile.root().label(), text);
+        assertEquals(merge, profile.find("Project").children().get(0), text);
+        assertEquals(profile.find("Sort"), merge.children().get(0), text);
         // Every worker streams its whole run: the merge drains what the limit no longer wants.
         assertEquals(filtered, merge.rowsIn(), text);
         assertEquals(workers, merge.participants().keySet().stream().filter(p -> p != ExecutionProbe.LEADER).count(), text);
@@ -202,6 +213,9 @@ class ExplainAnalyzeTest {
         assertTrue(sort.breaker(), text);
         assertEquals(filtered, sort.rowsIn(), text);
         assertEquals(project.rows(), sort.rows(), text);
+        // What the merge pushed on: the sort's output, at least what the limit kept.
+        assertEquals(sort.rows(), merge.rows(), text);
+        assertTrue(merge.rows() >= 100, text);
         assertEquals(sort.rows(), sort.participants().get(ExecutionProbe.LEADER).rows(), text);
         assertEquals(filtered, profile.find("Filter").rows(), text);
         assertEquals(5000, profile.find("Scan facts").rows(), text);
@@ -264,8 +278,9 @@ class ExplainAnalyzeTest {
 
         QueryProfile parallel = troupe.explainAnalyze(plan, QueryOptions.defaults().withWorkers(2));
         List<String> lines = parallel.render().lines().map(ExplainAnalyzeTest::mask).toList();
-        assertEquals("Gather (actual rows=1 batches=1 time=T) workers planned=2 launched=2", lines.get(0), parallel.render());
-        assertTrue(lines.get(1).startsWith("  Worker ") || lines.get(1).startsWith("  Leader: "), parallel.render());
+        assertEquals(List.of("Gather (actual rows=1 batches=1 time=T)", "  Workers Planned: 2",
+                "  Workers Launched: 2"), lines.subList(0, 3), parallel.render());
+        assertTrue(lines.get(3).startsWith("  Worker 0: ") || lines.get(3).startsWith("  Leader: "), parallel.render());
         // How many batches the probe emits depends on how the morsels fell between the workers.
         assertTrue(lines.stream().anyMatch(l -> l.matches(
                 " {6}->  Hash Aggregate count\\(\\*\\) AS count \\(actual rows=1 batches=1 rows in=29 batches in=\\d+ time=T\\)")),

@@ -70,7 +70,7 @@ class ErrorFailsOnlyItsQueryTest {
     static Path dir;
     private static ExecutorRuntime runtime;
     private static MemoryArena arena;
-    private static PlanCompiler compiler;
+    private static TroupeSettings settings;
     private static final AtomicLong QUERY_IDS = new AtomicLong(1);
 
     /** Where the fault is thrown, and what the failure must name there. */
@@ -123,11 +123,10 @@ class ErrorFailsOnlyItsQueryTest {
 
     @BeforeAll
     static void start() {
-        TroupeSettings settings = TroupeSettings.from(ConfigFactory.parseString(
+        settings = TroupeSettings.from(ConfigFactory.parseString(
                 "troupe.transport.dir = \"" + dir + "\"\ntroupe.workers.threads = " + WORKERS));
         runtime = ExecutorRuntime.start("error-fails-only-its-query", settings, new LongAdder());
         arena = new MemoryArena(settings.memory().chunkBytes(), 0, settings.memory().budgetBytes());
-        compiler = new PlanCompiler(new Catalog(), settings);
     }
 
     @AfterAll
@@ -152,8 +151,8 @@ class ErrorFailsOnlyItsQueryTest {
     void shouldFailOnlyTheQueryWhoseOperatorThrewAnError(Where where, Kind kind) throws Exception {
         Plan grouped = Plan.series("i", 1, ROWS)
                 .aggregate(List.of(col("i").mod(lit((long) GROUPS)).as("g")), sum(col("i")).as("s"), count().as("n"));
-        PlanCompiler.CompiledQuery good = compiler.compile(grouped);
-        PlanCompiler.CompiledQuery ordered = compiler.compile(grouped.sort(col("g").asc()));
+        PlanCompiler.CompiledQuery good = compile(grouped);
+        PlanCompiler.CompiledQuery ordered = compile(grouped.sort(col("g").asc()));
         PlanCompiler.CompiledQuery faulty = withFault(where == Where.GATHER_MERGE ? ordered : good, where, kind);
 
         Running beside = submit(good);
@@ -175,6 +174,11 @@ class ErrorFailsOnlyItsQueryTest {
 
     // ------------------------------------------------------------------ running queries
 
+    /** A compiler compiles one query. */
+    private static PlanCompiler.CompiledQuery compile(Plan plan) {
+        return new PlanCompiler(new Catalog(), settings).compile(plan);
+    }
+
     private record Running(ExecContext ctx, PlanCompiler.CompiledQuery query, CompletableFuture<Void> done) {
     }
 
@@ -182,7 +186,7 @@ class ErrorFailsOnlyItsQueryTest {
         long id = QUERY_IDS.getAndIncrement();
         ExecContext ctx = new ExecContext(id, 1024, arena.forQuery(id));
         CompletableFuture<Void> done = new CompletableFuture<>();
-        runtime.spawnCoordinator(runtime.spec(ctx, query.pipelines(), WORKERS, null, done));
+        runtime.spawnCoordinator(runtime.spec(ctx, query.pipelines(), query.fragments(), WORKERS, null, done));
         return new Running(ctx, query, done);
     }
 
@@ -256,7 +260,7 @@ class ErrorFailsOnlyItsQueryTest {
             }
             relinked.add(new Pipeline(p.id(), p.branches(), p.sink(), dependencies));
         }
-        return new PlanCompiler.CompiledQuery(query.schema(), relinked, query.result());
+        return new PlanCompiler.CompiledQuery(query.schema(), relinked, query.result(), query.fragments());
     }
 
     private static Pipeline withOperator(Pipeline pipeline, Operator operator) {

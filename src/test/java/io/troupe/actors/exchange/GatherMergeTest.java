@@ -93,12 +93,13 @@ class GatherMergeTest {
         all.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         Collector collector = new Collector(Integer.MAX_VALUE);
         List<BatchChannel> channels = channels(4);
-        CompletableFuture<Gather.Report> report = spawn(channels, new StreamMerger(SPEC, 4, 100, 9000, 64), collector);
+        CompletableFuture<Exchange.Report> report = spawn(channels, new StreamMerger(SPEC, 4, 100, 9000, 64),
+                collector);
         List<String> outcomes = new CopyOnWriteArrayList<>();
         for (int w = 0; w < 4; w++) {
             produce(channels.get(w).sender(), streams.get(w), true, outcomes);
         }
-        assertInstanceOf(Gather.GatherDone.class, report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join());
+        assertInstanceOf(Exchange.Done.class, report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join());
         assertEquals(all.subList(100, 9100).stream().map(r -> r[0] + "/" + r[1]).toList(), collector.rows());
         assertTrue(collector.sizes().stream().allMatch(n -> n > 0 && n <= 64), collector.sizes().toString());
         assertEquals(1, collector.finished.get());
@@ -112,7 +113,8 @@ class GatherMergeTest {
         start(TroupeSettings.GatherTransport.LOCKED_QUEUE);
         Collector collector = new Collector(1);
         List<BatchChannel> channels = channels(3);
-        CompletableFuture<Gather.Report> report = spawn(channels, new StreamMerger(SPEC, 3, 0, Long.MAX_VALUE, 16), collector);
+        CompletableFuture<Exchange.Report> report = spawn(channels, new StreamMerger(SPEC, 3, 0, Long.MAX_VALUE, 16),
+                collector);
         List<String> outcomes = new CopyOnWriteArrayList<>();
         for (int w = 0; w < 3; w++) {
             List<long[]> rows = new ArrayList<>();
@@ -121,7 +123,7 @@ class GatherMergeTest {
             }
             produce(channels.get(w).sender(), batches(rows, 16), true, outcomes);
         }
-        assertInstanceOf(Gather.GatherDone.class, report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join());
+        assertInstanceOf(Exchange.Done.class, report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join());
         assertEquals(1, collector.sizes().size(), "the consumer said no more after its first batch");
         assertEquals(1, collector.finished.get());
         awaitChannelsClosed();
@@ -133,14 +135,14 @@ class GatherMergeTest {
     void shouldFailWhenAWorkerLeavesWithoutAnEndOfStream() {
         start(TroupeSettings.GatherTransport.LOCKED_QUEUE);
         List<BatchChannel> channels = channels(2);
-        CompletableFuture<Gather.Report> report = spawn(channels, new StreamMerger(SPEC, 2, 0, Long.MAX_VALUE, 16),
+        CompletableFuture<Exchange.Report> report = spawn(channels, new StreamMerger(SPEC, 2, 0, Long.MAX_VALUE, 16),
                 new Collector(Integer.MAX_VALUE));
         List<String> outcomes = new CopyOnWriteArrayList<>();
         produce(channels.get(0).sender(), batches(List.of(new long[] {1, 1}), 16), true, outcomes);
         produce(channels.get(1).sender(), batches(List.of(new long[] {2, 2}), 16), false, outcomes);
-        Gather.Report failed = report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join();
-        assertInstanceOf(Gather.GatherFailed.class, failed);
-        String message = ((Gather.GatherFailed) failed).cause().getMessage();
+        Exchange.Report failed = report.orTimeout(WAIT_SECONDS, TimeUnit.SECONDS).join();
+        assertInstanceOf(Exchange.Failed.class, failed);
+        String message = ((Exchange.Failed) failed).cause().getMessage();
         assertTrue(message.contains("worker 1 left its gather merge channel without an end of stream"), message);
         awaitChannelsClosed();
     }
@@ -195,18 +197,19 @@ class GatherMergeTest {
     }
 
     /** Starts an actor system whose guardian spawns the Gather Merge and starts it; returns its report. */
-    private CompletableFuture<Gather.Report> spawn(List<BatchChannel> channels, StreamMerger merger, BatchConsumer consumer) {
-        CompletableFuture<Gather.Report> report = new CompletableFuture<>();
+    private CompletableFuture<Exchange.Report> spawn(List<BatchChannel> channels, StreamMerger merger,
+                                                     BatchConsumer consumer) {
+        CompletableFuture<Exchange.Report> report = new CompletableFuture<>();
         List<BatchReceiver> receivers = channels.stream().map(BatchChannel::receiver).toList();
         system = ActorSystem.create(Behaviors.setup(context -> {
-            ActorRef<Gather.Report> reports = context.spawn(Behaviors.receive(Gather.Report.class)
-                    .onMessage(Gather.Report.class, r -> {
+            ActorRef<Exchange.Report> reports = context.spawn(Behaviors.receive(Exchange.Report.class)
+                    .onMessage(Exchange.Report.class, r -> {
                         report.complete(r);
                         return Behaviors.same();
                     }).build(), "reports");
-            ActorRef<GatherMerge.Command> merge = context.spawn(
-                    GatherMerge.create(receivers, merger, consumer, reports, 1), "gather-merge");
-            merge.tell(GatherMerge.Start.INSTANCE);
+            ActorRef<Exchange.Command> merge = context.spawn(
+                    GatherMerge.create(receivers, merger, consumer, null, reports, 1), "gather-merge");
+            merge.tell(Exchange.Start.INSTANCE);
             return Behaviors.<Void>empty();
         }), "gather-merge-test");
         return report;

@@ -1,0 +1,138 @@
+package io.troupe.actors.exchange;
+
+import io.troupe.operators.exec.BatchConsumer;
+import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.PipelineRun;
+import io.troupe.operators.fragment.ExchangeKind;
+import io.troupe.operators.fragment.ExchangeSpec;
+import io.troupe.operators.sort.SortedStreams;
+import io.troupe.transport.BatchChannel;
+import io.troupe.transport.BatchReceiver;
+import io.troupe.transport.TransportRuntime;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntFunction;
+
+/**
+ * The one path from an exchange's description ({@link ExchangeSpec}, planned by the compiler) to its
+ * running parts: the channels, one per producer; each producer's end ({@link GatherOutlet}); the
+ * run of the pipeline the producers take part in; and the behavior of the exchange actor that the
+ * coordinator spawns. It reads the kind from the description and never from the pipelines. The
+ * package comment has the protocol these parts follow.
+ *
+ * <p>Stateless; {@link #build} runs on the coordinator's thread.
+ */
+public final class ExchangeFactory {
+
+    private ExchangeFactory() {
+    }
+
+    /**
+     * What the coordinator provides to build an exchange of one query.
+     *
+     * @param ctx                 the query's context
+     * @param producers           producers: one channel each (the workers of the pipeline)
+     * @param transport           where channels come from; the stream ids are the transport's to assign
+     * @param handOver            where the result goes when the query is streamed; null to collect it in
+     *                            the result sink
+     * @param leaderParticipation whether a Gather runs morsels of its pipeline itself
+     * @param backPressureEvents  the Troupe's count of sends that waited for room
+     * @param reportTo            where the exchange actor reports
+     * @param producerName        producer {@code i}'s name, for errors
+     * @param opened              every channel opened is added here at once, so that the coordinator
+     *                            closes it however the query ends, a build that failed half way included
+     */
+    public record Site(ExecContext ctx, int producers, TransportRuntime transport, BatchHandOver handOver,
+                       boolean leaderParticipation, LongAdder backPressureEvents, ActorRef<Exchange.Report> reportTo,
+                       IntFunction<String> producerName, List<BatchChannel> opened) {
+    }
+
+    /**
+     * An exchange ready to run.
+     *
+     * @param run      the run of the pipeline the producers drive, opened; its sink is fed by the exchange
+     * @param outlets  producer {@code i}'s end of its channel, at index i
+     * @param behavior the exchange actor, to spawn on a dispatcher other than the producers'
+     * @param name     the actor's name
+     */
+    public record Built(PipelineRun run, List<GatherOutlet> outlets, Behavior<Exchange.Command> behavior, String name) {
+    }
+
+    /**
+     * The pipeline whose run the exchange is built with: the one whose output a Gather takes, or the
+     * one whose source a Gather Merge splits (its producers stream the sorted runs that source would
+     * read; the pipeline's operators run after the merge).
+     */
+    public static int stage(ExchangeSpec spec) {
+        return spec.kind() instanceof ExchangeKind.GatherMerge ? spec.to() : spec.from();
+    }
+
+    /**
+     * Builds {@code spec} over channels, for the run of {@code pipeline} (its {@link #stage}).
+     *
+     * @throws IllegalArgumentException when {@code spec} is elided, is built with another pipeline, or
+     *         is of a kind that runs over channels only between JVMs (a Repartition, a Broadcast, a Forward)
+     */
+    public static Built build(ExchangeSpec spec, Pipeline pipeline, Site site) {
+        if (spec.mode() != ExchangeSpec.Mode.CHANNELS || stage(spec) != pipeline.id()) {
+            throw new IllegalArgumentException("query " + site.ctx().queryId() + ": " + spec
+                    + " is not built over channels with pipeline " + pipeline.id());
+        }
+        if (spec.kind() instanceof ExchangeKind.Gather) {
+            return gather(pipeline, site);
+        }
+        if (spec.kind() instanceof ExchangeKind.GatherMerge) {
+            return gatherMerge(spec, pipeline, site);
+        }
+        throw new IllegalArgumentException("query " + site.ctx().queryId() + ": " + spec + " over channels: in one JVM"
+                + " only a Gather and a Gather Merge move batches; the others read the producer's shared state");
+    }
+
+    /** The workers run the pipeline into their channels; the Gather (with its own share) feeds the result. */
+    private static Built gather(Pipeline pipeline, Site site) {
+        PipelineRun run = PipelineRun.open(pipeline, site.ctx());
+        BatchConsumer consumer = result(run, site);
+        List<BatchReceiver> inputs = new ArrayList<>();
+        List<GatherOutlet> outlets = channels(site, inputs);
+        PipelineRun.WorkerTask leader = site.leaderParticipation() ? Gather.bindLeader(run, consumer) : null;
+        return new Built(run, outlets, Gather.create(inputs, consumer, site.handOver(), leader, site.reportTo(),
+                site.ctx().queryId()), "gather-p" + pipeline.id());
+    }
+
+    /** The workers stream the sort's runs, one each; the Gather Merge runs the pipeline's operators after the merge. */
+    private static Built gatherMerge(ExchangeSpec spec, Pipeline pipeline, Site site) {
+        SortedStreams sorted = SortedStreams.of(pipeline).orElseThrow(() -> new IllegalArgumentException(
+                "query " + site.ctx().queryId() + ": " + spec + ": pipeline " + pipeline.id()
+                        + " does not read a sort's output alone"));
+        PipelineRun run = PipelineRun.open(sorted.streamPipeline(site.producers()), site.ctx());
+        BatchConsumer consumer = result(run, site);
+        List<BatchReceiver> inputs = new ArrayList<>();
+        List<GatherOutlet> outlets = channels(site, inputs);
+        BatchConsumer chain = sorted.chain(site.ctx(), consumer);
+        return new Built(run, outlets, GatherMerge.create(inputs, sorted.merger(site.ctx(), inputs.size()), chain,
+                site.handOver(), site.reportTo(), site.ctx().queryId()), "gather-merge-p" + pipeline.id());
+    }
+
+    /** Where the exchange delivers: the stream's hand-over, or a local of the result sink. */
+    private static BatchConsumer result(PipelineRun run, Site site) {
+        return site.handOver() != null ? site.handOver() : run.sinkState().local();
+    }
+
+    /** Opens one channel per producer: its receiver goes to {@code inputs}, its sender into the outlet returned. */
+    private static List<GatherOutlet> channels(Site site, List<BatchReceiver> inputs) {
+        List<GatherOutlet> outlets = new ArrayList<>();
+        for (int p = 0; p < site.producers(); p++) {
+            BatchChannel channel = site.transport().openChannel();
+            site.opened().add(channel);
+            inputs.add(channel.receiver());
+            outlets.add(new GatherOutlet(channel.sender(), site.ctx(), site.producerName().apply(p),
+                    site.backPressureEvents()));
+        }
+        return outlets;
+    }
+}
