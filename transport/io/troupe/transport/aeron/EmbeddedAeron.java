@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -69,6 +70,17 @@ public final class EmbeddedAeron implements AutoCloseable {
      * thousand short wake-ups a second.
      */
     private static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
+    /**
+     * How long the driver and the client wait to hear from each other before each gives the other up:
+     * a minute instead of Aeron's 10 s. Both live in this JVM, so the only death these timeouts could
+     * see is the JVM's own; what they do see is a stall that stops both, a long GC pause or a starved
+     * machine, after which the client closes for good and every later query of the Troupe fails
+     * (measured: "MediaDriver keepalive: age=15446ms > timeout=10000ms", then "client is closed", in a
+     * full suite beside two other builds). A publication whose producer died mid-write is unblocked
+     * after a little longer, as Aeron requires.
+     */
+    static final long LIVENESS_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(60);
+    static final long PUBLICATION_UNBLOCK_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(75);
     /** The driver's own files, 12 MiB as measured (see the sizing note above), rounded up. */
     static final long DRIVER_BYTES = 13L * 1024 * 1024;
     /** Channels the default directory must have room for: a few queries' workers plus the pool's idle logs. */
@@ -125,6 +137,8 @@ public final class EmbeddedAeron implements AutoCloseable {
                 .counterValuesBufferLength(COUNTER_VALUES_BUFFER_LENGTH)
                 .publicationLingerTimeoutNs(PUBLICATION_LINGER_NS)
                 .timerIntervalNs(TIMER_INTERVAL_NS)
+                .clientLivenessTimeoutNs(LIVENESS_TIMEOUT_NS)
+                .publicationUnblockTimeoutNs(PUBLICATION_UNBLOCK_TIMEOUT_NS)
                 // Its tasks are UDP's (network publications, subscriptions, name resolution): IPC needs
                 // no extra thread polling for them. Turn it back on with the UDP channels.
                 .asyncExecutorEnabled(false)
@@ -153,6 +167,7 @@ public final class EmbeddedAeron implements AutoCloseable {
                     .aeronDirectoryName(directory.toString())
                     .threadFactory(daemonThreads("troupe-aeron-client"))
                     .idleSleepDurationNs(CLIENT_IDLE_SLEEP_NS)
+                    .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(LIVENESS_TIMEOUT_NS))
                     .errorHandler(error -> warn("[{}] Aeron client error", directory, error)));
             LOG.debug("[{}] embedded Aeron started", directory);
             return new EmbeddedAeron(driver, dutyCycle, aeron, directory);

@@ -1,6 +1,7 @@
 package io.troupe.transport.aeron;
 
 import com.typesafe.config.ConfigFactory;
+import io.aeron.Aeron;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.batch.Batch;
 import io.troupe.transport.BatchChannel;
@@ -35,6 +36,20 @@ class EmbeddedAeronTest {
 
     @TempDir
     Path dir;
+
+    /** A stall of the whole JVM under a minute (a GC pause, a starved machine) must not close the client for good. */
+    @Test
+    void driverAndClientGiveEachOtherUpAfterAMinuteNotTenSeconds() {
+        TransportRuntime runtime = TransportRuntime.start(settings(""));
+        try {
+            Aeron.Context client = runtime.aeron().orElseThrow().aeron().context();
+            assertEquals(60_000, client.driverTimeoutMs());
+            assertEquals(EmbeddedAeron.LIVENESS_TIMEOUT_NS, client.interServiceTimeoutNs(),
+                    "the driver's client liveness timeout, as the client read it from the driver's files");
+        } finally {
+            runtime.close();
+        }
+    }
 
     @Test
     void shouldLeaveNoDirectoryThreadOrMappingAfterClose() throws IOException {
