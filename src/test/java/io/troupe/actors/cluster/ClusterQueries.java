@@ -24,17 +24,17 @@ import static io.troupe.operators.plan.Expr.sum;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * What the client tests ask a cluster: random tables written as the CSV files a node loads
+ * What the client tests (TroupeClusterTest in one JVM, ClusterClientTest across JVMs) ask a cluster: random tables written as the CSV files a node loads
  * ({@code --tables}), and plans with the SQL that DuckDB answers them with. Both the nodes and the oracle
  * read the same files through {@link TableFiles}, so they hold the same rows.
  */
-final class ClusterQueries {
+public final class ClusterQueries {
 
     /** A plan and the SQL of the same query. */
-    record Case(String name, Plan plan, String sql) {
+    public record Case(String name, Plan plan, String sql) {
     }
 
-    static final List<Case> CASES = List.of(
+    public static final List<Case> CASES = List.of(
             new Case("filter and project",
                     Plan.scan("orders").filter(col("amount").gt(lit(new BigDecimal("500"))))
                             .project(col("id"), col("customer"), col("amount"), col("day")),
@@ -60,18 +60,18 @@ final class ClusterQueries {
                     "SELECT x, x * 2 FROM generate_series(1, 300000) t(x) WHERE x % 7 = 3"));
 
     /** A plan that fails while it runs, with this message in its error. */
-    static final Plan FAILS_AT_RUN_TIME = Plan.scan("orders").project(col("customer").div(lit(0)).as("boom"));
-    static final String RUN_TIME_ERROR = "division by zero";
+    public static final Plan FAILS_AT_RUN_TIME = Plan.scan("orders").project(col("customer").div(lit(0)).as("boom"));
+    public static final String RUN_TIME_ERROR = "division by zero";
     /** A plan the node refuses before it runs. */
-    static final Plan REFUSED = Plan.scan("no_such_table");
+    public static final Plan REFUSED = Plan.scan("no_such_table");
     /** A query with far more rows than a client reads before it closes the stream. */
-    static final Plan ENDLESS = Plan.series("x", 1, 2_000_000_000L);
+    public static final Plan ENDLESS = Plan.series("x", 1, 2_000_000_000L);
 
     private ClusterQueries() {
     }
 
     /** Writes orders.csv and customers.csv with rows drawn from {@code seed} into {@code dir}. */
-    static Path writeTables(Path dir, long seed) throws IOException {
+    public static Path writeTables(Path dir, long seed) throws IOException {
         Files.createDirectories(dir);
         Random random = new Random(seed);
         int customers = 40;
@@ -95,7 +95,7 @@ final class ClusterQueries {
     }
 
     /** An oracle with the tables of {@code dir} loaded. */
-    static DuckDbOracle oracle(Path dir) throws SQLException {
+    public static DuckDbOracle oracle(Path dir) throws SQLException {
         List<Table> tables = TableFiles.read(dir);
         DuckDbOracle oracle = new DuckDbOracle();
         oracle.load(tables);
@@ -103,7 +103,7 @@ final class ClusterQueries {
     }
 
     /** Fails naming the case and the node unless {@code result} has DuckDB's rows for it (as multisets). */
-    static void assertAgrees(DuckDbOracle oracle, Case c, QueryResult result, String node) throws SQLException {
+    public static void assertAgrees(DuckDbOracle oracle, Case c, QueryResult result, String node) throws SQLException {
         List<List<Object>> expected = oracle.query(c.sql()).rows();
         String diff = ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false);
         assertNull(diff, c.name() + " on node " + node + ": " + diff);
