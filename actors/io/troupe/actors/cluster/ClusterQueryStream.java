@@ -103,9 +103,14 @@ public final class ClusterQueryStream implements AutoCloseable {
      */
     public Schema schema(Duration timeout) throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (schema == null) {
-            check();
-            awaitStarted(deadline);
+        check();
+        try {
+            while (schema == null) {
+                awaitStarted(deadline);
+            }
+        } catch (RuntimeException e) {
+            failed(e);
+            throw e;
         }
         return schema;
     }

@@ -10,6 +10,7 @@ import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.PlanException;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.AfterAll;
@@ -98,8 +99,9 @@ class TroupeClusterTest {
         assertEquals(List.of(node.nodeId()), client.nodes());
         for (ClusterQueries.Case c : ClusterQueries.CASES) {
             for (int workers : new int[] {0, 2}) {
-                ClusterQueries.assertAgrees(oracle, c,
-                        client.query(c.plan(), QueryOptions.defaults().withWorkers(workers)), node.nodeId());
+                QueryResult result = client.query(c.plan(), QueryOptions.defaults().withWorkers(workers));
+                ClusterQueries.assertAgrees(oracle, c, result, node.nodeId());
+                assertEquals(c.plan().validate(node.troupe().catalog()), result.schema(), c.name());
             }
         }
         awaitZero(client::openSubscriptions, "the client's subscriptions close with their streams");
@@ -133,6 +135,7 @@ class TroupeClusterTest {
             try (ClusterQueryStream stream = client.stream(ClusterQueries.ENDLESS,
                     QueryOptions.defaults().withWorkers(workers))) {
                 assertEquals(node.nodeId(), stream.nodeId());
+                assertEquals(ClusterQueries.ENDLESS.validate(node.troupe().catalog()), stream.schema(WAIT));
                 for (int i = 0; i < 3; i++) {
                     Batch batch = stream.next(WAIT);
                     assertNotNull(batch);
