@@ -95,8 +95,8 @@ public final class TroupeNode implements AutoCloseable {
         SharedDriverStreams streams = null;
         try {
             troupe = Troupe.start(troupeSettings, system);
-            streams = cluster.mediaDriverDir().isEmpty() ? null
-                    : SharedDriverStreams.connect(Path.of(cluster.mediaDriverDir()), troupeSettings.transport(), DRIVER_WAIT);
+            streams = cluster.mediaDriverDir().isEmpty() ? null : SharedDriverStreams.connect(
+                    Path.of(cluster.mediaDriverDir()), troupeSettings.transport(), DRIVER_WAIT);
             String nodeId = MembershipTracker.address(Cluster.get(system).selfMember().address());
             DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir());
             AtomicReference<NodeView> view = new AtomicReference<>();

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads the {@code --tables DIR} of loadtest and of a node ({@code bin/troupe node}, {@code cluster start}): every {@code DIR/NAME.csv} becomes table NAME. Its first
+ * Reads the {@code --tables DIR} of loadtest and of a node ({@code bin/troupe node}, {@code cluster start}):
+ * every {@code DIR/NAME.csv} becomes table NAME. Its first
  * line declares the columns as {@link Schema#parse} reads them
  * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
  * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.

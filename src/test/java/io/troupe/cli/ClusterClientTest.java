@@ -44,7 +44,10 @@ class ClusterClientTest {
     private static final int NODES = 2;
     private static final Duration UP_TIMEOUT = Duration.ofSeconds(150);
     private static final Duration WAIT = Duration.ofSeconds(60);
-    /** Detection, the resolver's stable-after and removal, and slack for a loaded 2-core machine: a bound, not a measurement. */
+    /**
+     * Detection, the resolver's stable-after and removal, and slack for a loaded 2-core machine: a bound,
+     * not a measurement.
+     */
     private static final Duration LOSS_BOUND = Duration.ofSeconds(90);
 
     @TempDir

@@ -24,8 +24,8 @@ import static io.troupe.operators.plan.Expr.sum;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * What the client tests (TroupeClusterTest in one JVM, ClusterClientTest across JVMs) ask a cluster: random tables written as the CSV files a node loads
- * ({@code --tables}), and plans with the SQL that DuckDB answers them with. Both the nodes and the oracle
+ * What the client tests (TroupeClusterTest in one JVM, ClusterClientTest across JVMs) ask a cluster:
+ * random tables written as the CSV files a node loads ({@code --tables}), and plans with the SQL that DuckDB answers them with. Both the nodes and the oracle
  * read the same files through {@link TableFiles}, so they hold the same rows.
  */
 public final class ClusterQueries {
@@ -81,7 +81,8 @@ public final class ClusterQueries {
                     .append('\n');
         }
         Files.writeString(dir.resolve("customers.csv"), c);
-        StringBuilder o = new StringBuilder("id INT64 NOT NULL,customer INT32,amount DECIMAL(9,2),day DATE,note VARCHAR\n");
+        StringBuilder o = new StringBuilder(
+                "id INT64 NOT NULL,customer INT32,amount DECIMAL(9,2),day DATE,note VARCHAR\n");
         LocalDate start = LocalDate.of(2024, 1, 1);
         for (long id = 1; id <= 5_000; id++) {
             // Some customers have no row in customers (the join drops them), some amounts are NULL.
