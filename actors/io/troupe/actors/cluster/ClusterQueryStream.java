@@ -1,6 +1,7 @@
 package io.troupe.actors.cluster;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.types.Schema;
@@ -42,7 +43,10 @@ import java.util.function.Function;
  * bounds (its admission queue's timeout, the query's timeout) and the failure detector, which ends the
  * query when its node is lost; the end of stream's Done by {@link #DONE_WAIT}.
  *
- * <p>Not threadsafe: one thread reads a stream; the relay's actor only adds to a queue.
+ * <p>Not threadsafe: one thread reads a stream; the relay's actor only adds to a queue. The one exception
+ * is {@link TroupeCluster#close()}, which closes the streams still open from its own thread: a reader
+ * waiting for the node's answer then wakes with a {@link QueryCancelledException}; one polling the
+ * stream sees it closed.
  */
 public final class ClusterQueryStream implements AutoCloseable {
 
@@ -252,6 +256,9 @@ public final class ClusterQueryStream implements AutoCloseable {
             return new QueryFailedException("query " + queryId + " failed on node " + failed.nodeId() + ": "
                     + failed.cause().getMessage(), failed.cause());
         }
+        if (event == QueryRelay.Stop.INSTANCE) {
+            return new QueryCancelledException("query " + queryId + " on node " + nodeId + ": the stream was closed");
+        }
         if (event instanceof QueryRelay.NodeLost) {
             return new QueryFailedException("query " + queryId + ": node " + nodeId + " was lost " + when
                     + " (it stopped, or left the cluster)");
@@ -283,12 +290,16 @@ public final class ClusterQueryStream implements AutoCloseable {
         release();
     }
 
-    /** Closes the subscription and stops the relay; idempotent (each step is). */
+    /**
+     * Closes the subscription and stops the relay; idempotent (each step is). Stop also goes into the
+     * queue: a reader that waits there (when the client closes the stream from another thread) wakes.
+     */
     private void release() {
         if (receiver != null) {
             receiver.close();
         }
         relay.tell(QueryRelay.Stop.INSTANCE);
+        events.add(QueryRelay.Stop.INSTANCE);
         onReleased.accept(this);
     }
 

@@ -132,7 +132,7 @@ public final class QueryService {
         ServedQuery query = new ServedQuery(submit, troupe, streams, nodeId, () -> self.tell(new Ended(relay)));
         served.put(relay, query);
         context.watchWith(relay, new ClientGone(relay));
-        context.getLog().info("[{}] query {} from {}", nodeId, submit.queryId(), relay.path().address());
+        context.getLog().debug("[{}] query {} from {}", nodeId, submit.queryId(), relay.path().address());
         query.start();
         return Behaviors.same();
     }

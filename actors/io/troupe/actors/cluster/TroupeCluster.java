@@ -244,21 +244,23 @@ public final class TroupeCluster implements AutoCloseable {
     private ClusterQueryStream submit(ActorRef<QueryService.Command> service, Plan plan, QueryOptions options) {
         notNull(plan, "TroupeCluster.stream", "plan");
         notNull(options, "TroupeCluster.stream", "options");
+        long queryId = nextQueryId.incrementAndGet();
+        BlockingQueue<QueryRelay.Event> events = ClusterQueryStream.newEventQueue();
+        ClusterQueryStream stream;
+        // Under the lock, so that close() sees every stream submitted before it and none after.
         synchronized (closeLock) {
             if (closed) {
                 throw new IllegalStateException("the Troupe cluster client is closed");
             }
+            ActorRef<QueryRelay.Event> relay = system.systemActorOf(QueryRelay.create(service, events::add),
+                    "troupe-query-" + queryId, Props.empty());
+            stream = new ClusterQueryStream(queryId, nodeOf(service), service, relay, events, this::driver,
+                    open::remove);
+            open.add(stream);
+            long timeoutMillis = options.timeout() == null ? 0 : Math.max(1, options.timeout().toMillis());
+            service.tell(new QueryService.Submit(queryId, plan, options.workers(), timeoutMillis,
+                    options.memoryBytes(), relay));
         }
-        long queryId = nextQueryId.incrementAndGet();
-        BlockingQueue<QueryRelay.Event> events = ClusterQueryStream.newEventQueue();
-        ActorRef<QueryRelay.Event> relay = system.systemActorOf(QueryRelay.create(service, events::add),
-                "troupe-query-" + queryId, Props.empty());
-        long timeoutMillis = options.timeout() == null ? 0 : Math.max(1, options.timeout().toMillis());
-        service.tell(new QueryService.Submit(queryId, plan, options.workers(), timeoutMillis, options.memoryBytes(),
-                relay));
-        ClusterQueryStream stream = new ClusterQueryStream(queryId, nodeOf(service), service, relay, events,
-                this::driver, open::remove);
-        open.add(stream);
         return stream;
     }
 
@@ -290,15 +292,16 @@ public final class TroupeCluster implements AutoCloseable {
      */
     @Override
     public void close() {
+        List<ClusterQueryStream> left;
         synchronized (closeLock) {
             if (closed) {
                 return;
             }
             closed = true;
+            left = List.copyOf(open);
         }
-        for (ClusterQueryStream stream : List.copyOf(open)) {
-            stream.close();
-        }
+        // A reader blocked in one of these wakes with "closed" (see ClusterQueryStream.close).
+        left.forEach(ClusterQueryStream::close);
         CoordinatedShutdown.get(system).run(CoordinatedShutdown.clusterLeavingReason());
         try {
             system.getWhenTerminated().toCompletableFuture().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -109,9 +109,7 @@ class SharedDriverStreamsTest {
     @Test
     void shouldTellTheProducerThatTheConsumerLeft() throws Exception {
         SharedDriverStreams.Outgoing out = producerSide.publish();
-        BatchReceiver receiver = consumerSide.subscribe(out.streamId(), out.sessionId(), WAIT);
-        await(out::isConnected, "the producer sees the subscription");
-        assertTrue(ChannelHarness.send(out.sender(), ChannelHarness.twoLongs(0, ROWS)) > 0);
+        BatchReceiver receiver = subscribedWithOneBatch(out);
         receiver.close();
         await(() -> out.sender().offer(ChannelHarness.twoLongs(ROWS, ROWS)) == BatchSender.CLOSED,
                 "the producer's offers are CLOSED once the consumer left");
@@ -122,9 +120,7 @@ class SharedDriverStreamsTest {
     @Test
     void shouldTellTheConsumerThatTheProducerLeftWithoutAnEnd() throws Exception {
         SharedDriverStreams.Outgoing out = producerSide.publish();
-        BatchReceiver receiver = consumerSide.subscribe(out.streamId(), out.sessionId(), WAIT);
-        await(out::isConnected, "the producer sees the subscription");
-        assertTrue(ChannelHarness.send(out.sender(), ChannelHarness.twoLongs(0, ROWS)) > 0);
+        BatchReceiver receiver = subscribedWithOneBatch(out);
         out.sender().close();
         ChannelHarness.SumHandler handler = new ChannelHarness.SumHandler();
         assertEquals(BatchReceiver.State.PRODUCER_GONE, ChannelHarness.receiveAll(receiver, handler));
@@ -143,6 +139,14 @@ class SharedDriverStreamsTest {
                 dir.resolve("nothing"), ChannelHarness.settings(dir, ""), Duration.ofMillis(200)));
         assertTrue(noDriver.getMessage().contains("no Aeron media driver runs in " + dir.resolve("nothing")),
                 noDriver.getMessage());
+    }
+
+    /** Subscribes the consumer to {@code out}, waits until the producer sees it, and sends one batch. */
+    private BatchReceiver subscribedWithOneBatch(SharedDriverStreams.Outgoing out) throws InterruptedException {
+        BatchReceiver receiver = consumerSide.subscribe(out.streamId(), out.sessionId(), WAIT);
+        await(out::isConnected, "the producer sees the subscription");
+        assertTrue(ChannelHarness.send(out.sender(), ChannelHarness.twoLongs(0, ROWS)) > 0);
+        return receiver;
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

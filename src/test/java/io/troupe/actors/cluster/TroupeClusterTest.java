@@ -41,8 +41,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Checked: results agree with DuckDB; a plan refused or failing on the node is an exception naming the
  * node with the node's error as a RemoteFailure; a stream closed early stops the query on the node and
- * releases both ends; a seed where nothing runs is a clear error within the bound; close releases the
- * client's streams.
+ * releases both ends; a seed where nothing runs is a clear error within the bound; a client's close
+ * releases its streams and the queries they read on the node.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TroupeClusterTest {
@@ -147,6 +147,29 @@ class TroupeClusterTest {
             awaitZero(client::openSubscriptions, "the client's subscription is closed");
             assertEquals(0, client.openQueries());
         }
+    }
+
+    @Test
+    void shouldReleaseEverythingWhenTheClientCloses() throws Exception {
+        TroupeCluster second = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes",
+                List.of(node.nodeId()))).withFallback(ConfigFactory.load()), WAIT);
+        ClusterQueryStream stream;
+        try {
+            stream = second.stream(ClusterQueries.ENDLESS, QueryOptions.defaults().withWorkers(2));
+            assertNotNull(stream.next(WAIT));
+            assertEquals(1, second.openQueries());
+            assertEquals(1, second.openSubscriptions());
+        } finally {
+            second.close();
+        }
+        assertEquals(0, second.openQueries());
+        assertEquals(0, second.openSubscriptions());
+        assertThrows(IllegalStateException.class, () -> stream.next(WAIT), "the stream closed with its client");
+        assertThrows(IllegalStateException.class, () -> second.stream(ClusterQueries.ENDLESS, QueryOptions.defaults()));
+        awaitZero(() -> node.troupe().status().runningQueries(), "the node's query ends with the client");
+        // The node serves the clients that stay.
+        ClusterQueries.assertAgrees(oracle, ClusterQueries.CASES.get(0), client.query(ClusterQueries.CASES.get(0)
+                .plan()), node.nodeId());
     }
 
     @Test
