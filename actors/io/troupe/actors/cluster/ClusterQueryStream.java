@@ -180,8 +180,19 @@ public final class ClusterQueryStream implements AutoCloseable {
             throw failureOf(event, "before it started");
         }
         schema = new Schema(started.fields());
-        SharedDriverStreams driver = drivers.apply(Path.of(started.driverDirectory()));
-        receiver = driver.subscribe(started.streamId(), started.sessionId(), SUBSCRIBE_WAIT);
+        SharedDriverStreams driver;
+        try {
+            driver = drivers.apply(Path.of(started.driverDirectory()));
+        } catch (IllegalStateException e) {
+            throw new QueryFailedException("query " + queryId + ": node " + nodeId + " streams its rows through the"
+                    + " media driver in " + started.driverDirectory() + ", which this client cannot reach (a client runs"
+                    + " on a node's host until rows cross hosts over Aeron UDP): " + e.getMessage(), e);
+        }
+        // The node closes a stream it failed on at once, perhaps before this client saw it: Failed then follows.
+        receiver = driver.subscribe(started.streamId(), started.sessionId(), SUBSCRIBE_WAIT, () -> !events.isEmpty());
+        if (receiver == null) {
+            throw failureOf(events.poll(), "before its stream was read");
+        }
         state = State.STREAMING;
     }
 

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Batch streams between processes of one host, through the host's standalone media driver
@@ -126,11 +127,22 @@ public final class SharedDriverStreams implements AutoCloseable {
 
     /**
      * Subscribes to the stream another process published as {@code sessionId} and waits, at most
-     * {@code timeout}, until its log is there.
-     *
-     * @throws IllegalStateException naming the session when no such stream shows within {@code timeout}
+     * {@code timeout}, until its log is there; {@link #subscribe(int, int, Duration, BooleanSupplier)}.
      */
     public BatchReceiver subscribe(int streamId, int sessionId, Duration timeout) throws InterruptedException {
+        return subscribe(streamId, sessionId, timeout, () -> false);
+    }
+
+    /**
+     * Subscribes to the stream another process published as {@code sessionId} and waits until its log is
+     * there: at most {@code timeout}, and no longer than {@code giveUp} is false (the caller's other news,
+     * such as the producer's failure, which may close the stream before it was ever read).
+     *
+     * @return the receiver, or null when {@code giveUp} said so first (nothing is left open)
+     * @throws IllegalStateException naming the session when no such stream shows within {@code timeout}
+     */
+    public BatchReceiver subscribe(int streamId, int sessionId, Duration timeout, BooleanSupplier giveUp)
+            throws InterruptedException {
         String uri = new ChannelUriStringBuilder().media("ipc").sessionId(sessionId).build();
         Subscription subscription = aeron.addSubscription(uri, streamId);
         openStreams.incrementAndGet();
@@ -139,6 +151,9 @@ public final class SharedDriverStreams implements AutoCloseable {
             long deadline = System.nanoTime() + timeout.toNanos();
             Image image;
             while ((image = subscription.imageBySessionId(sessionId)) == null) {
+                if (giveUp.getAsBoolean()) {
+                    return null;
+                }
                 if (System.nanoTime() - deadline >= 0) {
                     throw new IllegalStateException("no stream " + streamId + " session " + sessionId + " in "
                             + directory + " within " + timeout.toMillis() + " ms: its producer is gone");

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * here is embedded in the test, each side a {@link SharedDriverStreams} of its own): batches arrive in
  * order and whole, a consumer that does not read holds the producer back (BACK_PRESSURED, with a 64 KiB
  * term), a consumer that leaves makes the producer's offers CLOSED, a producer that leaves without an
- * end of stream is PRODUCER_GONE to the consumer, and a session nobody publishes is a clear error.
+ * end of stream is PRODUCER_GONE to the consumer, and a session nobody publishes is a clear error (or
+ * nothing, when the caller gives up waiting first).
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class SharedDriverStreamsTest {
@@ -130,10 +132,13 @@ class SharedDriverStreamsTest {
     }
 
     @Test
-    void shouldRefuseASessionNobodyPublishesAndADirectoryWithoutADriver() {
+    void shouldRefuseASessionNobodyPublishesAndADirectoryWithoutADriver() throws InterruptedException {
         IllegalStateException none = assertThrows(IllegalStateException.class,
                 () -> consumerSide.subscribe(SharedDriverStreams.STREAM_ID, 12_345, Duration.ofMillis(200)));
         assertTrue(none.getMessage().contains("session 12345"), none.getMessage());
+        assertEquals(0, consumerSide.openStreams(), "the subscription was closed");
+        assertNull(consumerSide.subscribe(SharedDriverStreams.STREAM_ID, 12_345, WAIT, () -> true),
+                "the caller gave up first");
         assertEquals(0, consumerSide.openStreams(), "the subscription was closed");
         IllegalStateException noDriver = assertThrows(IllegalStateException.class, () -> SharedDriverStreams.connect(
                 dir.resolve("nothing"), ChannelHarness.settings(dir, ""), Duration.ofMillis(200)));
