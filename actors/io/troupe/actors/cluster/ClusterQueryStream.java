@@ -185,11 +185,15 @@ public final class ClusterQueryStream implements AutoCloseable {
             driver = drivers.apply(Path.of(started.driverDirectory()));
         } catch (IllegalStateException e) {
             throw new QueryFailedException("query " + queryId + ": node " + nodeId + " streams its rows through the"
-                    + " media driver in " + started.driverDirectory() + ", which this client cannot reach (a client runs"
-                    + " on a node's host until rows cross hosts over Aeron UDP): " + e.getMessage(), e);
+                    + " media driver in " + started.driverDirectory() + ", which this client cannot reach (a client"
+                    + " runs on a node's host until rows cross hosts over Aeron UDP): " + e.getMessage(), e);
         }
         // The node closes a stream it failed on at once, perhaps before this client saw it: Failed then follows.
-        receiver = driver.subscribe(started.streamId(), started.sessionId(), SUBSCRIBE_WAIT, () -> !events.isEmpty());
+        // Done may come first in a good run (all sent while this client's conductor still links the image).
+        receiver = driver.subscribe(started.streamId(), started.sessionId(), SUBSCRIBE_WAIT, () -> {
+            QueryRelay.Event first = events.peek();
+            return first != null && !(first instanceof QueryRelay.Done);
+        });
         if (receiver == null) {
             throw failureOf(events.poll(), "before its stream was read");
         }
