@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.cluster.NodeStatusFile;
 import io.troupe.actors.cluster.NodeView;
+import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import picocli.CommandLine.Command;
@@ -24,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -81,6 +83,10 @@ final class ClusterCommand implements Callable<Integer> {
                 description = "how long to wait for all nodes to be Up (default: ${DEFAULT-VALUE})")
         int timeoutSeconds = 120;
 
+        @Option(names = "--tables", paramLabel = "DIR",
+                description = "every node loads each DIR/NAME.csv as table NAME (replicated on all nodes, for now)")
+        Path tables;
+
         @Option(names = "--set", paramLabel = "KEY=VALUE",
                 description = "a troupe.* setting for every node, e.g. troupe.cluster.split-brain-resolver.stable-after=3s")
         Map<String, String> settings = new TreeMap<>();
@@ -107,6 +113,13 @@ final class ClusterCommand implements Callable<Integer> {
                 throw RoundOptions.bad(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
             }
             TroupeSettings troupeSettings = checkSettings(spec, settings);
+            if (tables != null) {
+                try {
+                    TableFiles.read(tables);
+                } catch (IllegalArgumentException e) {
+                    throw RoundOptions.bad(spec, e.getMessage());
+                }
+            }
             for (int port = basePort; port < basePort + nodes; port++) {
                 if (!isFree(port)) {
                     throw RoundOptions.bad(spec, "--base-port: port " + port + " of 127.0.0.1 is in use");
@@ -118,7 +131,7 @@ final class ClusterCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, workers, basePort, runDir,
                     System.getProperty("java.class.path"), List.of("-Xmx" + heap), settings,
-                    Duration.ofSeconds(timeoutSeconds));
+                    Optional.ofNullable(tables).map(Path::toAbsolutePath), Duration.ofSeconds(timeoutSeconds));
             long start = System.nanoTime();
             ClusterManifest manifest;
             try {

@@ -56,10 +56,11 @@ final class LocalCluster {
      * @param classpath  the JVMs' classpath
      * @param jvmOptions options for each node JVM (heap, GC)
      * @param settings   {@code troupe.*} settings for every node, passed as {@code -D} options
+     * @param tables     a directory of CSV tables every node loads ({@code node --tables}); empty for none
      * @param upTimeout  how long start waits for every node to be Up
      */
     record Spec(int nodes, int workers, int basePort, Path runDir, String classpath, List<String> jvmOptions,
-                Map<String, String> settings, Duration upTimeout) {
+                Map<String, String> settings, Optional<Path> tables, Duration upTimeout) {
 
         Spec {
             jvmOptions = List.copyOf(jvmOptions);
@@ -226,6 +227,7 @@ final class LocalCluster {
         command.addAll(List.of("-cp", spec.classpath(), TroupeCli.class.getName(), "node",
                 "--run-dir", spec.runDir().toString(), "--port", String.valueOf(port),
                 "--seed", "127.0.0.1:" + spec.basePort(), "--workers", String.valueOf(spec.workers())));
+        spec.tables().ifPresent(dir -> command.addAll(List.of("--tables", dir.toString())));
         return command;
     }
 

@@ -4,8 +4,10 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.cluster.TroupeNode;
+import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.table.Table;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,7 +25,9 @@ import java.util.function.Supplier;
  * {@code troupe node}: runs one Troupe node in the foreground ({@link TroupeNode}) until SIGTERM or
  * Ctrl-C, when it leaves the cluster and stops (exit 0), or until the cluster removes it (exit 1). Its
  * view goes to {@code <run-dir>/node-<port>.json} every second. The options override
- * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; every other setting
+ * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; {@code --tables} loads
+ * delimited files as tables for clients' queries (a stepping stone: every node loads every table until
+ * tables are partitioned across nodes, issue 10 point 4); every other setting
  * comes from application.conf and {@code -Dtroupe.*} (TROUPE_JAVA_OPTS). Arguments and settings are
  * checked before the node starts: a bad one gets one line and exit 2.
  */
@@ -44,6 +48,11 @@ final class NodeCommand implements Callable<Integer> {
 
     @Option(names = "--workers", paramLabel = "W", description = "workers per query (default: troupe.workers.default)")
     Integer workers;
+
+    @Option(names = "--tables", paramLabel = "DIR",
+            description = "load every DIR/NAME.csv as table NAME at start (first line: the columns), for clients'"
+                    + " queries; each node loads all of them (replicated), until tables are partitioned")
+    Path tables;
 
     @Spec
     CommandSpec spec;
@@ -77,6 +86,14 @@ final class NodeCommand implements Callable<Integer> {
             throw RoundOptions.bad(spec, "--port must be in 1.." + ClusterSettings.MAX_PORT + " for a node (its status file and"
                     + " the others' seed lists name it), got 0");
         }
+        List<Table> loaded = List.of();
+        if (tables != null) {
+            try {
+                loaded = TableFiles.read(tables);
+            } catch (IllegalArgumentException e) {
+                throw RoundOptions.bad(spec, e.getMessage());
+            }
+        }
         OutDirectory.prepare(spec, "--run-dir", runDir);
 
         PrintWriter out = spec.commandLine().getOut();
@@ -88,10 +105,11 @@ final class NodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("troupe node: " + e.getMessage());
             return 1;
         }
+        loaded.forEach(node.troupe()::register);
         Thread shutdown = new Thread(node::close, "troupe-node-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         out.println("troupe node " + node.nodeId() + " (pid " + ProcessHandle.current().pid() + "): started, status in "
-                + statusFile);
+                + statusFile + (loaded.isEmpty() ? "" : ", tables " + loaded.stream().map(Table::name).toList()));
         out.flush();
         node.terminated().join();
         try {

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * The settings of a Troupe node in a cluster ({@code troupe.cluster.*}; reference.conf documents each),
  * read and validated as {@link TroupeSettings} reads its own: a bad value fails with its key path, and
  * an unknown key under {@code troupe} with the nearest known one. Kept apart from {@link TroupeSettings}
- * because only a node ({@code io.troupe.actors.cluster.TroupeNode}) reads them: a Troupe in one JVM
+ * because only cluster members (a node, {@code io.troupe.actors.cluster.TroupeNode}, and a client,
+ * {@code TroupeCluster}, which binds port 0 whatever {@code port} says) read them: a Troupe in one JVM
  * never starts a cluster.
  *
  * <p>Immutable and threadsafe.

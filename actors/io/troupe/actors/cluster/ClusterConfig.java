@@ -5,11 +5,13 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import io.troupe.config.ClusterSettings;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Pekko's settings for a node's actor system, from {@code troupe.cluster.*}: a cluster member over
+ * Pekko's settings for a member's actor system (a node's or a client's), from {@code troupe.cluster.*}:
+ * a cluster member with its role, over
  * Artery TCP on the configured host and port, its seed nodes, the phi-accrual failure detector's
  * heartbeat and pause, the split-brain resolver (Pekko's is off unless a downing provider is named), no
  * Java serialization (reference.conf turns it off; a node keeps it off even where an application turns it
@@ -20,13 +22,24 @@ import java.util.Map;
  */
 final class ClusterConfig {
 
+    /** The role of a node: a member that holds data and runs queries. */
+    static final String NODE_ROLE = "troupe-node";
+    /** The role of a client ({@link TroupeCluster}): a member that holds nothing and only submits queries. */
+    static final String CLIENT_ROLE = "troupe-client";
+
     private ClusterConfig() {
     }
 
-    /** The node's Pekko settings over {@code fallback} (the application's, then Pekko's reference). */
-    static Config of(ClusterSettings cluster, Config fallback) {
+    /**
+     * A member's Pekko settings over {@code fallback} (the application's, then Pekko's reference), with
+     * {@code role}. The split-brain resolver decides by the nodes alone ({@link #NODE_ROLE}): a client that
+     * comes and goes never tips which side of a partition stays.
+     */
+    static Config of(ClusterSettings cluster, Config fallback, String role) {
+        String strategy = cluster.downing().name().toLowerCase(Locale.ROOT).replace('_', '-');
         Map<String, Object> settings = Map.ofEntries(
                 Map.entry("pekko.actor.provider", "cluster"),
+                Map.entry("pekko.cluster.roles", List.of(role)),
                 Map.entry("pekko.actor.allow-java-serialization", "off"),
                 Map.entry("pekko.remote.artery.transport", "tcp"),
                 Map.entry("pekko.remote.artery.canonical.hostname", cluster.host()),
@@ -38,9 +51,12 @@ final class ClusterConfig {
                         millis(cluster.acceptablePause())),
                 Map.entry("pekko.cluster.downing-provider-class",
                         "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider"),
-                Map.entry("pekko.cluster.split-brain-resolver.active-strategy",
-                        cluster.downing().name().toLowerCase(Locale.ROOT).replace('_', '-')),
+                Map.entry("pekko.cluster.split-brain-resolver.active-strategy", strategy),
+                Map.entry("pekko.cluster.split-brain-resolver.keep-majority.role", NODE_ROLE),
+                Map.entry("pekko.cluster.split-brain-resolver.keep-oldest.role", NODE_ROLE),
                 Map.entry("pekko.cluster.split-brain-resolver.stable-after", millis(cluster.stableAfter())),
+                // A client and a node may share a JVM (an application, a test): each registers its own MBean.
+                Map.entry("pekko.cluster.jmx.multi-mbeans-in-same-jvm", "on"),
                 Map.entry("pekko.loglevel", "INFO"),
                 Map.entry("pekko.log-dead-letters", "off"),
                 Map.entry("pekko.log-dead-letters-during-shutdown", "off"),

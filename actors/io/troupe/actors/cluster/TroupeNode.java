@@ -4,10 +4,12 @@ import com.typesafe.config.Config;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
+import io.troupe.transport.aeron.SharedDriverStreams;
 import io.troupe.transport.aeron.StandaloneDriver;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.slf4j.Logger;
@@ -51,14 +53,17 @@ public final class TroupeNode implements AutoCloseable {
     private final Troupe troupe;
     private final Path statusFile;
     private final AtomicReference<NodeView> view;
+    /** The node's client of the host's media driver, for the rows of clients' queries; null without one. */
+    private final SharedDriverStreams streams;
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final Object closeLock = new Object();
     /** Guarded by closeLock. */
     private boolean closed;
 
     private TroupeNode(ClusterSettings settings, ActorSystem<Void> system, Troupe troupe, Path statusFile,
-                       AtomicReference<NodeView> view) {
+                       AtomicReference<NodeView> view, SharedDriverStreams streams) {
         this.settings = settings;
+        this.streams = streams;
         this.system = system;
         this.troupe = troupe;
         this.statusFile = statusFile;
@@ -85,16 +90,20 @@ public final class TroupeNode implements AutoCloseable {
                     + " (troupe.cluster.media-driver-dir) after " + DRIVER_WAIT.toSeconds() + " s");
         }
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), cluster.name(),
-                ClusterConfig.of(cluster, config));
+                ClusterConfig.of(cluster, config, ClusterConfig.NODE_ROLE));
         Troupe troupe = null;
+        SharedDriverStreams streams = null;
         try {
             troupe = Troupe.start(troupeSettings, system);
+            streams = cluster.mediaDriverDir().isEmpty() ? null : SharedDriverStreams.connect(
+                    Path.of(cluster.mediaDriverDir()), troupeSettings.transport(), DRIVER_WAIT);
             String nodeId = MembershipTracker.address(Cluster.get(system).selfMember().address());
             DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir());
             AtomicReference<NodeView> view = new AtomicReference<>();
-            TroupeNode node = new TroupeNode(cluster, system, troupe, statusFile, view);
+            TroupeNode node = new TroupeNode(cluster, system, troupe, statusFile, view, streams);
             system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set),
                     "troupe-membership", DispatcherSelector.blocking());
+            system.systemActorOf(QueryService.create(troupe, nodeId, streams), "troupe-queries", Props.empty());
             system.getWhenTerminated().whenComplete((done, error) -> node.terminated.complete(null));
             LOG.info("[{}] node started: cluster {}, seed nodes {}, data plane {}", nodeId, cluster.name(),
                     cluster.seedNodes(), endpoint);
@@ -102,6 +111,9 @@ public final class TroupeNode implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             if (troupe != null) {
                 troupe.close();
+            }
+            if (streams != null) {
+                streams.close();
             }
             system.terminate();
             throw e;
@@ -158,6 +170,9 @@ public final class TroupeNode implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
             LOG.warn("[{}] the actor system did not stop within {} s", nodeId, STOP_TIMEOUT.toSeconds());
+        }
+        if (streams != null) {
+            streams.close();
         }
         NodeView last = view.get();
         if (last != null) {

@@ -1,7 +1,8 @@
 /**
- * Troupe nodes in a Pekko cluster: membership, failure detection and the discovery of each node's
- * data-plane endpoint (issue 10, point 2). Queries do not run across nodes yet: each node's
- * {@link io.troupe.actors.api.Troupe} runs its own queries as in one JVM.
+ * Troupe nodes in a Pekko cluster: membership, failure detection, the discovery of each node's
+ * data-plane endpoint, and clients that submit queries to nodes (issue 10, point 2). Queries do not run
+ * across nodes yet: the node that takes a client's query runs all of it on its
+ * {@link io.troupe.actors.api.Troupe}, as in one JVM.
  *
  * <h2>A node</h2>
  * {@link io.troupe.actors.cluster.TroupeNode} is a Troupe whose actor system is a cluster member
@@ -12,9 +13,26 @@
  * node's {@link io.troupe.actors.cluster.DataPlaneEndpoint} with the Receptionist, subscribes to the
  * cluster's membership and reachability events and to the Receptionist's listing, and every second
  * publishes a {@link io.troupe.actors.cluster.NodeView} to the node and to its status file
- * ({@link io.troupe.actors.cluster.NodeStatusFile}, JSON). No message of Troupe's own crosses a JVM:
- * Pekko's cluster and Receptionist carry their own, with their own serializers, and the endpoint rides in
- * the name of the registered actor until Troupe's wire format lands.
+ * ({@link io.troupe.actors.cluster.NodeStatusFile}, JSON). Pekko's cluster and Receptionist carry their
+ * own messages, with their own serializers; the endpoint rides in the name of the registered actor.
+ * A second actor, {@link io.troupe.actors.cluster.QueryService} ({@code /system/troupe-queries},
+ * registered under its own key), runs clients' queries. Members have a role: {@code troupe-node} for
+ * nodes, {@code troupe-client} for clients; the split-brain resolver decides by the nodes alone.
+ *
+ * <h2>A client</h2>
+ * {@link io.troupe.actors.cluster.TroupeCluster#connect(String)} joins as a {@code troupe-client} member
+ * (bounded: a seed where nothing answers is an error after the timeout), waits for a query service in the
+ * Receptionist's listing, and sends each query to one node: a
+ * {@link io.troupe.actors.cluster.QueryService.Submit} (the plan, the options, the client's
+ * {@link io.troupe.actors.cluster.QueryRelay} for that query) serialized by Troupe's wire codec. The node
+ * answers on the relay: Started (where the rows come: a session of a stream in the host's media driver,
+ * and the columns), then Done with the row count, or Failed with the node's exception; the rows
+ * themselves never ride in an actor message: they come as batches over {@code aeron:ipc}
+ * ({@link io.troupe.transport.aeron.SharedDriverStreams}), with Aeron's back-pressure. Each side watches
+ * the other: a lost node fails the client's query ({@link io.troupe.actors.cluster.ClusterQueryStream}),
+ * a client gone (its relay stopped, its member removed, its subscription closed) stops the query on the
+ * node. {@link io.troupe.actors.cluster.QueryService} has the protocol, ClusterQueryStream the reader's
+ * states.
  *
  * <h2>Life cycle ({@link io.troupe.actors.cluster.NodeView.NodeState})</h2>
  * <pre>

@@ -7,6 +7,8 @@ import com.esotericsoftware.kryo.serializers.DefaultSerializers.BigDecimalSerial
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.EnumSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
 import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalDateSerializer;
+import io.troupe.actors.cluster.QueryRelay;
+import io.troupe.actors.cluster.QueryService;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.expr.Function;
@@ -20,6 +22,7 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanSerializer;
 import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
 import io.troupe.operators.types.TypeId;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
@@ -92,6 +95,7 @@ public final class WireRegistry {
             enumeration(41, AggregateFunction.class),
             enumeration(42, JoinType.class),
             family(43, Plan.class, refs -> new PlanSerializer()),
+            record(44, Field.class),
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),
@@ -101,7 +105,12 @@ public final class WireRegistry {
             record(82, PipelineWorker.WorkerBound.class),
             record(83, PipelineWorker.WorkerDone.class),
             record(84, PipelineWorker.FinalizeDone.class),
-            record(85, PipelineWorker.WorkerFailed.class)));
+            record(85, PipelineWorker.WorkerFailed.class),
+            record(86, QueryService.Submit.class),
+            record(87, QueryService.Cancel.class),
+            record(88, QueryRelay.Started.class),
+            record(89, QueryRelay.Done.class),
+            record(90, QueryRelay.Failed.class)));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();

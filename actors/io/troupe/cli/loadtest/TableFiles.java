@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads loadtest's {@code --tables DIR}: every {@code DIR/NAME.csv} becomes table NAME. Its first
+ * Reads the {@code --tables DIR} of loadtest and of a node ({@code bin/troupe node}, {@code cluster start}):
+ * every {@code DIR/NAME.csv} becomes table NAME. Its first
  * line declares the columns as {@link Schema#parse} reads them
  * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
  * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
  * Stateless.
  */
-final class TableFiles {
+public final class TableFiles {
 
     static final String CSV = ".csv";
 
@@ -36,7 +37,7 @@ final class TableFiles {
      * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad
      *                                  header or value
      */
-    static List<Table> read(Path dir) {
+    public static List<Table> read(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--tables " + dir + ": not a directory");
         }

@@ -14,7 +14,8 @@ import org.agrona.concurrent.IdleStrategy;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The consumer's end of an {@link AeronIpcChannel}: a controlled poll through a
+ * The consumer's end of an {@link AeronIpcChannel}, or of a stream between processes
+ * ({@link SharedDriverStreams}): a controlled poll through a
  * {@link ControlledFragmentAssembler} (frames larger than the MTU arrive in fragments), which stops
  * ({@code BREAK}) after the batch limit or the end of stream, so each poll does bounded work.
  *
@@ -30,7 +31,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandler {
 
-    private final AeronIpcChannel channel;
+    private final ReceiverLink channel;
     private final Subscription subscription;
     private final ControlledFragmentAssembler assembler = new ControlledFragmentAssembler(this);
     private final IdleStrategy idleStrategy;
@@ -47,7 +48,7 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
     private int delivered;
     private Throwable failure;
 
-    AeronBatchReceiver(AeronIpcChannel channel, Subscription subscription, long startPosition, int maxMessageLength,
+    AeronBatchReceiver(ReceiverLink channel, Subscription subscription, long startPosition, int maxMessageLength,
                        int maxPayloadLength, IdleStrategy idleStrategy) {
         this.channel = channel;
         this.consumedPosition = startPosition;

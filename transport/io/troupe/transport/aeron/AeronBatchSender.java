@@ -14,7 +14,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The producer's end of an {@link AeronIpcChannel}: encodes each batch into the exclusive
+ * The producer's end of an {@link AeronIpcChannel}, or of a stream between processes
+ * ({@link SharedDriverStreams}): encodes each batch into the exclusive
  * publication, in place ({@code tryClaim}) when the frame fits the MTU, else through a scratch buffer
  * ({@code offer}, which Aeron fragments). Aeron's {@code ADMIN_ACTION} (a term rotation) is retried
  * here at once, as Aeron advises; every other outcome goes back to the caller.
@@ -32,7 +33,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class AeronBatchSender implements BatchSender {
 
-    private final AeronIpcChannel channel;
+    private final SenderLink channel;
     private final ExclusivePublication publication;
     private final IdleStrategy idleStrategy;
     private final BufferClaim claim = new BufferClaim();
@@ -51,7 +52,7 @@ final class AeronBatchSender implements BatchSender {
     private int pendingRow;
     private boolean endOfStreamSent;
 
-    AeronBatchSender(AeronIpcChannel channel, ExclusivePublication publication, IdleStrategy idleStrategy) {
+    AeronBatchSender(SenderLink channel, ExclusivePublication publication, IdleStrategy idleStrategy) {
         this.channel = channel;
         this.publication = publication;
         this.idleStrategy = idleStrategy;

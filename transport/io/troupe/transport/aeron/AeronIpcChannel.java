@@ -70,8 +70,9 @@ public final class AeronIpcChannel implements BatchChannel {
         this.pool = pool;
         this.onClosed = onClosed;
         ExclusivePublication publication = log.publication();
-        this.sender = new AeronBatchSender(this, publication, idleStrategy(settings.idleStrategy()));
-        this.receiver = new AeronBatchReceiver(this, log.subscription(), startPosition, publication.maxMessageLength(),
+        Ends ends = new Ends();
+        this.sender = new AeronBatchSender(ends, publication, idleStrategy(settings.idleStrategy()));
+        this.receiver = new AeronBatchReceiver(ends, log.subscription(), startPosition, publication.maxMessageLength(),
                 publication.maxPayloadLength(), idleStrategy(settings.idleStrategy()));
     }
 
@@ -162,7 +163,35 @@ public final class AeronIpcChannel implements BatchChannel {
         onClosed.run();
     }
 
-    private static IdleStrategy idleStrategy(TroupeSettings.ChannelIdle idle) {
+    /** The ends' view of this channel (kept off its public surface). */
+    private final class Ends implements SenderLink, ReceiverLink {
+        @Override
+        public boolean receiverClosed() {
+            return AeronIpcChannel.this.receiverClosed();
+        }
+
+        @Override
+        public void senderClosed(long finalPosition, boolean ended) {
+            AeronIpcChannel.this.senderClosed(finalPosition, ended);
+        }
+
+        @Override
+        public long senderFinalPosition() {
+            return AeronIpcChannel.this.senderFinalPosition();
+        }
+
+        @Override
+        public void receiverClosed(boolean delivered) {
+            AeronIpcChannel.this.receiverClosed(delivered);
+        }
+
+        @Override
+        public String toString() {
+            return AeronIpcChannel.this.toString();
+        }
+    }
+
+    static IdleStrategy idleStrategy(TroupeSettings.ChannelIdle idle) {
         return switch (idle) {
             case BACKOFF -> new BackoffIdleStrategy();
             case YIELDING -> new YieldingIdleStrategy();

@@ -100,6 +100,12 @@ class BadArgumentsTest {
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertBad("troupe node: --run-dir " + file + " is not a writable directory", "node", "--port", "1",
                 "--run-dir", file.toString());
+        assertBad("troupe node: --tables " + file + ": not a directory", "node", "--tables", file.toString(),
+                "--run-dir", run);
+        Path tables = Files.createDirectories(dir.resolve("tables"));
+        Files.writeString(tables.resolve("t.csv"), "id INT32\nx\n");
+        assertBad("troupe node: " + tables.resolve("t.csv") + ":2: column 1 (id INT32): not an integer: 'x'", "node",
+                "--tables", tables.toString(), "--run-dir", run);
         assertFalse(Files.exists(dir.resolve("run")), "no argument passed: nothing was made");
     }
 
@@ -117,6 +123,8 @@ class BadArgumentsTest {
                 "--nodes", "3", "--heap", "lots", "--run-dir", run);
         assertBad("troupe cluster start: --set takes troupe.* settings, got 'pekko.loglevel'", "cluster", "start",
                 "--nodes", "3", "--set", "pekko.loglevel=DEBUG", "--run-dir", run);
+        assertBad("troupe cluster start: --tables " + dir.resolve("none") + ": not a directory", "cluster", "start",
+                "--nodes", "3", "--tables", dir.resolve("none").toString(), "--run-dir", run);
         // Settings errors name the key, as a node would report them, before any JVM starts.
         assertBad("troupe cluster start: troupe.cluster.split-brain-resolver.stable-after must be a duration (500ms,"
                 + " 3s), got 'soon'", "cluster", "start", "--nodes", "3", "--set",

@@ -63,7 +63,7 @@ class LocalClusterTest {
                         "troupe.cluster.failure-detector.acceptable-heartbeat-pause", PAUSE.toMillis() + "ms",
                         "troupe.cluster.split-brain-resolver.stable-after", STABLE_AFTER.toMillis() + "ms",
                         "troupe.memory.preallocate", "0"),
-                UP_TIMEOUT);
+                Optional.empty(), UP_TIMEOUT);
         StringWriter progress = new StringWriter();
         try {
             long start = System.nanoTime();
@@ -153,7 +153,7 @@ class LocalClusterTest {
     }
 
     /** The first of {@code count} consecutive free loopback ports. */
-    private static int freePorts(int count) {
+    static int freePorts(int count) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int base = ThreadLocalRandom.current().nextInt(20000, 60000);
             if (IntStream.range(base, base + count).allMatch(ClusterCommand.Start::isFree)) {

@@ -1,0 +1,165 @@
+package io.troupe.cli;
+
+import com.typesafe.config.ConfigFactory;
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.cluster.ClusterQueries;
+import io.troupe.actors.cluster.ClusterQueryStream;
+import io.troupe.actors.cluster.TroupeCluster;
+import io.troupe.actors.wire.RemoteFailure;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.oracle.DuckDbOracle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 10, point 2's client across real JVMs: a 2-node local cluster (the code behind
+ * {@code bin/troupe cluster start --tables DIR}: a media driver process and two node JVMs, each loading the
+ * same CSV tables), and this JVM as a {@link TroupeCluster} client. Each node answers the plans as DuckDB
+ * does (rows cross from the node's JVM to this one through the shared driver); a plan failing on a node is
+ * an exception naming that node with its error; a stream closed early is released and the node goes on;
+ * a node killed with SIGKILL during a query fails that query with an error naming the node, within the
+ * failure detector's bound, not a hang. Every child is bounded in time and stopped by its pid in the finally.
+ */
+class ClusterClientTest {
+
+    private static final int NODES = 2;
+    private static final Duration UP_TIMEOUT = Duration.ofSeconds(150);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    /**
+     * Detection, the resolver's stable-after and removal, and slack for a loaded 2-core machine: a bound,
+     * not a measurement.
+     */
+    private static final Duration LOSS_BOUND = Duration.ofSeconds(90);
+
+    @TempDir
+    Path runDir;
+
+    @Test
+    @Timeout(500)
+    void shouldQueryEachNodeAsDuckDbDoesAndFailClearly() throws Exception {
+        Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_204L);
+        int basePort = LocalClusterTest.freePorts(NODES);
+        LocalCluster.Spec spec = new LocalCluster.Spec(NODES, 1, basePort, runDir,
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                Map.of("troupe.cluster.failure-detector.heartbeat-interval", "500ms",
+                        "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
+                        "troupe.cluster.split-brain-resolver.stable-after", "3000ms",
+                        "troupe.memory.preallocate", "0"),
+                Optional.of(tables), UP_TIMEOUT);
+        try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
+            ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),
+                    new PrintWriter(new StringWriter(), true));
+            List<String> nodeIds = IntStream.range(0, NODES).mapToObj(i -> "127.0.0.1:" + (basePort + i)).toList();
+            try (TroupeCluster client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of(
+                            "troupe.cluster.seed-nodes", List.of(nodeIds.get(0)),
+                            "troupe.cluster.failure-detector.heartbeat-interval", "500ms",
+                            "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
+                            "troupe.cluster.split-brain-resolver.stable-after", "3000ms"))
+                    .withFallback(ConfigFactory.load()), WAIT)) {
+                awaitNodes(client, nodeIds);
+                for (String node : nodeIds) {
+                    for (ClusterQueries.Case c : ClusterQueries.CASES) {
+                        try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
+                            assertEquals(node, stream.nodeId());
+                            ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
+                        }
+                    }
+                }
+                // Round robin: one query lands on each node.
+                for (int i = 0; i < NODES; i++) {
+                    ClusterQueries.Case c = ClusterQueries.CASES.get(2);
+                    ClusterQueries.assertAgrees(oracle, c, client.query(c.plan()), "the next");
+                }
+
+                String second = nodeIds.get(1);
+                QueryFailedException failed = assertThrows(QueryFailedException.class, () -> {
+                    try (ClusterQueryStream stream = client.stream(ClusterQueries.FAILS_AT_RUN_TIME,
+                            QueryOptions.defaults(), second)) {
+                        stream.remaining();
+                    }
+                });
+                assertTrue(failed.getMessage().contains("failed on node " + second), failed.getMessage());
+                assertTrue(failed.getMessage().contains(ClusterQueries.RUN_TIME_ERROR), failed.getMessage());
+                assertInstanceOf(RemoteFailure.class, failed.getCause());
+
+                try (ClusterQueryStream stream = client.stream(ClusterQueries.ENDLESS, QueryOptions.defaults(),
+                        nodeIds.get(0))) {
+                    assertNotNull(stream.next(WAIT));
+                }
+                assertEquals(0, client.openQueries());
+                awaitZero(client, "the closed stream's subscription");
+
+                // A node killed during a query: the query fails naming it, within the failure detector's bound.
+                ClusterManifest.Started victim = manifest.nodes().get(1);
+                try (ClusterQueryStream stream = client.stream(ClusterQueries.ENDLESS, QueryOptions.defaults(),
+                        second)) {
+                    Batch first = stream.next(WAIT);
+                    assertNotNull(first);
+                    ProcessHandle process = victim.handle().orElseThrow();
+                    process.destroyForcibly();
+                    process.onExit().get(30, TimeUnit.SECONDS);
+                    long killed = System.nanoTime();
+                    QueryFailedException lost = assertThrows(QueryFailedException.class, () -> {
+                        while (stream.next(LOSS_BOUND) != null) {
+                            // Read what the node sent before it died.
+                        }
+                    });
+                    assertTrue(lost.getMessage().contains("node " + second), lost.getMessage());
+                    System.out.printf("the query on the killed node failed %.1f s after the kill: %s%n",
+                            (System.nanoTime() - killed) / 1e9, lost.getMessage());
+                }
+                // The survivor goes on.
+                ClusterQueries.Case c = ClusterQueries.CASES.get(1);
+                try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), nodeIds.get(0))) {
+                    ClusterQueries.assertAgrees(oracle, c, stream.remaining(), nodeIds.get(0));
+                }
+            }
+        } finally {
+            Optional<ClusterManifest> left = ClusterManifest.read(runDir);
+            if (left.isPresent()) {
+                LocalCluster.stop(left.get(), new PrintWriter(new StringWriter()));
+            }
+        }
+    }
+
+    /** Waits, bounded, until the client lists every node (the Receptionist is eventually consistent). */
+    private static void awaitNodes(TroupeCluster client, List<String> nodeIds) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!client.nodes().equals(nodeIds)) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("the client lists " + client.nodes() + ", not " + nodeIds);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    private static void awaitZero(TroupeCluster client, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (client.openSubscriptions() != 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError(what + ": " + client.openSubscriptions() + " subscriptions still open");
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+}
