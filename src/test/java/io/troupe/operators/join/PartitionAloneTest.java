@@ -35,14 +35,12 @@ class PartitionAloneTest {
 
     @TempDir
     Path spillDirectory;
-    private MemoryArena arena;
     private QueryMemory query;
     private QuerySpill spill;
 
     @BeforeEach
     void start() {
-        arena = new MemoryArena(CHUNK, 0, BUDGET);
-        query = arena.forQuery(1);
+        query = new MemoryArena(CHUNK, 0, BUDGET).forQuery(1);
         spill = new SpillSpace(spillDirectory, 1L << 30, true).forQuery(1);
     }
 
