@@ -3,6 +3,7 @@ package io.troupe.actors.api;
 import io.troupe.actors.coordinator.ExecutorRuntime;
 import io.troupe.actors.coordinator.QueryCoordinator;
 import io.troupe.actors.exchange.BatchHandOver;
+import io.troupe.actors.exchange.NodeLinks;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
@@ -10,8 +11,10 @@ import io.troupe.operators.exec.LocalRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.memory.QueryMemory;
+import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
 import io.troupe.operators.profile.Profiler;
@@ -27,6 +30,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -302,9 +306,39 @@ public final class Troupe implements AutoCloseable {
         return stream(compile(plan), options, null);
     }
 
+    /**
+     * Validates {@code plan} and starts this node's part of it, spread over the nodes {@code links} reach
+     * (see {@link SpreadPlan}): every node calls this with the same plan and options, on the same tables,
+     * and each reads its share of them. The part of node {@link SpreadPlan#COORDINATOR} completes with the
+     * query's rows; the others complete empty once their rows were sent. Each part runs with at least one
+     * worker. A part fails alone: the caller that started the parts cancels the others (the cluster does).
+     * The links are closed when the part ends, however it ends.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     */
+    public RunningQuery submitPart(Plan plan, QueryOptions options, NodeLinks links) {
+        notNull(plan, "Troupe.submitPart", "plan");
+        notNull(options, "Troupe.submitPart", "options");
+        notNull(links, "Troupe.submitPart", "links");
+        PlanCompiler.CompiledQuery query;
+        try {
+            query = compile(plan);
+        } catch (RuntimeException e) {
+            links.close();
+            throw e;
+        }
+        return submit(query, options, null, links);
+    }
+
     // visible for testing: starts a compiled query whose executor reports to probe (null for none)
     RunningQuery submit(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
-        Started started = start(query, options, probe, Delivery.COLLECT);
+        return submit(query, options, probe, null);
+    }
+
+    /** Starts a compiled query, or with {@code links} this node's part of it ({@link #submitPart}). */
+    private RunningQuery submit(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
+                                NodeLinks links) {
+        Started started = start(query, options, probe, Delivery.COLLECT, links);
         CompletableFuture<QueryResult> result = new CompletableFuture<>();
         if (started instanceof OnLeader leader) {
             try {
@@ -317,9 +351,10 @@ public final class Troupe implements AutoCloseable {
             return new RunningQuery(started.ctx().queryId(), result, reason -> { });
         }
         OnActors actors = (OnActors) started;
+        boolean rowsHere = links == null || links.self() == SpreadPlan.COORDINATOR;
         actors.done().whenComplete((v, e) -> {
             if (e == null) {
-                result.complete(resultOf(query, started.ctx()));
+                result.complete(rowsHere ? resultOf(query, started.ctx()) : new QueryResult(query.schema(), List.of()));
             } else {
                 result.completeExceptionally(e);
             }
@@ -329,7 +364,7 @@ public final class Troupe implements AutoCloseable {
 
     // visible for testing: as submit
     QueryStream stream(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
-        Started started = start(query, options, probe, Delivery.STREAM);
+        Started started = start(query, options, probe, Delivery.STREAM, null);
         if (started instanceof OnLeader leader) {
             return QueryStream.local(query.schema(), leader.run());
         }
@@ -368,24 +403,30 @@ public final class Troupe implements AutoCloseable {
      * {@link #close()} can stop it), or with workers its coordinator spawned in the actor executor (the
      * query's memory released if the spawn fails). Either way admission hears of the query's end once
      * its memory is back, and then {@link QueryEvents} (counters, listeners), before the caller does; a
-     * query admission turned away is told to {@link QueryEvents} as it is thrown.
+     * query admission turned away is told to {@link QueryEvents} as it is thrown. With {@code links},
+     * this node's part of a spread query (collected, on at least one worker), whose links close with it.
      */
     private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
-                          Delivery delivery) {
+                          Delivery delivery, NodeLinks links) {
         long queryId = nextQueryId.getAndIncrement();
-        int workers = workers(options);
+        int workers = links == null ? workers(options) : Math.max(1, workers(options));
         long arrivedNanos = System.nanoTime();
         QueryMemory memory;
         try {
             memory = admitted(queryId, options);
         } catch (RuntimeException e) {
             events.rejected(queryId, workers, arrivedNanos, e);
+            if (links != null) {
+                links.close();
+            }
             throw e;
         }
         Duration timeout = options.timeout();
         QueryEvents.Admitted admitted = new QueryEvents.Admitted(queryId, workers, arrivedNanos, System.nanoTime(),
                 timeout);
-        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe);
+        SpreadPlan spreadPlan = links == null ? null : SpreadPlan.of(query.pipelines(), query.fragments());
+        ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe,
+                spreadPlan == null ? source -> ScanShare.WHOLE : spreadPlan.shares(links.self(), links.nodes()));
         if (workers == 0) {
             Consumer<LocalRun> ended = run -> {
                 leaderRuns.remove(run);
@@ -408,9 +449,12 @@ public final class Troupe implements AutoCloseable {
         ActorRef<QueryCoordinator.Command> coordinator;
         try {
             ExecutorRuntime executor = runtime();
-            coordinator = executor.spawnCoordinator(
-                    executor.spec(ctx, query.pipelines(), query.fragments(), workers, timeout, done, handOver));
+            coordinator = executor.spawnCoordinator(executor.spec(ctx, query.pipelines(), query.fragments(), workers,
+                    timeout, done, handOver, links == null ? null : new QueryCoordinator.Spread(spreadPlan, links)));
         } catch (RuntimeException e) {
+            if (links != null) {
+                links.close();
+            }
             ctx.release();
             admission.finished();
             events.ended(admitted, ctx, QueryEvents.RunEnd.FAILED);

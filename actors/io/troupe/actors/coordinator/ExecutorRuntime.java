@@ -237,9 +237,19 @@ public final class ExecutorRuntime implements AutoCloseable {
     /** A query spec whose top exchange hands its batches to {@code handOver} (null: collect them). */
     public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments, int workers,
                                       Duration timeout, CompletableFuture<Void> done, BatchHandOver handOver) {
+        return spec(ctx, pipelines, fragments, workers, timeout, done, handOver, null);
+    }
+
+    /**
+     * A query spec as {@link #spec(ExecContext, List, FragmentPlan, int, Duration, CompletableFuture, BatchHandOver)},
+     * for this node's part of a query spread over nodes ({@code spread}; null for this JVM alone).
+     */
+    public QueryCoordinator.Spec spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments, int workers,
+                                      Duration timeout, CompletableFuture<Void> done, BatchHandOver handOver,
+                                      QueryCoordinator.Spread spread) {
         return new QueryCoordinator.Spec(ctx, pipelines, fragments, workers, timeout, transport,
                 dispatchers.workers(), dispatchers.gathers(),
-                settings.workers().leaderParticipation(), liveWorkers, done, handOver, backPressureEvents);
+                settings.workers().leaderParticipation(), liveWorkers, done, handOver, backPressureEvents, spread);
     }
 
     public TroupeSettings settings() {

@@ -4,6 +4,8 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.Exchange;
 import io.troupe.actors.exchange.ExchangeFactory;
 import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.exchange.NodeLinks;
+import io.troupe.actors.exchange.WorkerOutlet;
 import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.ExecContext;
@@ -14,6 +16,7 @@ import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.fragment.ExchangeSpec;
 import io.troupe.operators.fragment.FragmentPlan;
+import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.TransportRuntime;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -122,11 +125,22 @@ public final class QueryCoordinator {
      * @param handOver         for a streamed query, where the top exchange hands its batches (bounded)
      *                         instead of the result sink, which then collects nothing; null to collect
      * @param backPressureEvents the Troupe's count of waits on a full exchange channel ({@link GatherOutlet})
+     * @param spread           for this node's part of a query spread over nodes, how it is spread and the
+     *                         streams to the other nodes; null for a query in this JVM alone
      */
     public record Spec(ExecContext ctx, List<Pipeline> pipelines, FragmentPlan fragments, int workers, Duration timeout,
                        TransportRuntime transport, DispatcherSelector workerDispatcher,
                        DispatcherSelector gatherDispatcher, boolean leaderParticipation, AtomicInteger liveWorkers,
-                       CompletableFuture<Void> done, BatchHandOver handOver, LongAdder backPressureEvents) {
+                       CompletableFuture<Void> done, BatchHandOver handOver, LongAdder backPressureEvents,
+                       Spread spread) {
+    }
+
+    /**
+     * How a query is spread over nodes ({@link SpreadPlan}), and this node's streams to the others: every
+     * exchange in this JVM is elided, and the one in front of each sink routes rows between nodes
+     * ({@link ExchangeFactory#acrossNodes}). The links are closed when the query ends.
+     */
+    public record Spread(SpreadPlan plan, NodeLinks links) {
     }
 
     /** One pipeline's execution, as the coordinator tracks it. */
@@ -137,8 +151,12 @@ public final class QueryCoordinator {
         final ExchangeSpec exchange;
         PipelineRun run;
         final List<ActorRef<PipelineWorker.Command>> workers = new ArrayList<>();
-        /** The exchange's actor; null without an exchange. */
+        /** The exchange's actor: the top Gather, or a spread query's from the other nodes; null without one. */
         ActorRef<Exchange.Command> exchangeActor;
+        /** How many workers this node runs of the pipeline (none for a spread pipeline this node only receives for). */
+        int workerCount;
+        /** Whether the workers feed the sink here, and so share its finalize work. */
+        boolean workersFinalize;
         int bound;
         int done;
         int finalized;
@@ -150,8 +168,8 @@ public final class QueryCoordinator {
             this.exchange = exchange;
         }
 
-        boolean complete(int expected) {
-            return done == expected && (exchange == null || exchangeDone);
+        boolean complete() {
+            return done == workerCount && (exchangeActor == null || exchangeDone);
         }
     }
 
@@ -169,7 +187,7 @@ public final class QueryCoordinator {
         this.context = context;
         this.spec = spec;
         this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
-        this.exchanges = exchangesByStage(spec);
+        this.exchanges = spec.spread() == null ? exchangesByStage(spec) : Map.of();
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
         this.exchangeReports = context.messageAdapter(Exchange.Report.class, ExchangeReport::new);
     }
@@ -178,7 +196,9 @@ public final class QueryCoordinator {
         if (spec.workers() < 1) {
             throw new IllegalArgumentException("workers must be at least 1, got " + spec.workers());
         }
-        exchangesByStage(spec);
+        if (spec.spread() == null) {
+            exchangesByStage(spec);
+        }
         return Behaviors.withTimers(timers -> Behaviors.setup(context -> {
             QueryCoordinator coordinator = new QueryCoordinator(context, spec);
             return ErrorGuard.guard(Command.class, coordinator.start(timers),
@@ -221,22 +241,44 @@ public final class QueryCoordinator {
         Stage stage;
         try {
             Pipeline pipeline = ordered.get(index);
+            if (spec.spread() != null && !spec.spread().plan().involves(pipeline.id(), spec.spread().links().self(),
+                    spec.spread().links().nodes())) {
+                context.getLog().debug("[query {}] pipeline {} runs on other nodes", spec.ctx().queryId(), index);
+                return next(index);
+            }
             ExchangeSpec exchange = exchanges.get(pipeline.id());
             String role = exchange != null ? "gathered" : pipeline.sink().role();
             stage = new Stage(index, role, exchange);
-            List<GatherOutlet> outlets = null;
-            if (exchange == null) {
+            List<? extends WorkerOutlet> outlets = null;
+            if (spec.spread() != null) {
+                boolean runsHere = spec.spread().plan().runsOn(pipeline.id(), spec.spread().links().self());
+                stage.run = runsHere ? PipelineRun.open(pipeline, spec.ctx()) : PipelineRun.openSink(pipeline, spec.ctx());
+                int workers = spec.spread().plan().workers(pipeline.id(), spec.workers());
+                ExchangeFactory.AcrossNodes across = ExchangeFactory.acrossNodes(new ExchangeFactory.NodeSite(
+                        spec.ctx(), stage.run, spec.spread().plan(), spec.spread().links(), workers,
+                        spec.backPressureEvents(), exchangeReports, w -> workerName(role, w)));
+                outlets = across.outlets();
+                stage.workerCount = outlets.size();
+                stage.workersFinalize = true;
+                if (across.inbound() != null) {
+                    stage.exchangeActor = context.spawn(across.inbound(), across.name(), spec.gatherDispatcher());
+                    context.watch(stage.exchangeActor);
+                }
+            } else if (exchange == null) {
                 stage.run = PipelineRun.open(pipeline, spec.ctx());
+                stage.workerCount = spec.workers();
+                stage.workersFinalize = true;
             } else {
                 ExchangeFactory.Built built = ExchangeFactory.build(exchange, pipeline, new ExchangeFactory.Site(
                         spec.ctx(), spec.workers(), spec.transport(), spec.handOver(), spec.leaderParticipation(),
                         spec.backPressureEvents(), exchangeReports, w -> workerName(role, w), openedChannels));
                 stage.run = built.run();
                 outlets = built.outlets();
+                stage.workerCount = spec.workers();
                 stage.exchangeActor = context.spawn(built.behavior(), built.name(), spec.gatherDispatcher());
                 context.watch(stage.exchangeActor);
             }
-            for (int w = 0; w < spec.workers(); w++) {
+            for (int w = 0; w < stage.workerCount; w++) {
                 PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(role, w), stage.run, spec.ctx(),
                         outlets == null ? null : outlets.get(w), spec.liveWorkers(), workerReports);
                 ActorRef<PipelineWorker.Command> worker = context.spawn(PipelineWorker.create(workerSpec),
@@ -248,8 +290,8 @@ public final class QueryCoordinator {
             return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, starting pipeline " + index, e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) starts with [{}] workers",
-                spec.ctx().queryId(), index, stage.role, spec.workers());
-        return binding(stage);
+                spec.ctx().queryId(), index, stage.role, stage.workerCount);
+        return stage.workerCount == 0 ? startRunning(stage) : binding(stage);
     }
 
     private Behavior<Command> binding(Stage stage) {
@@ -275,18 +317,20 @@ public final class QueryCoordinator {
         }
         if (report instanceof PipelineWorker.WorkerBound) {
             stage.bound++;
-            if (stage.bound == spec.workers()) {
-                for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
-                    worker.tell(PipelineWorker.Start.INSTANCE);
-                }
-                if (stage.exchangeActor != null) {
-                    stage.exchangeActor.tell(Exchange.Start.INSTANCE);
-                }
-                return running(stage);
-            }
-            return Behaviors.same();
+            return stage.bound == stage.workerCount ? startRunning(stage) : Behaviors.same();
         }
         return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": " + report + " before every worker was bound"));
+    }
+
+    /** Every worker is bound: Start to all, the exchange too. */
+    private Behavior<Command> startRunning(Stage stage) {
+        for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
+            worker.tell(PipelineWorker.Start.INSTANCE);
+        }
+        if (stage.exchangeActor != null) {
+            stage.exchangeActor.tell(Exchange.Start.INSTANCE);
+        }
+        return running(stage);
     }
 
     private Behavior<Command> running(Stage stage) {
@@ -313,7 +357,7 @@ public final class QueryCoordinator {
     }
 
     private Behavior<Command> completeIfDone(Stage stage) {
-        if (!stage.complete(spec.workers())) {
+        if (!stage.complete()) {
             return Behaviors.same();
         }
         FinalizeWork work;
@@ -323,7 +367,7 @@ public final class QueryCoordinator {
             return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, preparing to finalize "
                     + describe(stage), e));
         }
-        if (stage.exchange != null) {
+        if (!stage.workersFinalize || stage.workerCount == 0) {
             return finalizeSink(stage, work);
         }
         for (ActorRef<PipelineWorker.Command> worker : stage.workers) {
@@ -342,7 +386,7 @@ public final class QueryCoordinator {
         }
         if (report instanceof PipelineWorker.FinalizeDone) {
             stage.finalized++;
-            return stage.finalized == spec.workers() ? finalizeSink(stage, FinalizeWork.NONE) : Behaviors.same();
+            return stage.finalized == stage.workerCount ? finalizeSink(stage, FinalizeWork.NONE) : Behaviors.same();
         }
         return fail(new IllegalStateException("query " + spec.ctx().queryId() + ": unexpected " + report + " while finalizing"));
     }
@@ -361,10 +405,12 @@ public final class QueryCoordinator {
             return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, finalizing " + describe(stage), e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) finalized", spec.ctx().queryId(), stage.index, stage.role);
-        if (stage.index + 1 < ordered.size()) {
-            return startPipeline(stage.index + 1);
-        }
-        return Behaviors.stopped(this::finish);
+        return next(stage.index);
+    }
+
+    /** The pipeline after {@code index}, or the end. */
+    private Behavior<Command> next(int index) {
+        return index + 1 < ordered.size() ? startPipeline(index + 1) : Behaviors.stopped(this::finish);
     }
 
     // ------------------------------------------------------------------ failure and the end
@@ -401,6 +447,9 @@ public final class QueryCoordinator {
     private void finish() {
         for (BatchChannel channel : openedChannels) {
             channel.close();
+        }
+        if (spec.spread() != null) {
+            spec.spread().links().close();
         }
         spec.ctx().release();
         if (failure == null) {

@@ -6,6 +6,8 @@ import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.fragment.ExchangeSpec;
+import io.troupe.operators.fragment.NodeRouter;
+import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.operators.sort.SortedStreams;
 import io.troupe.transport.BatchChannel;
 import io.troupe.transport.BatchReceiver;
@@ -116,6 +118,72 @@ public final class ExchangeFactory {
         BatchConsumer chain = sorted.chain(site.ctx(), consumer);
         return new Built(run, outlets, GatherMerge.create(inputs, sorted.merger(site.ctx(), inputs.size()), chain,
                 site.handOver(), site.reportTo(), site.ctx().queryId()), "gather-merge-p" + pipeline.id());
+    }
+
+    /**
+     * What the coordinator of one node's part of a spread query provides to build the exchange between
+     * nodes in front of one pipeline's sink.
+     *
+     * @param ctx                the query's context
+     * @param run                the pipeline's run here, opened
+     * @param plan               the query's spread plan
+     * @param links              the query's streams between nodes
+     * @param workers            workers per node of this pipeline
+     * @param backPressureEvents the Troupe's count of sends that waited for room
+     * @param reportTo           where the exchange actor reports
+     * @param producerName       worker {@code i}'s name, for errors
+     */
+    public record NodeSite(ExecContext ctx, PipelineRun run, SpreadPlan plan, NodeLinks links, int workers,
+                           LongAdder backPressureEvents, ActorRef<Exchange.Report> reportTo,
+                           IntFunction<String> producerName) {
+    }
+
+    /**
+     * The exchange between nodes in front of a pipeline's sink, on this node.
+     *
+     * @param outlets  worker {@code i}'s outlet at index i; empty when this node runs none of the pipeline
+     * @param inbound  the exchange actor that feeds the rows other nodes send here into the sink, to spawn
+     *                 on a dispatcher other than the workers'; null when no node sends any
+     * @param name     the actor's name
+     */
+    public record AcrossNodes(List<WorkerOutlet> outlets, Behavior<Exchange.Command> inbound, String name) {
+    }
+
+    /**
+     * Builds the exchange between nodes in front of {@code site}'s pipeline's sink: an outlet per worker
+     * that routes its rows by the pipeline's route ({@link SpreadPlan#route}), opening a stream to each
+     * other node it sends to, and a Gather over a stream from each worker of each node that sends here,
+     * feeding a local of the sink. Every stream opened goes to {@code site.links()}, which closes it
+     * however the query ends.
+     */
+    public static AcrossNodes acrossNodes(NodeSite site) {
+        int pipeline = site.run().pipeline().id();
+        NodeLinks links = site.links();
+        SpreadPlan plan = site.plan();
+        List<WorkerOutlet> outlets = new ArrayList<>();
+        if (plan.runsOn(pipeline, links.self())) {
+            List<Integer> destinations = plan.destinations(pipeline, links.self(), links.nodes());
+            for (int w = 0; w < site.workers(); w++) {
+                GatherOutlet[] toNodes = new GatherOutlet[links.nodes()];
+                for (int to : destinations) {
+                    if (to != links.self()) {
+                        toNodes[to] = new GatherOutlet(links.sender(pipeline, w, to), site.ctx(),
+                                site.producerName().apply(w) + " to node " + to, site.backPressureEvents());
+                    }
+                }
+                outlets.add(new NodeOutlet(new NodeRouter(plan.route(pipeline), links.self(), links.nodes()),
+                        links.self(), site.run().sinkState(), destinations, toNodes));
+            }
+        }
+        List<BatchReceiver> inputs = new ArrayList<>();
+        for (int from : plan.sendersTo(pipeline, links.self(), links.nodes())) {
+            for (int w = 0; w < site.workers(); w++) {
+                inputs.add(links.receiver(pipeline, from, w));
+            }
+        }
+        Behavior<Exchange.Command> inbound = inputs.isEmpty() ? null : Gather.create(inputs,
+                site.run().sinkState().local(), null, null, site.reportTo(), site.ctx().queryId());
+        return new AcrossNodes(outlets, inbound, "from-nodes-p" + pipeline);
     }
 
     /** Where the exchange delivers: the stream's hand-over, or a local of the result sink. */

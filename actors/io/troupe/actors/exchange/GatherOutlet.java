@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Not threadsafe: owned by one worker; {@link #close()} may come from its PostStop.
  */
-public final class GatherOutlet implements AutoCloseable {
+public final class GatherOutlet implements WorkerOutlet {
 
     private final BatchSender sender;
     private final ExecContext ctx;
@@ -44,6 +44,7 @@ public final class GatherOutlet implements AutoCloseable {
     }
 
     /** A chain's tail: ships every non-empty batch; finishing a branch sends nothing (see {@link #endOfStream()}). */
+    @Override
     public BatchConsumer tail() {
         return new BatchConsumer() {
             @Override
@@ -62,8 +63,15 @@ public final class GatherOutlet implements AutoCloseable {
     }
 
     /** Sends the end of stream, after every branch of the worker's task has finished. */
+    @Override
     public void endOfStream() {
         send(null);
+    }
+
+    /** The Gather feeds the result itself: the worker has no sink of its own. */
+    @Override
+    public boolean feedsSink() {
+        return false;
     }
 
     private void send(Batch batch) {
@@ -75,7 +83,7 @@ public final class GatherOutlet implements AutoCloseable {
             }
             if (result == BatchSender.CLOSED) {
                 ctx.checkCancelled();
-                throw new QueryCancelledException("query " + ctx.queryId() + ": the Gather closed the channel of " + worker);
+                throw new QueryCancelledException("query " + ctx.queryId() + ": the consumer closed the channel of " + worker);
             }
             if (result == BatchSender.BACK_PRESSURED && !waited) {
                 waited = true;

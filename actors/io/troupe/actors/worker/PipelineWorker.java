@@ -1,6 +1,6 @@
 package io.troupe.actors.worker;
 
-import io.troupe.actors.exchange.GatherOutlet;
+import io.troupe.actors.exchange.WorkerOutlet;
 import io.troupe.actors.guard.ErrorGuard;
 import io.troupe.actors.wire.WireMessage;
 import io.troupe.operators.exec.ExecContext;
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One worker of one pipeline: a thin adapter over the kernels (Flink's mailbox "default action").
- * It binds its own readers, operator chains and sink local (or {@link GatherOutlet} tail) over the
+ * It binds its own readers, operator chains and sink local (or {@link WorkerOutlet} tail) over the
  * states its coordinator opened, reports {@link WorkerBound}, and on {@link Start} drives its task
  * one batch per private {@code Continue} message sent to itself, so that a {@link Cancel} (or a stop)
  * is seen between batches, and reports {@link WorkerDone}.
@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   FINALIZING  one unit of that work per Continue (a chunk of inserts); at the end reports
  *               FinalizeDone and stops
  *   FINISHED    a worker of the query's last pipeline, which sends to the Gather and has no sink
- *               work, stops right after WorkerDone; so does a worker that failed or was cancelled
+ *               work, stops right after WorkerDone; so does a worker that failed or was cancelled.
+ *               A worker of a spread query ({@code NodeOutlet}) feeds the sink too: it drains as
+ *               above once its end of stream went to every other node
  * </pre>
  * The wait in DRAINED holds no output (its chains have finished): the deadlock rule holds.
  *
@@ -101,12 +103,13 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
      * @param role     its role in logs: "hash-build worker 2"
      * @param run      the opened pipeline it binds over
      * @param ctx      the query's context
-     * @param outlet   its gather channel, for the query's last pipeline; null when its chains end in
-     *                 the pipeline's sink
+     * @param outlet   the exchange its chains feed: its gather channel, for the query's last pipeline,
+     *                 or its streams to the other nodes of a spread query; null when its chains end in
+     *                 the pipeline's sink alone
      * @param live     the count of live workers of this Troupe (visible for tests: none after a query)
      * @param reportTo its coordinator
      */
-    public record Spec(int worker, String role, PipelineRun run, ExecContext ctx, GatherOutlet outlet,
+    public record Spec(int worker, String role, PipelineRun run, ExecContext ctx, WorkerOutlet outlet,
                        AtomicInteger live, ActorRef<Report> reportTo) {
     }
 
@@ -200,7 +203,7 @@ public final class PipelineWorker extends AbstractBehavior<PipelineWorker.Comman
         }
         getContext().getLog().debug("[query {}] [{}] done batches=[{}]", spec.ctx().queryId(), spec.role(), task.batches());
         spec.reportTo().tell(new WorkerDone(spec.worker(), task.batches()));
-        if (spec.outlet() != null) {
+        if (spec.outlet() != null && !spec.outlet().feedsSink()) {
             phase = Phase.FINISHED;
             return Behaviors.stopped();
         }

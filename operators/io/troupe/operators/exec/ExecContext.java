@@ -7,6 +7,7 @@ import io.troupe.operators.spill.SpillSpace;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 
 /**
  * The state of one query execution that every operator may see: its id, its batch size, the
@@ -31,6 +32,7 @@ public final class ExecContext {
     private final QueryMemory memory;
     private final QuerySpill spill;
     private final ExecutionProbe probe;
+    private final Function<Source, ScanShare> shares;
     private volatile String cancelReason;
 
     /** A context whose hash memory comes on demand, under no budget, in chunks of the default size. */
@@ -49,6 +51,15 @@ public final class ExecContext {
      * for the executors ({@link PipelineRun}); operators never use it.
      */
     public ExecContext(long queryId, int batchSize, QueryMemory memory, QuerySpill spill, ExecutionProbe probe) {
+        this(queryId, batchSize, memory, spill, probe, source -> ScanShare.WHOLE);
+    }
+
+    /**
+     * As {@link #ExecContext(long, int, QueryMemory, QuerySpill, ExecutionProbe)}, for one node's part of a
+     * query spread over several: {@code shares} says which morsels each base source reads here.
+     */
+    public ExecContext(long queryId, int batchSize, QueryMemory memory, QuerySpill spill, ExecutionProbe probe,
+                       Function<Source, ScanShare> shares) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
@@ -63,6 +74,12 @@ public final class ExecContext {
         }
         this.spill = spill;
         this.probe = probe;
+        this.shares = shares;
+    }
+
+    /** The morsels of base source {@code source} that this execution reads: every one unless the query is spread. */
+    public ScanShare share(Source source) {
+        return shares.apply(source);
     }
 
     /** EXPLAIN ANALYZE's probe, or null when the query is not profiled. */

@@ -64,6 +64,15 @@ public final class PipelineRun {
         return new PipelineRun(pipeline, ctx, sinkState, sources, opened);
     }
 
+    /**
+     * Opens the sink alone: for a node of a query spread over nodes that receives rows for this
+     * pipeline's sink from other nodes but runs none of its workers, whose inputs are not here. Nothing
+     * may be bound over the run.
+     */
+    public static PipelineRun openSink(Pipeline pipeline, ExecContext ctx) {
+        return new PipelineRun(pipeline, ctx, pipeline.sink().open(ctx), List.of(), Map.of());
+    }
+
     /** {@code pipelines} with every pipeline after its dependencies (a stable depth-first order). */
     public static List<Pipeline> inDependencyOrder(List<Pipeline> pipelines) {
         List<Pipeline> ordered = new ArrayList<>();

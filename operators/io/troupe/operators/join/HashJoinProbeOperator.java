@@ -48,6 +48,12 @@ public final class HashJoinProbeOperator implements Operator {
         this.matchFlags = matchFlags;
     }
 
+    /** A RIGHT or FULL join emits the build rows no probe matched: every probe must be seen by one table. */
+    @Override
+    public boolean needsWholeInput() {
+        return type.needsMatchFlags();
+    }
+
     @Override
     public OperatorState open(ExecContext ctx) {
         HashJoinTable table = ctx.lookup(key);

@@ -3,6 +3,7 @@ package io.troupe.operators.scan;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.exec.Source;
 import io.troupe.operators.types.DataType;
 
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code generate_series(start, stop)}: INT64 values start..stop inclusive, in batches of the
- * query's batch size. Readers claim batches from a shared counter (morsels), like a table scan.
+ * query's batch size. Readers claim batches from a shared counter (morsels), like a table scan,
+ * and a query spread over nodes makes here only the batches of this node's {@link ScanShare}.
  */
 public final class SeriesSource implements Source {
 
@@ -25,13 +27,17 @@ public final class SeriesSource implements Source {
     @Override
     public SourceState open(ExecContext ctx) {
         int batchSize = ctx.batchSize();
-        AtomicLong next = new AtomicLong(start);
+        ScanShare share = ctx.share(this);
+        // The number of batches, unsigned: stop - start may exceed Long.MAX_VALUE.
+        long batches = start > stop ? 0 : Long.divideUnsigned(stop - start, batchSize) + 1;
+        AtomicLong claims = new AtomicLong();
         return () -> () -> {
-            long first = next.getAndAdd(batchSize);
-            if (first > stop || first < start) {
+            long morsel = share.morsel(claims.getAndIncrement());
+            if (Long.compareUnsigned(morsel, batches) >= 0) {
                 return null;
             }
-            int n = (int) Math.min(batchSize, stop - first + 1);
+            long first = start + morsel * batchSize;
+            int n = Long.compareUnsigned(stop - first, batchSize - 1) >= 0 ? batchSize : (int) (stop - first + 1);
             long[] values = new long[n];
             for (int i = 0; i < n; i++) {
                 values[i] = first + i;

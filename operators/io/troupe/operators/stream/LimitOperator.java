@@ -25,6 +25,12 @@ public final class LimitOperator implements Operator {
         this.offset = offset;
     }
 
+    /** Its count is of every row: it cannot count on several nodes at once. */
+    @Override
+    public boolean needsWholeInput() {
+        return true;
+    }
+
     @Override
     public OperatorState open(ExecContext ctx) {
         AtomicLong position = new AtomicLong();

@@ -3,6 +3,7 @@ package io.troupe.operators.table;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.ExecContext;
+import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.exec.Source;
 
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Scans a {@link Table}, keeping only the columns asked for. The table's chunks are the morsels:
  * readers take the next chunk index from one shared atomic counter (PostgreSQL's parallel block
- * table scan), so a slow worker never holds the others up and each chunk is read once.
+ * table scan), so a slow worker never holds the others up and each chunk is read once. A query
+ * spread over nodes reads here only the chunks of this node's {@link ScanShare}.
  */
 public final class TableScanSource implements Source {
 
@@ -31,13 +33,14 @@ public final class TableScanSource implements Source {
     @Override
     public SourceState open(ExecContext ctx) {
         List<Batch> chunks = table.chunks();
-        AtomicInteger nextChunk = new AtomicInteger();
+        ScanShare share = ctx.share(this);
+        AtomicInteger claims = new AtomicInteger();
         return () -> () -> {
-            int i = nextChunk.getAndIncrement();
+            long i = share.morsel(claims.getAndIncrement());
             if (i >= chunks.size()) {
                 return null;
             }
-            Batch chunk = chunks.get(i);
+            Batch chunk = chunks.get((int) i);
             ColumnVector[] out = new ColumnVector[columns.length];
             for (int c = 0; c < columns.length; c++) {
                 out[c] = chunk.column(columns[c]);

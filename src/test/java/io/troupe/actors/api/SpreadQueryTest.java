@@ -1,0 +1,211 @@
+package io.troupe.actors.api;
+
+import io.troupe.actors.cluster.ClusterQueries;
+import io.troupe.actors.exchange.InMemoryNodeLinks;
+import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Table;
+import io.troupe.oracle.DuckDbOracle;
+import io.troupe.oracle.ResultComparator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static io.troupe.operators.plan.Expr.col;
+import static io.troupe.operators.plan.Expr.count;
+import static io.troupe.operators.plan.Expr.countDistinct;
+import static io.troupe.operators.plan.Expr.lit;
+import static io.troupe.operators.plan.Expr.max;
+import static io.troupe.operators.plan.Expr.sum;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Queries spread over three "nodes" that are Troupes in one JVM ({@link Troupe#submitPart}), their
+ * rows moving between nodes over in-memory streams ({@link InMemoryNodeLinks}): every plan shape the
+ * spread plan handles (broadcast joins, repartitioned aggregates, gathered global aggregates, sorts,
+ * limits, RIGHT and FULL joins, count(DISTINCT)'s tee, shared subplans), checked against DuckDB.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SpreadQueryTest {
+
+    private static final int NODES = 3;
+    private static final Duration PART_TIMEOUT = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path dir;
+    private static DuckDbOracle oracle;
+    private static final List<Troupe> troupes = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        ClusterQueries.writeTables(dir, 42);
+        oracle = ClusterQueries.oracle(dir);
+        List<Table> tables = TableFiles.read(dir);
+        TroupeSettings settings = TroupeSettings.load().withBatchSize(256);
+        for (int n = 0; n < NODES; n++) {
+            Troupe troupe = Troupe.start(settings);
+            troupes.add(troupe);
+            tables.forEach(troupe::register);
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        troupes.forEach(Troupe::close);
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    static Stream<ClusterQueries.Case> cases() {
+        Plan joined = Plan.scan("orders").join(Plan.scan("customers"), JoinType.INNER,
+                col("orders.customer").eq(col("customers.id")));
+        List<ClusterQueries.Case> more = List.of(
+                new ClusterQueries.Case("global aggregate",
+                        Plan.scan("orders").aggregate(List.of(), count().as("n"), sum(col("amount")).as("total")),
+                        "SELECT count(*), sum(amount) FROM orders"),
+                new ClusterQueries.Case("global aggregate of nothing",
+                        Plan.scan("orders").filter(col("id").lt(lit(0L))).aggregate(List.of(), count().as("n")),
+                        "SELECT count(*) FROM orders WHERE id < 0"),
+                new ClusterQueries.Case("right join",
+                        Plan.scan("orders").join(Plan.scan("customers"), JoinType.RIGHT,
+                                col("orders.customer").eq(col("customers.id")))
+                                .project(col("orders.id"), col("customers.id")),
+                        "SELECT o.id, c.id FROM orders o RIGHT JOIN customers c ON o.customer = c.id"),
+                new ClusterQueries.Case("full join",
+                        Plan.scan("customers").join(Plan.scan("orders"), JoinType.FULL,
+                                col("customers.id").eq(col("orders.customer")))
+                                .project(col("orders.id"), col("customers.id")),
+                        "SELECT o.id, c.id FROM customers c FULL JOIN orders o ON o.customer = c.id"),
+                new ClusterQueries.Case("anti join",
+                        Plan.scan("orders").join(Plan.scan("customers"), JoinType.ANTI,
+                                col("orders.customer").eq(col("customers.id"))).project(col("orders.id")),
+                        "SELECT o.id FROM orders o WHERE NOT EXISTS"
+                                + " (SELECT 1 FROM customers c WHERE o.customer = c.id)"),
+                new ClusterQueries.Case("limit",
+                        Plan.scan("orders").filter(col("amount").gt(lit(new java.math.BigDecimal("900"))))
+                                .limit(1_000_000).project(col("id")),
+                        "SELECT id FROM orders WHERE amount > 900"),
+                new ClusterQueries.Case("distinct",
+                        Plan.scan("orders").project(col("customer"), col("note").isNull().as("no_note")).distinct(),
+                        "SELECT DISTINCT customer, note IS NULL FROM orders"),
+                new ClusterQueries.Case("count distinct beside others",
+                        Plan.scan("orders").aggregate(List.of(col("day")), countDistinct(col("customer")).as("c"),
+                                max(col("amount")).as("m")),
+                        "SELECT day, count(DISTINCT customer), max(amount) FROM orders GROUP BY day"),
+                new ClusterQueries.Case("aggregate over a join, then a join",
+                        joined.aggregate(List.of(col("customers.region")), sum(col("orders.amount")).as("total"))
+                                .join(Plan.scan("customers"), JoinType.INNER, col("region").eq(col("customers.region")))
+                                .project(col("customers.id"), col("total")),
+                        "SELECT c2.id, t.total FROM (SELECT c.region, sum(o.amount) AS total FROM orders o"
+                                + " JOIN customers c ON o.customer = c.id GROUP BY c.region) t"
+                                + " JOIN customers c2 ON t.region = c2.region"),
+                new ClusterQueries.Case("shared subplan read twice",
+                        shared().unionAll(shared().filter(col("customer").lt(lit(10)))),
+                        "WITH s AS (SELECT id, customer FROM orders WHERE amount > 700)"
+                                + " SELECT * FROM s UNION ALL SELECT * FROM s WHERE customer < 10"));
+        return Stream.concat(ClusterQueries.CASES.stream(), more.stream());
+    }
+
+    private static Plan sharedSubplan;
+
+    private static Plan shared() {
+        if (sharedSubplan == null) {
+            sharedSubplan = Plan.scan("orders").filter(col("amount").gt(lit(new java.math.BigDecimal("700"))))
+                    .project(col("id"), col("customer")).share("s");
+        }
+        return sharedSubplan;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void spreadQueryReturnsDuckDbsRows(ClusterQueries.Case c) throws Exception {
+        for (int workers : new int[] {1, 2}) {
+            QueryResult result = runSpread(c.plan(), QueryOptions.defaults().withWorkers(workers));
+            List<List<Object>> expected = oracle.query(c.sql()).rows();
+            String diff = ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false);
+            assertNull(diff, c.name() + " spread over " + NODES + " nodes, " + workers + " workers each: " + diff);
+        }
+    }
+
+    @Test
+    void orderedResultKeepsItsOrder() throws Exception {
+        Plan plan = Plan.scan("orders").filter(col("amount").isNotNull())
+                .sort(col("amount").desc(), col("id").asc()).limit(100, 5).project(col("id"), col("amount"));
+        QueryResult result = runSpread(plan, QueryOptions.defaults().withWorkers(2));
+        List<List<Object>> expected = oracle.query(
+                "SELECT id, amount FROM orders WHERE amount IS NOT NULL ORDER BY amount DESC, id LIMIT 100 OFFSET 5").rows();
+        assertNull(ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), true));
+    }
+
+    @Test
+    void aFailingPartFailsAndEveryPartReleasesItsStreams() {
+        InMemoryNodeLinks.Hub hub = new InMemoryNodeLinks.Hub(NODES);
+        List<RunningQuery> parts = start(ClusterQueries.FAILS_AT_RUN_TIME, QueryOptions.defaults().withWorkers(2), hub);
+        RuntimeException failed = assertThrows(RuntimeException.class, () -> parts.get(0).await());
+        assertTrue(String.valueOf(failed.getMessage()).contains(ClusterQueries.RUN_TIME_ERROR)
+                || String.valueOf(failed.getMessage()).contains("another node's part failed"), failed.getMessage());
+        for (RunningQuery part : parts) {
+            // Ended either way: failed, cancelled, or done before the failure reached it.
+            part.result().handle((r, e) -> null).join();
+        }
+        assertTrue(hub.allClosed(), "every stream closed at both ends");
+    }
+
+    @Test
+    void everyStreamIsClosedAfterASpreadQuery() throws Exception {
+        InMemoryNodeLinks.Hub hub = new InMemoryNodeLinks.Hub(NODES);
+        List<RunningQuery> parts = start(ClusterQueries.CASES.get(3).plan(), QueryOptions.defaults().withWorkers(2), hub);
+        for (RunningQuery part : parts) {
+            part.await();
+        }
+        assertTrue(hub.streams() > 0, "rows crossed nodes");
+        assertTrue(hub.allClosed(), "every stream closed at both ends");
+        for (int n = 1; n < NODES; n++) {
+            assertEquals(0, parts.get(n).await().rowCount(), "node " + n + " holds no result rows");
+        }
+    }
+
+    /** Runs {@code plan} on every node and returns the coordinator's result. */
+    private static QueryResult runSpread(Plan plan, QueryOptions options) {
+        List<RunningQuery> parts = start(plan, options, new InMemoryNodeLinks.Hub(NODES));
+        QueryResult result = parts.get(0).await();
+        for (int n = 1; n < NODES; n++) {
+            parts.get(n).await();
+        }
+        return result;
+    }
+
+    /** Starts every node's part; a part that fails cancels the others, as a cluster's coordinator does. */
+    private static List<RunningQuery> start(Plan plan, QueryOptions options, InMemoryNodeLinks.Hub hub) {
+        List<RunningQuery> parts = new ArrayList<>();
+        for (int n = 0; n < NODES; n++) {
+            parts.add(troupes.get(n).submitPart(plan, options.withTimeout(PART_TIMEOUT), hub.node(n)));
+        }
+        for (RunningQuery part : parts) {
+            part.result().whenComplete((r, e) -> {
+                if (e != null) {
+                    parts.forEach(other -> other.cancel("another node's part failed: " + e));
+                }
+            });
+        }
+        return parts;
+    }
+}
