@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * poll that finds the image builds the {@link AeronBatchReceiver} every other stream has, from the image's
  * join position, and from then on this end is that receiver (the same end-of-stream and PRODUCER_GONE
  * rules). A poll that finds no image once the connect timeout has passed since the subscription makes the
- * state PRODUCER_GONE for good, {@link #connected()} false: the producer never opened the stream (an image
- * that shows later is not read).
+ * state PRODUCER_GONE for good, {@link #connected()} false: the producer never opened the stream. An image
+ * that shows later is not read; the caller closes the stream, and a late producer's offers turn CLOSED.
  * <pre>
  *   AWAITING (OPEN, polls deliver 0) ──a poll finds the image──> the AeronBatchReceiver's states
  *            └──a poll after the connect timeout, no image──> PRODUCER_GONE, never connected
