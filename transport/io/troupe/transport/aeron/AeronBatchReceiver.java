@@ -1,9 +1,12 @@
 package io.troupe.transport.aeron;
 
 import io.aeron.ControlledFragmentAssembler;
+import io.aeron.Image;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.ControlledFragmentHandler;
+import io.aeron.logbuffer.FrameDescriptor;
 import io.aeron.logbuffer.Header;
+import io.aeron.protocol.DataHeaderFlyweight;
 import io.troupe.transport.BatchHandler;
 import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.codec.BatchCodec;
@@ -55,6 +58,16 @@ final class AeronBatchReceiver implements BatchReceiver, ControlledFragmentHandl
         this.subscription = subscription;
         this.idleStrategy = idleStrategy;
         this.fragmentsPerMessage = (maxMessageLength + maxPayloadLength - 1) / maxPayloadLength;
+    }
+
+    /**
+     * The receiver of the stream {@code image} reads, from the position it joined at: a stream between
+     * processes, whose log (its term length, its MTU) is the producer's.
+     */
+    static AeronBatchReceiver ofImage(ReceiverLink link, Image image, IdleStrategy idleStrategy) {
+        return new AeronBatchReceiver(link, image.subscription(), image.joinPosition(),
+                FrameDescriptor.computeMaxMessageLength(image.termBufferLength()),
+                image.mtuLength() - DataHeaderFlyweight.HEADER_LENGTH, idleStrategy);
     }
 
     @Override

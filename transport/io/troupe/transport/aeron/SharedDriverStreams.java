@@ -5,8 +5,6 @@ import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Subscription;
-import io.aeron.logbuffer.FrameDescriptor;
-import io.aeron.protocol.DataHeaderFlyweight;
 import io.troupe.config.TroupeSettings;
 import io.troupe.transport.BatchReceiver;
 import io.troupe.transport.BatchSender;
@@ -24,13 +22,39 @@ import java.util.function.BooleanSupplier;
 /**
  * Batch streams between processes of one host, through the host's standalone media driver
  * ({@link StandaloneDriver}): each process connects an Aeron client of its own to the driver's
- * directory, and an {@code aeron:ipc} log the driver maps there is shared memory between them. The
- * producer {@link #publish()}es (an exclusive publication, whose session id the driver makes unique)
- * and tells the consumer, by a control message of its own, the stream and session; the consumer
- * {@link #subscribe}s to exactly that session. Batches are written and read by the same
- * {@link AeronBatchSender} and {@link AeronBatchReceiver} as a channel within one JVM, in the
- * {@link io.troupe.transport.codec.BatchCodec} format, with the same back-pressure: the driver moves the
- * producer's limit from the consumer's position, so a slow consumer holds the producer back.
+ * directory, and an {@code aeron:ipc} log the driver maps there is shared memory between them. Batches
+ * are written and read by the same {@link AeronBatchSender} and {@link AeronBatchReceiver} as a channel
+ * within one JVM, in the {@link io.troupe.transport.codec.BatchCodec} format, with the same back-pressure:
+ * the driver moves the producer's limit from the consumer's position, so a slow consumer holds the
+ * producer back.
+ *
+ * <p>The two ends meet in one of two ways:
+ * <ul>
+ *   <li><b>Told.</b> A result stream: the producer {@link #publish()}es on {@link #STREAM_ID} (an exclusive
+ *       publication, whose session id the driver makes unique) and tells the consumer, by a control message
+ *       of its own, the stream and session; the consumer {@link #subscribe}s to exactly that session, which
+ *       waits until the producer's log is there.
+ *   <li><b>Derived.</b> An exchange stream of a query spread over nodes: there are many (per pipeline,
+ *       producer node, worker and consumer node) and no control round trip tells where they are. Both ends
+ *       compute the session id from the query (its coordinator's random tag, and those four) and open their
+ *       end on {@link #EXCHANGE_STREAM_ID} independently, in either order, at any time during the query: the
+ *       producer {@link #publish(int, int)}es as that session, the consumer {@link #expect}s it.
+ * </ul>
+ * What each end sees, whichever opened first:
+ * <pre>
+ *   producer's offers:  NOT_CONNECTED until the consumer's subscription is there (nothing is written, so
+ *                       nothing is lost); then positions, BACK_PRESSURED when the consumer lags;
+ *                       CLOSED once the consumer, connected before, is gone
+ *   consumer's polls:   (expect only) 0 and OPEN until the producer's log is there; PRODUCER_GONE, never
+ *                       connected, if it is not there within the connect timeout;
+ *                       then every batch from the start, and END_OF_STREAM; or PRODUCER_GONE once the
+ *                       producer left without an end of stream and its log is read to where it stopped
+ * </pre>
+ * A producer that closes after its end of stream loses nothing: the driver keeps the log until the
+ * connected consumer has read it. A session id names one publication on a stream, across every process of
+ * the driver: a second {@link #publish(int, int)} of it is refused while the first is open, and for a moment
+ * after its close, until the driver has freed its log (its linger and timer: a fraction of a second): hence
+ * a fresh random tag per query, not one reused by a retry.
  *
  * <p>What differs from one JVM: neither end sees the other's objects, only the driver's view. The
  * producer counts the consumer gone once its publication, connected before, is connected no more (the
@@ -39,16 +63,21 @@ import java.util.function.BooleanSupplier;
  * without an end-of-stream frame, or gone. Neither log is pooled: each stream's ends close their Aeron
  * resource. Whatever else an end must know (the query failed, was cancelled) travels as control messages.
  *
- * <p>Threadsafe: {@link #publish()} and {@link #subscribe} from any thread; each end is owned by one
- * thread, as {@link BatchSender} and {@link BatchReceiver} say; {@link #close()} closes the client and so
- * every stream still open.
+ * <p>Threadsafe: every method from any thread; each end is owned by one thread, as {@link BatchSender} and
+ * {@link BatchReceiver} say; {@link #close()} closes the client and so every stream still open.
  */
 public final class SharedDriverStreams implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SharedDriverStreams.class);
 
-    /** The stream id of every result stream: the session id tells streams apart. */
+    /** The stream id of every result stream: the session id, the driver's pick, tells streams apart. */
     public static final int STREAM_ID = 2001;
+    /**
+     * The stream id of every exchange stream between the nodes of a query: apart from {@link #STREAM_ID}, so that
+     * the session ids the ends derive from the query never meet one the driver picked for a result stream (a
+     * driver makes a session id unique per stream id). The session id tells exchange streams apart.
+     */
+    public static final int EXCHANGE_STREAM_ID = 2002;
     private static final long POLL_MS = 1;
 
     private final Aeron aeron;
@@ -61,10 +90,7 @@ public final class SharedDriverStreams implements AutoCloseable {
         this.aeron = aeron;
         this.directory = directory;
         this.settings = settings;
-        this.publicationUri = new ChannelUriStringBuilder().media("ipc")
-                .termLength(settings.termLengthBytes())
-                .mtu(settings.mtuBytes())
-                .build();
+        this.publicationUri = publication().build();
     }
 
     /**
@@ -109,19 +135,40 @@ public final class SharedDriverStreams implements AutoCloseable {
     }
 
     /**
-     * A new stream to publish on: nothing is written until a consumer subscribes to its session
-     * (offers return NOT_CONNECTED).
+     * A new stream to publish on, on {@link #STREAM_ID} with a session id the driver picks: nothing is written
+     * until a consumer subscribes to its session (offers return NOT_CONNECTED).
      *
      * @throws IllegalStateException when the driver refuses the log (no room for its terms), naming it
      */
     public Outgoing publish() {
+        return publish(publicationUri, STREAM_ID, "stream " + STREAM_ID);
+    }
+
+    /**
+     * A new stream to publish on as {@code sessionId}, which both ends derived from the query: nothing is
+     * written until a consumer {@link #expect}s it (offers return NOT_CONNECTED).
+     *
+     * @throws IllegalStateException naming the stream and session when the driver refuses it: the session
+     *                               is another publication's on {@code streamId} (in any process of the
+     *                               driver, open or closed but not yet freed), or there is no room for its
+     *                               terms
+     */
+    public Outgoing publish(int streamId, int sessionId) {
+        return publish(publication().sessionId(sessionId).build(), streamId,
+                "stream " + streamId + " session " + sessionId);
+    }
+
+    /** Publishes on {@code uri}; {@code stream} names it in the error. */
+    private Outgoing publish(String uri, int streamId, String stream) {
         try {
-            ExclusivePublication publication = aeron.addExclusivePublication(publicationUri, STREAM_ID);
+            ExclusivePublication publication = aeron.addExclusivePublication(uri, streamId);
             openStreams.incrementAndGet();
             return new Outgoing(publication);
         } catch (RuntimeException e) {
-            throw new IllegalStateException("cannot open stream " + publicationUri + " stream=" + STREAM_ID + " in "
-                    + directory + ": " + e.getMessage() + " (each stream maps 3 x troupe.transport.term-length)", e);
+            throw new IllegalStateException("cannot open " + stream + " (" + uri + ") in " + directory
+                    + ", the driver refused it: " + e.getMessage() + " (a session id is one publication's on a"
+                    + " stream until the driver frees it after its close; each stream maps 3 x"
+                    + " troupe.transport.term-length)", e);
         }
     }
 
@@ -143,8 +190,7 @@ public final class SharedDriverStreams implements AutoCloseable {
      */
     public BatchReceiver subscribe(int streamId, int sessionId, Duration timeout, BooleanSupplier giveUp)
             throws InterruptedException {
-        String uri = new ChannelUriStringBuilder().media("ipc").sessionId(sessionId).build();
-        Subscription subscription = aeron.addSubscription(uri, streamId);
+        Subscription subscription = aeron.addSubscription(subscriptionUri(sessionId), streamId);
         openStreams.incrementAndGet();
         boolean handedOver = false;
         try {
@@ -160,10 +206,7 @@ public final class SharedDriverStreams implements AutoCloseable {
                 }
                 TimeUnit.MILLISECONDS.sleep(POLL_MS);
             }
-            Incoming incoming = new Incoming(subscription, sessionId);
-            BatchReceiver receiver = new AeronBatchReceiver(incoming, subscription, image.joinPosition(),
-                    FrameDescriptor.computeMaxMessageLength(image.termBufferLength()),
-                    image.mtuLength() - DataHeaderFlyweight.HEADER_LENGTH,
+            BatchReceiver receiver = AeronBatchReceiver.ofImage(new Incoming(subscription, sessionId), image,
                     AeronIpcChannel.idleStrategy(settings.idleStrategy()));
             handedOver = true;
             return receiver;
@@ -173,6 +216,41 @@ public final class SharedDriverStreams implements AutoCloseable {
                 openStreams.decrementAndGet();
             }
         }
+    }
+
+    /**
+     * The consumer's end of the stream {@code sessionId} on {@code streamId}, whether or not its producer has
+     * published yet: returns once the subscription is registered with the driver, without waiting for the
+     * producer (unlike {@link #subscribe}, which waits, hence the other name). The stream is OPEN and delivers
+     * nothing until the producer's log shows; if it has not shown {@code connectTimeout} after this call,
+     * a poll makes it PRODUCER_GONE with {@link ExpectedStream#connected()} false. Its {@code close} releases
+     * the subscription in every state.
+     *
+     * @throws IllegalStateException when the driver refuses the subscription, naming the stream
+     */
+    public ExpectedStream expect(int streamId, int sessionId, Duration connectTimeout) {
+        String uri = subscriptionUri(sessionId);
+        Subscription subscription;
+        try {
+            subscription = aeron.addSubscription(uri, streamId);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot subscribe to " + uri + " stream=" + streamId + " in " + directory
+                    + ": " + e.getMessage(), e);
+        }
+        openStreams.incrementAndGet();
+        return new ExpectedStream(new Incoming(subscription, sessionId), subscription, sessionId, connectTimeout,
+                AeronIpcChannel.idleStrategy(settings.idleStrategy()));
+    }
+
+    /** The channel of this process's publications: IPC with its term length and MTU. */
+    private ChannelUriStringBuilder publication() {
+        return new ChannelUriStringBuilder().media("ipc")
+                .termLength(settings.termLengthBytes())
+                .mtu(settings.mtuBytes());
+    }
+
+    private static String subscriptionUri(int sessionId) {
+        return new ChannelUriStringBuilder().media("ipc").sessionId(sessionId).build();
     }
 
     /** Closes the client: every stream still open closes with it. Idempotent. */

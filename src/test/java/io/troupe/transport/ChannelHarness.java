@@ -11,24 +11,24 @@ import java.nio.file.Path;
 /**
  * Test-side drivers of a channel's two ends: the send and receive loops every caller of the
  * interface writes (retry under the channel's idle on back-pressure, stop on CLOSED), a handler that
- * sums what it receives, and settings built from HOCON overrides.
+ * sums what it receives, and settings built from HOCON overrides. Public for the Aeron package's tests.
  */
-final class ChannelHarness {
+public final class ChannelHarness {
 
     /** Frames a consumer asks for per poll in these tests. */
-    static final int POLL_LIMIT = 16;
+    public static final int POLL_LIMIT = 16;
 
     private ChannelHarness() {
     }
 
     /** Transport settings from reference.conf with {@code overrides} (HOCON) and the driver under {@code dir}. */
-    static TroupeSettings.Transport settings(Path dir, String overrides) {
+    public static TroupeSettings.Transport settings(Path dir, String overrides) {
         String text = overrides + "\ntroupe.transport.dir = \"" + dir.toString().replace("\\", "\\\\") + "\"";
         return TroupeSettings.from(ConfigFactory.parseString(text)).transport();
     }
 
     /** Offers {@code batch} until it is sent (a positive position) or the channel is CLOSED (returned). */
-    static long send(BatchSender sender, Batch batch) {
+    public static long send(BatchSender sender, Batch batch) {
         long result;
         while ((result = sender.offer(batch)) < 0) {
             if (result == BatchSender.CLOSED) {
@@ -41,7 +41,7 @@ final class ChannelHarness {
     }
 
     /** Offers the end of stream until it is sent or the channel is CLOSED. */
-    static long sendEndOfStream(BatchSender sender) {
+    public static long sendEndOfStream(BatchSender sender) {
         long result;
         while ((result = sender.offerEndOfStream()) < 0) {
             if (result == BatchSender.CLOSED) {
@@ -53,7 +53,7 @@ final class ChannelHarness {
     }
 
     /** Polls until the stream is over (end of stream, producer gone, or closed); returns the final state. */
-    static BatchReceiver.State receiveAll(BatchReceiver receiver, BatchHandler handler) {
+    public static BatchReceiver.State receiveAll(BatchReceiver receiver, BatchHandler handler) {
         while (receiver.state() == BatchReceiver.State.OPEN) {
             receiver.idle(receiver.poll(handler, POLL_LIMIT));
         }
@@ -61,7 +61,7 @@ final class ChannelHarness {
     }
 
     /** Rows {@code first .. first + rows - 1} as two INT64 columns: {@code i} and {@code 2 * i}. */
-    static Batch twoLongs(long first, int rows) {
+    public static Batch twoLongs(long first, int rows) {
         long[] a = new long[rows];
         long[] b = new long[rows];
         for (int i = 0; i < rows; i++) {
@@ -72,13 +72,13 @@ final class ChannelHarness {
     }
 
     /** Sums every long column of what it receives, and checks rows arrive in the order sent. */
-    static final class SumHandler implements BatchHandler {
-        long rows;
-        long batches;
-        long sum;
-        long endOfStreams;
+    public static final class SumHandler implements BatchHandler {
+        public long rows;
+        public long batches;
+        public long sum;
+        public long endOfStreams;
         /** The first column's next expected value, when checking order. */
-        long next;
+        public long next;
 
         @Override
         public void onBatch(Batch batch) {
