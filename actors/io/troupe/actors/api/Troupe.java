@@ -330,6 +330,32 @@ public final class Troupe implements AutoCloseable {
         return submit(query, options, null, links);
     }
 
+    /**
+     * As {@link #submitPart}, for the coordinator's part ({@code links.self()} is
+     * {@link SpreadPlan#COORDINATOR}), whose result is pulled batch by batch as {@link #stream} does:
+     * every node's rows go through one Gather into the stream.
+     *
+     * @throws IllegalArgumentException when {@code links} are not the coordinator's
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     */
+    public QueryStream streamPart(Plan plan, QueryOptions options, NodeLinks links) {
+        notNull(plan, "Troupe.streamPart", "plan");
+        notNull(options, "Troupe.streamPart", "options");
+        notNull(links, "Troupe.streamPart", "links");
+        PlanCompiler.CompiledQuery query;
+        try {
+            if (links.self() != SpreadPlan.COORDINATOR) {
+                throw new IllegalArgumentException("only the coordinator's part streams the result; this is node "
+                        + links.self() + "'s: submit it with submitPart");
+            }
+            query = compile(plan);
+        } catch (RuntimeException e) {
+            links.close();
+            throw e;
+        }
+        return stream(query, options, null, links);
+    }
+
     // visible for testing: starts a compiled query whose executor reports to probe (null for none)
     RunningQuery submit(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
         return submit(query, options, probe, null);
@@ -364,7 +390,13 @@ public final class Troupe implements AutoCloseable {
 
     // visible for testing: as submit
     QueryStream stream(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe) {
-        Started started = start(query, options, probe, Delivery.STREAM, null);
+        return stream(query, options, probe, null);
+    }
+
+    /** Starts a compiled query to stream, or with {@code links} the coordinator's part of it ({@link #streamPart}). */
+    private QueryStream stream(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
+                               NodeLinks links) {
+        Started started = start(query, options, probe, Delivery.STREAM, links);
         if (started instanceof OnLeader leader) {
             return QueryStream.local(query.schema(), leader.run());
         }

@@ -70,6 +70,8 @@ public final class ClusterQueryStream implements AutoCloseable {
     private State state = State.SUBMITTED;
     private RuntimeException failure;
     private Schema schema;
+    /** How many nodes run the query; 0 until it started. */
+    private volatile int nodes;
     private BatchReceiver receiver;
     private long rows;
     /** The node's Done when it came before the end of stream was read (it is sent right after it). */
@@ -99,6 +101,14 @@ public final class ClusterQueryStream implements AutoCloseable {
     /** The node that runs the query, {@code host:port}. */
     public String nodeId() {
         return nodeId;
+    }
+
+    /**
+     * How many nodes run the query: 1 for its coordinator alone, more when it spread the query over the
+     * nodes of its host; 0 until the query started (see {@link #schema(Duration)}).
+     */
+    public int nodes() {
+        return nodes;
     }
 
     /**
@@ -180,6 +190,7 @@ public final class ClusterQueryStream implements AutoCloseable {
             throw failureOf(event, "before it started");
         }
         schema = new Schema(started.fields());
+        nodes = started.nodes();
         SharedDriverStreams driver;
         try {
             driver = drivers.apply(Path.of(started.driverDirectory()));

@@ -34,9 +34,10 @@ public final class QueryRelay {
      * @param streamId        the stream
      * @param sessionId       the session: unique to this query on that driver
      * @param fields          the columns of every batch
+     * @param nodes           how many nodes ran it: 1 for the node alone, more for a query spread over its host
      */
     public record Started(long queryId, String nodeId, String driverDirectory, int streamId, int sessionId,
-                   List<Field> fields) implements Event, WireMessage {
+                   List<Field> fields, int nodes) implements Event, WireMessage {
         public Started {
             fields = List.copyOf(fields);
         }

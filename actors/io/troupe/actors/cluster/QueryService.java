@@ -14,14 +14,22 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * A node's query service: takes queries that clients ({@link TroupeCluster}) submit, runs each on the
- * node's own {@link Troupe} and streams its rows back. Registered with the Receptionist under
- * {@link #KEY}, one per node. Until plans are cut into fragments (issue 10, point 1) the node that takes
- * a query runs all of it; it is the query's coordinator.
+ * A node's query service: takes queries that clients ({@link TroupeCluster}) submit, runs each as their
+ * coordinator and streams its rows back. Registered with the Receptionist under {@link #KEY}, one per
+ * node. A node with other nodes on its host (the same media driver, as their {@link DataPlaneEndpoint}s
+ * say) spreads every query over all of them ({@link io.troupe.operators.fragment.SpreadPlan}): it tells
+ * each {@link RunPart}, runs its own part (node 0), and answers the client once every part succeeded.
+ * A node alone on its host runs the whole query itself.
  *
  * <h2>Protocol</h2>
  * <pre>
@@ -35,19 +43,37 @@ import java.util.Map;
  *   ── Cancel(relay, reason) ──>      served.cancel ──────────────────> stops within a batch
  *   (the relay stops, or its member is removed: Terminated)  ──>  the same cancel
  * </pre>
- * Rows never ride in an actor message: they go through the host's standalone media driver
+ * A spread query, between the coordinator's service and every other node's:
+ * <pre>
+ *   coordinator (ServedQuery)                         other node's service (SpreadPart, a thread)
+ *   ── RunPart(tag, node, nodes, plan, workers) ──>   troupe.submitPart over the host's driver
+ *   its own part: troupe.submitPart   ═══════ rows between the parts' sinks, aeron:ipc ═══════
+ *   <── PartEnded(tag, node, failure or none) ───────────┘
+ *   ── CancelPart(tag, reason) ──>   (when the query failed or was cancelled anywhere)
+ * </pre>
+ * Every service watches every other: a node that leaves the cluster fails the spread queries it takes
+ * part in, naming it, and the parts whose coordinator it was end.
+ *
+ * <p>Rows never ride in an actor message: they go through the host's standalone media driver
  * ({@link SharedDriverStreams}), with Aeron's back-pressure: a client that reads slowly holds the query
  * back. A node without a shared driver ({@code troupe.cluster.media-driver-dir} empty) answers every
  * submit with Failed, saying so.
  *
- * <p>Concurrency: the actor owns the table of served queries (keyed by the client's relay, unique in the
- * cluster); each {@link ServedQuery} runs on a thread of its own and tells the actor {@code Ended} when it
- * is done. On stop (the node closes) every served query is cancelled.
+ * <p>Concurrency: the actor owns the tables of served queries (keyed by the client's relay, unique in the
+ * cluster, and for spread ones by tag) and of parts it runs for others; each {@link ServedQuery} and
+ * {@link SpreadPart} runs on a thread of its own and tells the actor when it is done. On stop (the node
+ * closes) every served query and part is cancelled.
  */
 public final class QueryService {
 
     /** The Receptionist's key: one query service per node. */
     public static final ServiceKey<Command> KEY = ServiceKey.create(Command.class, "troupe-queries");
+
+    /**
+     * How long a spread query's receiver waits for its producer on another node to publish: a bound for
+     * a node that never gets there; a node that died is noticed sooner, by the failure detector.
+     */
+    static final Duration STREAM_CONNECT_TIMEOUT = Duration.ofMinutes(10);
 
     /** What the service receives. */
     public sealed interface Command {
@@ -76,12 +102,47 @@ public final class QueryService {
     public record Cancel(ActorRef<QueryRelay.Event> replyTo, String reason) implements Command, WireMessage {
     }
 
+    /**
+     * Run node {@code node}'s part of a query spread over {@code nodes} nodes of this host, which
+     * {@code coordinator}'s node coordinates; the tag names its streams ({@link SharedDriverNodeLinks}).
+     *
+     * @param workers workers per node, at least 1: the coordinator's choice, the same on every node
+     */
+    public record RunPart(int tag, int node, int nodes, Plan plan, int workers, long timeoutMillis, long memoryBytes,
+                          ActorRef<Command> coordinator) implements Command, WireMessage {
+
+        /** The options the part runs with. */
+        QueryOptions options() {
+            return new QueryOptions(workers, timeoutMillis == 0 ? null : Duration.ofMillis(timeoutMillis), memoryBytes);
+        }
+    }
+
+    /** Stop this node's part of spread query {@code tag}; nothing when it has ended. */
+    public record CancelPart(int tag, String reason) implements Command, WireMessage {
+    }
+
+    /** Node {@code node} ({@code nodeId}) finished its part of spread query {@code tag}; {@code failure} null when it succeeded. */
+    public record PartEnded(int tag, int node, String nodeId, Throwable failure) implements Command, WireMessage {
+    }
+
     /** The relay of a served query stopped (or its member left the cluster). */
     private record ClientGone(ActorRef<QueryRelay.Event> replyTo) implements Command {
     }
 
     /** A served query's thread has finished. */
-    private record Ended(ActorRef<QueryRelay.Event> replyTo) implements Command {
+    private record Ended(ActorRef<QueryRelay.Event> replyTo, int tag) implements Command {
+    }
+
+    /** A part's thread has finished. */
+    private record PartOver(int tag) implements Command {
+    }
+
+    /** The query services the Receptionist lists now. */
+    private record Services(Receptionist.Listing listing) implements Command {
+    }
+
+    /** Another node's service stopped, or its node left the cluster. */
+    private record PeerGone(ActorRef<Command> service) implements Command {
     }
 
     private final ActorContext<Command> context;
@@ -89,20 +150,36 @@ public final class QueryService {
     private final String nodeId;
     /** Null when the node has no shared media driver. */
     private final SharedDriverStreams streams;
+    /** What this node knows of the others: their endpoints (which host's driver each uses). */
+    private final Supplier<NodeView> view;
     private final Map<ActorRef<QueryRelay.Event>, ServedQuery> served = new HashMap<>();
+    /** The spread queries this node coordinates, by tag. */
+    private final Map<Integer, ServedQuery> spread = new HashMap<>();
+    /** The parts this node runs of queries other nodes coordinate, by tag. */
+    private final Map<Integer, SpreadPart> parts = new HashMap<>();
+    /** Every other node's service, as the Receptionist lists them; each watched. */
+    private final Set<ActorRef<Command>> peers = new HashSet<>();
 
-    private QueryService(ActorContext<Command> context, Troupe troupe, String nodeId, SharedDriverStreams streams) {
+    private QueryService(ActorContext<Command> context, Troupe troupe, String nodeId, SharedDriverStreams streams,
+                         Supplier<NodeView> view) {
         this.context = context;
         this.troupe = troupe;
         this.nodeId = nodeId;
         this.streams = streams;
+        this.view = view;
     }
 
-    /** The service of node {@code nodeId}, registered with the Receptionist as it starts. */
-    static Behavior<Command> create(Troupe troupe, String nodeId, SharedDriverStreams streams) {
+    /**
+     * The service of node {@code nodeId}, registered with the Receptionist as it starts.
+     *
+     * @param view what the node knows of the cluster now (null before its first view)
+     */
+    static Behavior<Command> create(Troupe troupe, String nodeId, SharedDriverStreams streams, Supplier<NodeView> view) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(KEY, context.getSelf()));
-            return new QueryService(context, troupe, nodeId, streams).behavior();
+            context.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
+                    context.messageAdapter(Receptionist.Listing.class, Services::new)));
+            return new QueryService(context, troupe, nodeId, streams, view).behavior();
         });
     }
 
@@ -112,6 +189,15 @@ public final class QueryService {
                 .onMessage(Cancel.class, m -> cancel(m.replyTo(), m.reason()))
                 .onMessage(ClientGone.class, m -> cancel(m.replyTo(), "the client went away"))
                 .onMessage(Ended.class, this::onEnded)
+                .onMessage(RunPart.class, this::onRunPart)
+                .onMessage(CancelPart.class, this::onCancelPart)
+                .onMessage(PartEnded.class, this::onPartEnded)
+                .onMessage(PartOver.class, m -> {
+                    parts.remove(m.tag());
+                    return Behaviors.same();
+                })
+                .onMessage(Services.class, this::onServices)
+                .onMessage(PeerGone.class, this::onPeerGone)
                 .onSignal(PostStop.class, signal -> onStop())
                 .build();
     }
@@ -129,8 +215,16 @@ public final class QueryService {
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
-        ServedQuery query = new ServedQuery(submit, troupe, streams, nodeId, () -> self.tell(new Ended(relay)));
+        List<ServedQuery.Peer> onThisHost = peersOnThisHost();
+        ServedQuery.Spread spreadOver = onThisHost.isEmpty() ? null
+                : new ServedQuery.Spread(SharedDriverNodeLinks.newTag(), onThisHost, self);
+        int tag = spreadOver == null ? 0 : spreadOver.tag();
+        ServedQuery query = new ServedQuery(submit, troupe, streams, nodeId, spreadOver,
+                () -> self.tell(new Ended(relay, tag)));
         served.put(relay, query);
+        if (spreadOver != null) {
+            spread.put(tag, query);
+        }
         context.watchWith(relay, new ClientGone(relay));
         context.getLog().debug("[{}] query {} from {}", nodeId, submit.queryId(), relay.path().address());
         query.start();
@@ -147,13 +241,96 @@ public final class QueryService {
 
     private Behavior<Command> onEnded(Ended ended) {
         served.remove(ended.replyTo());
+        if (ended.tag() != 0) {
+            spread.remove(ended.tag());
+        }
         context.unwatch(ended.replyTo());
+        return Behaviors.same();
+    }
+
+    /**
+     * The other nodes whose data plane is this host's driver, in node-id order: a spread query's
+     * streams go through the one driver all its nodes share.
+     */
+    private List<ServedQuery.Peer> peersOnThisHost() {
+        NodeView now = view.get();
+        if (now == null) {
+            return List.of();
+        }
+        Map<String, String> directories = new HashMap<>();
+        for (DataPlaneEndpoint endpoint : now.endpoints()) {
+            directories.put(endpoint.nodeId(), endpoint.aeronDirectory());
+        }
+        String here = streams.directory().toString();
+        List<ServedQuery.Peer> found = new ArrayList<>();
+        for (ActorRef<Command> peer : peers) {
+            String id = MembershipTracker.address(peer.path().address());
+            if (here.equals(directories.get(id))) {
+                found.add(new ServedQuery.Peer(peer, id));
+            }
+        }
+        found.sort(Comparator.comparing(ServedQuery.Peer::nodeId));
+        return found;
+    }
+
+    private Behavior<Command> onRunPart(RunPart run) {
+        if (streams == null) {
+            run.coordinator().tell(new PartEnded(run.tag(), run.node(), nodeId, new IllegalStateException("node "
+                    + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)")));
+            return Behaviors.same();
+        }
+        ActorRef<Command> self = context.getSelf();
+        SpreadPart part = new SpreadPart(run, troupe, streams, nodeId, () -> self.tell(new PartOver(run.tag())));
+        parts.put(run.tag(), part);
+        part.start();
+        return Behaviors.same();
+    }
+
+    private Behavior<Command> onCancelPart(CancelPart cancel) {
+        SpreadPart part = parts.get(cancel.tag());
+        if (part != null) {
+            part.cancel(cancel.reason());
+        }
+        return Behaviors.same();
+    }
+
+    private Behavior<Command> onPartEnded(PartEnded ended) {
+        ServedQuery query = spread.get(ended.tag());
+        if (query != null) {
+            query.partEnded(ended.nodeId(), ended.failure());
+        }
+        return Behaviors.same();
+    }
+
+    private Behavior<Command> onServices(Services services) {
+        for (ActorRef<Command> service : services.listing().getServiceInstances(KEY)) {
+            if (!service.equals(context.getSelf()) && peers.add(service)) {
+                context.watchWith(service, new PeerGone(service));
+            }
+        }
+        return Behaviors.same();
+    }
+
+    private Behavior<Command> onPeerGone(PeerGone gone) {
+        peers.remove(gone.service());
+        String id = MembershipTracker.address(gone.service().path().address());
+        for (ServedQuery query : spread.values()) {
+            query.peerGone(gone.service(), id);
+        }
+        for (SpreadPart part : parts.values()) {
+            if (part.coordinatedBy(gone.service())) {
+                part.cancel("its coordinator, node " + id + ", left the cluster");
+            }
+        }
         return Behaviors.same();
     }
 
     private Behavior<Command> onStop() {
         for (ServedQuery query : served.values()) {
             query.cancel("node " + nodeId + " is stopping");
+        }
+        for (SpreadPart part : parts.values()) {
+            part.cancel("node " + nodeId + " is stopping");
         }
         return Behaviors.same();
     }

@@ -1,10 +1,12 @@
 package io.troupe.actors.cluster;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.transport.BatchSender;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -12,11 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One query a client submitted to this node, run on a thread of its own: it starts the query on the
- * node's Troupe as a {@link QueryStream}, publishes a stream on the host's media driver, tells the
+ * node's Troupe as a {@link QueryStream} (or, spread over the nodes of this host, its own part of it, see
+ * below), publishes a stream on the host's media driver, tells the
  * client where (Started), waits, bounded by {@link #CONNECT_TIMEOUT}, for the client to subscribe, and
  * pumps every batch into the stream, then an end of stream, then tells the client Done with the row
  * count. Any exception (the plan refused, an operator's failure, the query's timeout, a cancel) goes to
@@ -28,8 +33,15 @@ import java.util.concurrent.TimeoutException;
  * flag and the query's deadline (its {@code timeout}) between tries, and a client that went away
  * (its subscription closed: the offer says CLOSED) ends the query.
  *
- * <p>Concurrency: the thread owns the query, the stream and the sender; {@link #cancel} (the service's
- * actor) only sets a volatile reason, which the thread reads between batches and tries.
+ * <p><b>Spread</b> ({@link Spread}): the thread tells every other node of the host to run its part
+ * ({@link QueryService.RunPart}), streams the coordinator's part here ({@link Troupe#streamPart}: every
+ * node's rows), and ends the client's stream only once every node's part reported success
+ * ({@link #partEnded}): a node's failure, or its leaving the cluster ({@link #peerGone}), fails the query
+ * with that node's name and cause, and the other parts are cancelled ({@link QueryService.CancelPart}).
+ *
+ * <p>Concurrency: the thread owns the query, the stream and the sender; {@link #cancel}, {@link #partEnded}
+ * and {@link #peerGone} (the service's actor) only set volatile fields, which the thread reads between
+ * batches and tries.
  */
 final class ServedQuery implements Runnable {
 
@@ -40,23 +52,46 @@ final class ServedQuery implements Runnable {
     /** How long the thread waits for the next batch before it looks at the cancel flag again. */
     private static final Duration POLL = Duration.ofMillis(100);
 
+    /** Another node of this host that runs a part of a spread query. */
+    record Peer(ActorRef<QueryService.Command> service, String nodeId) {
+    }
+
+    /**
+     * How a query is spread: its tag, the other nodes in order (node i + 1 is peers[i]; this node is 0),
+     * and this node's service, to which the peers report.
+     */
+    record Spread(int tag, List<Peer> peers, ActorRef<QueryService.Command> service) {
+        Spread {
+            peers = List.copyOf(peers);
+        }
+    }
+
     private final QueryService.Submit submit;
     private final Troupe troupe;
     private final SharedDriverStreams streams;
     private final String nodeId;
     private final Runnable onEnded;
     private final ActorRef<QueryRelay.Event> client;
+    /** Null for a query this node runs alone. */
+    private final Spread spread;
     /** Null until cancelled; then why. */
     private volatile String cancelled;
+    /** A spread query's first failure on another node; null while there is none. */
+    private volatile QueryFailedException peerFailure;
+    /** The other nodes whose part of a spread query succeeded. */
+    private final AtomicInteger partsSucceeded = new AtomicInteger();
+
     /** System.nanoTime() past which the query has run out of time; Long.MAX_VALUE with no timeout. */
     private long deadline = Long.MAX_VALUE;
 
-    ServedQuery(QueryService.Submit submit, Troupe troupe, SharedDriverStreams streams, String nodeId,
+    /** @param spread how the query is spread over this host's nodes; null to run it here alone */
+    ServedQuery(QueryService.Submit submit, Troupe troupe, SharedDriverStreams streams, String nodeId, Spread spread,
                 Runnable onEnded) {
         this.submit = submit;
         this.troupe = troupe;
         this.streams = streams;
         this.nodeId = nodeId;
+        this.spread = spread;
         this.onEnded = onEnded;
         this.client = submit.replyTo();
     }
@@ -73,6 +108,31 @@ final class ServedQuery implements Runnable {
         cancelled = reason;
     }
 
+    /** Node {@code peerId}'s part of this spread query ended, with {@code failure} or none. Any thread. */
+    void partEnded(String peerId, Throwable failure) {
+        if (failure == null) {
+            partsSucceeded.incrementAndGet();
+            return;
+        }
+        failPart(new QueryFailedException("query " + submit.queryId() + " failed on node " + peerId + ": "
+                + failure.getMessage(), failure));
+    }
+
+    /** Node {@code peerId}'s service stopped or its node left the cluster: fails the query if it took part. */
+    void peerGone(ActorRef<QueryService.Command> service, String peerId) {
+        if (spread.peers().stream().anyMatch(p -> p.service().equals(service))) {
+            failPart(new QueryFailedException("query " + submit.queryId() + " failed: node " + peerId
+                    + " left the cluster while it ran its part"));
+        }
+    }
+
+    private void failPart(QueryFailedException failure) {
+        if (peerFailure == null) {
+            peerFailure = failure;
+        }
+        cancel(failure.getMessage());
+    }
+
     @Override
     public void run() {
         long queryId = submit.queryId();
@@ -81,11 +141,12 @@ final class ServedQuery implements Runnable {
         }
         QueryStream stream = null;
         SharedDriverStreams.Outgoing out = null;
+        boolean succeeded = false;
         try {
-            stream = troupe.stream(submit.plan(), submit.options());
+            stream = spread == null ? troupe.stream(submit.plan(), submit.options()) : startSpread();
             out = streams.publish();
             client.tell(new QueryRelay.Started(queryId, nodeId, streams.directory().toString(), out.streamId(),
-                    out.sessionId(), stream.schema().fields()));
+                    out.sessionId(), stream.schema().fields(), spread == null ? 1 : spread.peers().size() + 1));
             awaitSubscriber(out);
             BatchSender sender = out.sender();
             long rows = 0;
@@ -95,16 +156,20 @@ final class ServedQuery implements Runnable {
                 }
                 rows += batch.size();
             }
+            if (spread != null) {
+                awaitParts();
+            }
             if (!send(sender, null, true)) {
                 return;
             }
             sender.close();
             client.tell(new QueryRelay.Done(queryId, rows));
+            succeeded = true;
             LOG.debug("[{}] query {}: {} rows sent", nodeId, queryId, rows);
         } catch (InterruptedException e) {
             fail(new QueryCancelledException("query " + queryId + " on node " + nodeId + " was interrupted"));
         } catch (RuntimeException | Error e) {
-            fail(e);
+            fail(peerFailure != null ? peerFailure : e);
         } finally {
             if (out != null) {
                 out.sender().close();
@@ -112,7 +177,47 @@ final class ServedQuery implements Runnable {
             if (stream != null) {
                 stream.close();
             }
+            if (spread != null) {
+                endSpread(succeeded);
+            }
             onEnded.run();
+        }
+    }
+
+    /** Starts every node's part of the spread query, and returns this node's, whose stream has every node's rows. */
+    private QueryStream startSpread() {
+        int nodes = spread.peers().size() + 1;
+        int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
+                ? troupe.settings().workers().defaultWorkers() : submit.workers());
+        for (int i = 0; i < spread.peers().size(); i++) {
+            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, submit.plan(),
+                    workers, submit.timeoutMillis(), submit.memoryBytes(), spread.service()));
+        }
+        SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodes,
+                workers, QueryService.STREAM_CONNECT_TIMEOUT);
+        return troupe.streamPart(submit.plan(), new QueryOptions(workers, submit.options().timeout(),
+                submit.memoryBytes()), links);
+    }
+
+    /**
+     * Waits, bounded by the cancel flag and the deadline, until every other node's part succeeded: only
+     * then does the client hear that its rows are complete.
+     */
+    private void awaitParts() throws InterruptedException {
+        while (partsSucceeded.get() < spread.peers().size()) {
+            checkRunning();
+            Thread.sleep(1);
+        }
+        LOG.debug("[{}] query {}: every part succeeded", nodeId, submit.queryId());
+    }
+
+    /** After a spread query that did not succeed here, the other parts are cancelled (this one closed with its stream). */
+    private void endSpread(boolean succeeded) {
+        if (!succeeded) {
+            String reason = "query " + submit.queryId() + " ended on its coordinator, node " + nodeId;
+            for (Peer peer : spread.peers()) {
+                peer.service().tell(new QueryService.CancelPart(spread.tag(), reason));
+            }
         }
     }
 
@@ -166,6 +271,10 @@ final class ServedQuery implements Runnable {
     }
 
     private void checkRunning() {
+        QueryFailedException failed = peerFailure;
+        if (failed != null) {
+            throw failed;
+        }
         String reason = cancelled;
         if (reason != null) {
             throw new QueryCancelledException("query " + submit.queryId() + " on node " + nodeId + " was cancelled: "

@@ -103,7 +103,7 @@ public final class TroupeNode implements AutoCloseable {
             TroupeNode node = new TroupeNode(cluster, system, troupe, statusFile, view, streams);
             system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set),
                     "troupe-membership", DispatcherSelector.blocking());
-            system.systemActorOf(QueryService.create(troupe, nodeId, streams), "troupe-queries", Props.empty());
+            system.systemActorOf(QueryService.create(troupe, nodeId, streams, view::get), "troupe-queries", Props.empty());
             system.getWhenTerminated().whenComplete((done, error) -> node.terminated.complete(null));
             LOG.info("[{}] node started: cluster {}, seed nodes {}, data plane {}", nodeId, cluster.name(),
                     cluster.seedNodes(), endpoint);

@@ -256,10 +256,11 @@ public final class QueryCoordinator {
                 int workers = spec.spread().plan().workers(pipeline.id(), spec.workers());
                 ExchangeFactory.AcrossNodes across = ExchangeFactory.acrossNodes(new ExchangeFactory.NodeSite(
                         spec.ctx(), stage.run, spec.spread().plan(), spec.spread().links(), workers,
-                        spec.backPressureEvents(), exchangeReports, w -> workerName(role, w)));
+                        spec.backPressureEvents(), exchangeReports, w -> workerName(role, w), spec.transport(),
+                        spec.handOver(), openedChannels));
                 outlets = across.outlets();
                 stage.workerCount = outlets.size();
-                stage.workersFinalize = true;
+                stage.workersFinalize = outlets.isEmpty() || outlets.get(0).feedsSink();
                 if (across.inbound() != null) {
                     stage.exchangeActor = context.spawn(across.inbound(), across.name(), spec.gatherDispatcher());
                     context.watch(stage.exchangeActor);

@@ -132,10 +132,14 @@ public final class ExchangeFactory {
      * @param backPressureEvents the Troupe's count of sends that waited for room
      * @param reportTo           where the exchange actor reports
      * @param producerName       worker {@code i}'s name, for errors
+     * @param transport          where the coordinator's channels from its own workers to the result's Gather come from
+     * @param handOver           where the result goes when the query is streamed; null to collect it in the sink
+     * @param opened             every such channel, added at once, for the coordinator to close
      */
     public record NodeSite(ExecContext ctx, PipelineRun run, SpreadPlan plan, NodeLinks links, int workers,
                            LongAdder backPressureEvents, ActorRef<Exchange.Report> reportTo,
-                           IntFunction<String> producerName) {
+                           IntFunction<String> producerName, TransportRuntime transport, BatchHandOver handOver,
+                           List<BatchChannel> opened) {
     }
 
     /**
@@ -153,37 +157,47 @@ public final class ExchangeFactory {
      * Builds the exchange between nodes in front of {@code site}'s pipeline's sink: an outlet per worker
      * that routes its rows by the pipeline's route ({@link SpreadPlan#route}), opening a stream to each
      * other node it sends to, and a Gather over a stream from each worker of each node that sends here,
-     * feeding a local of the sink. Every stream opened goes to {@code site.links()}, which closes it
-     * however the query ends.
+     * feeding a local of the sink. On the coordinator, the pipeline that makes the result sends its own
+     * workers' rows through channels to that Gather too, which delivers every node's into the stream's
+     * hand-over or the result sink: the spread query's top Gather. Every stream opened goes to
+     * {@code site.links()}, which closes it however the query ends.
      */
     public static AcrossNodes acrossNodes(NodeSite site) {
         int pipeline = site.run().pipeline().id();
         NodeLinks links = site.links();
         SpreadPlan plan = site.plan();
+        boolean top = links.self() == SpreadPlan.COORDINATOR && plan.makesResult(pipeline);
+        List<BatchReceiver> inputs = new ArrayList<>();
         List<WorkerOutlet> outlets = new ArrayList<>();
         if (plan.runsOn(pipeline, links.self())) {
             List<Integer> destinations = plan.destinations(pipeline, links.self(), links.nodes());
             for (int w = 0; w < site.workers(); w++) {
+                String name = site.producerName().apply(w);
                 GatherOutlet[] toNodes = new GatherOutlet[links.nodes()];
                 for (int to : destinations) {
                     if (to != links.self()) {
-                        toNodes[to] = new GatherOutlet(links.sender(pipeline, w, to), site.ctx(),
-                                site.producerName().apply(w) + " to node " + to, site.backPressureEvents());
+                        toNodes[to] = new GatherOutlet(links.sender(pipeline, w, to), site.ctx(), name + " to node " + to,
+                                site.backPressureEvents());
+                    } else if (top) {
+                        BatchChannel channel = site.transport().openChannel();
+                        site.opened().add(channel);
+                        inputs.add(channel.receiver());
+                        toNodes[to] = new GatherOutlet(channel.sender(), site.ctx(), name, site.backPressureEvents());
                     }
                 }
                 outlets.add(new NodeOutlet(new NodeRouter(plan.route(pipeline), links.self(), links.nodes()),
                         links.self(), site.run().sinkState(), destinations, toNodes));
             }
         }
-        List<BatchReceiver> inputs = new ArrayList<>();
         for (int from : plan.sendersTo(pipeline, links.self(), links.nodes())) {
             for (int w = 0; w < site.workers(); w++) {
                 inputs.add(links.receiver(pipeline, from, w));
             }
         }
-        Behavior<Exchange.Command> inbound = inputs.isEmpty() ? null : Gather.create(inputs,
-                site.run().sinkState().local(), null, null, site.reportTo(), site.ctx().queryId());
-        return new AcrossNodes(outlets, inbound, "from-nodes-p" + pipeline);
+        BatchConsumer consumer = top && site.handOver() != null ? site.handOver() : site.run().sinkState().local();
+        Behavior<Exchange.Command> inbound = inputs.isEmpty() ? null : Gather.create(inputs, consumer,
+                top ? site.handOver() : null, null, site.reportTo(), site.ctx().queryId());
+        return new AcrossNodes(outlets, inbound, top ? "gather-p" + pipeline : "from-nodes-p" + pipeline);
     }
 
     /** Where the exchange delivers: the stream's hand-over, or a local of the result sink. */

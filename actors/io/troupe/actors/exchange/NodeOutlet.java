@@ -13,6 +13,8 @@ import java.util.List;
  * here, each other node's into a {@link GatherOutlet} of its own (a stream to that node's exchange
  * actor, which feeds them into that node's sink). The end of stream goes to every other node once the
  * worker's last branch finished; the worker then shares the sink's finalize work here as any worker does.
+ * The coordinator's workers of the pipeline that makes the result send their own rows through a
+ * channel too, to the Gather that takes every node's (it streams them, or collects them in the sink).
  *
  * <p>Not threadsafe: owned by one worker; {@link #close()} may come from its PostStop.
  */
@@ -31,13 +33,15 @@ public final class NodeOutlet implements WorkerOutlet {
      * @param router  how rows are split between nodes
      * @param self    this node
      * @param sink    the pipeline's sink here, for the rows routed to this node
-     * @param toNodes by node, its stream; null where none
+     * @param destinations the nodes this worker's rows go to
+     * @param toNodes by node, its stream; null where none. This node's is a channel to its own Gather; null
+     *                when this node's rows go into {@code sink} here
      */
     NodeOutlet(NodeRouter router, int self, Sink.SinkState sink, List<Integer> destinations, GatherOutlet[] toNodes) {
         this.router = router;
         this.self = self;
         this.sink = sink;
-        this.keepsRows = destinations.contains(self);
+        this.keepsRows = destinations.contains(self) && toNodes[self] == null;
         this.toNodes = toNodes.clone();
         this.remoteTails = new BatchConsumer[toNodes.length];
         for (int n = 0; n < toNodes.length; n++) {
@@ -58,7 +62,7 @@ public final class NodeOutlet implements WorkerOutlet {
                     if (rows == null) {
                         continue;
                     }
-                    if (n == self) {
+                    if (n == self && local != null) {
                         local.accept(rows);
                     } else {
                         remoteTails[n].accept(rows);
@@ -87,7 +91,7 @@ public final class NodeOutlet implements WorkerOutlet {
 
     @Override
     public boolean feedsSink() {
-        return true;
+        return keepsRows;
     }
 
     @Override

@@ -110,7 +110,10 @@ public final class WireRegistry {
             record(87, QueryService.Cancel.class),
             record(88, QueryRelay.Started.class),
             record(89, QueryRelay.Done.class),
-            record(90, QueryRelay.Failed.class)));
+            record(90, QueryRelay.Failed.class),
+            record(91, QueryService.RunPart.class),
+            record(92, QueryService.CancelPart.class),
+            record(93, QueryService.PartEnded.class)));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();

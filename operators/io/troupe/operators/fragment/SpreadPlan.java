@@ -179,6 +179,11 @@ public final class SpreadPlan {
                 .flatMap(SortedStreams::of).isPresent() ? 1 : workers;
     }
 
+    /** Whether pipeline {@code pipeline} makes the query's result (it runs last, and its sink collects the rows). */
+    public boolean makesResult(int pipeline) {
+        return ordered.get(ordered.size() - 1).id() == pipeline;
+    }
+
     /** Whether node {@code node} runs pipeline {@code pipeline}'s workers. */
     public boolean runsOn(int pipeline, int node) {
         return placement(pipeline) == Placement.EVERY_NODE || node == COORDINATOR;

@@ -82,6 +82,7 @@ class ClusterClientTest {
                         try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
                             assertEquals(node, stream.nodeId());
                             ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
+                            assertEquals(NODES, stream.nodes(), c.name() + ": spread over the host's nodes");
                         }
                     }
                 }

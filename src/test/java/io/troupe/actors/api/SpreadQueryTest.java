@@ -183,6 +183,43 @@ class SpreadQueryTest {
         }
     }
 
+    @Test
+    void theCoordinatorStreamsEveryNodesRowsAndAnEarlyCloseEndsEveryPart() throws Exception {
+        ClusterQueries.Case c = ClusterQueries.CASES.get(4);
+        InMemoryNodeLinks.Hub hub = new InMemoryNodeLinks.Hub(NODES);
+        List<RunningQuery> others = new ArrayList<>();
+        QueryResult streamed;
+        try (QueryStream stream = troupes.get(0).streamPart(c.plan(), QueryOptions.defaults().withWorkers(2),
+                hub.node(0))) {
+            for (int n = 1; n < NODES; n++) {
+                others.add(troupes.get(n).submitPart(c.plan(), QueryOptions.defaults().withWorkers(2), hub.node(n)));
+            }
+            streamed = stream.remaining();
+        }
+        assertNull(ResultComparator.compare(oracle.query(c.sql()).rows(), DuckDbOracle.normalise(streamed.rows()),
+                false));
+        others.forEach(RunningQuery::await);
+
+        InMemoryNodeLinks.Hub early = new InMemoryNodeLinks.Hub(NODES);
+        List<RunningQuery> parts = new ArrayList<>();
+        try (QueryStream stream = troupes.get(0).streamPart(ClusterQueries.ENDLESS,
+                QueryOptions.defaults().withWorkers(2), early.node(0))) {
+            for (int n = 1; n < NODES; n++) {
+                parts.add(troupes.get(n).submitPart(ClusterQueries.ENDLESS, QueryOptions.defaults().withWorkers(2),
+                        early.node(n)));
+            }
+            assertTrue(stream.next().size() > 0);
+        }
+        // The other parts go on until told: the cluster cancels them when the coordinator's part ends.
+        parts.forEach(p -> p.cancel("the coordinator's stream closed"));
+        for (RunningQuery part : parts) {
+            part.result().handle((r, e) -> null).join();
+        }
+        assertTrue(early.allClosed(), "every stream closed at both ends");
+        assertThrows(IllegalArgumentException.class, () -> troupes.get(1).streamPart(c.plan(),
+                QueryOptions.defaults(), new InMemoryNodeLinks.Hub(NODES).node(1)));
+    }
+
     /** Runs {@code plan} on every node and returns the coordinator's result. */
     private static QueryResult runSpread(Plan plan, QueryOptions options) {
         List<RunningQuery> parts = start(plan, options, new InMemoryNodeLinks.Hub(NODES));
