@@ -103,13 +103,18 @@ public final class QueryService {
     }
 
     /**
-     * Run node {@code node}'s part of a query spread over {@code nodes} nodes of this host, which
-     * {@code coordinator}'s node coordinates; the tag names its streams ({@link SharedDriverNodeLinks}).
+     * Run node {@code node}'s part of a query spread over the nodes {@code nodeIds} of this host (by index,
+     * the coordinator first), which {@code coordinator}'s node coordinates; the tag names its streams
+     * ({@link SharedDriverNodeLinks}).
      *
      * @param workers workers per node, at least 1: the coordinator's choice, the same on every node
      */
-    public record RunPart(int tag, int node, int nodes, Plan plan, int workers, long timeoutMillis, long memoryBytes,
-                          ActorRef<Command> coordinator) implements Command, WireMessage {
+    public record RunPart(int tag, int node, List<String> nodeIds, Plan plan, int workers, long timeoutMillis,
+                          long memoryBytes, ActorRef<Command> coordinator) implements Command, WireMessage {
+
+        public RunPart {
+            nodeIds = List.copyOf(nodeIds);
+        }
 
         /** The options the part runs with. */
         QueryOptions options() {

@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -186,14 +187,16 @@ final class ServedQuery implements Runnable {
 
     /** Starts every node's part of the spread query, and returns this node's, whose stream has every node's rows. */
     private QueryStream startSpread() {
-        int nodes = spread.peers().size() + 1;
+        List<String> nodeIds = new ArrayList<>();
+        nodeIds.add(nodeId);
+        spread.peers().forEach(peer -> nodeIds.add(peer.nodeId()));
         int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         for (int i = 0; i < spread.peers().size(); i++) {
-            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, submit.plan(),
+            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodeIds, submit.plan(),
                     workers, submit.timeoutMillis(), submit.memoryBytes(), spread.service()));
         }
-        SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodes,
+        SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodeIds,
                 workers, QueryService.STREAM_CONNECT_TIMEOUT);
         return troupe.streamPart(submit.plan(), new QueryOptions(workers, submit.options().timeout(),
                 submit.memoryBytes()), links);

@@ -35,6 +35,7 @@ final class SharedDriverNodeLinks implements NodeLinks {
     private final SharedDriverStreams streams;
     private final int tag;
     private final int self;
+    private final List<String> nodeIds;
     private final int nodes;
     private final int workers;
     private final Duration connectTimeout;
@@ -43,10 +44,11 @@ final class SharedDriverNodeLinks implements NodeLinks {
 
     /**
      * @param tag            the query's tag: a multiple of {@link #STREAMS_PER_QUERY}
+     * @param nodeIds        the query's nodes, {@code host:port}, by index (the coordinator first)
      * @param workers        workers per node of every pipeline (the most any pipeline runs)
      * @param connectTimeout how long a receiver waits for its producer to publish
      */
-    SharedDriverNodeLinks(SharedDriverStreams streams, int tag, int self, int nodes, int workers,
+    SharedDriverNodeLinks(SharedDriverStreams streams, int tag, int self, List<String> nodeIds, int workers,
                           Duration connectTimeout) {
         if (tag % STREAMS_PER_QUERY != 0) {
             throw new IllegalArgumentException("tag " + tag + " is not a multiple of " + STREAMS_PER_QUERY);
@@ -54,7 +56,8 @@ final class SharedDriverNodeLinks implements NodeLinks {
         this.streams = streams;
         this.tag = tag;
         this.self = self;
-        this.nodes = nodes;
+        this.nodeIds = List.copyOf(nodeIds);
+        this.nodes = nodeIds.size();
         this.workers = workers;
         this.connectTimeout = connectTimeout;
     }
@@ -72,6 +75,11 @@ final class SharedDriverNodeLinks implements NodeLinks {
     @Override
     public int nodes() {
         return nodes;
+    }
+
+    @Override
+    public String nodeName(int node) {
+        return "node " + nodeIds.get(node);
     }
 
     @Override

@@ -63,7 +63,7 @@ final class SpreadPart implements Runnable {
     public void run() {
         Throwable failure = null;
         try {
-            SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodes(),
+            SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodeIds(),
                     run.workers(), QueryService.STREAM_CONNECT_TIMEOUT);
             RunningQuery query = troupe.submitPart(run.plan(), run.options(), links);
             running = query;

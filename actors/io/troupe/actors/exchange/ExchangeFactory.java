@@ -168,6 +168,7 @@ public final class ExchangeFactory {
         SpreadPlan plan = site.plan();
         boolean top = links.self() == SpreadPlan.COORDINATOR && plan.makesResult(pipeline);
         List<BatchReceiver> inputs = new ArrayList<>();
+        List<String> producers = new ArrayList<>();
         List<WorkerOutlet> outlets = new ArrayList<>();
         if (plan.runsOn(pipeline, links.self())) {
             List<Integer> destinations = plan.destinations(pipeline, links.self(), links.nodes());
@@ -182,6 +183,7 @@ public final class ExchangeFactory {
                         BatchChannel channel = site.transport().openChannel();
                         site.opened().add(channel);
                         inputs.add(channel.receiver());
+                        producers.add(name);
                         toNodes[to] = new GatherOutlet(channel.sender(), site.ctx(), name, site.backPressureEvents());
                     }
                 }
@@ -192,10 +194,11 @@ public final class ExchangeFactory {
         for (int from : plan.sendersTo(pipeline, links.self(), links.nodes())) {
             for (int w = 0; w < site.workers(); w++) {
                 inputs.add(links.receiver(pipeline, from, w));
+                producers.add(links.nodeName(from) + "'s worker " + w);
             }
         }
         BatchConsumer consumer = top && site.handOver() != null ? site.handOver() : site.run().sinkState().local();
-        Behavior<Exchange.Command> inbound = inputs.isEmpty() ? null : Gather.create(inputs, consumer,
+        Behavior<Exchange.Command> inbound = inputs.isEmpty() ? null : Gather.create(inputs, producers, consumer,
                 top ? site.handOver() : null, null, site.reportTo(), site.ctx().queryId());
         return new AcrossNodes(outlets, inbound, top ? "gather-p" + pipeline : "from-nodes-p" + pipeline);
     }

@@ -17,6 +17,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -67,6 +68,8 @@ public final class Gather extends AbstractBehavior<Exchange.Command> {
     private enum Phase { WAITING, GATHERING, PARKED, DONE }
 
     private final List<BatchReceiver> inputs;
+    /** Who writes each input, for errors: "worker 2", "node 127.0.0.1:25521's worker 0". */
+    private final List<String> producers;
     private final BatchConsumer consumer;
     /** The consumer when streaming, whose room bounds what a round takes in; null when collecting. */
     private final BatchHandOver handOver;
@@ -84,13 +87,14 @@ public final class Gather extends AbstractBehavior<Exchange.Command> {
     private long batches;
     private Phase phase = Phase.WAITING;
 
-    private Gather(ActorContext<Exchange.Command> context, List<BatchReceiver> inputs, BatchConsumer consumer,
+    private Gather(ActorContext<Exchange.Command> context, List<BatchReceiver> inputs, List<String> producers, BatchConsumer consumer,
                    BatchHandOver handOver, PipelineRun.WorkerTask leader, ActorRef<Exchange.Report> reportTo,
                    long queryId) {
         super(context);
         this.leader = leader;
         this.leaderDone = leader == null;
         this.inputs = List.copyOf(inputs);
+        this.producers = List.copyOf(producers);
         this.consumer = consumer;
         this.handOver = handOver;
         ActorRef<Exchange.Command> self = context.getSelf();
@@ -123,8 +127,23 @@ public final class Gather extends AbstractBehavior<Exchange.Command> {
     public static Behavior<Exchange.Command> create(List<BatchReceiver> inputs, BatchConsumer consumer,
                                                     BatchHandOver handOver, PipelineRun.WorkerTask leader,
                                                     ActorRef<Exchange.Report> reportTo, long queryId) {
-        return Behaviors.setup(context -> new Gather(context, inputs, consumer, handOver, leader, reportTo, queryId)
-                .guarded());
+        List<String> producers = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            producers.add("worker " + i);
+        }
+        return create(inputs, producers, consumer, handOver, leader, reportTo, queryId);
+    }
+
+    /** As {@link #create(List, BatchConsumer, BatchHandOver, PipelineRun.WorkerTask, ActorRef, long)}, naming who writes each input. */
+    public static Behavior<Exchange.Command> create(List<BatchReceiver> inputs, List<String> producers,
+                                                    BatchConsumer consumer, BatchHandOver handOver,
+                                                    PipelineRun.WorkerTask leader, ActorRef<Exchange.Report> reportTo,
+                                                    long queryId) {
+        if (producers.size() != inputs.size()) {
+            throw new IllegalArgumentException(inputs.size() + " inputs, " + producers.size() + " producers");
+        }
+        return Behaviors.setup(context -> new Gather(context, inputs, producers, consumer, handOver, leader, reportTo,
+                queryId).guarded());
     }
 
     /**
@@ -189,8 +208,8 @@ public final class Gather extends AbstractBehavior<Exchange.Command> {
                     ended[i] = true;
                     endedCount++;
                 } else if (state != BatchReceiver.State.OPEN) {
-                    throw new QueryFailedException("query " + queryId + ": worker " + i
-                            + " left its gather channel without an end of stream (" + state + ")");
+                    throw new QueryFailedException("query " + queryId + ": " + producers.get(i)
+                            + " left its gather channel without an end of stream (" + state + ": " + input + ")");
                 }
             }
             if (work == 0 && !leaderDone && room > 0) {

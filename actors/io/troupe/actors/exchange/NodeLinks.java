@@ -25,6 +25,11 @@ public interface NodeLinks extends AutoCloseable {
     /** How many nodes the query runs on. */
     int nodes();
 
+    /** Node {@code node} as errors name it: its address in a cluster ("node 127.0.0.1:25521"). */
+    default String nodeName(int node) {
+        return "node " + node;
+    }
+
     /** Opens the sender of worker {@code worker}'s rows for node {@code to}'s sink of pipeline {@code pipeline}. */
     BatchSender sender(int pipeline, int worker, int to);
 
