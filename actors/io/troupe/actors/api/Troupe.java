@@ -595,6 +595,28 @@ public final class Troupe implements AutoCloseable {
         return compiler.explain(compile(compiler, plan), workers(options));
     }
 
+    /**
+     * EXPLAIN of {@code plan} spread over {@code nodes} nodes ({@link #submitPart}) with {@code options}'
+     * workers on each (at least one): the plan tree with every exchange between nodes drawn above the node
+     * whose output crosses it (a join's build side broadcast, an aggregate's input repartitioned by its
+     * keys, rows gathered to the coordinator) and where its rows come from. Runs nothing.
+     *
+     * @throws IllegalArgumentException when {@code nodes} is below 2
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run
+     */
+    public String explainSpread(Plan plan, QueryOptions options, int nodes) {
+        notNull(plan, "Troupe.explainSpread", "plan");
+        notNull(options, "Troupe.explainSpread", "options");
+        if (nodes < 2) {
+            throw new IllegalArgumentException("a query spreads over 2 nodes or more, got " + nodes
+                    + ": explain(plan, options) draws it on one");
+        }
+        PlanCompiler compiler = new PlanCompiler(catalog, settings);
+        PlanCompiler.CompiledQuery query = compile(compiler, plan);
+        return compiler.explainSpread(query, SpreadPlan.of(query.pipelines(), query.fragments()), nodes,
+                Math.max(1, workers(options)));
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("this Troupe is closed");

@@ -10,6 +10,7 @@ import io.troupe.operators.exec.TeeSink;
 import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.fragment.ExchangeSpec;
 import io.troupe.operators.fragment.FragmentPlan;
+import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
@@ -108,6 +109,34 @@ public final class PlanCompiler {
             above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>())
                     .add(new Plan.Drawn(e.kind().label(), List.of("Workers Planned: " + workers)));
         }
+        return draw(above);
+    }
+
+    /**
+     * EXPLAIN of the plan this compiler compiled into {@code query}, spread over {@code nodes} nodes with
+     * {@code workers} workers each ({@link SpreadPlan}): above the node whose output crosses it, every
+     * exchange between nodes with its route (Broadcast, Repartition by hash, Gather to the coordinator),
+     * whether the nodes or the coordinator alone send it, and the workers per node. A shared subplan's
+     * rows stay where they were made (Forward) and are not drawn.
+     */
+    public String explainSpread(CompiledQuery query, SpreadPlan spread, int nodes, int workers) {
+        Map<Plan, List<Plan.Drawn>> above = new IdentityHashMap<>();
+        for (ExchangeSpec e : query.fragments().exchanges()) {
+            ExchangeKind route = spread.route(e.from());
+            if (route instanceof ExchangeKind.Forward) {
+                continue;
+            }
+            String from = spread.placement(e.from()) == SpreadPlan.Placement.EVERY_NODE ? "every node"
+                    : "the coordinator";
+            above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>()).add(new Plan.Drawn(
+                    route instanceof ExchangeKind.Gather ? "Gather to the coordinator" : route.label(),
+                    List.of("Nodes: " + nodes + ", sent from " + from,
+                            "Workers Planned: " + spread.workers(e.from(), workers) + " per node")));
+        }
+        return draw(above);
+    }
+
+    private String draw(Map<Plan, List<Plan.Drawn>> above) {
         StringBuilder sb = new StringBuilder();
         root.explain(catalog, sb, 0, root.sharedSubplans(), n -> above.getOrDefault(n, List.of()));
         return sb.toString();

@@ -220,6 +220,24 @@ class SpreadQueryTest {
                 QueryOptions.defaults(), new InMemoryNodeLinks.Hub(NODES).node(1)));
     }
 
+    @Test
+    void explainDrawsEveryExchangeBetweenNodes() {
+        Plan plan = Plan.scan("orders").join(Plan.scan("customers"), JoinType.INNER,
+                        col("orders.customer").eq(col("customers.id")))
+                .aggregate(List.of(col("customers.region")), sum(col("orders.amount")).as("total"))
+                .sort(col("total").desc());
+        String explain = troupes.get(0).explainSpread(plan, QueryOptions.defaults().withWorkers(2), NODES);
+        assertTrue(explain.contains("Broadcast"), explain);
+        assertTrue(explain.contains("Repartition by hash (customers.region)"), explain);
+        assertTrue(explain.contains("Gather to the coordinator"), explain);
+        assertTrue(explain.contains("Nodes: 3, sent from every node"), explain);
+        // The sort's input gathers: it sorts on the coordinator, above the Gather.
+        assertTrue(explain.indexOf("Gather to the coordinator") < explain.indexOf("Sort"), explain);
+        assertTrue(explain.indexOf("Broadcast") < explain.indexOf("Scan customers"), explain);
+        assertThrows(IllegalArgumentException.class, () -> troupes.get(0).explainSpread(plan,
+                QueryOptions.defaults(), 1));
+    }
+
     /** Runs {@code plan} on every node and returns the coordinator's result. */
     private static QueryResult runSpread(Plan plan, QueryOptions options) {
         List<RunningQuery> parts = start(plan, options, new InMemoryNodeLinks.Hub(NODES));
