@@ -222,8 +222,8 @@ final class ClusterCommand implements Callable<Integer> {
                 }
                 try {
                     NodeView view = NodeStatusFile.read(file);
-                    out.printf(Locale.ROOT, "  %s, view of %.1f s ago%n", view.state(),
-                            Duration.between(view.writtenAt(), Instant.now()).toMillis() / 1000.0);
+                    out.printf(Locale.ROOT, "  %s, view of %.1f s ago, %d queries running%n", view.state(),
+                            Duration.between(view.writtenAt(), Instant.now()).toMillis() / 1000.0, view.queries());
                     out.println("  members: " + view.members().stream().map(Status::describe)
                             .collect(Collectors.joining(", ")));
                     out.println("  endpoints: " + view.endpoints().stream().map(e -> e.nodeId()

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * A node's view of its cluster, kept by one actor: it registers the node's {@link DataPlaneEndpoint}
@@ -66,6 +67,7 @@ final class MembershipTracker {
     private final String nodeId;
     private final Path statusFile;
     private final Consumer<NodeView> publish;
+    private final IntSupplier queries;
     /** Addresses removed from the cluster: the current state no longer lists them. */
     private final Set<String> removed = new TreeSet<>();
     private final Deque<MembershipEvent> events = new ArrayDeque<>();
@@ -74,8 +76,9 @@ final class MembershipTracker {
     private boolean joined;
 
     private MembershipTracker(ActorContext<Command> context, String nodeId, Path statusFile,
-                              Consumer<NodeView> publish) {
+                              Consumer<NodeView> publish, IntSupplier queries) {
         this.context = context;
+        this.queries = queries;
         this.cluster = Cluster.get(context.getSystem());
         this.nodeId = nodeId;
         this.statusFile = statusFile;
@@ -84,12 +87,13 @@ final class MembershipTracker {
 
     /**
      * The tracker of a node with {@code endpoint}, writing {@code statusFile} and handing each view to
-     * {@code publish} every {@code interval}.
+     * {@code publish} every {@code interval}; {@code queries} counts the queries the node runs now.
      */
     static Behavior<Command> create(DataPlaneEndpoint endpoint, Path statusFile, Duration interval,
-                                    Consumer<NodeView> publish) {
+                                    Consumer<NodeView> publish, IntSupplier queries) {
         return Behaviors.setup(context -> Behaviors.withTimers(timers -> {
-            MembershipTracker tracker = new MembershipTracker(context, endpoint.nodeId(), statusFile, publish);
+            MembershipTracker tracker = new MembershipTracker(context, endpoint.nodeId(), statusFile, publish,
+                    queries);
             tracker.start(endpoint, timers, interval);
             return tracker.behavior();
         }));
@@ -174,7 +178,7 @@ final class MembershipTracker {
             members.putIfAbsent(address, new Member(address, MemberStatus.REMOVED, false));
         }
         return new NodeView(nodeId, ProcessHandle.current().pid(), selfState(), Instant.now(),
-                List.copyOf(members.values()), endpoints, List.copyOf(events));
+                List.copyOf(members.values()), endpoints, List.copyOf(events), queries.getAsInt());
     }
 
     private NodeState selfState() {

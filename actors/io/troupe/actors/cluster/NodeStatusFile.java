@@ -51,6 +51,7 @@ public final class NodeStatusFile {
                 "nodeId", e.nodeId(), "host", e.host(), "aeronDirectory", e.aeronDirectory())).toList());
         json.put("events", view.events().stream().map(e -> Map.of(
                 "at", e.at().toString(), "member", e.member(), "kind", e.kind().name())).toList());
+        json.put("queries", view.queries());
         String text = ConfigValueFactory.fromMap(json).render(ConfigRenderOptions.concise().setFormatted(true));
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try {
@@ -78,7 +79,7 @@ public final class NodeStatusFile {
                     Instant.parse(e.getString("at")), e.getString("member"), EventKind.valueOf(e.getString("kind"))))
                     .toList();
             return new NodeView(c.getString("node"), c.getLong("pid"), NodeState.valueOf(c.getString("state")),
-                    Instant.parse(c.getString("writtenAt")), members, endpoints, events);
+                    Instant.parse(c.getString("writtenAt")), members, endpoints, events, c.getInt("queries"));
         } catch (ConfigException | IllegalArgumentException | DateTimeException e) {
             throw new IllegalArgumentException("not a Troupe node status file: " + file + " (" + e.getMessage() + ")",
                     e);

@@ -16,9 +16,10 @@ import java.util.List;
  * @param members   the members it has seen, in address order
  * @param endpoints the endpoints it discovered through the Receptionist, in node-id order
  * @param events    its last membership events, oldest first (at most {@link #MAX_EVENTS})
+ * @param queries   the queries its Troupe runs now: its clients' and its parts of spread queries
  */
 public record NodeView(String nodeId, long pid, NodeState state, Instant writtenAt, List<Member> members,
-                       List<DataPlaneEndpoint> endpoints, List<MembershipEvent> events) {
+                       List<DataPlaneEndpoint> endpoints, List<MembershipEvent> events, int queries) {
 
     /** Events kept: enough for a small cluster's history since its start, few enough for a small file. */
     public static final int MAX_EVENTS = 100;
@@ -78,7 +79,7 @@ public record NodeView(String nodeId, long pid, NodeState state, Instant written
 
     /** This view in state {@code newState}, taken now. */
     public NodeView withState(NodeState newState) {
-        return new NodeView(nodeId, pid, newState, Instant.now(), members, endpoints, events);
+        return new NodeView(nodeId, pid, newState, Instant.now(), members, endpoints, events, queries);
     }
 
     /** The members in {@code status} that this node hears. */

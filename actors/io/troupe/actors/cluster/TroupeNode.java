@@ -101,9 +101,11 @@ public final class TroupeNode implements AutoCloseable {
             DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir());
             AtomicReference<NodeView> view = new AtomicReference<>();
             TroupeNode node = new TroupeNode(cluster, system, troupe, statusFile, view, streams);
-            system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set),
-                    "troupe-membership", DispatcherSelector.blocking());
-            system.systemActorOf(QueryService.create(troupe, nodeId, streams, view::get), "troupe-queries", Props.empty());
+            Troupe started = troupe;
+            system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set,
+                    () -> started.status().runningQueries()), "troupe-membership", DispatcherSelector.blocking());
+            system.systemActorOf(QueryService.create(troupe, nodeId, streams, view::get), "troupe-queries",
+                    Props.empty());
             system.getWhenTerminated().whenComplete((done, error) -> node.terminated.complete(null));
             LOG.info("[{}] node started: cluster {}, seed nodes {}, data plane {}", nodeId, cluster.name(),
                     cluster.seedNodes(), endpoint);
