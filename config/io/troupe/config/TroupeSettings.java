@@ -22,9 +22,10 @@ import java.util.Locale;
  * @param spill      what operators over the budget do ({@code troupe.spill.*})
  * @param admission  how many queries run at once and how the others wait ({@code troupe.admission.*})
  * @param metrics    how a Troupe is monitored ({@code troupe.metrics.*})
+ * @param spread     how a query spread over nodes joins ({@code troupe.spread.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory, Spill spill, Admission admission, Metrics metrics) {
+                             Memory memory, Spill spill, Admission admission, Metrics metrics, Spread spread) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -260,6 +261,32 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     public record Metrics(boolean jmx) {
     }
 
+    /** How a hash join of a spread query meets its rows: {@code troupe.spread.join} in reference.conf. */
+    public enum JoinDistribution {
+        /** Broadcast a build side of at most {@code broadcast-max-rows} input rows, else repartition. */
+        AUTO,
+        /** Every node builds the whole build side. */
+        BROADCAST,
+        /** Both sides by the hash of the join keys. */
+        REPARTITION
+    }
+
+    /**
+     * How a query spread over nodes joins.
+     *
+     * @param join             {@code troupe.spread.join}
+     * @param broadcastMaxRows {@code troupe.spread.broadcast-max-rows}: AUTO's bound on a broadcast build
+     *                         side's input rows
+     */
+    public record Spread(JoinDistribution join, long broadcastMaxRows) {
+        public Spread {
+            if (join == null || broadcastMaxRows < 0) {
+                throw new IllegalArgumentException("troupe.spread.join must be set and troupe.spread.broadcast-max-rows"
+                        + " at least 0, got " + join + " and " + broadcastMaxRows);
+            }
+        }
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     /** The settings before lesson 2's: memory and spill as reference.conf's defaults give them. */
@@ -285,6 +312,13 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                 from(ConfigFactory.empty()).metrics());
     }
 
+    /** The settings with spread queries' joins as reference.conf's defaults give them. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill, Admission admission, Metrics metrics) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
+                from(ConfigFactory.empty()).spread());
+    }
+
     public TroupeSettings {
         if (memory == null) {
             throw new IllegalArgumentException("troupe memory settings must not be null");
@@ -297,6 +331,9 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
         if (metrics == null) {
             throw new IllegalArgumentException("troupe metrics settings must not be null");
+        }
+        if (spread == null) {
+            throw new IllegalArgumentException("troupe spread settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -348,22 +385,27 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                             c.getString("spill.directory"),
                             spillBytes(c)),
                     admission(c),
-                    new Metrics(c.getBoolean("metrics.jmx")));
+                    new Metrics(c.getBoolean("metrics.jmx")),
+                    new Spread(parseEnum(JoinDistribution.class, c, "spread.join"),
+                            integer(c, "spread.broadcast-max-rows")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
     }
 
     public TroupeSettings withBatchSize(int newBatchSize) {
-        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission, metrics);
+        return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
+                spread);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
-        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission, metrics);
+        return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission, metrics,
+                spread);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
-        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission, metrics);
+        return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission, metrics,
+                spread);
     }
 
     /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
@@ -372,19 +414,28 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     }
 
     public TroupeSettings withMemory(Memory newMemory) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission, metrics);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission, metrics,
+                spread);
     }
 
     public TroupeSettings withSpill(Spill newSpill) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission, metrics);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission, metrics,
+                spread);
     }
 
     public TroupeSettings withAdmission(Admission newAdmission) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission, metrics);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission, metrics,
+                spread);
     }
 
     public TroupeSettings withMetrics(Metrics newMetrics) {
-        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, newMetrics);
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, newMetrics,
+                spread);
+    }
+
+    public TroupeSettings withSpread(Spread newSpread) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
+                newSpread);
     }
 
     private static Memory memory(Config c) {

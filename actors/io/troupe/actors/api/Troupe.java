@@ -322,7 +322,7 @@ public final class Troupe implements AutoCloseable {
         notNull(links, "Troupe.submitPart", "links");
         PlanCompiler.CompiledQuery query;
         try {
-            query = compile(plan);
+            query = compile(new PlanCompiler(catalog, settings, true), plan);
         } catch (RuntimeException e) {
             links.close();
             throw e;
@@ -348,7 +348,7 @@ public final class Troupe implements AutoCloseable {
                 throw new IllegalArgumentException("only the coordinator's part streams the result; this is node "
                         + links.self() + "'s: submit it with submitPart");
             }
-            query = compile(plan);
+            query = compile(new PlanCompiler(catalog, settings, true), plan);
         } catch (RuntimeException e) {
             links.close();
             throw e;
@@ -611,7 +611,7 @@ public final class Troupe implements AutoCloseable {
             throw new IllegalArgumentException("a query spreads over 2 nodes or more, got " + nodes
                     + ": explain(plan, options) draws it on one");
         }
-        PlanCompiler compiler = new PlanCompiler(catalog, settings);
+        PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
         PlanCompiler.CompiledQuery query = compile(compiler, plan);
         return compiler.explainSpread(query, SpreadPlan.of(query.pipelines(), query.fragments()), nodes,
                 Math.max(1, workers(options)));

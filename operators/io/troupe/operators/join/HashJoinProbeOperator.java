@@ -31,6 +31,8 @@ public final class HashJoinProbeOperator implements Operator {
     private final Expression[] keys;
     private final DataType[] leftTypes;
     private final TroupeSettings.MatchFlags matchFlags;
+    /** Both sides came repartitioned by the join keys: see {@link #needsWholeInput()}. */
+    private final boolean keysMeet;
 
     /**
      * @param key        where the build pipeline published the table
@@ -41,17 +43,31 @@ public final class HashJoinProbeOperator implements Operator {
      */
     public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
                                  DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags) {
+        this(key, type, keys, leftTypes, matchFlags, false);
+    }
+
+    /**
+     * As the other constructor; {@code keysMeet} when both sides reach this probe repartitioned by the
+     * join keys (a spread query's repartitioned join): each node's table then holds every build row of
+     * the keys whose every probe it sees, so a RIGHT or FULL join's unmatched rows are its own to emit.
+     */
+    public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
+                                 DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags, boolean keysMeet) {
         this.key = key;
         this.type = type;
         this.keys = keys.toArray(new Expression[0]);
         this.leftTypes = leftTypes.clone();
         this.matchFlags = matchFlags;
+        this.keysMeet = keysMeet;
     }
 
-    /** A RIGHT or FULL join emits the build rows no probe matched: every probe must be seen by one table. */
+    /**
+     * A RIGHT or FULL join emits the build rows no probe matched: every probe of a key must be seen by the
+     * table that holds the key, which a broadcast table on every node is not.
+     */
     @Override
     public boolean needsWholeInput() {
-        return type.needsMatchFlags();
+        return type.needsMatchFlags() && !keysMeet;
     }
 
     @Override

@@ -1,15 +1,18 @@
 package io.troupe.operators.plan;
 
+import io.troupe.config.TroupeSettings;
 import io.troupe.config.TroupeSettings.MatchFlags;
+import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
-import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
+import io.troupe.operators.fragment.ExchangeKind;
 import io.troupe.operators.join.HashJoinBuildSink;
 import io.troupe.operators.join.HashJoinProbeOperator;
 import io.troupe.operators.join.HashJoinTable;
 import io.troupe.operators.join.SpilledPartitionsSource;
+import io.troupe.operators.scan.CollectedScanSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
@@ -142,12 +145,56 @@ final class JoinNode extends Plan {
         boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
         Pipeline build = right.compile(compiler)
                 .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags));
+        if (repartitions(compiler)) {
+            // Each node's share of the probe side, by the hash of its keys, is kept whole and then probed.
+            StateKey<CollectSink.Collected> probeSide = compiler.newKey("probe-side", CollectSink.Collected.class);
+            Pipeline kept = left.compile(compiler).into(new CollectSink(probeSide, "the probe side of " + label()));
+            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
+                    compiler.settings().matchFlags(), true);
+            return compiler.source(new CollectedScanSource(probeSide))
+                    .dependsOn(build, new ExchangeKind.Repartition(keys.rightKeys()), right)
+                    .dependsOn(kept, new ExchangeKind.Repartition(keys.leftKeys()), left)
+                    .then(probe)
+                    .branch(new SpilledPartitionsSource(probe));
+        }
         HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
                 compiler.settings().matchFlags());
         return left.compile(compiler)
                 .dependsOn(build, new ExchangeKind.Broadcast(), right)
                 .then(probe)
                 .branch(new SpilledPartitionsSource(probe));
+    }
+
+    /**
+     * Whether this join, in a query spread over nodes, repartitions both sides by its keys rather than
+     * broadcast its build side ({@code troupe.spread.join}; AUTO: when the build side reads more rows from
+     * its tables and series than {@code broadcast-max-rows}, an upper bound of its size).
+     */
+    private boolean repartitions(PlanCompiler compiler) {
+        if (!compiler.spread()) {
+            return false;
+        }
+        TroupeSettings.Spread spread = compiler.settings().spread();
+        return switch (spread.join()) {
+            case BROADCAST -> false;
+            case REPARTITION -> true;
+            case AUTO -> inputRows(right, compiler.catalog()) > spread.broadcastMaxRows();
+        };
+    }
+
+    /** The rows {@code plan} reads from its tables and series, all together. */
+    private static long inputRows(Plan plan, Catalog catalog) {
+        if (plan instanceof ScanNode scan) {
+            return catalog.table(scan.table()).rowCount();
+        }
+        if (plan instanceof SeriesNode series) {
+            return series.start() > series.stop() ? 0 : Math.max(0, series.stop() - series.start()) + 1;
+        }
+        long rows = 0;
+        for (Plan child : plan.children()) {
+            rows = Math.min(Long.MAX_VALUE / 2, rows + inputRows(child, catalog));
+        }
+        return rows;
     }
 
     private static DataType[] types(Schema schema) {

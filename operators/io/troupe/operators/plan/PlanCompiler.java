@@ -37,6 +37,8 @@ public final class PlanCompiler {
 
     private final Catalog catalog;
     private final TroupeSettings settings;
+    /** Whether the query runs spread over nodes. */
+    private final boolean spread;
     private final List<Pipeline> pipelines = new ArrayList<>();
     private int nextKey;
     /** The plan node each source, operator and sink was compiled for (EXPLAIN ANALYZE). */
@@ -51,8 +53,18 @@ public final class PlanCompiler {
     private Plan root;
 
     public PlanCompiler(Catalog catalog, TroupeSettings settings) {
+        this(catalog, settings, false);
+    }
+
+    /**
+     * A compiler for a query that runs in one JVM, or with {@code spread} over several nodes: then a hash
+     * join may repartition both of its sides instead of broadcasting its build side
+     * ({@code troupe.spread.join}), which compiles differently (see {@code JoinNode}).
+     */
+    public PlanCompiler(Catalog catalog, TroupeSettings settings, boolean spread) {
         this.catalog = catalog;
         this.settings = settings;
+        this.spread = spread;
     }
 
     /**
@@ -144,6 +156,11 @@ public final class PlanCompiler {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /** Whether the query is compiled to run spread over nodes. */
+    public boolean spread() {
+        return spread;
     }
 
     /** The settings operators are configured from (batch size, match-flag policy ...). */

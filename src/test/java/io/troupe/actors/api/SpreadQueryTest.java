@@ -52,6 +52,8 @@ class SpreadQueryTest {
     static Path dir;
     private static DuckDbOracle oracle;
     private static final List<Troupe> troupes = new ArrayList<>();
+    /** The same nodes, but every join repartitions both sides ({@code troupe.spread.join = repartition}). */
+    private static final List<Troupe> repartitioning = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -59,9 +61,18 @@ class SpreadQueryTest {
         oracle = ClusterQueries.oracle(dir);
         List<Table> tables = TableFiles.read(dir);
         TroupeSettings settings = TroupeSettings.load().withBatchSize(256);
+        settings = settings.withMemory(new TroupeSettings.Memory(settings.memory().chunkBytes(), 0,
+                settings.memory().budgetBytes(), settings.memory().queryLimitBytes()));
+        TroupeSettings repartition = settings.withSpread(new TroupeSettings.Spread(
+                TroupeSettings.JoinDistribution.REPARTITION, settings.spread().broadcastMaxRows()));
         for (int n = 0; n < NODES; n++) {
-            Troupe troupe = Troupe.start(settings);
-            troupes.add(troupe);
+            troupes.add(Troupe.start(settings));
+            repartitioning.add(Troupe.start(repartition));
+        }
+        for (Troupe troupe : troupes) {
+            tables.forEach(troupe::register);
+        }
+        for (Troupe troupe : repartitioning) {
             tables.forEach(troupe::register);
         }
     }
@@ -69,6 +80,7 @@ class SpreadQueryTest {
     @AfterAll
     static void stop() throws Exception {
         troupes.forEach(Troupe::close);
+        repartitioning.forEach(Troupe::close);
         if (oracle != null) {
             oracle.close();
         }
@@ -137,12 +149,28 @@ class SpreadQueryTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void spreadQueryReturnsDuckDbsRows(ClusterQueries.Case c) throws Exception {
+        List<List<Object>> expected = oracle.query(c.sql()).rows();
         for (int workers : new int[] {1, 2}) {
-            QueryResult result = runSpread(c.plan(), QueryOptions.defaults().withWorkers(workers));
-            List<List<Object>> expected = oracle.query(c.sql()).rows();
-            String diff = ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false);
-            assertNull(diff, c.name() + " spread over " + NODES + " nodes, " + workers + " workers each: " + diff);
+            for (List<Troupe> nodes : List.of(troupes, repartitioning)) {
+                QueryResult result = runSpread(nodes, c.plan(), QueryOptions.defaults().withWorkers(workers));
+                String diff = ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false);
+                assertNull(diff, c.name() + " spread over " + NODES + " nodes, " + workers + " workers each, joins "
+                        + nodes.get(0).settings().spread().join() + ": " + diff);
+            }
         }
+    }
+
+    @Test
+    void aRepartitionedJoinSpreadsEvenARightJoinAndExplainSaysSo() {
+        Plan plan = Plan.scan("orders").join(Plan.scan("customers"), JoinType.RIGHT,
+                col("orders.customer").eq(col("customers.id")));
+        String explain = repartitioning.get(0).explainSpread(plan, QueryOptions.defaults(), NODES);
+        assertTrue(explain.contains("Repartition by hash (orders.customer)"), explain);
+        assertTrue(explain.contains("Repartition by hash (customers.id)"), explain);
+        assertTrue(!explain.contains("sent from the coordinator") && !explain.contains("Broadcast"), explain);
+        // Broadcast, the RIGHT join probes on the coordinator alone, so its build side gathers there.
+        String broadcast = troupes.get(0).explainSpread(plan, QueryOptions.defaults(), NODES);
+        assertTrue(broadcast.contains("sent from the coordinator") && !broadcast.contains("Repartition"), broadcast);
     }
 
     @Test
@@ -240,7 +268,12 @@ class SpreadQueryTest {
 
     /** Runs {@code plan} on every node and returns the coordinator's result. */
     private static QueryResult runSpread(Plan plan, QueryOptions options) {
-        List<RunningQuery> parts = start(plan, options, new InMemoryNodeLinks.Hub(NODES));
+        return runSpread(troupes, plan, options);
+    }
+
+    /** Runs {@code plan} on every one of {@code nodes} and returns the coordinator's result. */
+    private static QueryResult runSpread(List<Troupe> nodes, Plan plan, QueryOptions options) {
+        List<RunningQuery> parts = start(nodes, plan, options, new InMemoryNodeLinks.Hub(NODES));
         QueryResult result = parts.get(0).await();
         for (int n = 1; n < NODES; n++) {
             parts.get(n).await();
@@ -250,9 +283,14 @@ class SpreadQueryTest {
 
     /** Starts every node's part; a part that fails cancels the others, as a cluster's coordinator does. */
     private static List<RunningQuery> start(Plan plan, QueryOptions options, InMemoryNodeLinks.Hub hub) {
+        return start(troupes, plan, options, hub);
+    }
+
+    private static List<RunningQuery> start(List<Troupe> nodes, Plan plan, QueryOptions options,
+                                            InMemoryNodeLinks.Hub hub) {
         List<RunningQuery> parts = new ArrayList<>();
         for (int n = 0; n < NODES; n++) {
-            parts.add(troupes.get(n).submitPart(plan, options.withTimeout(PART_TIMEOUT), hub.node(n)));
+            parts.add(nodes.get(n).submitPart(plan, options.withTimeout(PART_TIMEOUT), hub.node(n)));
         }
         for (RunningQuery part : parts) {
             part.result().whenComplete((r, e) -> {
