@@ -107,10 +107,14 @@ public final class QueryService {
      * the coordinator first), which {@code coordinator}'s node coordinates; the tag names its streams
      * ({@link SharedDriverNodeLinks}).
      *
-     * @param workers workers per node, at least 1: the coordinator's choice, the same on every node
+     * @param workers  workers per node, at least 1: the coordinator's choice, the same on every node
+     * @param planHash the hash of the coordinator's EXPLAIN of the spread query: a node that plans it
+     *                 otherwise (other settings, other tables) refuses its part rather than wait on streams
+     *                 that never come
      */
     public record RunPart(int tag, int node, List<String> nodeIds, Plan plan, int workers, long timeoutMillis,
-                          long memoryBytes, ActorRef<Command> coordinator) implements Command, WireMessage {
+                          long memoryBytes, int planHash, ActorRef<Command> coordinator)
+            implements Command, WireMessage {
 
         public RunPart {
             nodeIds = List.copyOf(nodeIds);

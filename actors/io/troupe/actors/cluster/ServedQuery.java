@@ -192,14 +192,15 @@ final class ServedQuery implements Runnable {
         spread.peers().forEach(peer -> nodeIds.add(peer.nodeId()));
         int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
+        QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
+        int planHash = troupe.explainSpread(submit.plan(), options, nodeIds.size()).hashCode();
         for (int i = 0; i < spread.peers().size(); i++) {
             spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodeIds, submit.plan(),
-                    workers, submit.timeoutMillis(), submit.memoryBytes(), spread.service()));
+                    workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, spread.service()));
         }
         SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodeIds,
                 workers, QueryService.STREAM_CONNECT_TIMEOUT);
-        return troupe.streamPart(submit.plan(), new QueryOptions(workers, submit.options().timeout(),
-                submit.memoryBytes()), links);
+        return troupe.streamPart(submit.plan(), options, links);
     }
 
     /**

@@ -63,6 +63,12 @@ final class SpreadPart implements Runnable {
     public void run() {
         Throwable failure = null;
         try {
+            String planned = troupe.explainSpread(run.plan(), run.options(), run.nodeIds().size());
+            if (planned.hashCode() != run.planHash()) {
+                throw new IllegalStateException("node " + nodeId + " plans this query otherwise than its coordinator,"
+                        + " node " + run.nodeIds().get(0) + " (other troupe.spread settings, or other tables?); here:\n"
+                        + planned);
+            }
             SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodeIds(),
                     run.workers(), QueryService.STREAM_CONNECT_TIMEOUT);
             RunningQuery query = troupe.submitPart(run.plan(), run.options(), links);

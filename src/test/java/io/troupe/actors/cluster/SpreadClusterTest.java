@@ -1,0 +1,128 @@
+package io.troupe.actors.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.aeron.driver.MediaDriver;
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.config.ClusterSettings;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.oracle.DuckDbOracle;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two nodes in one JVM (two actor systems, a cluster over Artery) sharing one media driver, so every
+ * query a client submits spreads over both through the wire serializer and the shared driver. They are
+ * set up to plan joins differently ({@code troupe.spread.join}: repartition on one, broadcast on the
+ * other): a query without a join spreads and agrees with DuckDB, and one with a join fails at once with
+ * an error that says the nodes plan it otherwise, instead of waiting on streams that never come.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class SpreadClusterTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path dir;
+    private static MediaDriver driver;
+    private static final List<TroupeNode> nodes = new ArrayList<>();
+    private static TroupeCluster client;
+    private static DuckDbOracle oracle;
+
+    @BeforeAll
+    static void startNodesAndClient() throws Exception {
+        Path driverDir = dir.resolve("driver");
+        driver = MediaDriver.launchEmbedded(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
+                .dirDeleteOnShutdown(true));
+        Path tables = ClusterQueries.writeTables(dir.resolve("tables"), 20_261_203L);
+        int first = TroupeNodeTest.freePort();
+        String seed = "127.0.0.1:" + first;
+        for (String join : List.of("repartition", "broadcast")) {
+            int port = nodes.isEmpty() ? first : TroupeNodeTest.freePort();
+            Config config = ConfigFactory.parseMap(Map.of(
+                    "troupe.cluster.port", port,
+                    "troupe.cluster.seed-nodes", List.of(seed),
+                    "troupe.cluster.media-driver-dir", driverDir.toString(),
+                    "troupe.memory.preallocate", 0,
+                    "troupe.spread.join", join,
+                    "troupe.workers.default", 2)).withFallback(ConfigFactory.load());
+            TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
+                    dir.resolve("node-" + port + ".json"));
+            nodes.add(node);
+            TableFiles.read(tables).forEach(node.troupe()::register);
+        }
+        client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
+                .withFallback(ConfigFactory.load()), WAIT);
+        oracle = ClusterQueries.oracle(tables);
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        for (TroupeNode node : nodes) {
+            node.close();
+        }
+        if (driver != null) {
+            driver.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    @Test
+    void spreadsOverBothNodesAndRefusesAPlanTheyPlanOtherwise() throws Exception {
+        String coordinator = nodes.get(0).nodeId();
+        ClusterQueries.Case aggregate = ClusterQueries.CASES.get(2);
+        awaitSpread(aggregate, coordinator);
+        ClusterQueries.Case join = ClusterQueries.CASES.get(1);
+        QueryFailedException failed = assertThrows(QueryFailedException.class, () -> {
+            try (ClusterQueryStream stream = client.stream(join.plan(), QueryOptions.defaults(), coordinator)) {
+                stream.remaining();
+            }
+        });
+        assertTrue(failed.getMessage().contains("plans this query otherwise than its coordinator"),
+                failed.getMessage());
+        assertTrue(failed.getMessage().contains(nodes.get(1).nodeId()), failed.getMessage());
+    }
+
+    /**
+     * Runs {@code c} on {@code node} until it spreads over both nodes (each node learns of the other through
+     * the eventually consistent Receptionist and its endpoints, so the first queries may run alone), then
+     * checks its rows.
+     */
+    private static void awaitSpread(ClusterQueries.Case c, String node) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
+                ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
+                if (stream.nodes() == 2) {
+                    return;
+                }
+                assertEquals(1, stream.nodes());
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("node " + node + " never spread a query over both nodes");
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+    }
+}
