@@ -1,8 +1,9 @@
 /**
  * Troupe nodes in a Pekko cluster: membership, failure detection, the discovery of each node's
- * data-plane endpoint, and clients that submit queries to nodes (issue 10, point 2). Queries do not run
- * across nodes yet: the node that takes a client's query runs all of it on its
- * {@link io.troupe.actors.api.Troupe}, as in one JVM.
+ * data-plane endpoint, clients that submit queries to nodes (issue 10, point 2), and queries spread over
+ * every node of a host: the node that takes a client's query coordinates it, each node running its part
+ * on its {@link io.troupe.actors.api.Troupe} ({@link io.troupe.actors.cluster.QueryService} has the
+ * protocol, {@link io.troupe.actors.cluster.SharedDriverNodeLinks} the streams between the nodes).
  *
  * <h2>A node</h2>
  * {@link io.troupe.actors.cluster.TroupeNode} is a Troupe whose actor system is a cluster member

@@ -68,8 +68,17 @@
  * inside the channels (lesson 3): see {@link io.troupe.transport.BatchChannel}.
  *
  * <h2>Across JVMs</h2>
- * The roles carry over as they are: the coordinator assigns each producer its channel (a stream on
- * the consumer's endpoint) when it ships the fragments, a producer on another node writes the
- * sender end, the consumer's node polls the receivers; the descriptions stay data.
+ * A query spread over nodes ({@link io.troupe.operators.fragment.SpreadPlan}) runs on each node under a
+ * coordinator of that node's own; nothing is shipped but the plan, which every node compiles alike. The
+ * roles carry over: the factory builds, in front of each pipeline's sink
+ * ({@link io.troupe.actors.exchange.ExchangeFactory#acrossNodes}), a {@link
+ * io.troupe.actors.exchange.NodeOutlet} per worker (which routes each row: this node's into the sink
+ * here, each other node's into a stream of its own, an exclusive publication) and a Gather over every
+ * stream that other nodes send here, feeding a local of the sink. A stream is named by its pipeline,
+ * producer node, worker and consumer node ({@link io.troupe.actors.exchange.NodeLinks}), so both ends
+ * open it without telling each other. The barriers stay per node: a node's sink finalizes once its
+ * workers and its Gather are done, that is once every producer anywhere sent its end of stream. On the
+ * coordinator, the pipeline that makes the result sends its own workers' rows through channels too, to
+ * the Gather that takes every node's: the spread query's top Gather, streaming or collecting as above.
  */
 package io.troupe.actors.exchange;
