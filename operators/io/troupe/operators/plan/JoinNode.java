@@ -167,8 +167,9 @@ final class JoinNode extends Plan {
 
     /**
      * Whether this join, in a query spread over nodes, repartitions both sides by its keys rather than
-     * broadcast its build side ({@code troupe.spread.join}; AUTO: when the build side reads more rows from
-     * its tables and series than {@code broadcast-max-rows}, an upper bound of its size).
+     * broadcast its build side ({@code troupe.spread.join}; AUTO: a RIGHT or FULL join, which broadcast
+     * would probe on the coordinator alone, or a build side reading more rows from its tables and series
+     * than {@code broadcast-max-rows}, an upper bound of its size).
      */
     private boolean repartitions(PlanCompiler compiler) {
         if (!compiler.spread()) {
@@ -178,7 +179,7 @@ final class JoinNode extends Plan {
         return switch (spread.join()) {
             case BROADCAST -> false;
             case REPARTITION -> true;
-            case AUTO -> inputRows(right, compiler.catalog()) > spread.broadcastMaxRows();
+            case AUTO -> type.needsMatchFlags() || inputRows(right, compiler.catalog()) > spread.broadcastMaxRows();
         };
     }
 

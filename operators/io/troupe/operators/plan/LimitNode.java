@@ -1,5 +1,10 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.exec.CollectSink;
+import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.fragment.ExchangeKind;
+import io.troupe.operators.scan.CollectedScanSource;
 import io.troupe.operators.stream.LimitOperator;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
@@ -57,6 +62,16 @@ final class LimitNode extends Plan {
     PipelineBuilder compileNode(PlanCompiler compiler) {
         if (input instanceof SortNode sort) {
             return sort.compileTopN(compiler, count, offset);
+        }
+        if (compiler.spread()) {
+            // Each node passes at most OFFSET + LIMIT of its rows, which gather; the coordinator limits them.
+            long end = count > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + count;
+            StateKey<CollectSink.Collected> kept = compiler.newKey("limited", CollectSink.Collected.class);
+            Pipeline perNode = input.compile(compiler).then(LimitOperator.perNode(end))
+                    .into(new CollectSink(kept, "the rows every node passes to " + label()));
+            return compiler.source(new CollectedScanSource(kept))
+                    .dependsOn(perNode, new ExchangeKind.Gather(), input)
+                    .then(new LimitOperator(count, offset));
         }
         return input.compile(compiler).then(new LimitOperator(count, offset));
     }

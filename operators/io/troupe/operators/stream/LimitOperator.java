@@ -19,16 +19,31 @@ public final class LimitOperator implements Operator {
 
     private final long count;
     private final long offset;
+    private final boolean wholeInput;
 
     public LimitOperator(long count, long offset) {
-        this.count = count;
-        this.offset = offset;
+        this(count, offset, true);
     }
 
-    /** Its count is of every row: it cannot count on several nodes at once. */
+    private LimitOperator(long count, long offset, boolean wholeInput) {
+        this.count = count;
+        this.offset = offset;
+        this.wholeInput = wholeInput;
+    }
+
+    /**
+     * A node's own limit in a query spread over nodes: it passes at most {@code rows} of this node's
+     * rows, so that no more rows leave each node than the final LIMIT and OFFSET can use; the
+     * coordinator limits what they gather.
+     */
+    public static LimitOperator perNode(long rows) {
+        return new LimitOperator(rows, 0, false);
+    }
+
+    /** Its count is of every row: it cannot count on several nodes at once (a node's own limit can). */
     @Override
     public boolean needsWholeInput() {
-        return true;
+        return wholeInput;
     }
 
     @Override

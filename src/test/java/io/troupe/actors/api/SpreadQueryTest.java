@@ -51,6 +51,7 @@ class SpreadQueryTest {
     @TempDir
     static Path dir;
     private static DuckDbOracle oracle;
+    /** The nodes, every join broadcasting its build side ({@code troupe.spread.join = broadcast}). */
     private static final List<Troupe> troupes = new ArrayList<>();
     /** The same nodes, but every join repartitions both sides ({@code troupe.spread.join = repartition}). */
     private static final List<Troupe> repartitioning = new ArrayList<>();
@@ -63,10 +64,12 @@ class SpreadQueryTest {
         TroupeSettings settings = TroupeSettings.load().withBatchSize(256);
         settings = settings.withMemory(new TroupeSettings.Memory(settings.memory().chunkBytes(), 0,
                 settings.memory().budgetBytes(), settings.memory().queryLimitBytes()));
+        TroupeSettings broadcast = settings.withSpread(new TroupeSettings.Spread(
+                TroupeSettings.JoinDistribution.BROADCAST, settings.spread().broadcastMaxRows()));
         TroupeSettings repartition = settings.withSpread(new TroupeSettings.Spread(
                 TroupeSettings.JoinDistribution.REPARTITION, settings.spread().broadcastMaxRows()));
         for (int n = 0; n < NODES; n++) {
-            troupes.add(Troupe.start(settings));
+            troupes.add(Troupe.start(broadcast));
             repartitioning.add(Troupe.start(repartition));
         }
         for (Troupe troupe : troupes) {
@@ -111,6 +114,9 @@ class SpreadQueryTest {
                                 col("orders.customer").eq(col("customers.id"))).project(col("orders.id")),
                         "SELECT o.id FROM orders o WHERE NOT EXISTS"
                                 + " (SELECT 1 FROM customers c WHERE o.customer = c.id)"),
+                new ClusterQueries.Case("a limit over a join",
+                        joined.limit(1_000_000).project(col("orders.id")),
+                        "SELECT o.id FROM orders o JOIN customers c ON o.customer = c.id"),
                 new ClusterQueries.Case("limit",
                         Plan.scan("orders").filter(col("amount").gt(lit(new java.math.BigDecimal("900"))))
                                 .limit(1_000_000).project(col("id")),
@@ -171,6 +177,27 @@ class SpreadQueryTest {
         // Broadcast, the RIGHT join probes on the coordinator alone, so its build side gathers there.
         String broadcast = troupes.get(0).explainSpread(plan, QueryOptions.defaults(), NODES);
         assertTrue(broadcast.contains("sent from the coordinator") && !broadcast.contains("Repartition"), broadcast);
+        // auto: a RIGHT join repartitions; a small build side of an INNER join is broadcast.
+        try (Troupe auto = Troupe.start(TroupeSettings.load().withMemory(troupes.get(0).settings().memory()))) {
+            TableFiles.read(dir).forEach(auto::register);
+            assertTrue(auto.explainSpread(plan, QueryOptions.defaults(), NODES).contains("Repartition by hash"));
+            String inner = auto.explainSpread(ClusterQueries.CASES.get(1).plan(), QueryOptions.defaults(), NODES);
+            assertTrue(inner.contains("Broadcast") && !inner.contains("Repartition"), inner);
+        }
+    }
+
+    @Test
+    void aLimitPassesExactlyItsCountFromEveryNodesRows() throws Exception {
+        Plan plan = Plan.scan("orders").limit(100, 7).project(col("id"));
+        for (List<Troupe> nodes : List.of(troupes, repartitioning)) {
+            QueryResult result = runSpread(nodes, plan, QueryOptions.defaults().withWorkers(2));
+            assertEquals(100, result.rowCount());
+            List<List<Object>> all = oracle.query("SELECT id FROM orders").rows();
+            assertTrue(all.containsAll(DuckDbOracle.normalise(result.rows())), "rows of orders, each once");
+            assertEquals(100, DuckDbOracle.normalise(result.rows()).stream().distinct().count());
+        }
+        String explain = troupes.get(0).explainSpread(plan, QueryOptions.defaults(), NODES);
+        assertTrue(explain.contains("Gather to the coordinator") && explain.contains("sent from every node"), explain);
     }
 
     @Test
