@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -84,8 +85,14 @@ final class ClusterCommand implements Callable<Integer> {
         int timeoutSeconds = 120;
 
         @Option(names = "--tables", paramLabel = "DIR",
-                description = "every node loads each DIR/NAME.csv as table NAME (replicated on all nodes, for now)")
+                description = "every node loads each DIR/NAME.csv as table NAME (replicated on all nodes, but"
+                        + " those --partitioned names)")
         Path tables;
+
+        @Option(names = "--partitioned", split = ",", paramLabel = "NAME[:COLUMN]",
+                description = "of the --tables, node i keeps only part i of these: by the hash of COLUMN, or round"
+                        + " robin by row without one")
+        List<String> partitioned = new ArrayList<>();
 
         @Option(names = "--set", paramLabel = "KEY=VALUE",
                 description = "a troupe.* setting for every node, e.g. troupe.cluster.split-brain-resolver.stable-after=3s")
@@ -113,9 +120,13 @@ final class ClusterCommand implements Callable<Integer> {
                 throw RoundOptions.bad(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
             }
             TroupeSettings troupeSettings = checkSettings(spec, settings);
-            if (tables != null) {
+            if (tables != null || !partitioned.isEmpty()) {
                 try {
-                    TableFiles.read(tables);
+                    Partitioning partitioning = Partitioning.parse(partitioned);
+                    if (tables == null) {
+                        throw new IllegalArgumentException("--partitioned needs --tables");
+                    }
+                    partitioning.apply(TableFiles.read(tables), 0, nodes);
                 } catch (IllegalArgumentException e) {
                     throw RoundOptions.bad(spec, e.getMessage());
                 }
@@ -131,7 +142,8 @@ final class ClusterCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, workers, basePort, runDir,
                     System.getProperty("java.class.path"), List.of("-Xmx" + heap), settings,
-                    Optional.ofNullable(tables).map(Path::toAbsolutePath), Duration.ofSeconds(timeoutSeconds));
+                    Optional.ofNullable(tables).map(Path::toAbsolutePath), Duration.ofSeconds(timeoutSeconds),
+                    partitioned);
             long start = System.nanoTime();
             ClusterManifest manifest;
             try {

@@ -51,8 +51,17 @@ final class NodeCommand implements Callable<Integer> {
 
     @Option(names = "--tables", paramLabel = "DIR",
             description = "load every DIR/NAME.csv as table NAME at start (first line: the columns), for clients'"
-                    + " queries; each node loads all of them (replicated), until tables are partitioned")
+                    + " queries; each node loads all of them (replicated) but those --partitioned names")
     Path tables;
+
+    @Option(names = "--partitioned", split = ",", paramLabel = "NAME[:COLUMN]",
+            description = "of the --tables, keep only this node's part (--part) of these: by the hash of COLUMN,"
+                    + " or round robin by row without one")
+    List<String> partitioned;
+
+    @Option(names = "--part", paramLabel = "I/N",
+            description = "this node's part of the --partitioned tables: part I of N (N nodes, each with its own I)")
+    String part;
 
     @Spec
     CommandSpec spec;
@@ -87,12 +96,20 @@ final class NodeCommand implements Callable<Integer> {
                     + " the others' seed lists name it), got 0");
         }
         List<Table> loaded = List.of();
-        if (tables != null) {
-            try {
-                loaded = TableFiles.read(tables);
-            } catch (IllegalArgumentException e) {
-                throw RoundOptions.bad(spec, e.getMessage());
+        try {
+            Partitioning partitioning = Partitioning.parse(partitioned);
+            if (!partitioning.isEmpty() && (part == null || tables == null)) {
+                throw new IllegalArgumentException("--partitioned needs --tables and --part I/N");
             }
+            if (tables != null) {
+                loaded = TableFiles.read(tables);
+                if (!partitioning.isEmpty()) {
+                    int[] p = Partitioning.parsePart(part);
+                    loaded = partitioning.apply(loaded, p[0], p[1]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw RoundOptions.bad(spec, e.getMessage());
         }
         OutDirectory.prepare(spec, "--run-dir", runDir);
 
@@ -109,7 +126,7 @@ final class NodeCommand implements Callable<Integer> {
         Thread shutdown = new Thread(node::close, "troupe-node-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
         out.println("troupe node " + node.nodeId() + " (pid " + ProcessHandle.current().pid() + "): started, status in "
-                + statusFile + (loaded.isEmpty() ? "" : ", tables " + loaded.stream().map(Table::name).toList()));
+                + statusFile + (loaded.isEmpty() ? "" : ", tables " + loaded.stream().map(Table::toString).toList()));
         out.flush();
         node.terminated().join();
         try {

@@ -440,6 +440,13 @@ public final class Troupe implements AutoCloseable {
      */
     private Started start(PlanCompiler.CompiledQuery query, QueryOptions options, ExecutionProbe probe,
                           Delivery delivery, NodeLinks links) {
+        SpreadPlan spreadPlan;
+        try {
+            spreadPlan = links == null ? null : SpreadPlan.of(query.pipelines(), query.fragments());
+        } catch (RuntimeException e) {
+            links.close();
+            throw e;
+        }
         long queryId = nextQueryId.getAndIncrement();
         int workers = links == null ? workers(options) : Math.max(1, workers(options));
         long arrivedNanos = System.nanoTime();
@@ -456,7 +463,6 @@ public final class Troupe implements AutoCloseable {
         Duration timeout = options.timeout();
         QueryEvents.Admitted admitted = new QueryEvents.Admitted(queryId, workers, arrivedNanos, System.nanoTime(),
                 timeout);
-        SpreadPlan spreadPlan = links == null ? null : SpreadPlan.of(query.pipelines(), query.fragments());
         ExecContext ctx = new ExecContext(queryId, settings.batchSize(), memory, spillSpace.forQuery(queryId), probe,
                 spreadPlan == null ? source -> ScanShare.WHOLE : spreadPlan.shares(links.self(), links.nodes()));
         if (workers == 0) {

@@ -130,8 +130,15 @@ public final class QueryService {
     public record CancelPart(int tag, String reason) implements Command, WireMessage {
     }
 
-    /** Node {@code node} ({@code nodeId}) finished its part of spread query {@code tag}; {@code failure} null when it succeeded. */
-    public record PartEnded(int tag, int node, String nodeId, Throwable failure) implements Command, WireMessage {
+    /**
+     * Node {@code node} ({@code nodeId}) finished its part of spread query {@code tag}; {@code failure}
+     * null when it succeeded; {@code held}: the parts of partitioned tables it read ({@link PartCoverage}).
+     */
+    public record PartEnded(int tag, int node, String nodeId, Throwable failure, List<String> held)
+            implements Command, WireMessage {
+        public PartEnded {
+            held = List.copyOf(held);
+        }
     }
 
     /** The relay of a served query stopped (or its member left the cluster). */
@@ -285,7 +292,7 @@ public final class QueryService {
     private Behavior<Command> onRunPart(RunPart run) {
         if (streams == null) {
             run.coordinator().tell(new PartEnded(run.tag(), run.node(), nodeId, new IllegalStateException("node "
-                    + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)")));
+                    + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)"), List.of()));
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
@@ -306,7 +313,7 @@ public final class QueryService {
     private Behavior<Command> onPartEnded(PartEnded ended) {
         ServedQuery query = spread.get(ended.tag());
         if (query != null) {
-            query.partEnded(ended.nodeId(), ended.failure());
+            query.partEnded(ended.nodeId(), ended.failure(), ended.held());
         }
         return Behaviors.same();
     }

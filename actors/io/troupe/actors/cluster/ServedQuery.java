@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -81,6 +83,8 @@ final class ServedQuery implements Runnable {
     private volatile QueryFailedException peerFailure;
     /** The other nodes whose part of a spread query succeeded. */
     private final AtomicInteger partsSucceeded = new AtomicInteger();
+    /** By node id, the parts of partitioned tables each node of a spread query read ({@link PartCoverage}). */
+    private final Map<String, List<String>> held = new ConcurrentHashMap<>();
 
     /** System.nanoTime() past which the query has run out of time; Long.MAX_VALUE with no timeout. */
     private long deadline = Long.MAX_VALUE;
@@ -110,8 +114,9 @@ final class ServedQuery implements Runnable {
     }
 
     /** Node {@code peerId}'s part of this spread query ended, with {@code failure} or none. Any thread. */
-    void partEnded(String peerId, Throwable failure) {
+    void partEnded(String peerId, Throwable failure, List<String> parts) {
         if (failure == null) {
+            held.put(peerId, parts);
             partsSucceeded.incrementAndGet();
             return;
         }
@@ -144,6 +149,10 @@ final class ServedQuery implements Runnable {
         SharedDriverStreams.Outgoing out = null;
         boolean succeeded = false;
         try {
+            if (spread == null) {
+                // Alone, a node holds just its part of a partitioned table: a query over it cannot be answered.
+                PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), submit.plan()), 1);
+            }
             stream = spread == null ? troupe.stream(submit.plan(), submit.options()) : startSpread();
             out = streams.publish();
             client.tell(new QueryRelay.Started(queryId, nodeId, streams.directory().toString(), out.streamId(),
@@ -193,6 +202,9 @@ final class ServedQuery implements Runnable {
         int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
+        List<String> parts = PartCoverage.held(troupe.catalog(), submit.plan());
+        PartCoverage.checkCount(submit.queryId(), parts, nodeIds.size());
+        held.put(nodeId, parts);
         int planHash = troupe.explainSpread(submit.plan(), options, nodeIds.size()).hashCode();
         for (int i = 0; i < spread.peers().size(); i++) {
             spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodeIds, submit.plan(),
@@ -204,14 +216,16 @@ final class ServedQuery implements Runnable {
     }
 
     /**
-     * Waits, bounded by the cancel flag and the deadline, until every other node's part succeeded: only
-     * then does the client hear that its rows are complete.
+     * Waits, bounded by the cancel flag and the deadline, until every other node's part succeeded, and
+     * checks that they held every part of each partitioned table once: only then does the client hear
+     * that its rows are complete.
      */
     private void awaitParts() throws InterruptedException {
         while (partsSucceeded.get() < spread.peers().size()) {
             checkRunning();
             Thread.sleep(1);
         }
+        PartCoverage.check(submit.queryId(), held);
         LOG.debug("[{}] query {}: every part succeeded", nodeId, submit.queryId());
     }
 

@@ -4,6 +4,7 @@ import io.troupe.actors.api.RunningQuery;
 import io.troupe.actors.api.Troupe;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +63,9 @@ final class SpreadPart implements Runnable {
     @Override
     public void run() {
         Throwable failure = null;
+        List<String> held = List.of();
         try {
+            held = PartCoverage.held(troupe.catalog(), run.plan());
             String planned = troupe.explainSpread(run.plan(), run.options(), run.nodeIds().size());
             if (planned.hashCode() != run.planHash()) {
                 throw new IllegalStateException("node " + nodeId + " plans this query otherwise than its coordinator,"
@@ -83,7 +86,7 @@ final class SpreadPart implements Runnable {
             LOG.debug("[{}] part {} of spread query {} failed: {}", nodeId, run.node(), Integer.toHexString(run.tag()),
                     e.toString());
         } finally {
-            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure));
+            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure, held));
             onEnded.run();
         }
     }

@@ -59,6 +59,17 @@ public final class VectorHash {
         return mix(((StringVector) column).hash(row));
     }
 
+    /**
+     * Which of {@code parts} parts a row whose keys hash to {@code hash} belongs to: the high bits of a
+     * second mix scaled to the count, so that rows of one part still spread over a hash table's buckets
+     * and a spill's partitions, which take low bits. The nodes of a spread query route rows by it, and a
+     * table partitioned across nodes by a column splits its rows by it.
+     */
+    public static int part(long hash, int parts) {
+        long spread = mix(hash ^ 0x5DEECE66DL) >>> 32;
+        return (int) ((spread * parts) >>> 32);
+    }
+
     /** The murmur3 64-bit finaliser: spreads every input bit over the whole word. */
     public static long mix(long value) {
         long h = value + SEED;

@@ -7,6 +7,14 @@ package io.troupe.operators.exec;
  */
 public interface Source {
 
+    /**
+     * Whether this source's rows are already split between the nodes of a cluster (a table partitioned
+     * across them): in a query spread over the nodes each reads all of its own, not a share.
+     */
+    default boolean partitioned() {
+        return false;
+    }
+
     /** Starts one execution. Called once per query, on any thread. */
     SourceState open(ExecContext ctx);
 

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * ({@link SpreadPlan}): all of it to the coordinator ({@code Gather}), to every node
  * ({@code Broadcast}), to this node ({@code Forward}), or each row to the node its keys hash to
  * ({@code Repartition}), so that equal keys meet. Keys hash as the hash join and the hash aggregate hash
- * them ({@link VectorHash}), re-mixed and mapped to a node by their high bits, so that the rows one
- * node receives still spread over its own tables' buckets and partitions.
+ * them ({@link VectorHash}), mapped to a node by {@link VectorHash#part}, as a table partitioned across
+ * nodes by a column splits its rows.
  *
  * <p>Not threadsafe: one per worker. The batches it returns are views over the batch routed (its
  * columns with a narrower selection).
@@ -79,7 +79,7 @@ public final class NodeRouter {
         // Fresh selections per batch: a sink may keep the views it is given (a CTE's, the result's).
         int[][] selections = new int[nodes][];
         for (int i = 0; i < n; i++) {
-            int node = node(hashes[i]);
+            int node = VectorHash.part(hashes[i], nodes);
             if (selections[node] == null) {
                 selections[node] = new int[n];
             }
@@ -88,11 +88,5 @@ public final class NodeRouter {
         for (int node = 0; node < nodes; node++) {
             out[node] = counts[node] == 0 ? null : batch.withSelection(selections[node], counts[node]);
         }
-    }
-
-    /** The node of a row whose keys hash to {@code hash}: the high bits of a second mix, scaled to the node count. */
-    int node(long hash) {
-        long spread = VectorHash.mix(hash ^ 0x5DEECE66DL) >>> 32;
-        return (int) ((spread * nodes) >>> 32);
     }
 }

@@ -122,6 +122,12 @@ public final class SpreadPlan {
         Map<Integer, Placement> placements = new HashMap<>();
         for (Pipeline p : ordered) {
             placements.put(p.id(), onCoordinator.contains(p.id()) ? Placement.COORDINATOR : Placement.EVERY_NODE);
+            if (onCoordinator.contains(p.id()) && p.branches().stream().anyMatch(b -> b.source().partitioned())) {
+                throw new IllegalArgumentException("pipeline " + p.id() + " (into " + p.sink().role() + ") must run on"
+                        + " the coordinator alone, but it scans a table partitioned across the nodes, whose rows are"
+                        + " not all there: a spread query cannot run it (a RIGHT or FULL join with"
+                        + " troupe.spread.join = broadcast, or a UNION ALL beside a gathered input, over such a table)");
+            }
         }
         return new SpreadPlan(ordered, placements, routes);
     }
@@ -226,14 +232,16 @@ public final class SpreadPlan {
 
     /**
      * The share of every base source that node {@code node} of {@code nodes} reads: its share in the
-     * pipelines on every node, all of it in those on the coordinator.
+     * pipelines on every node, all of it in those on the coordinator; all of a table partitioned across
+     * the nodes, whose part here is this node's share already.
      */
     public Function<Source, ScanShare> shares(int node, int nodes) {
         Map<Source, ScanShare> shares = new IdentityHashMap<>();
         ScanShare share = new ScanShare(node, nodes);
         for (Pipeline p : ordered) {
             if (placement(p.id()) == Placement.EVERY_NODE) {
-                p.branches().forEach(b -> shares.put(b.source(), share));
+                p.branches().stream().filter(b -> !b.source().partitioned())
+                        .forEach(b -> shares.put(b.source(), share));
             }
         }
         return source -> shares.getOrDefault(source, ScanShare.WHOLE);

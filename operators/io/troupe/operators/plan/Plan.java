@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -183,6 +184,25 @@ public abstract class Plan {
         }
         for (Plan child : node.children()) {
             collectShared(child, seen, byName, found);
+        }
+    }
+
+    /** The names of the tables this plan scans, its shared subplans' included, in the order met. */
+    public final Set<String> tablesRead() {
+        Set<String> names = new LinkedHashSet<>();
+        collectTables(this, names);
+        for (Plan shared : sharedSubplans()) {
+            collectTables(shared, names);
+        }
+        return names;
+    }
+
+    private static void collectTables(Plan node, Set<String> names) {
+        if (node instanceof ScanNode scan) {
+            names.add(scan.table());
+        }
+        for (Plan child : node.children()) {
+            collectTables(child, names);
         }
     }
 

@@ -30,6 +30,12 @@ public final class TableScanSource implements Source {
         return table;
     }
 
+    /** A part of a table partitioned across nodes: the node holds just its rows. */
+    @Override
+    public boolean partitioned() {
+        return table.part() != null;
+    }
+
     @Override
     public SourceState open(ExecContext ctx) {
         List<Batch> chunks = table.chunks();

@@ -9,6 +9,7 @@ import io.troupe.actors.wire.RemoteFailure;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.plan.Plan;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import static io.troupe.operators.plan.Expr.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -36,9 +38,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same CSV tables), and this JVM as a {@link TroupeCluster} client. Each node answers the plans as DuckDB
  * does (rows cross from the node's JVM to this one through the shared driver); a plan failing on a node is
  * an exception naming that node with its error; a stream closed early is released and the node goes on;
- * every query spreads over both nodes (they share the host's driver); a node killed with SIGKILL during a
- * query it takes part in fails that query with an error naming the node, within the failure detector's
- * bound, not a hang, and the survivor then runs queries alone. Every child is bounded in time and stopped by its pid in the finally.
+ * every query spreads over both nodes (they share the host's driver), orders partitioned between them by
+ * customer and customers replicated; a node killed with SIGKILL during a query it takes part in fails that
+ * query with an error naming the node, within the failure detector's bound, not a hang; the survivor then
+ * answers alone over what it holds whole, and refuses a query over orders, whose other part is gone. Every child is bounded in time and stopped by its pid in the finally.
  */
 class ClusterClientTest {
 
@@ -66,7 +69,7 @@ class ClusterClientTest {
                         "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
                         "troupe.cluster.split-brain-resolver.stable-after", "3000ms",
                         "troupe.memory.preallocate", "0"),
-                Optional.of(tables), UP_TIMEOUT);
+                Optional.of(tables), UP_TIMEOUT, List.of("orders:customer"));
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),
                     new PrintWriter(new StringWriter(), true));
@@ -131,12 +134,18 @@ class ClusterClientTest {
                     System.out.printf("the query spread onto the killed node failed %.1f s after the kill: %s%n",
                             (System.nanoTime() - killed) / 1e9, lost.getMessage());
                 }
-                // The survivor goes on, alone.
-                ClusterQueries.Case c = ClusterQueries.CASES.get(1);
+                // The survivor goes on, alone, with the tables it holds whole; the other's part of orders is gone.
+                ClusterQueries.Case c = new ClusterQueries.Case("customers",
+                        Plan.scan("customers").project(col("id"), col("name"), col("region")),
+                        "SELECT id, name, region FROM customers");
                 try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), nodeIds.get(0))) {
                     ClusterQueries.assertAgrees(oracle, c, stream.remaining(), nodeIds.get(0));
                     assertEquals(1, stream.nodes(), "the query runs on the survivor alone");
                 }
+                QueryFailedException partLost = assertThrows(QueryFailedException.class,
+                        () -> client.query(ClusterQueries.CASES.get(1).plan()));
+                assertTrue(partLost.getMessage().contains("table orders is partitioned over 2 nodes, but the query"
+                        + " runs on 1"), partLost.getMessage());
             }
         } finally {
             Optional<ClusterManifest> left = ClusterManifest.read(runDir);
