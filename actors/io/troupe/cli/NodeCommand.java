@@ -26,8 +26,8 @@ import java.util.function.Supplier;
  * Ctrl-C, when it leaves the cluster and stops (exit 0), or until the cluster removes it (exit 1). Its
  * view goes to {@code <run-dir>/node-<port>.json} every second. The options override
  * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; {@code --tables} loads
- * delimited files as tables for clients' queries (a stepping stone: every node loads every table until
- * tables are partitioned across nodes, issue 10 point 4); every other setting
+ * delimited files as tables for clients' queries, whole, or this node's part ({@code --part I/N}) of those
+ * {@code --partitioned} names; every other setting
  * comes from application.conf and {@code -Dtroupe.*} (TROUPE_JAVA_OPTS). Arguments and settings are
  * checked before the node starts: a bad one gets one line and exit 2.
  */
