@@ -28,12 +28,13 @@ public final class SeriesSource implements Source {
     public SourceState open(ExecContext ctx) {
         int batchSize = ctx.batchSize();
         ScanShare share = ctx.share(this);
-        // The number of batches, unsigned: stop - start may exceed Long.MAX_VALUE.
-        long batches = start > stop ? 0 : Long.divideUnsigned(stop - start, batchSize) + 1;
+        // The last batch's index, unsigned: stop - start may exceed Long.MAX_VALUE, and the count of
+        // batches (this plus one) is 2^64 for the whole long range in batches of one.
+        long last = Long.divideUnsigned(stop - start, batchSize);
         AtomicLong claims = new AtomicLong();
         return () -> () -> {
             long morsel = share.morsel(claims.getAndIncrement());
-            if (Long.compareUnsigned(morsel, batches) >= 0) {
+            if (start > stop || Long.compareUnsigned(morsel, last) > 0) {
                 return null;
             }
             long first = start + morsel * batchSize;

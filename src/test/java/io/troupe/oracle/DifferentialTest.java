@@ -6,8 +6,6 @@ import io.troupe.config.TroupeSettings;
 import io.troupe.config.TroupeSettings.GatherTransport;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
-import io.troupe.operators.table.Table;
-import io.troupe.operators.types.DataType;
 import io.troupe.oracle.RandomPlans.Case;
 import io.troupe.oracle.RandomPlans.Check;
 import io.troupe.oracle.RandomTables.TableSpec;
@@ -17,13 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -66,9 +60,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 class DifferentialTest {
 
     private static final int CASES_PER_WORLD = 25;
-    /** Results above this many rows are skipped (regenerated): big joins say little more and cost much. */
-    private static final long MAX_RESULT_ROWS = 30_000;
-    private static final int ATTEMPTS = 5;
     private static final int[] BATCH_SIZES = {1, 2, 3, 7, 64, 1000, 2048};
     private static final int[] WORKERS = {0, 1, 2, 4};
     private static final Duration CASE_TIMEOUT = Duration.ofSeconds(60);
@@ -100,7 +91,7 @@ class DifferentialTest {
     @AfterAll
     static void stop() throws SQLException {
         System.out.println("Ran " + CASES.get() + " cases (" + SKIPPED.get() + " regenerated: result above "
-                + MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE)
+                + DifferentialCases.MAX_RESULT_ROWS + " rows); generated:\n" + RandomPlans.coverageReport(COVERAGE)
                 + "executor settings (cases): " + EXECUTORS);
         closeWorldTroupes();
         if (oracle != null) {
@@ -184,36 +175,16 @@ class DifferentialTest {
 
     private static void runAttempts(long seed, World world, Troupe troupe, int workers, boolean materialise)
             throws SQLException {
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            RandomPlans generator = new RandomPlans(mix(seed + attempt * 0x9e3779b97f4a7c15L), world, features,
-                    troupe.catalog(), COVERAGE);
-            Case c;
-            try {
-                c = generator.generate();
-            } catch (RandomPlans.Rejected e) {
-                fail(header(seed, troupe, workers, materialise) + "-- the plan (as built):\n" + PlanText.tree(e.plan)
-                        + "-- " + e.getMessage() + "\n" + stackTrace(e));
-                return;
-            }
-            long rows;
-            try {
-                rows = oracle.count(c.sql());
-            } catch (SQLException e) {
-                fail(report(seed, materialise, troupe, workers, c, "DuckDB rejected the generated SQL (a generator bug): "
-                        + e.getMessage()));
-                return;
-            }
-            if (rows > MAX_RESULT_ROWS) {
-                SKIPPED.incrementAndGet();
-                continue;
-            }
-            CASES.incrementAndGet();
-            TroupeSettings s = troupe.settings();
-            EXECUTORS.merge(workers == 0 ? "leader alone" : "workers " + workers + " " + s.transport().gatherTransport()
-                    + " " + s.matchFlags(), 1, Integer::sum);
-            check(seed, troupe, workers, c, materialise);
+        Case c = DifferentialCases.generate(seed, world, features, troupe.catalog(), COVERAGE, oracle, SKIPPED,
+                header(seed, troupe, workers, materialise), troupe::explain);
+        if (c == null) {
             return;
         }
+        CASES.incrementAndGet();
+        TroupeSettings s = troupe.settings();
+        EXECUTORS.merge(workers == 0 ? "leader alone" : "workers " + workers + " " + s.transport().gatherTransport()
+                + " " + s.matchFlags(), 1, Integer::sum);
+        check(seed, troupe, workers, c, materialise);
     }
 
     /**
@@ -257,20 +228,10 @@ class DifferentialTest {
             });
         } catch (RuntimeException | AssertionError e) {
             fail(report(seed, materialise, troupe, workers, c, "Troupe failed where DuckDB returned " + expected.rows().size()
-                    + " rows:\n" + stackTrace(e)));
+                    + " rows:\n" + DifferentialCases.stackTrace(e)));
             return;
         }
-        List<DataType> types = new ArrayList<>();
-        for (int i = 0; i < actual.schema().size(); i++) {
-            types.add(actual.schema().type(i));
-        }
-        String diff = ResultComparator.compareTypes(expected.columnTypes(), types);
-        if (diff == null) {
-            List<List<Object>> rows = DuckDbOracle.normalise(actual.rows());
-            diff = c.check() == Check.SUBSET
-                    ? ResultComparator.compareSubset(expected.rows(), rows, c.expectedRows(expected.rows().size()))
-                    : ResultComparator.compare(expected.rows(), rows, c.check() == Check.ORDERED);
-        }
+        String diff = DifferentialCases.diff(expected, actual, c);
         if (diff != null) {
             fail(report(seed, materialise, troupe, workers, c, diff));
         }
@@ -285,12 +246,7 @@ class DifferentialTest {
 
     private static World world(long worldSeed) throws SQLException {
         if (loadedWorld == null || loadedWorld.seed() != worldSeed) {
-            World w = RandomTables.world(worldSeed);
-            List<Table> tables = new ArrayList<>();
-            for (TableSpec t : w.tables()) {
-                tables.add(t.table());
-            }
-            oracle.load(tables);
+            World w = DifferentialCases.load(oracle, worldSeed);
             closeWorldTroupes();
             loadedWorld = w;
         }
@@ -310,45 +266,7 @@ class DifferentialTest {
     }
 
     private static String report(long seed, boolean materialise, Troupe troupe, int workers, Case c, String diff) {
-        String explain;
-        try {
-            explain = troupe.explain(c.plan());
-        } catch (RuntimeException e) {
-            explain = PlanText.tree(c.plan()) + "(EXPLAIN failed: " + e.getMessage() + ")\n";
-        }
-        StringBuilder tables = new StringBuilder();
-        for (TableSpec t : loadedWorld.tables()) {
-            tables.append("  ").append(t.table()).append('\n');
-        }
-        return header(seed, troupe, workers, materialise) + "-- tables:\n" + tables
-                + "-- Troupe plan (EXPLAIN):\n" + explain
-                + "-- DuckDB SQL (" + c.check() + (c.check() == Check.SUBSET ? ", LIMIT " + c.limitCount()
-                + " OFFSET " + c.limitOffset() + " over it" : "") + "):\n" + c.sql() + "\n-- diff:\n" + diff;
-    }
-
-    private static String stackTrace(Throwable e) {
-        StringWriter w = new StringWriter();
-        e.printStackTrace(new PrintWriter(w));
-        String s = w.toString();
-        return s.length() > 4000 ? s.substring(0, 4000) + "\n..." : s;
-    }
-
-    /** Prints a plan tree from labels alone, for plans EXPLAIN cannot show (they fail validation). */
-    static final class PlanText {
-        private PlanText() {
-        }
-
-        static String tree(Plan plan) {
-            StringBuilder sb = new StringBuilder();
-            tree(plan, 0, sb);
-            return sb.toString();
-        }
-
-        private static void tree(Plan plan, int depth, StringBuilder sb) {
-            sb.append("  ".repeat(depth)).append(depth == 0 ? "" : "-> ").append(plan.label()).append('\n');
-            for (Plan child : plan.children()) {
-                tree(child, depth + 1, sb);
-            }
-        }
+        return DifferentialCases.report(header(seed, troupe, workers, materialise), loadedWorld, troupe::explain, c,
+                diff);
     }
 }
