@@ -62,7 +62,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 class SpreadDifferentialTest {
 
     private static final int NODES = 3;
-    private static final int DEFAULT_PLANS = 1000;
+    private static final int DEFAULT_PLANS = 300;
     private static final int[] BATCH_SIZES = {1, 2, 3, 7, 16, 64, 256};
     private static final Duration PART_TIMEOUT = Duration.ofSeconds(60);
     /** Beyond the parts' own timeout, how long a case waits for every part to end before it cancels them. */
