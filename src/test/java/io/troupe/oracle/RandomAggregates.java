@@ -93,7 +93,11 @@ final class RandomAggregates {
                 }
                 boolean exactSum = type.id() != TypeId.FLOAT64
                         || (!arg.fuzzy() && arg.dyadic() >= 0 && bound * Math.pow(2, arg.dyadic()) < 0x1p52);
-                Term result = new Term(Expr.sum(arg.expr()), "sum(" + arg.sql() + ")", type,
+                // DuckDB sums a decimal as DECIMAL(38,s): cast to Troupe's type, or a later coalesce or CASE
+                // of it and another scale would lose digits there (its width passes 38) and not here.
+                String sql = type.id() == TypeId.DECIMAL
+                        ? "CAST(sum(" + arg.sql() + ") AS " + DuckDbOracle.sqlType(type) + ")" : "sum(" + arg.sql() + ")";
+                Term result = new Term(Expr.sum(arg.expr()), sql, type,
                         arg.type().id() != TypeId.DECIMAL || arg.exactType(), bound,
                         type.id() == TypeId.FLOAT64 ? (exactSum ? arg.dyadic() : -1) : 0, !exactSum);
                 return new Call(result.expr(), result.sql(), result);
