@@ -320,14 +320,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.submitPart", "plan");
         notNull(options, "Troupe.submitPart", "options");
         notNull(links, "Troupe.submitPart", "links");
-        PlanCompiler.CompiledQuery query;
-        try {
-            query = compile(new PlanCompiler(catalog, settings, true), plan);
-        } catch (RuntimeException e) {
-            links.close();
-            throw e;
-        }
-        return submit(query, options, null, links);
+        return submit(compilePart(plan, links, true), options, null, links);
     }
 
     /**
@@ -342,18 +335,24 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.streamPart", "plan");
         notNull(options, "Troupe.streamPart", "options");
         notNull(links, "Troupe.streamPart", "links");
-        PlanCompiler.CompiledQuery query;
+        return stream(compilePart(plan, links, links.self() == SpreadPlan.COORDINATOR), options, null, links);
+    }
+
+    /**
+     * Compiles {@code plan} to run spread over nodes; closes {@code links} when it cannot, or when
+     * {@code allowed} is false (a stream of a part other than the coordinator's).
+     */
+    private PlanCompiler.CompiledQuery compilePart(Plan plan, NodeLinks links, boolean allowed) {
         try {
-            if (links.self() != SpreadPlan.COORDINATOR) {
+            if (!allowed) {
                 throw new IllegalArgumentException("only the coordinator's part streams the result; this is node "
                         + links.self() + "'s: submit it with submitPart");
             }
-            query = compile(new PlanCompiler(catalog, settings, true), plan);
+            return compile(new PlanCompiler(catalog, settings, true), plan);
         } catch (RuntimeException e) {
             links.close();
             throw e;
         }
-        return stream(query, options, null, links);
     }
 
     // visible for testing: starts a compiled query whose executor reports to probe (null for none)

@@ -1,6 +1,5 @@
 package io.troupe.cli;
 
-import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.cluster.ClusterQueries;
 import io.troupe.actors.cluster.ClusterQueryStream;
@@ -20,10 +19,8 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import static io.troupe.operators.plan.Expr.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,8 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterClientTest {
 
     private static final int NODES = 2;
-    private static final Duration UP_TIMEOUT = Duration.ofSeconds(150);
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = TestClusters.WAIT;
     /**
      * Detection, the resolver's stable-after and removal, and slack for a loaded 2-core machine: a bound,
      * not a measurement.
@@ -62,25 +58,13 @@ class ClusterClientTest {
     void shouldQueryEachNodeAsDuckDbDoesAndFailClearly() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_204L);
         int basePort = LocalClusterTest.freePorts(NODES);
-        LocalCluster.Spec spec = new LocalCluster.Spec(NODES, 1, basePort, runDir,
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                Map.of("troupe.cluster.failure-detector.heartbeat-interval", "500ms",
-                        "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
-                        "troupe.cluster.split-brain-resolver.stable-after", "3000ms",
-                        "troupe.memory.preallocate", "0"),
-                Optional.of(tables), UP_TIMEOUT, List.of("orders:customer"));
+        LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of("orders:customer"));
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),
                     new PrintWriter(new StringWriter(), true));
-            List<String> nodeIds = IntStream.range(0, NODES).mapToObj(i -> "127.0.0.1:" + (basePort + i)).toList();
-            try (TroupeCluster client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of(
-                            "troupe.cluster.seed-nodes", List.of(nodeIds.get(0)),
-                            "troupe.cluster.failure-detector.heartbeat-interval", "500ms",
-                            "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
-                            "troupe.cluster.split-brain-resolver.stable-after", "3000ms"))
-                    .withFallback(ConfigFactory.load()), WAIT)) {
-                awaitNodes(client, nodeIds);
+            List<String> nodeIds = TestClusters.nodeIds(NODES, basePort);
+            try (TroupeCluster client = TroupeCluster.connect(TestClusters.client(nodeIds.get(0)), WAIT)) {
+                TestClusters.awaitNodes(client, nodeIds);
                 for (String node : nodeIds) {
                     for (ClusterQueries.Case c : ClusterQueries.CASES) {
                         try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
@@ -155,16 +139,6 @@ class ClusterClientTest {
         }
     }
 
-    /** Waits, bounded, until the client lists every node (the Receptionist is eventually consistent). */
-    private static void awaitNodes(TroupeCluster client, List<String> nodeIds) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!client.nodes().equals(nodeIds)) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("the client lists " + client.nodes() + ", not " + nodeIds);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-    }
 
     private static void awaitZero(TroupeCluster client, String what) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();

@@ -1,6 +1,5 @@
 package io.troupe.cli;
 
-import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.cluster.ClusterQueries;
 import io.troupe.actors.cluster.ClusterQueryStream;
@@ -19,10 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -40,8 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ClusterFailureTest {
 
     private static final int NODES = 3;
-    private static final Duration UP_TIMEOUT = Duration.ofSeconds(150);
-    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration WAIT = TestClusters.WAIT;
     /** Detection, the resolver's stable-after and removal, a driver's client timeout, on a loaded 2-core machine. */
     private static final Duration LOSS_BOUND = Duration.ofSeconds(90);
 
@@ -53,21 +49,13 @@ class ClusterFailureTest {
     void aDeadCoordinatorEndsItsQueryEverywhereAndADeadDriverFailsQueries() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_203L);
         int basePort = LocalClusterTest.freePorts(NODES);
-        Map<String, String> detector = Map.of("troupe.cluster.failure-detector.heartbeat-interval", "500ms",
-                "troupe.cluster.failure-detector.acceptable-heartbeat-pause", "2000ms",
-                "troupe.cluster.split-brain-resolver.stable-after", "3000ms");
-        LocalCluster.Spec spec = new LocalCluster.Spec(NODES, 1, basePort, runDir,
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
-                withPreallocateOff(detector), Optional.of(tables), UP_TIMEOUT);
+        LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of());
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),
                     new PrintWriter(new StringWriter(), true));
-            List<String> nodeIds = IntStream.range(0, NODES).mapToObj(i -> "127.0.0.1:" + (basePort + i)).toList();
-            try (TroupeCluster client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of(
-                            "troupe.cluster.seed-nodes", List.of(nodeIds.get(1))))
-                    .withFallback(ConfigFactory.parseMap(detector)).withFallback(ConfigFactory.load()), WAIT)) {
-                awaitNodes(client, nodeIds);
+            List<String> nodeIds = TestClusters.nodeIds(NODES, basePort);
+            try (TroupeCluster client = TroupeCluster.connect(TestClusters.client(nodeIds.get(1)), WAIT)) {
+                TestClusters.awaitNodes(client, nodeIds);
                 String coordinator = nodeIds.get(0);
                 try (ClusterQueryStream stream = client.stream(ClusterQueries.ENDLESS, QueryOptions.defaults(),
                         coordinator)) {
@@ -119,11 +107,6 @@ class ClusterFailureTest {
         }
     }
 
-    private static Map<String, String> withPreallocateOff(Map<String, String> settings) {
-        Map<String, String> all = new java.util.HashMap<>(settings);
-        all.put("troupe.memory.preallocate", "0");
-        return all;
-    }
 
     private static void kill(ClusterManifest.Started started) throws Exception {
         ProcessHandle process = started.handle().orElseThrow();
@@ -152,14 +135,4 @@ class ClusterFailureTest {
         }
     }
 
-    /** Waits, bounded, until the client lists every node (the Receptionist is eventually consistent). */
-    private static void awaitNodes(TroupeCluster client, List<String> nodeIds) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!client.nodes().equals(nodeIds)) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("the client lists " + client.nodes() + ", not " + nodeIds);
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-    }
 }
