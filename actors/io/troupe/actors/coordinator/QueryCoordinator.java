@@ -46,6 +46,11 @@ import java.util.function.Function;
  * exchange names ({@link ExchangeFactory#stage}), and never infers one from the pipelines. In one
  * JVM that is the exchange at the top (a Gather, or a Gather Merge over an ORDER BY); the others are
  * elided, their consumers reading the producers' shared state once the producer's pipeline finalized.
+ * For one node's part of a query spread over nodes ({@link Spread}), every pipeline this node takes part
+ * in gets the exchange between nodes in front of its sink instead ({@link ExchangeFactory#acrossNodes}):
+ * its workers route rows to the nodes, an exchange actor feeds this node's sink with the rows the others
+ * send, and the pipeline finalizes once both are done; a pipeline this node only receives for runs no
+ * worker here, and one it neither runs nor receives for is skipped.
  *
  * <h2>Phases, per pipeline</h2>
  * <ol>
