@@ -58,7 +58,7 @@ class ClusterClientTest {
     @Timeout(500)
     void shouldQueryEachNodeAsDuckDbDoesAndFailClearly() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_204L);
-        int basePort = LocalClusterTest.freePorts(NODES);
+        int basePort = LocalCluster.freePorts(NODES);
         LocalCluster.Spec spec = new LocalCluster.Spec(NODES, 1, basePort, runDir,
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
