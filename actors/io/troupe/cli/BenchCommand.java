@@ -104,6 +104,9 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ParseResult parsed = spec.commandLine().getParseResult();
         if (ablation) {
+            if (parsed.hasMatchedOption("--nodes")) {
+                throw RoundOptions.bad(spec, "--nodes does not go with --ablation (its settings run in one JVM)");
+            }
             AblationCommand delegate = new AblationCommand();
             delegate.lessons = lessons;
             delegate.rounds = rounds.givenOr(parsed, AblationCommand.defaults());

@@ -54,6 +54,8 @@ class BadArgumentsTest {
                 "3x300", "--out", out);
         assertBad("troupe bench: --nodes 2x0: W (workers per node) must be in 1..256, got 0", "bench", "--nodes",
                 "2x0", "--out", out);
+        assertBad("troupe bench: --nodes does not go with --ablation (its settings run in one JVM)", "bench",
+                "--ablation", "--nodes", "2x1", "--out", out);
         assertBad("troupe bench: --node-heap must be a size like 512m or 2g, got '2 GB'", "bench", "--nodes", "2x1",
                 "--node-heap", "2 GB", "--out", out);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
