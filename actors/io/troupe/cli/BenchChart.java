@@ -13,8 +13,10 @@ import java.util.Locale;
 /**
  * Draws chart.png of {@code troupe bench} with XChart: one row per workload, the median time
  * against workers on the left and the speedup over the 1-worker run on the right (with the ideal,
- * speedup = workers, in grey), Troupe's bars beside each peer's. The speedup panel is left out
- * when the bench had no 1-worker run. Renders off screen (headless).
+ * speedup = workers, in grey), Troupe's bars beside each peer's. A cluster's ({@code troupe NxW})
+ * stand at N×W, its workers in all, beside the others' with as many; its speedup is over embedded
+ * Troupe's 1-worker run. The speedup panel is left out when the bench had no 1-worker run. Renders off
+ * screen (headless).
  *
  * <p>Stateless apart from its inputs; one instance draws one chart, on one thread.
  */
@@ -22,6 +24,7 @@ final class BenchChart {
 
     private final List<BenchSummary> summaries;
     private final List<String> engines;
+    /** The x axis: worker counts, a cluster's its workers in all. */
     private final List<Integer> workers;
     private final BenchSize size;
 
@@ -104,8 +107,9 @@ final class BenchChart {
     }
 
     private static CategoryChart chart(String title, String yTitle, List<Integer> xs) {
-        String xTitle = xs.contains(0)
-                ? "workers (0: Troupe's leader alone; a peer: threads)" : "workers (a peer: threads)";
+        String xTitle = (xs.contains(0)
+                ? "workers (0: Troupe's leader alone; a peer: threads" : "workers (a peer: threads")
+                + "; a cluster NxW: N*W)";
         return ChartPanels.panel(title, xTitle, yTitle);
     }
 

@@ -11,7 +11,9 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -24,7 +26,10 @@ import java.util.concurrent.Callable;
  * timed run) and DIR/chart.png. Every run, warm-ups included, must agree with the workload's first
  * run on rows and checksum; a disagreement stops the bench with exit status 1 and names both runs.
  * Every argument is checked before any work; a bad one exits with 2. Progress goes to stderr, results
- * to stdout. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * to stdout. With {@code --nodes NxW,...} Troupe runs again as local clusters of N node JVMs with W
+ * workers each ({@link ClusterBenchEngine}, engines {@code troupe NxW}), one cluster per workload and
+ * configuration, started after the tables are written as CSV and stopped (by pid) when the workload is
+ * done or the bench fails. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
  * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
@@ -52,6 +57,16 @@ final class BenchCommand implements Callable<Integer> {
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
 
+    @Option(names = "--nodes", split = ",", paramLabel = "NxW",
+            description = {"also run Troupe as local clusters of N node JVMs with W workers each, e.g. 1x2,2x1 "
+                    + "(engines troupe NxW; each node loads the workload's tables from CSV files written under "
+                    + "DIR/tables and the query spreads over all N); compare with the others at N*W workers"})
+    List<String> nodes = new ArrayList<>();
+
+    @Option(names = "--node-heap", paramLabel = "SIZE",
+            description = "each node JVM's -Xmx with --nodes (default: ${DEFAULT-VALUE})")
+    String nodeHeap = "2g";
+
     @Option(names = "--memory", split = ",", paramLabel = "D",
             description = {"also run every engine under 1/D of the memory each workload needs (Troupe's peak in "
                     + "memory, its nodes together, at the most workers), as engines troupe@1/D (troupe.memory.budget; "
@@ -71,15 +86,27 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** How long a cluster of --nodes may take to come up, and its client to see every node. */
+    private static final Duration CLUSTER_UP = Duration.ofSeconds(120);
+
     /** The JDBC URL of peer duckdb; a test points it at a driver that does not exist. */
     String duckDbUrl = DuckDbBenchEngine.URL;
 
     OutcomeSeam seam = (engine, workerCount, outcome) -> outcome;
 
+    /** The node JVMs' classpath; a test gives surefire's. */
+    String classpath = System.getProperty("java.class.path");
+
+    /** JVM options for each node after its -Xmx; a test makes them lighter. */
+    List<String> nodeJvmFlags = List.of();
+
     @Override
     public Integer call() throws Exception {
         ParseResult parsed = spec.commandLine().getParseResult();
         if (ablation) {
+            if (parsed.hasMatchedOption("--nodes")) {
+                throw RoundOptions.bad(spec, "--nodes does not go with --ablation (its settings run in one JVM)");
+            }
             AblationCommand delegate = new AblationCommand();
             delegate.lessons = lessons;
             delegate.rounds = rounds.givenOr(parsed, AblationCommand.defaults());
@@ -93,33 +120,42 @@ final class BenchCommand implements Callable<Integer> {
         List<Integer> counts = rounds.check(spec, 0, "");
         List<String> peerIds = parsePeers();
         List<Integer> divisors = checkDivisors();
+        List<BenchCluster> clusters = parseNodes();
         OutDirectory.prepare(spec, rounds.out);
 
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
         BenchSize size = rounds.size();
-        List<BenchEngine> engines = openEngines(peerIds, divisors);
+        BenchTableFiles tableFiles = new BenchTableFiles(rounds.out.resolve("tables"), err);
+        List<BenchEngine> engines = openEngines(peerIds, divisors, clusters, tableFiles, err);
         try {
-            BenchReport report = new BenchReport();
+            BenchReport report = new BenchReport(engines.stream().filter(e -> e instanceof ClusterBenchEngine)
+                    .map(BenchEngine::id).toList());
             for (BenchWorkload workload : chosen) {
                 runWorkload(workload, size, engines, counts, report, err);
+                tableFiles.delete(workload);
             }
             Path csv = rounds.out.resolve("results.csv");
             report.writeCsv(csv);
             List<String> ids = engines.stream().map(BenchEngine::id).toList();
             stdout.printf(Locale.ROOT, "troupe bench: %s; %d timed runs after %d warm-up(s), engines "
                             + "alternating, %d processors; wall seconds of the whole query; speedup = 1-worker "
-                            + "median / median%n",
+                            + "median / median%s%n",
                     String.join(", ", chosen.stream().map(w -> w.id() + " " + w.size(size)).toList()), rounds.runs,
                     rounds.warmups,
-                    Runtime.getRuntime().availableProcessors());
+                    Runtime.getRuntime().availableProcessors(), clusters.isEmpty() ? "" : "; troupe NxW: N node JVMs "
+                            + "of W workers, its rows through a client in this JVM, compared with the others at N*W "
+                            + "workers (its speedup over troupe's 1 worker)");
             stdout.print(report.table(ids));
             Path png = rounds.out.resolve("chart.png");
-            new BenchChart(report.summaries(ids), ids, counts, size).write(png);
+            List<Integer> xs = new ArrayList<>(counts);
+            clusters.stream().map(BenchCluster::threads).filter(t -> !xs.contains(t)).forEach(xs::add);
+            xs.sort(null);
+            new BenchChart(report.summaries(ids), ids, xs, size).write(png);
             stdout.printf("wrote %s and %s%n", csv, png);
             stdout.flush();
             return 0;
-        } catch (BenchMismatchException e) {
+        } catch (BenchMismatchException | BenchFailedException e) {
             err.println("troupe bench: FAILED: " + e.getMessage());
             err.flush();
             return 1;
@@ -150,15 +186,18 @@ final class BenchCommand implements Callable<Integer> {
                         memoryNeed, most);
             }
         }
-        List<Rounds.Slot> slots = new ArrayList<>();
-        for (int k : counts) {
-            for (BenchEngine engine : engines) {
-                if (k >= engine.minWorkers()) {
-                    slots.add(slot(workload, engine, k, report));
-                }
+        record Planned(int threads, Rounds.Slot slot) {
+        }
+        List<Planned> planned = new ArrayList<>();
+        for (BenchEngine engine : engines) {
+            for (int k : engine.workerCounts(counts)) {
+                planned.add(new Planned(engine.nodes() * k, slot(workload, engine, k, report)));
             }
         }
-        Rounds.run(slots, rounds.warmups, rounds.runs, "bench", workload.id(), err);
+        // A round runs by workers in all (a stable sort: the engines in order within), a cluster beside the others.
+        planned.sort(Comparator.comparingInt(Planned::threads));
+        Rounds.run(planned.stream().map(Planned::slot).toList(), rounds.warmups, rounds.runs, "bench", workload.id(),
+                err);
         for (BenchEngine engine : engines) {
             engine.unload(workload);
         }
@@ -181,8 +220,8 @@ final class BenchCommand implements Callable<Integer> {
 
             @Override
             public void record(int round, BenchOutcome outcome) {
-                report.add(new BenchRun(workload, engine.id(), k, round, outcome.seconds(), outcome.rows(),
-                        outcome.checksum()));
+                report.add(new BenchRun(workload, engine.id(), engine.nodes(), k, round, outcome.seconds(),
+                        outcome.rows(), outcome.checksum()));
             }
 
             @Override
@@ -196,7 +235,8 @@ final class BenchCommand implements Callable<Integer> {
      * Troupe on its own settings first (the ratios are over it), then each peer, then each engine
      * again under each share of the memory.
      */
-    private List<BenchEngine> openEngines(List<String> peerIds, List<Integer> divisors) throws Exception {
+    private List<BenchEngine> openEngines(List<String> peerIds, List<Integer> divisors, List<BenchCluster> clusters,
+                                          BenchTableFiles tableFiles, PrintWriter err) throws Exception {
         List<BenchEngine> engines = new ArrayList<>();
         // Peers first: a missing driver should stop the bench before Troupe starts anything.
         List<BenchEngine> peerEngines = new ArrayList<>();
@@ -219,8 +259,34 @@ final class BenchCommand implements Callable<Integer> {
         for (int d : divisors) {
             engines.add(new TroupeBenchEngine(d));
         }
+        List<String> jvmOptions = new ArrayList<>(List.of("-Xmx" + nodeHeap));
+        jvmOptions.addAll(nodeJvmFlags);
+        ClusterBenchEngine.Launch launch = new ClusterBenchEngine.Launch(classpath, jvmOptions, CLUSTER_UP);
+        for (BenchCluster cluster : clusters) {
+            engines.add(new ClusterBenchEngine(cluster, tableFiles, rounds.out.resolve("clusters"), launch, err));
+        }
         engines.addAll(peerEngines);
         return engines;
+    }
+
+    /** The distinct NxW of --nodes, and --node-heap checked. */
+    private List<BenchCluster> parseNodes() {
+        List<BenchCluster> chosen = new ArrayList<>();
+        for (String text : nodes) {
+            BenchCluster cluster;
+            try {
+                cluster = BenchCluster.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw bad(e.getMessage());
+            }
+            if (!chosen.contains(cluster)) {
+                chosen.add(cluster);
+            }
+        }
+        if (!ClusterCommand.Start.HEAP.matcher(nodeHeap).matches()) {
+            throw bad("--node-heap must be a size like 512m or 2g, got '" + nodeHeap + "'");
+        }
+        return chosen;
     }
 
     private List<Integer> checkDivisors() {

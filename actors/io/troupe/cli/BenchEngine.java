@@ -13,11 +13,19 @@ import java.util.List;
  */
 interface BenchEngine extends AutoCloseable {
 
-    /** The name in results.csv and in the printed table (troupe, duckdb). */
+    /** The name in results.csv and in the printed table (troupe, duckdb, troupe 2x1). */
     String id();
 
-    /** The smallest worker count it runs with: 0 (the leader alone) for Troupe, 1 thread for a peer. */
-    int minWorkers();
+    /**
+     * The worker counts it runs with, of those the bench was given ({@code --workers}): all of them for
+     * Troupe (0: the leader alone), those of 1 thread or more for a peer, its own for a cluster.
+     */
+    List<Integer> workerCounts(List<Integer> asked);
+
+    /** How many node JVMs run its queries: 1 but for a cluster (results.csv's {@code nodes}). */
+    default int nodes() {
+        return 1;
+    }
 
     /**
      * Makes the workload's tables, replacing older ones: {@code tables} as the bench generated them

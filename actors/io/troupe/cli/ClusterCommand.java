@@ -61,7 +61,7 @@ final class ClusterCommand implements Callable<Integer> {
             description = "Start a media driver and N node JVMs, and wait until all are Up.")
     static final class Start implements Callable<Integer> {
 
-        private static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
+        static final Pattern HEAP = Pattern.compile("[1-9][0-9]*[kKmMgG]?");
 
         @Option(names = "--nodes", required = true, paramLabel = "N", description = "node JVMs, 1.." + MAX_NODES)
         int nodes;

@@ -88,8 +88,8 @@ public final class DuckDbBenchEngine implements BenchEngine {
     }
 
     @Override
-    public int minWorkers() {
-        return 1;
+    public List<Integer> workerCounts(List<Integer> asked) {
+        return asked.stream().filter(k -> k >= 1).toList();
     }
 
     /**

@@ -21,7 +21,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * A cluster of Troupe nodes on this host, each a JVM of its own, with one standalone Aeron media driver
@@ -275,6 +277,22 @@ final class LocalCluster {
         Path parent = Files.isDirectory(preferred) && Files.isWritable(preferred) ? preferred
                 : Path.of(System.getProperty("java.io.tmpdir"));
         return parent.resolve("troupe-cluster-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /**
+     * The first of {@code count} consecutive loopback ports free now, at random in 20000..59999 (a later
+     * bind may still lose one to another program: start then fails naming the node).
+     *
+     * @throws IllegalStateException when 100 tries found none
+     */
+    static int freePorts(int count) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int base = ThreadLocalRandom.current().nextInt(20000, 60000);
+            if (IntStream.range(base, base + count).allMatch(ClusterCommand.Start::isFree)) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no " + count + " consecutive free loopback ports found in 20000..59999");
     }
 
     /** {@code dir}'s manifest, or a clear error when no cluster was started there. */

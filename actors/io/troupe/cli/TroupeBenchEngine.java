@@ -44,8 +44,8 @@ final class TroupeBenchEngine implements BenchEngine {
     }
 
     @Override
-    public int minWorkers() {
-        return 0;
+    public List<Integer> workerCounts(List<Integer> asked) {
+        return asked;
     }
 
     @Override

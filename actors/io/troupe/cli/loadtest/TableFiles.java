@@ -6,8 +6,14 @@ import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.types.Schema;
 
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.types.Field;
+
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.Writer;
+import java.math.BigDecimal;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +28,8 @@ import java.util.stream.Stream;
  * line declares the columns as {@link Schema#parse} reads them
  * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
  * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
- * Stateless.
+ * {@link #write} writes a table so: every value of every type reads back the same (text quoted, so an
+ * empty string stays one). Stateless.
  */
 public final class TableFiles {
 
@@ -63,6 +70,50 @@ public final class TableFiles {
             }
         }
         return tables;
+    }
+
+    /**
+     * Writes {@code table} as {@code dir/NAME.csv}, replacing it, for {@link #read} (and a node's
+     * {@code --tables}) to load: the header of its columns, then one line per row.
+     *
+     * @return the file written
+     */
+    public static Path write(Table table, Path dir) throws IOException {
+        Path file = dir.resolve(table.name() + CSV);
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            List<String> header = new ArrayList<>();
+            for (Field field : table.schema().fields()) {
+                header.add(field.name() + " " + field.type() + (field.nullable() ? "" : " NOT NULL"));
+            }
+            out.write(String.join(",", header));
+            out.write('\n');
+            int columns = table.schema().size();
+            for (Batch chunk : table.chunks()) {
+                for (int i = 0; i < chunk.size(); i++) {
+                    int row = chunk.row(i);
+                    for (int c = 0; c < columns; c++) {
+                        if (c > 0) {
+                            out.write(',');
+                        }
+                        out.write(field(chunk.column(c), row));
+                    }
+                    out.write('\n');
+                }
+            }
+        }
+        return file;
+    }
+
+    /** One value as CSV: NULL empty, text quoted (its quotes doubled), decimals plain, dates yyyy-mm-dd. */
+    private static String field(ColumnVector column, int row) {
+        Object value = column.getObject(row);
+        if (value == null) {
+            return "";
+        }
+        if (value instanceof String text) {
+            return '"' + text.replace("\"", "\"\"") + '"';
+        }
+        return value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString();
     }
 
     /** The columns that {@code file}'s first line declares ({@link Schema#parse}). */

@@ -46,6 +46,18 @@ class BadArgumentsTest {
                 "--out", out);
         assertBad("troupe bench: --lessons needs --ablation (or run troupe ablation)", "bench", "--lessons", "s1",
                 "--out", out);
+        assertBad("troupe bench: --nodes takes NxW (N node JVMs with W workers each, e.g. 2x1), got '2x'", "bench",
+                "--nodes", "1x2,2x", "--out", out);
+        assertBad("troupe bench: --nodes 0x1: N (node JVMs) must be in 1..32, got 0", "bench", "--nodes", "0x1",
+                "--out", out);
+        assertBad("troupe bench: --nodes 3x300: W (workers per node) must be in 1..256, got 300", "bench", "--nodes",
+                "3x300", "--out", out);
+        assertBad("troupe bench: --nodes 2x0: W (workers per node) must be in 1..256, got 0", "bench", "--nodes",
+                "2x0", "--out", out);
+        assertBad("troupe bench: --nodes does not go with --ablation (its settings run in one JVM)", "bench",
+                "--ablation", "--nodes", "2x1", "--out", out);
+        assertBad("troupe bench: --node-heap must be a size like 512m or 2g, got '2 GB'", "bench", "--nodes", "2x1",
+                "--node-heap", "2 GB", "--out", out);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertBad("troupe bench: --out " + file + " is not a writable directory", "bench", "--out", file.toString());
         assertFalse(Files.exists(dir.resolve("results")), "no argument passed: nothing was made");

@@ -36,13 +36,14 @@ class BenchCommandTest {
         assertEquals(0, r.exitCode(), r.err());
 
         List<String> lines = Files.readAllLines(outDir.resolve("results.csv"));
-        assertEquals("workload,engine,workers,run,seconds,rows,checksum", lines.get(0));
+        assertEquals("workload,engine,workers,run,seconds,rows,checksum,nodes", lines.get(0));
         List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
         // Per workload: troupe with 0, 1, 2 workers and duckdb with 1, 2 threads, 2 runs each.
         assertEquals(2 * (3 + 2) * 2, rows.size());
         for (String[] row : rows) {
-            assertEquals(7, row.length, String.join(",", row));
+            assertEquals(8, row.length, String.join(",", row));
             assertTrue(Double.parseDouble(row[4]) > 0, String.join(",", row));
+            assertEquals("1", row[7], "one node: " + String.join(",", row));
         }
         Map<String, List<String[]>> byWorkload = rows.stream().collect(Collectors.groupingBy(row -> row[0]));
         assertEquals(Set.of("w1", "w2"), byWorkload.keySet());
@@ -67,7 +68,7 @@ class BenchCommandTest {
         assertTrue(image.getWidth() > 600 && image.getHeight() > 400, image.getWidth() + "x" + image.getHeight());
 
         assertTrue(r.out().contains("median s"), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w1       duckdb        2")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w1       duckdb      1       2")), r.out());
         assertTrue(r.err().contains("bench: w1: run 2/2"), r.err());
     }
 
@@ -129,7 +130,7 @@ class BenchCommandTest {
         assertEquals(List.of("w2,troupe,0,1"), lines.subList(1, lines.size()).stream()
                 .map(l -> String.join(",", Arrays.copyOf(l.split(","), 4))).toList());
         assertNotNull(ImageIO.read(dir.resolve("chart.png").toFile()));
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w2       troupe        0") && l.contains(" - ")),
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("w2       troupe      1       0") && l.contains(" - ")),
                 r.out());
     }
 

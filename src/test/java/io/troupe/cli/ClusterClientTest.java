@@ -57,7 +57,7 @@ class ClusterClientTest {
     @Timeout(500)
     void shouldQueryEachNodeAsDuckDbDoesAndFailClearly() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_204L);
-        int basePort = LocalClusterTest.freePorts(NODES);
+        int basePort = LocalCluster.freePorts(NODES);
         LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of("orders:customer"));
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),

@@ -48,7 +48,7 @@ class ClusterFailureTest {
     @Timeout(600)
     void aDeadCoordinatorEndsItsQueryEverywhereAndADeadDriverFailsQueries() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_203L);
-        int basePort = LocalClusterTest.freePorts(NODES);
+        int basePort = LocalCluster.freePorts(NODES);
         LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of());
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
@@ -55,7 +54,7 @@ class LocalClusterTest {
     @Test
     @Timeout(400)
     void shouldFormReportSeeAKilledNodeRemovedAndStopClean() throws Exception {
-        int basePort = freePorts(NODES);
+        int basePort = LocalCluster.freePorts(NODES);
         LocalCluster.Spec spec = new LocalCluster.Spec(NODES, 1, basePort, runDir,
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
@@ -150,16 +149,5 @@ class LocalClusterTest {
             TimeUnit.MILLISECONDS.sleep(200);
         }
         throw new AssertionError(statusFile + " never showed it within " + bound.toSeconds() + " s; last view: " + view);
-    }
-
-    /** The first of {@code count} consecutive free loopback ports. */
-    static int freePorts(int count) {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int base = ThreadLocalRandom.current().nextInt(20000, 60000);
-            if (IntStream.range(base, base + count).allMatch(ClusterCommand.Start::isFree)) {
-                return base;
-            }
-        }
-        throw new AssertionError("no " + count + " consecutive free ports found");
     }
 }

@@ -2,19 +2,24 @@ package io.troupe.cli.loadtest;
 
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.List;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -74,6 +79,36 @@ class LoadInputsTest {
                 error(() -> TableFiles.read(dir)));
         assertEquals("--tables " + dir.resolve("orders.csv") + ": not a directory",
                 error(() -> TableFiles.read(dir.resolve("orders.csv"))));
+    }
+
+    /** What {@link TableFiles#write} writes reads back the same: random values of every type, NULLs, awkward text. */
+    @Test
+    void shouldReadBackEveryValueItWrote(@TempDir Path dir) throws Exception {
+        Schema schema = Schema.of(Field.of("i", DataType.INT32).withNullable(false), Field.of("l", DataType.INT64),
+                Field.of("d", DataType.decimal(9, 2)), Field.of("day", DataType.DATE), Field.of("f", DataType.FLOAT64),
+                Field.of("b", DataType.BOOLEAN), Field.of("s", DataType.VARCHAR));
+        Random random = new Random(20_261_203L);
+        String[] texts = {"", "plain", "a, b", "say \"hi\"", "two\nlines", "  spaced  ", "\u00e9t\u00e9", "NULL"};
+        TableBuilder builder = new TableBuilder("mixed", schema, 100);
+        for (int row = 0; row < 1_000; row++) {
+            builder.addRow(random.nextInt(), nullOr(random, random.nextLong()),
+                    nullOr(random, BigDecimal.valueOf(random.nextInt(2_000_000_000) - 1_000_000_000L, 2)),
+                    nullOr(random, LocalDate.ofEpochDay(random.nextInt(40_000) - 20_000)),
+                    nullOr(random, random.nextInt(10) == 0 ? Double.NaN : random.nextGaussian() * 1e6),
+                    nullOr(random, random.nextBoolean()), nullOr(random, texts[random.nextInt(texts.length)]));
+        }
+        Table written = builder.build();
+        TableFiles.write(written, dir);
+        List<Table> read = TableFiles.read(dir);
+
+        assertEquals(1, read.size());
+        assertEquals(schema, read.get(0).schema());
+        assertEquals(new QueryResult(schema, written.chunks()).rows(),
+                new QueryResult(schema, read.get(0).chunks()).rows());
+    }
+
+    private static Object nullOr(Random random, Object value) {
+        return random.nextInt(8) == 0 ? null : value;
     }
 
     @Test
