@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Back-pressure: an offer the client's reading holds back is retried under the channel's idle
  * strategy; the query's own stream fills meanwhile, and its workers wait. Every wait checks the cancel
  * flag and the query's deadline (its {@code timeout}) between tries, and a client that went away
- * (its subscription closed: the offer says CLOSED) ends the query.
+ * (its subscription closed: the offer says CLOSED) ends the query, as a failure: the same CLOSED is all
+ * a dead media driver says, and then the client still listens.
  *
  * <p><b>Spread</b> ({@link Spread}): the thread tells every other node of the host to run its part
  * ({@link QueryService.RunPart}), streams the coordinator's part here ({@link Troupe#streamPart}: every
@@ -52,6 +53,8 @@ final class ServedQuery implements Runnable {
 
     /** How long the client may take to subscribe after Started before the query gives up. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    /** How long a spread query that failed here waits for another node's own failure, which says more. */
+    private static final Duration PEER_FAILURE_GRACE = Duration.ofSeconds(2);
     /** How long the thread waits for the next batch before it looks at the cancel flag again. */
     private static final Duration POLL = Duration.ofMillis(100);
 
@@ -161,17 +164,13 @@ final class ServedQuery implements Runnable {
             BatchSender sender = out.sender();
             long rows = 0;
             for (Batch batch = next(stream); batch != null; batch = next(stream)) {
-                if (!send(sender, batch, false)) {
-                    return;
-                }
+                send(sender, batch, false);
                 rows += batch.size();
             }
             if (spread != null) {
                 awaitParts();
             }
-            if (!send(sender, null, true)) {
-                return;
-            }
+            send(sender, null, true);
             sender.close();
             client.tell(new QueryRelay.Done(queryId, rows));
             succeeded = true;
@@ -179,7 +178,7 @@ final class ServedQuery implements Runnable {
         } catch (InterruptedException e) {
             fail(new QueryCancelledException("query " + queryId + " on node " + nodeId + " was interrupted"));
         } catch (RuntimeException | Error e) {
-            fail(peerFailure != null ? peerFailure : e);
+            fail(spread == null ? e : peerFailureOr(e));
         } finally {
             if (out != null) {
                 out.sender().close();
@@ -239,6 +238,25 @@ final class ServedQuery implements Runnable {
         }
     }
 
+    /**
+     * The failure to report for a spread query that failed here with {@code here}: another node's, when it
+     * comes within {@link #PEER_FAILURE_GRACE}. A node that fails breaks its streams (over the driver)
+     * before its own word (over Artery) reaches this node, and the broken stream says less than its cause.
+     */
+    private Throwable peerFailureOr(Throwable here) {
+        long deadline = System.nanoTime() + PEER_FAILURE_GRACE.toNanos();
+        while (peerFailure == null && partsSucceeded.get() < spread.peers().size()
+                && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return peerFailure != null ? peerFailure : here;
+    }
+
     private void fail(Throwable cause) {
         LOG.info("[{}] query {} failed: {}", nodeId, submit.queryId(), cause.toString());
         client.tell(new QueryRelay.Failed(submit.queryId(), nodeId, cause));
@@ -270,18 +288,21 @@ final class ServedQuery implements Runnable {
     }
 
     /**
-     * Sends {@code batch} (or the end of stream) however long the client holds it back; false when the
-     * client has gone (the query then just ends).
+     * Sends {@code batch} (or the end of stream) however long the client holds it back.
+     *
+     * @throws QueryFailedException when the stream closed under it: the client went away (then nobody
+     *         hears the failure), or the host's media driver is gone (then the client must hear it, or it
+     *         would wait for rows that never come)
      */
-    private boolean send(BatchSender sender, Batch batch, boolean endOfStream) {
+    private void send(BatchSender sender, Batch batch, boolean endOfStream) {
         while (true) {
             long result = endOfStream ? sender.offerEndOfStream() : sender.offer(batch);
             if (result > 0) {
-                return true;
+                return;
             }
             if (result == BatchSender.CLOSED) {
-                LOG.info("[{}] query {}: the client closed its stream", nodeId, submit.queryId());
-                return false;
+                throw new QueryFailedException("query " + submit.queryId() + " on node " + nodeId + ": its stream to"
+                        + " the client closed (the client went away, or the host's media driver is gone)");
             }
             checkRunning();
             sender.idle(0);
