@@ -3,6 +3,7 @@ package io.troupe.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.cluster.TableParts;
 import io.troupe.actors.cluster.TroupeNode;
 import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
@@ -96,6 +97,7 @@ final class NodeCommand implements Callable<Integer> {
                     + " the others' seed lists name it), got 0");
         }
         List<Table> loaded = List.of();
+        TableParts tableParts = TableParts.NONE;
         try {
             Partitioning partitioning = Partitioning.parse(partitioned);
             if (!partitioning.isEmpty() && (part == null || tables == null)) {
@@ -106,6 +108,7 @@ final class NodeCommand implements Callable<Integer> {
                 if (!partitioning.isEmpty()) {
                     int[] p = Partitioning.parsePart(part);
                     loaded = partitioning.apply(loaded, p[0], p[1]);
+                    tableParts = partitioning.source(tables);
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -117,7 +120,7 @@ final class NodeCommand implements Callable<Integer> {
         Path statusFile = ClusterManifest.statusFile(runDir, cluster.port());
         TroupeNode node;
         try {
-            node = TroupeNode.start(troupeSettings, cluster, config, statusFile);
+            node = TroupeNode.start(troupeSettings, cluster, config, statusFile, tableParts);
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("troupe node: " + e.getMessage());
             return 1;

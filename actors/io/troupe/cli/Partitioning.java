@@ -1,7 +1,10 @@
 package io.troupe.cli;
 
+import io.troupe.actors.cluster.TableParts;
+import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.operators.table.Table;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +14,8 @@ import java.util.Optional;
 /**
  * Which tables a node keeps only a part of ({@code --partitioned NAME[:COLUMN],...}, {@code --part I/N}):
  * by the hash of COLUMN, or round robin without one, each node of N keeping part I (from 1). The
- * others are replicated: every node holds all of them. Immutable.
+ * others are replicated: every node holds all of them. The node keeps the files as the tables' source
+ * ({@link #source}), to cut them again for another number of nodes. Immutable.
  *
  * @param columns by table name, the column it is partitioned by; an empty Optional for round robin
  */
@@ -78,6 +82,16 @@ record Partitioning(Map<String, Optional<String>> columns) {
             kept.add(column == null ? table : table.part(new Table.Part(index, count, column.orElse(null))));
         }
         return kept;
+    }
+
+    /**
+     * Where a node re-reads these tables from to cut them again ({@link TableParts}): the files of
+     * {@code dir} the node loaded them from.
+     */
+    TableParts source(Path dir) {
+        return (name, index, count) -> columns.containsKey(name)
+                ? Optional.of(TableFiles.read(dir, name).part(new Table.Part(index, count, columns.get(name).orElse(null))))
+                : Optional.empty();
     }
 
     boolean isEmpty() {

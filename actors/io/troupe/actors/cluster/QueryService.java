@@ -163,6 +163,8 @@ public final class QueryService {
 
     private final ActorContext<Command> context;
     private final Troupe troupe;
+    /** Cuts this node's parts of partitioned tables again for the nodes of a query. */
+    private final PartAlignment alignment;
     private final String nodeId;
     /** Null when the node has no shared media driver. */
     private final SharedDriverStreams streams;
@@ -176,10 +178,11 @@ public final class QueryService {
     /** Every other node's service, as the Receptionist lists them; each watched. */
     private final Set<ActorRef<Command>> peers = new HashSet<>();
 
-    private QueryService(ActorContext<Command> context, Troupe troupe, String nodeId, SharedDriverStreams streams,
-                         Supplier<NodeView> view) {
+    private QueryService(ActorContext<Command> context, Troupe troupe, TableParts tableParts, String nodeId,
+                         SharedDriverStreams streams, Supplier<NodeView> view) {
         this.context = context;
         this.troupe = troupe;
+        this.alignment = new PartAlignment(troupe, tableParts, nodeId);
         this.nodeId = nodeId;
         this.streams = streams;
         this.view = view;
@@ -188,14 +191,16 @@ public final class QueryService {
     /**
      * The service of node {@code nodeId}, registered with the Receptionist as it starts.
      *
-     * @param view what the node knows of the cluster now (null before its first view)
+     * @param tableParts where the node re-reads its partitioned tables from to cut them again
+     * @param view       what the node knows of the cluster now (null before its first view)
      */
-    static Behavior<Command> create(Troupe troupe, String nodeId, SharedDriverStreams streams, Supplier<NodeView> view) {
+    static Behavior<Command> create(Troupe troupe, TableParts tableParts, String nodeId, SharedDriverStreams streams,
+                                    Supplier<NodeView> view) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(KEY, context.getSelf()));
             context.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
                     context.messageAdapter(Receptionist.Listing.class, Services::new)));
-            return new QueryService(context, troupe, nodeId, streams, view).behavior();
+            return new QueryService(context, troupe, tableParts, nodeId, streams, view).behavior();
         });
     }
 
@@ -235,7 +240,7 @@ public final class QueryService {
         ServedQuery.Spread spreadOver = onThisHost.isEmpty() ? null
                 : new ServedQuery.Spread(SharedDriverNodeLinks.newTag(), onThisHost, self);
         int tag = spreadOver == null ? 0 : spreadOver.tag();
-        ServedQuery query = new ServedQuery(submit, troupe, streams, nodeId, spreadOver,
+        ServedQuery query = new ServedQuery(submit, troupe, alignment, streams, nodeId, spreadOver,
                 () -> self.tell(new Ended(relay, tag)));
         served.put(relay, query);
         if (spreadOver != null) {
@@ -296,7 +301,7 @@ public final class QueryService {
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
-        SpreadPart part = new SpreadPart(run, troupe, streams, nodeId, () -> self.tell(new PartOver(run.tag())));
+        SpreadPart part = new SpreadPart(run, troupe, alignment, streams, nodeId, () -> self.tell(new PartOver(run.tag())));
         parts.put(run.tag(), part);
         part.start();
         return Behaviors.same();

@@ -74,6 +74,7 @@ final class ServedQuery implements Runnable {
 
     private final QueryService.Submit submit;
     private final Troupe troupe;
+    private final PartAlignment alignment;
     private final SharedDriverStreams streams;
     private final String nodeId;
     private final Runnable onEnded;
@@ -93,10 +94,11 @@ final class ServedQuery implements Runnable {
     private long deadline = Long.MAX_VALUE;
 
     /** @param spread how the query is spread over this host's nodes; null to run it here alone */
-    ServedQuery(QueryService.Submit submit, Troupe troupe, SharedDriverStreams streams, String nodeId, Spread spread,
-                Runnable onEnded) {
+    ServedQuery(QueryService.Submit submit, Troupe troupe, PartAlignment alignment, SharedDriverStreams streams,
+                String nodeId, Spread spread, Runnable onEnded) {
         this.submit = submit;
         this.troupe = troupe;
+        this.alignment = alignment;
         this.streams = streams;
         this.nodeId = nodeId;
         this.spread = spread;
@@ -153,7 +155,8 @@ final class ServedQuery implements Runnable {
         boolean succeeded = false;
         try {
             if (spread == null) {
-                // Alone, a node holds just its part of a partitioned table: a query over it cannot be answered.
+                // Alone, a node answers a query over a partitioned table once it holds all of it.
+                alignment.align(submit.plan(), List.of(nodeId));
                 PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), submit.plan()), 1);
             }
             stream = spread == null ? troupe.stream(submit.plan(), submit.options()) : startSpread();
@@ -201,6 +204,7 @@ final class ServedQuery implements Runnable {
         int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
+        alignment.align(submit.plan(), nodeIds);
         List<String> parts = PartCoverage.held(troupe.catalog(), submit.plan());
         PartCoverage.checkCount(submit.queryId(), parts, nodeIds.size());
         held.put(nodeId, parts);

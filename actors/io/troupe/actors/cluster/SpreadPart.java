@@ -26,15 +26,18 @@ final class SpreadPart implements Runnable {
 
     private final QueryService.RunPart run;
     private final Troupe troupe;
+    private final PartAlignment alignment;
     private final SharedDriverStreams streams;
     private final String nodeId;
     private final Runnable onEnded;
     private volatile String cancelled;
     private volatile RunningQuery running;
 
-    SpreadPart(QueryService.RunPart run, Troupe troupe, SharedDriverStreams streams, String nodeId, Runnable onEnded) {
+    SpreadPart(QueryService.RunPart run, Troupe troupe, PartAlignment alignment, SharedDriverStreams streams,
+               String nodeId, Runnable onEnded) {
         this.run = run;
         this.troupe = troupe;
+        this.alignment = alignment;
         this.streams = streams;
         this.nodeId = nodeId;
         this.onEnded = onEnded;
@@ -65,6 +68,7 @@ final class SpreadPart implements Runnable {
         Throwable failure = null;
         List<String> held = List.of();
         try {
+            alignment.align(run.plan(), run.nodeIds());
             held = PartCoverage.held(troupe.catalog(), run.plan());
             String planned = troupe.explainSpread(run.plan(), run.options(), run.nodeIds().size());
             if (planned.hashCode() != run.planHash()) {

@@ -83,6 +83,15 @@ public final class TroupeNode implements AutoCloseable {
      */
     public static TroupeNode start(TroupeSettings troupeSettings, ClusterSettings cluster, Config config,
                                    Path statusFile) throws InterruptedException {
+        return start(troupeSettings, cluster, config, statusFile, TableParts.NONE);
+    }
+
+    /**
+     * Starts a node as {@link #start(TroupeSettings, ClusterSettings, Config, Path)} does, whose partitioned
+     * tables can be re-read from {@code tableParts} and cut again for the nodes of a query.
+     */
+    public static TroupeNode start(TroupeSettings troupeSettings, ClusterSettings cluster, Config config,
+                                   Path statusFile, TableParts tableParts) throws InterruptedException {
         LoggerFactory.getLogger(TroupeNode.class);
         if (!cluster.mediaDriverDir().isEmpty()
                 && !StandaloneDriver.awaitActive(Path.of(cluster.mediaDriverDir()), DRIVER_WAIT)) {
@@ -104,7 +113,7 @@ public final class TroupeNode implements AutoCloseable {
             Troupe started = troupe;
             system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set,
                     () -> started.status().runningQueries()), "troupe-membership", DispatcherSelector.blocking());
-            system.systemActorOf(QueryService.create(troupe, nodeId, streams, view::get), "troupe-queries",
+            system.systemActorOf(QueryService.create(troupe, tableParts, nodeId, streams, view::get), "troupe-queries",
                     Props.empty());
             system.getWhenTerminated().whenComplete((done, error) -> node.terminated.complete(null));
             LOG.info("[{}] node started: cluster {}, seed nodes {}, data plane {}", nodeId, cluster.name(),

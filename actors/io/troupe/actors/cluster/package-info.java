@@ -4,6 +4,10 @@
  * every node of a host: the node that takes a client's query coordinates it, each node running its part
  * on its {@link io.troupe.actors.api.Troupe} ({@link io.troupe.actors.cluster.QueryService} has the
  * protocol, {@link io.troupe.actors.cluster.SharedDriverNodeLinks} the streams between the nodes).
+ * Tables partitioned across the nodes are checked to be held once by the query's nodes
+ * ({@link io.troupe.actors.cluster.PartCoverage}), and cut again from their source for a query that
+ * runs on another number of nodes than they were cut for ({@link io.troupe.actors.cluster.PartAlignment}):
+ * after a node is lost, the survivors share its part.
  *
  * <h2>A node</h2>
  * {@link io.troupe.actors.cluster.TroupeNode} is a Troupe whose actor system is a cluster member

@@ -61,15 +61,28 @@ public final class TableFiles {
         List<Table> tables = new ArrayList<>();
         for (Path file : files) {
             String fileName = file.getFileName().toString();
-            String name = fileName.substring(0, fileName.length() - CSV.length());
-            DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
-            try {
-                tables.add(new DelimitedFileLoader(schema(file), format).load(file, name));
-            } catch (TroupeException e) {
-                throw new IllegalArgumentException(e.getMessage());
-            }
+            tables.add(read(dir, fileName.substring(0, fileName.length() - CSV.length())));
         }
         return tables;
+    }
+
+    /**
+     * Table {@code name} of {@code dir}: the file {@code dir/NAME.csv}.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the file (missing), or the file, line
+     *                                  and column of a bad header or value
+     */
+    public static Table read(Path dir, String name) {
+        Path file = dir.resolve(name + CSV);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(file + ": no such file");
+        }
+        DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
+        try {
+            return new DelimitedFileLoader(schema(file), format).load(file, name);
+        } catch (TroupeException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
     }
 
     /**

@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Issue 10, point 5, with real JVMs: a 3-node local cluster on one host, every query spread over the
  * nodes alive. The coordinator of a query killed with SIGKILL: the client's query fails naming it, and
  * the other nodes end their parts (their status files count no query running), within the failure
- * detector's bound; the two survivors then answer a spread query as DuckDB does. The host's media
+ * detector's bound; the two survivors then answer a spread query as DuckDB does, orders (partitioned
+ * over the three) cut again between them from its file. The host's media
  * driver killed during a query: the query fails (it does not hang), and so does the next, saying the
  * driver is gone. Every child is bounded in time and stopped by its pid in the finally.
  */
@@ -49,7 +50,7 @@ class ClusterFailureTest {
     void aDeadCoordinatorEndsItsQueryEverywhereAndADeadDriverFailsQueries() throws Exception {
         Path tables = ClusterQueries.writeTables(runDir.resolve("tables"), 20_261_203L);
         int basePort = LocalCluster.freePorts(NODES);
-        LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of());
+        LocalCluster.Spec spec = TestClusters.spec(NODES, basePort, runDir, tables, List.of("orders:customer"));
         try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
             ClusterManifest manifest = LocalCluster.start(spec, TroupeSettings.load().transport(),
                     new PrintWriter(new StringWriter(), true));
