@@ -5,7 +5,6 @@ import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.cluster.NodeStatusFile;
 import io.troupe.actors.cluster.NodeView;
-import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import picocli.CommandLine.Command;
@@ -89,9 +88,14 @@ final class ClusterCommand implements Callable<Integer> {
                         + " those --partitioned names)")
         Path tables;
 
+        @Option(names = "--generate", paramLabel = "BENCHMARK:SF",
+                description = "every node generates a benchmark's tables at start (tpch:0.1, tpcds:1), replicated"
+                        + " but those --partitioned")
+        String generate;
+
         @Option(names = "--partitioned", split = ",", paramLabel = "NAME[:COLUMN]",
-                description = "of the --tables, node i keeps only part i of these: by the hash of COLUMN, or round"
-                        + " robin by row without one")
+                description = "of the tables, node i keeps only part i of these: by the hash of COLUMN, or without"
+                        + " one round robin by row (files) or by the generator's parts (generated)")
         List<String> partitioned = new ArrayList<>();
 
         @Option(names = "--set", paramLabel = "KEY=VALUE",
@@ -120,16 +124,10 @@ final class ClusterCommand implements Callable<Integer> {
                 throw RoundOptions.bad(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
             }
             TroupeSettings troupeSettings = checkSettings(spec, settings);
-            if (tables != null || !partitioned.isEmpty()) {
-                try {
-                    Partitioning partitioning = Partitioning.parse(partitioned);
-                    if (tables == null) {
-                        throw new IllegalArgumentException("--partitioned needs --tables");
-                    }
-                    partitioning.apply(TableFiles.read(tables), 0, nodes);
-                } catch (IllegalArgumentException e) {
-                    throw RoundOptions.bad(spec, e.getMessage());
-                }
+            try {
+                NodeTables.of(tables, generate, partitioned).check(nodes);
+            } catch (IllegalArgumentException e) {
+                throw RoundOptions.bad(spec, e.getMessage());
             }
             for (int port = basePort; port < basePort + nodes; port++) {
                 if (!isFree(port)) {
@@ -143,7 +141,7 @@ final class ClusterCommand implements Callable<Integer> {
             LocalCluster.Spec cluster = new LocalCluster.Spec(nodes, workers, basePort, runDir,
                     System.getProperty("java.class.path"), List.of("-Xmx" + heap), settings,
                     Optional.ofNullable(tables).map(Path::toAbsolutePath), Duration.ofSeconds(timeoutSeconds),
-                    partitioned);
+                    partitioned, Optional.ofNullable(generate));
             long start = System.nanoTime();
             ClusterManifest manifest;
             try {

@@ -60,16 +60,26 @@ final class LocalCluster {
      * @param settings   {@code troupe.*} settings for every node, passed as {@code -D} options
      * @param tables     a directory of CSV tables every node loads ({@code node --tables}); empty for none
      * @param upTimeout  how long start waits for every node to be Up
-     * @param partitioned the {@code --tables} each node keeps only its part of ({@code node --partitioned}:
+     * @param partitioned the tables each node keeps only its part of ({@code node --partitioned}:
      *                    {@code NAME[:COLUMN]}); node i (from 1) gets part i of {@code nodes}
+     * @param generate    a benchmark every node generates at start ({@code node --generate BENCHMARK:SF});
+     *                    empty for none
      */
     record Spec(int nodes, int workers, int basePort, Path runDir, String classpath, List<String> jvmOptions,
-                Map<String, String> settings, Optional<Path> tables, Duration upTimeout, List<String> partitioned) {
+                Map<String, String> settings, Optional<Path> tables, Duration upTimeout, List<String> partitioned,
+                Optional<String> generate) {
 
         Spec {
             jvmOptions = List.copyOf(jvmOptions);
             settings = Map.copyOf(settings);
             partitioned = List.copyOf(partitioned);
+        }
+
+        /** Nothing generated. */
+        Spec(int nodes, int workers, int basePort, Path runDir, String classpath, List<String> jvmOptions,
+             Map<String, String> settings, Optional<Path> tables, Duration upTimeout, List<String> partitioned) {
+            this(nodes, workers, basePort, runDir, classpath, jvmOptions, settings, tables, upTimeout, partitioned,
+                    Optional.empty());
         }
 
         /** Every table replicated. */
@@ -239,6 +249,7 @@ final class LocalCluster {
                 "--run-dir", spec.runDir().toString(), "--port", String.valueOf(port),
                 "--seed", "127.0.0.1:" + spec.basePort(), "--workers", String.valueOf(spec.workers())));
         spec.tables().ifPresent(dir -> command.addAll(List.of("--tables", dir.toString())));
+        spec.generate().ifPresent(benchmark -> command.addAll(List.of("--generate", benchmark)));
         if (!spec.partitioned().isEmpty()) {
             command.addAll(List.of("--partitioned", String.join(",", spec.partitioned()),
                     "--part", (port - spec.basePort() + 1) + "/" + spec.nodes()));

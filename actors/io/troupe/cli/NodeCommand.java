@@ -3,9 +3,7 @@ package io.troupe.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
-import io.troupe.actors.cluster.TableParts;
 import io.troupe.actors.cluster.TroupeNode;
-import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.table.Table;
@@ -27,8 +25,8 @@ import java.util.function.Supplier;
  * Ctrl-C, when it leaves the cluster and stops (exit 0), or until the cluster removes it (exit 1). Its
  * view goes to {@code <run-dir>/node-<port>.json} every second. The options override
  * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; {@code --tables} loads
- * delimited files as tables for clients' queries, whole, or this node's part ({@code --part I/N}) of those
- * {@code --partitioned} names; every other setting
+ * delimited files and {@code --generate} a benchmark's tables for clients' queries, whole, or this node's
+ * part ({@code --part I/N}) of those {@code --partitioned} names ({@link NodeTables}); every other setting
  * comes from application.conf and {@code -Dtroupe.*} (TROUPE_JAVA_OPTS). Arguments and settings are
  * checked before the node starts: a bad one gets one line and exit 2.
  */
@@ -55,8 +53,13 @@ final class NodeCommand implements Callable<Integer> {
                     + " queries; each node loads all of them (replicated) but those --partitioned names")
     Path tables;
 
+    @Option(names = "--generate", paramLabel = "BENCHMARK:SF",
+            description = "generate a benchmark's tables at start (tpch:0.1, tpcds:1), for clients' queries, whole but"
+                    + " those --partitioned: a node generates only its part of those without a column")
+    String generate;
+
     @Option(names = "--partitioned", split = ",", paramLabel = "NAME[:COLUMN]",
-            description = "of the --tables, keep only this node's part (--part) of these: by the hash of COLUMN,"
+            description = "of the tables, keep only this node's part (--part) of these: by the hash of COLUMN,"
                     + " or round robin by row without one")
     List<String> partitioned;
 
@@ -96,21 +99,20 @@ final class NodeCommand implements Callable<Integer> {
             throw RoundOptions.bad(spec, "--port must be in 1.." + ClusterSettings.MAX_PORT + " for a node (its status file and"
                     + " the others' seed lists name it), got 0");
         }
-        List<Table> loaded = List.of();
-        TableParts tableParts = TableParts.NONE;
+        NodeTables nodeTables;
+        List<Table> loaded;
         try {
-            Partitioning partitioning = Partitioning.parse(partitioned);
-            if (!partitioning.isEmpty() && (part == null || tables == null)) {
-                throw new IllegalArgumentException("--partitioned needs --tables and --part I/N");
+            nodeTables = NodeTables.of(tables, generate, partitioned);
+            if (!nodeTables.partitioning().isEmpty() && part == null) {
+                throw new IllegalArgumentException("--partitioned needs --part I/N");
             }
-            if (tables != null) {
-                loaded = TableFiles.read(tables);
-                if (!partitioning.isEmpty()) {
-                    int[] p = Partitioning.parsePart(part);
-                    loaded = partitioning.apply(loaded, p[0], p[1]);
-                    tableParts = partitioning.source(tables);
-                }
-            }
+            int[] p = part == null ? new int[] {0, 1} : Partitioning.parsePart(part);
+            nodeTables.generating().ifPresent(what -> {
+                spec.commandLine().getOut().println("troupe node: generating " + what
+                        + (part == null ? "" : ", part " + part + " of the partitioned tables"));
+                spec.commandLine().getOut().flush();
+            });
+            loaded = nodeTables.load(p[0], p[1]);
         } catch (IllegalArgumentException e) {
             throw RoundOptions.bad(spec, e.getMessage());
         }
@@ -120,7 +122,7 @@ final class NodeCommand implements Callable<Integer> {
         Path statusFile = ClusterManifest.statusFile(runDir, cluster.port());
         TroupeNode node;
         try {
-            node = TroupeNode.start(troupeSettings, cluster, config, statusFile, tableParts);
+            node = TroupeNode.start(troupeSettings, cluster, config, statusFile, nodeTables.parts());
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("troupe node: " + e.getMessage());
             return 1;

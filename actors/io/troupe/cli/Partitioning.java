@@ -1,10 +1,7 @@
 package io.troupe.cli;
 
-import io.troupe.actors.cluster.TableParts;
-import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.operators.table.Table;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +11,8 @@ import java.util.Optional;
 /**
  * Which tables a node keeps only a part of ({@code --partitioned NAME[:COLUMN],...}, {@code --part I/N}):
  * by the hash of COLUMN, or round robin without one, each node of N keeping part I (from 1). The
- * others are replicated: every node holds all of them. The node keeps the files as the tables' source
- * ({@link #source}), to cut them again for another number of nodes. Immutable.
+ * others are replicated: every node holds all of them. A node cuts them
+ * again for another number of nodes ({@link NodeTables#parts()}). Immutable.
  *
  * @param columns by table name, the column it is partitioned by; an empty Optional for round robin
  */
@@ -63,7 +60,8 @@ record Partitioning(Map<String, Optional<String>> columns) {
     }
 
     /**
-     * {@code tables} as node {@code index} of {@code count} keeps them: the partitioned ones cut to its part.
+     * {@code tables} as node {@code index} of {@code count} keeps them: the partitioned ones cut to its part
+     * (those made in part already, by a generator, as they are).
      *
      * @throws IllegalArgumentException naming a partitioned table that is not among them, or its column
      */
@@ -72,26 +70,17 @@ record Partitioning(Map<String, Optional<String>> columns) {
         tables.forEach(t -> byName.put(t.name(), t));
         for (String name : columns.keySet()) {
             if (!byName.containsKey(name)) {
-                throw new IllegalArgumentException("--partitioned names table " + name + ", which --tables does not"
-                        + " hold; it holds " + byName.keySet());
+                throw new IllegalArgumentException("--partitioned names table " + name + ", which the node does not"
+                        + " load; it loads " + byName.keySet());
             }
         }
         List<Table> kept = new ArrayList<>();
         for (Table table : tables) {
             Optional<String> column = columns.get(table.name());
-            kept.add(column == null ? table : table.part(new Table.Part(index, count, column.orElse(null))));
+            kept.add(column == null || table.part() != null ? table
+                    : table.part(new Table.Part(index, count, column.orElse(null))));
         }
         return kept;
-    }
-
-    /**
-     * Where a node re-reads these tables from to cut them again ({@link TableParts}): the files of
-     * {@code dir} the node loaded them from.
-     */
-    TableParts source(Path dir) {
-        return (name, index, count) -> columns.containsKey(name)
-                ? Optional.of(TableFiles.read(dir, name).part(new Table.Part(index, count, columns.get(name).orElse(null))))
-                : Optional.empty();
     }
 
     boolean isEmpty() {

@@ -2,6 +2,7 @@ package io.troupe.cli.data;
 
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.DelimitedFileWriter;
 import io.troupe.operators.table.Table;
@@ -24,6 +25,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Generates TPC-DS or TPC-H tables at a scale factor straight into Troupe's columnar
@@ -48,6 +51,8 @@ public final class BenchmarkDataGenerator {
 
     /** Rows a part is planned to hold: big enough to amortise a generator's start, small enough to balance. */
     static final long ROWS_PER_PART = 250_000;
+    /** The parts per share, at least, of a table generated in shares: a node's part is not one big part or none. */
+    static final int PARTS_PER_SHARE = 4;
 
     /** The tables made by one {@link #generate} call, in the benchmark's order. Immutable. */
     public record GeneratedData(Benchmark benchmark, double scale, List<Table> tables, double seconds) {
@@ -88,6 +93,11 @@ public final class BenchmarkDataGenerator {
         return benchmark.tables(1).stream().map(BenchmarkTable::name).toList();
     }
 
+    /** The benchmark's tables, empty: their names and schemas, to check names and columns against. */
+    public static List<Table> emptyTables(Benchmark benchmark) {
+        return benchmark.tables(1).stream().map(t -> new Table(t.name(), t.schema(), List.of())).toList();
+    }
+
     /**
      * Generates {@code tables} (every table of the benchmark when empty) of {@code benchmark} at
      * scale factor {@code scale} on {@code threads} threads, reporting rows to {@code progress}.
@@ -97,6 +107,20 @@ public final class BenchmarkDataGenerator {
      */
     public static GeneratedData generate(Benchmark benchmark, double scale, List<String> tables, int threads,
                                          GenerationProgress progress) {
+        return generate(benchmark, scale, tables, threads, progress, Map.of());
+    }
+
+    /**
+     * Generates as {@link #generate(Benchmark, double, List, int, GenerationProgress)} does, but of each table
+     * in {@code shares} only that share of its generator's parts ({@link ScanShare#index()},
+     * {@code index + count}, ...): node {@code index} of {@code count} nodes makes its part of the table,
+     * and the nodes' parts together are the whole table once. A table shared this way is cut into at least
+     * {@link #PARTS_PER_SHARE} parts per share where it can be split (a table that cannot, or of 25 rows or
+     * fewer, is one part: the first share holds it all). A TPC-DS returns table in shares is made by its own
+     * parts, not in its sales table's pass.
+     */
+    public static GeneratedData generate(Benchmark benchmark, double scale, List<String> tables, int threads,
+                                         GenerationProgress progress, Map<String, ScanShare> shares) {
         if (!(scale > 0)) {
             throw new IllegalArgumentException("scale factor must be positive: " + scale);
         }
@@ -109,14 +133,23 @@ public final class BenchmarkDataGenerator {
         }
         List<Task> tasks = new ArrayList<>();
         long expected = 0;
+        // A sales table makes its returns in the same pass, unless either is made in shares: each share of
+        // a table is then cut from its own parts, the same however the table is made (re-made alone later).
+        Function<BenchmarkTable, ScanShare> shareOf = t -> shares.getOrDefault(t.name(), ScanShare.WHOLE);
+        Predicate<BenchmarkTable> paired = t -> t.companion() != null && chosen.contains(t.companion())
+                && shareOf.apply(t).equals(ScanShare.WHOLE) && shareOf.apply(t.companion()).equals(ScanShare.WHOLE);
         for (BenchmarkTable t : chosen) {
-            expected += t.estimatedRows();
-            if (chosen.stream().anyMatch(other -> other.companion() == t)) {
+            ScanShare share = shareOf.apply(t);
+            expected += t.estimatedRows() / share.count();
+            if (chosen.stream().anyMatch(other -> other.companion() == t && paired.test(other))) {
                 continue; // its rows come with its sales table's
             }
-            boolean withCompanion = t.companion() != null && chosen.contains(t.companion());
-            for (BenchmarkTable.Part p : t.parts(ROWS_PER_PART)) {
-                tasks.add(new Task(t, p, withCompanion));
+            boolean withCompanion = paired.test(t);
+            long rowsPerPart = share.count() == 1 ? ROWS_PER_PART : Math.max(1, Math.min(ROWS_PER_PART,
+                    t.estimatedRows() / ((long) PARTS_PER_SHARE * share.count())));
+            List<BenchmarkTable.Part> parts = t.parts(rowsPerPart);
+            for (int i = share.index(); i < parts.size(); i += share.count()) {
+                tasks.add(new Task(t, parts.get(i), withCompanion));
             }
         }
         progress.expect(expected);

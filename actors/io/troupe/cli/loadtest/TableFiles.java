@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  */
 public final class TableFiles {
 
-    static final String CSV = ".csv";
+    public static final String CSV = ".csv";
 
     private TableFiles() {
     }

@@ -27,8 +27,9 @@ public final class Table {
 
     /**
      * Which part of a table partitioned across the nodes of a cluster a node holds: part {@code index}
-     * of {@code count}, by the hash of {@code column} ({@link VectorHash#part}) or, with no column, round
-     * robin by row number.
+     * of {@code count}, by the hash of {@code column} ({@link VectorHash#part}) or, with no column, rows
+     * dealt otherwise, each to one part: round robin by row number ({@link #part(Part)}), or the parts a
+     * generator made ({@link #asPart}).
      */
     public record Part(int index, int count, String column) {
         public Part {
@@ -95,6 +96,21 @@ public final class Table {
     /** Which part of a partitioned table this is; null for a whole table. */
     public Part part() {
         return part;
+    }
+
+    /**
+     * This table's rows as {@code part} of a table whose other parts were made elsewhere (a generator
+     * that made only this node's share): nothing is cut.
+     *
+     * @throws IllegalArgumentException when the part has a column (only a cut can promise a hash), or this
+     *         is already a part
+     */
+    public Table asPart(Part part) {
+        if (this.part != null || part.column() != null) {
+            throw new IllegalArgumentException("table " + name + " cannot be taken as " + part
+                    + (this.part != null ? ": it is already " + this.part : ": only a cut partitions by hash"));
+        }
+        return new Table(name, schema, chunks, part);
     }
 
     /**

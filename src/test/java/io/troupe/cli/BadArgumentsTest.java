@@ -120,13 +120,19 @@ class BadArgumentsTest {
                 "--tables", tables.toString(), "--run-dir", run);
         Path good = Files.createDirectories(dir.resolve("good"));
         Files.writeString(good.resolve("t.csv"), "id INT32\n1\n");
-        assertBad("troupe node: --partitioned needs --tables and --part I/N", "node", "--partitioned", "t",
+        assertBad("troupe node: --partitioned needs --part I/N", "node", "--partitioned", "t",
                 "--tables", good.toString(), "--run-dir", run);
+        assertBad("troupe node: --partitioned needs --tables or --generate", "node", "--partitioned", "t",
+                "--part", "1/2", "--run-dir", run);
+        assertBad("troupe node: --generate takes BENCHMARK:SF (tpch or tpcds, a positive scale factor), got 'tpch'",
+                "node", "--generate", "tpch", "--run-dir", run);
+        assertBad("troupe node: --generate takes BENCHMARK:SF (tpch or tpcds, a positive scale factor), got"
+                + " 'tpcx:1'", "node", "--generate", "tpcx:1", "--run-dir", run);
         assertBad("troupe node: --part takes I/N with 1 <= I <= N (this node's part of N), got '3/2'", "node",
                 "--partitioned", "t", "--part", "3/2", "--tables", good.toString(), "--run-dir", run);
         assertBad("troupe node: --partitioned takes NAME or NAME:COLUMN, got 't:'", "node", "--partitioned", "t:",
                 "--part", "1/2", "--tables", good.toString(), "--run-dir", run);
-        assertBad("troupe node: --partitioned names table u, which --tables does not hold; it holds [t]", "node",
+        assertBad("troupe node: --partitioned names table u, which the node does not load; it loads [t]", "node",
                 "--partitioned", "u", "--part", "1/2", "--tables", good.toString(), "--run-dir", run);
         assertBad("troupe node: table t has no column k to partition by", "node", "--partitioned", "t:k",
                 "--part", "1/2", "--tables", good.toString(), "--run-dir", run);
@@ -149,8 +155,10 @@ class BadArgumentsTest {
                 "--nodes", "3", "--set", "pekko.loglevel=DEBUG", "--run-dir", run);
         assertBad("troupe cluster start: --tables " + dir.resolve("none") + ": not a directory", "cluster", "start",
                 "--nodes", "3", "--tables", dir.resolve("none").toString(), "--run-dir", run);
-        assertBad("troupe cluster start: --partitioned needs --tables", "cluster", "start", "--nodes", "3",
-                "--partitioned", "orders", "--run-dir", run);
+        assertBad("troupe cluster start: --partitioned needs --tables or --generate", "cluster", "start",
+                "--nodes", "3", "--partitioned", "orders", "--run-dir", run);
+        assertBad("troupe cluster start: table lineitem has no column o_orderkey to partition by", "cluster", "start",
+                "--nodes", "3", "--generate", "tpch:1", "--partitioned", "lineitem:o_orderkey", "--run-dir", run);
         // Settings errors name the key, as a node would report them, before any JVM starts.
         assertBad("troupe cluster start: troupe.cluster.split-brain-resolver.stable-after must be a duration (500ms,"
                 + " 3s), got 'soon'", "cluster", "start", "--nodes", "3", "--set",
