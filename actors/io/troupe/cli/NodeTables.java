@@ -21,7 +21,8 @@ import java.util.TreeMap;
  * The tables a node loads at start ({@code node --tables DIR}, {@code --generate BENCHMARK:SF}), whole or
  * as its part of those {@code --partitioned} ({@link Partitioning}), and the source it cuts them from
  * again for another number of nodes ({@link #parts()}). A CSV table is read whole and cut (by the hash of
- * its column, or round robin by row). A generated table partitioned without a column is made in part:
+ * its column, or round robin by row), but a table of several files ({@code DIR/NAME/*.csv}) partitioned
+ * without a column, of which the node reads only its share of the files. A generated table partitioned without a column is made in part:
  * the node generates only its share of the generator's parts, which is where a node of a cluster saves the
  * most; with a column it is generated whole and cut. Immutable.
  *
@@ -88,7 +89,7 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
     List<Table> load(int index, int count) {
         Map<String, Table> byName = new TreeMap<>();
         if (csv != null) {
-            TableFiles.read(csv).forEach(t -> byName.put(t.name(), t));
+            TableFiles.names(csv).forEach(name -> byName.put(name, readFile(name, index, count)));
         }
         if (benchmark != null) {
             for (Table t : generate(BenchmarkDataGenerator.tableNames(benchmark), index, count)) {
@@ -112,8 +113,21 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
                 Table made = generate(List.of(name), index, count).get(0);
                 return Optional.of(column == null ? made : made.part(new Table.Part(index, count, column)));
             }
-            return Optional.of(TableFiles.read(csv, name).part(new Table.Part(index, count, column)));
+            Table read = readFile(name, index, count);
+            return Optional.of(read.part() != null ? read : read.part(new Table.Part(index, count, column)));
         };
+    }
+
+    /**
+     * Table {@code name} of the files: this node's share of its files where it is partitioned without a
+     * column and split into files, taken as its part; else all of it, to be cut.
+     */
+    private Table readFile(String name, int index, int count) {
+        Optional<String> column = partitioning.columns().get(name);
+        if (column != null && column.isEmpty() && TableFiles.isSplitByFile(csv, name)) {
+            return TableFiles.read(csv, name, new ScanShare(index, count)).asPart(new Table.Part(index, count, null));
+        }
+        return TableFiles.read(csv, name, ScanShare.WHOLE);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.troupe.cli.loadtest;
 
 import io.troupe.operators.TroupeException;
+import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
@@ -24,7 +25,8 @@ import java.util.stream.Stream;
 
 /**
  * Reads the {@code --tables DIR} of loadtest and of a node ({@code bin/troupe node}, {@code cluster start}):
- * every {@code DIR/NAME.csv} becomes table NAME. Its first
+ * every {@code DIR/NAME.csv} becomes table NAME, and so does every directory {@code DIR/NAME/} of such
+ * files (its files one after the other; nodes that share the table deal them by file). A file's first
  * line declares the columns as {@link Schema#parse} reads them
  * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
  * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
@@ -45,43 +47,92 @@ public final class TableFiles {
      *                                  header or value
      */
     public static List<Table> read(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("--tables " + dir + ": not a directory");
-        }
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(CSV) && Files.isRegularFile(p)).sorted()
-                    .toList();
-        } catch (IOException | UncheckedIOException e) {
-            throw new IllegalArgumentException("--tables " + dir + ": cannot list the directory: " + e);
-        }
-        if (files.isEmpty()) {
-            throw new IllegalArgumentException("--tables " + dir + ": no " + CSV + " files in the directory");
-        }
         List<Table> tables = new ArrayList<>();
-        for (Path file : files) {
-            String fileName = file.getFileName().toString();
-            tables.add(read(dir, fileName.substring(0, fileName.length() - CSV.length())));
+        for (String name : names(dir)) {
+            tables.add(read(dir, name, ScanShare.WHOLE));
         }
         return tables;
     }
 
     /**
-     * Table {@code name} of {@code dir}: the file {@code dir/NAME.csv}.
+     * The names of the tables of {@code dir}, sorted.
+     *
+     * @throws IllegalArgumentException when it is not a directory, or holds no table
+     */
+    public static List<String> names(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--tables " + dir + ": not a directory");
+        }
+        List<String> names = new ArrayList<>();
+        for (Path entry : list(dir, "--tables " + dir)) {
+            String fileName = entry.getFileName().toString();
+            if (fileName.endsWith(CSV) && Files.isRegularFile(entry)) {
+                names.add(fileName.substring(0, fileName.length() - CSV.length()));
+            } else if (Files.isDirectory(entry) && !csvFiles(entry).isEmpty()) {
+                names.add(fileName);
+            }
+        }
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("--tables " + dir + ": no " + CSV + " files in the directory");
+        }
+        names.sort(null);
+        return names;
+    }
+
+    /**
+     * Table {@code name} of {@code dir}: the file {@code dir/NAME.csv}, or the files {@code dir/NAME/*.csv}
+     * (each with the same header) one after the other in name order; of those, only the files of
+     * {@code share} (files {@code index}, {@code index + count}, ...: a node's share, dealt by file).
      *
      * @throws IllegalArgumentException with a one-line message naming the file (missing), or the file, line
      *                                  and column of a bad header or value
      */
-    public static Table read(Path dir, String name) {
+    public static Table read(Path dir, String name, ScanShare share) {
         Path file = dir.resolve(name + CSV);
-        if (!Files.isRegularFile(file)) {
+        List<Path> files;
+        if (Files.isRegularFile(file)) {
+            files = List.of(file);
+        } else if (Files.isDirectory(dir.resolve(name))) {
+            files = csvFiles(dir.resolve(name));
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException(dir.resolve(name) + ": no " + CSV + " files in the directory");
+            }
+        } else {
             throw new IllegalArgumentException(file + ": no such file");
         }
+        Schema schema = schema(files.get(0));
+        List<Batch> chunks = new ArrayList<>();
         DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
-        try {
-            return new DelimitedFileLoader(schema(file), format).load(file, name);
-        } catch (TroupeException e) {
-            throw new IllegalArgumentException(e.getMessage());
+        for (int i = share.index(); i < files.size(); i += share.count()) {
+            Schema declared = schema(files.get(i));
+            if (!declared.equals(schema)) {
+                throw new IllegalArgumentException(files.get(i) + ":1: its columns (" + declared.describe()
+                        + ") are not those of " + files.get(0) + " (" + schema.describe() + ")");
+            }
+            try {
+                chunks.addAll(new DelimitedFileLoader(schema, format).load(files.get(i), name).chunks());
+            } catch (TroupeException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
+        return new Table(name, schema, chunks);
+    }
+
+    /** Whether table {@code name} of {@code dir} is a directory of files (which nodes share by file). */
+    public static boolean isSplitByFile(Path dir, String name) {
+        return !Files.isRegularFile(dir.resolve(name + CSV)) && Files.isDirectory(dir.resolve(name));
+    }
+
+    private static List<Path> csvFiles(Path dir) {
+        return list(dir, dir.toString()).stream()
+                .filter(p -> p.getFileName().toString().endsWith(CSV) && Files.isRegularFile(p)).toList();
+    }
+
+    private static List<Path> list(Path dir, String what) {
+        try (Stream<Path> list = Files.list(dir)) {
+            return list.sorted().toList();
+        } catch (IOException | UncheckedIOException e) {
+            throw new IllegalArgumentException(what + ": cannot list the directory: " + e);
         }
     }
 

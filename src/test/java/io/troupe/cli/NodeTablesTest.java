@@ -86,6 +86,47 @@ class NodeTablesTest {
     }
 
     @Test
+    void aTableOfSeveralFilesIsDealtByFile() throws Exception {
+        Path csv = Files.createDirectories(dir.resolve("split"));
+        Path events = Files.createDirectories(csv.resolve("events"));
+        List<Integer> sizes = List.of(300, 1, 700, 0, 50);
+        List<String> all = new ArrayList<>();
+        long id = 0;
+        for (int f = 0; f < sizes.size(); f++) {
+            StringBuilder text = new StringBuilder("id INT64 NOT NULL,kind VARCHAR\n");
+            for (int r = 0; r < sizes.get(f); r++, id++) {
+                text.append(id).append(",k").append(id % 5).append('\n');
+                all.add(Arrays.toString(new Object[] {id, "k" + id % 5}));
+            }
+            Files.writeString(events.resolve("part-" + f + ".csv"), text);
+        }
+        assertEquals(sorted(all), sorted(rows(byName(NodeTables.of(csv, null, List.of()).load(0, 1)).get("events"))),
+                "replicated: every file");
+        NodeTables nodes = NodeTables.of(csv, null, List.of("events"));
+        for (int count = 1; count <= 3; count++) {
+            List<String> union = new ArrayList<>();
+            for (int index = 0; index < count; index++) {
+                Table part = byName(nodes.load(index, count)).get("events");
+                assertEquals(new Table.Part(index, count, null), part.part());
+                long expected = 0;
+                for (int f = index; f < sizes.size(); f += count) {
+                    expected += sizes.get(f);
+                }
+                assertEquals(expected, part.rowCount(), "node " + index + " of " + count + " reads its files alone");
+                assertEquals(sorted(rows(part)), sorted(rows(nodes.parts().cut("events", index, count).orElseThrow())));
+                union.addAll(rows(part));
+            }
+            assertEquals(sorted(all), sorted(union), "over " + count + " nodes");
+        }
+
+        Files.writeString(events.resolve("part-9.csv"), "id INT32,kind VARCHAR\n1,x\n");
+        IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
+                () -> NodeTables.of(csv, null, List.of()).load(0, 1));
+        assertTrue(other.getMessage().contains("part-9.csv:1: its columns (id int32, kind varchar) are not those of"),
+                other.getMessage());
+    }
+
+    @Test
     void aTableBothReadAndGeneratedIsRefused() throws Exception {
         Path csv = Files.createDirectories(dir.resolve("clash"));
         TableFiles.write(new TableBuilder("nation", Schema.parse("n INT32")).build(), csv);
