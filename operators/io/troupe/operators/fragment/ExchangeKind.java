@@ -79,15 +79,25 @@ public sealed interface ExchangeKind permits ExchangeKind.Gather, ExchangeKind.G
     }
 
     /**
-     * Each producer's batches stay where they were made, for the consumers beside it (a shared
-     * subplan's kept batches, read by its uses): a fragment boundary that moves nothing, even
-     * between JVMs, since every consumer above it either reads any share of the rows or has an
-     * exchange of its own.
+     * Each producer's batches stay where they were made, for the consumers beside it: a fragment
+     * boundary that moves nothing, even between JVMs. Either every consumer above it reads any share of
+     * the rows or has an exchange of its own (a shared subplan's kept batches, read by its uses:
+     * {@code why} empty), or the rows are on the node their keys hash to already (an input co-located
+     * on the keys by a table partitioned across the nodes: {@code why} says so).
      */
-    record Forward() implements ExchangeKind {
+    record Forward(String why) implements ExchangeKind {
+        /** A shared subplan's kept batches. */
+        public static final Forward KEPT = new Forward("");
+
+        public Forward {
+            if (why == null) {
+                throw new IllegalArgumentException("why a Forward is null; empty for a shared subplan's");
+            }
+        }
+
         @Override
         public String label() {
-            return "Forward";
+            return why.isEmpty() ? "Forward" : "Forward (" + why + ")";
         }
     }
 }

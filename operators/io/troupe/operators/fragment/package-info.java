@@ -19,6 +19,9 @@
  *   shared subplan (Plan.share)         Forward                               each use
  *   the result (PlanCompiler)           Gather                                the caller
  * </pre>
+ * Compiled to run spread over nodes, a join may Repartition both sides instead, and a join, aggregate or
+ * DISTINCT whose input a table partitioned by a key column left where its rows hash already declares a
+ * Forward that says so (co-located: nothing moves).
  * A pipeline whose sink tees into several (a count(DISTINCT)'s one pass) feeds each reader through
  * the exchange of what that reader reads. A fragment is what runs between exchanges; since every
  * boundary is one, it holds one pipeline, except the root, which makes the result: under a Gather it

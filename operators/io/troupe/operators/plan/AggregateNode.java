@@ -139,6 +139,6 @@ final class AggregateNode extends Plan {
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
         Pipeline build = rows.into(new HashAggregateSink(keys, specs, result));
         return compiler.source(new HashAggregateSource(result))
-                .dependsOn(build, ExchangeKind.grouped(keys), input);
+                .dependsOn(build, HashPlacement.grouping(compiler, input, keys), input);
     }
 }

@@ -4,6 +4,7 @@ import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.Schema;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Renames a relation: every output column becomes {@code alias.name}. Costs nothing at run time. */
 final class AliasNode extends Plan {
@@ -28,6 +29,11 @@ final class AliasNode extends Plan {
     @Override
     public String label() {
         return "Alias " + alias;
+    }
+
+    @Override
+    Optional<HashPlacement> hashPlacement(Catalog catalog) {
+        return input.hashPlacement(catalog);
     }
 
     @Override

@@ -59,6 +59,6 @@ final class CteScanNode extends Plan {
     PipelineBuilder compileNode(PlanCompiler compiler) {
         PlanCompiler.Materialised kept = compiler.materialise(cte);
         return compiler.source(new CollectedScanSource(kept.result()))
-                .dependsOn(kept.producer(), new ExchangeKind.Forward(), cte);
+                .dependsOn(kept.producer(), ExchangeKind.Forward.KEPT, cte);
     }
 }

@@ -51,6 +51,6 @@ final class DistinctNode extends Plan {
         StateKey<AggregateResult> result = compiler.newKey("distinct", AggregateResult.class);
         Pipeline build = input.compile(compiler).into(new HashAggregateSink(keys, List.of(), result));
         return compiler.source(new HashAggregateSource(result))
-                .dependsOn(build, new ExchangeKind.Repartition(keys), input);
+                .dependsOn(build, HashPlacement.grouping(compiler, input, keys), input);
     }
 }

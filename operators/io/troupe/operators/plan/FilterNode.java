@@ -7,6 +7,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
 
 import java.util.List;
+import java.util.Optional;
 
 /** WHERE, or HAVING when it filters the output of an aggregate. */
 final class FilterNode extends Plan {
@@ -46,6 +47,11 @@ final class FilterNode extends Plan {
                     + ", not BOOLEAN");
         }
         return bound;
+    }
+
+    @Override
+    Optional<HashPlacement> hashPlacement(Catalog catalog) {
+        return input.hashPlacement(catalog);
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Hash join: the right input is built into a hash table, the left input probes it. The condition
@@ -145,6 +146,16 @@ final class JoinNode extends Plan {
         boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
         Pipeline build = right.compile(compiler)
                 .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags));
+        Optional<ExchangeKind.Forward> coLocated = coLocated(compiler, keys);
+        if (coLocated.isPresent()) {
+            // Both sides sit by the hash of a key pair already: each node joins its own parts.
+            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
+                    compiler.settings().matchFlags(), true);
+            return left.compile(compiler)
+                    .dependsOn(build, coLocated.get(), right)
+                    .then(probe)
+                    .branch(new SpilledPartitionsSource(probe));
+        }
         if (repartitions(compiler)) {
             // Each node's share of the probe side, by the hash of its keys, is kept whole and then probed.
             StateKey<CollectSink.Collected> probeSide = compiler.newKey("probe-side", CollectSink.Collected.class);
@@ -163,6 +174,25 @@ final class JoinNode extends Plan {
                 .dependsOn(build, new ExchangeKind.Broadcast(), right)
                 .then(probe)
                 .branch(new SpilledPartitionsSource(probe));
+    }
+
+    /**
+     * In a query spread over nodes (unless {@code troupe.spread.join} forces a broadcast), the Forward of a
+     * join whose sides are co-located on a pair of its keys ({@link HashPlacement}): scans of tables
+     * partitioned alike by those columns, filtered or projected since; empty for any other join.
+     */
+    private Optional<ExchangeKind.Forward> coLocated(PlanCompiler compiler, Keys keys) {
+        if (!compiler.spread() || compiler.settings().spread().join() == TroupeSettings.JoinDistribution.BROADCAST) {
+            return Optional.empty();
+        }
+        Optional<HashPlacement> probeSide = left.hashPlacement(compiler.catalog());
+        Optional<HashPlacement> buildSide = right.hashPlacement(compiler.catalog());
+        if (probeSide.isEmpty() || buildSide.isEmpty()) {
+            return Optional.empty();
+        }
+        int k = probeSide.get().coLocatedPair(buildSide.get(), keys.leftKeys(), keys.rightKeys());
+        return k < 0 ? Optional.empty() : Optional.of(new ExchangeKind.Forward("co-located: partitioned by hash of "
+                + keys.leftKeys().get(k) + " and " + keys.rightKeys().get(k)));
     }
 
     /**

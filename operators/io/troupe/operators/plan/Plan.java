@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -293,6 +294,15 @@ public abstract class Plan {
 
     /** Compiles this node: extends or ends its children's pipelines. Runs after validation. */
     abstract PipelineBuilder compileNode(PlanCompiler compiler);
+
+    /**
+     * Where this node's rows sit across the nodes of a spread query by a hash, when they do: as the scan
+     * of a table partitioned by a column left them, filtered or projected since ({@link HashPlacement});
+     * empty for any other plan. Runs after validation.
+     */
+    Optional<HashPlacement> hashPlacement(Catalog catalog) {
+        return Optional.empty();
+    }
 
     @Override
     public String toString() {

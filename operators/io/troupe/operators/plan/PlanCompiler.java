@@ -129,20 +129,22 @@ public final class PlanCompiler {
      * {@code workers} workers each ({@link SpreadPlan}): above the node whose output crosses it, every
      * exchange between nodes with its route (Broadcast, Repartition by hash, Gather to the coordinator),
      * whether the nodes or the coordinator alone send it, and the workers per node. A shared subplan's
-     * rows stay where they were made (Forward) and are not drawn.
+     * rows stay where they were made (Forward) and are not drawn; an input co-located on its keys is,
+     * as the Forward that spares it an exchange.
      */
     public String explainSpread(CompiledQuery query, SpreadPlan spread, int nodes, int workers) {
         Map<Plan, List<Plan.Drawn>> above = new IdentityHashMap<>();
         for (ExchangeSpec e : query.fragments().exchanges()) {
             ExchangeKind route = spread.route(e.from());
-            if (route instanceof ExchangeKind.Forward) {
+            if (route instanceof ExchangeKind.Forward forward && forward.why().isEmpty()) {
                 continue;
             }
             String from = spread.placement(e.from()) == SpreadPlan.Placement.EVERY_NODE ? "every node"
                     : "the coordinator";
             above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>()).add(new Plan.Drawn(
                     route instanceof ExchangeKind.Gather ? "Gather to the coordinator" : route.label(),
-                    List.of("Nodes: " + nodes + ", sent from " + from,
+                    List.of("Nodes: " + nodes + (route instanceof ExchangeKind.Forward ? ", stays on each node"
+                                    : ", sent from " + from),
                             "Workers Planned: " + spread.workers(e.from(), workers) + " per node")));
         }
         return draw(above);

@@ -1,5 +1,6 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.stream.ProjectOperator;
 import io.troupe.operators.table.Catalog;
@@ -8,6 +9,7 @@ import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -47,6 +49,21 @@ final class ProjectNode extends Plan {
             bound.add(e.bind(inputSchema, label()));
         }
         return bound;
+    }
+
+    /** The input's placement, where the projection keeps its column as it is. */
+    @Override
+    Optional<HashPlacement> hashPlacement(Catalog catalog) {
+        Optional<HashPlacement> placed = input.hashPlacement(catalog);
+        if (placed.isPresent()) {
+            List<Expression> bound = bind(input.deriveSchema(catalog));
+            for (int i = 0; i < bound.size(); i++) {
+                if (bound.get(i) instanceof ColumnExpression c && c.index() == placed.get().column()) {
+                    return Optional.of(placed.get().at(i));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.troupe.operators.table.TableScanSource;
 import io.troupe.operators.types.Schema;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Reads every column of a registered table; columns are qualified by the alias (the table name by default). */
 final class ScanNode extends Plan {
@@ -53,6 +54,14 @@ final class ScanNode extends Plan {
     @Override
     Schema deriveSchema(Catalog catalog) {
         return resolve(catalog).schema().withQualifier(alias);
+    }
+
+    @Override
+    Optional<HashPlacement> hashPlacement(Catalog catalog) {
+        Table t = resolve(catalog);
+        Table.Part part = t.part();
+        return part == null || part.column() == null ? Optional.empty()
+                : Optional.of(new HashPlacement(t.schema().resolve(part.column()), part));
     }
 
     @Override

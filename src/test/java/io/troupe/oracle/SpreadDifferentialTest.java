@@ -8,9 +8,8 @@ import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.operators.plan.Plan;
-import io.troupe.operators.plan.PlanCompiler;
+import io.troupe.operators.table.Table;
 import io.troupe.oracle.RandomPlans.Case;
-import io.troupe.oracle.RandomTables.TableSpec;
 import io.troupe.oracle.RandomTables.World;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,6 +70,8 @@ class SpreadDifferentialTest {
     private static DuckDbOracle oracle;
     private static FeatureSet features;
     private static World loadedWorld;
+    /** Whether the loaded world's tables are partitioned across the nodes. */
+    private static boolean partitionedWorld;
     /** The loaded world's nodes, node 0 the coordinator; closed with the world. */
     private static final List<Troupe> NODE_TROUPES = new ArrayList<>();
     private static final Map<String, Integer> COVERAGE = new ConcurrentHashMap<>();
@@ -80,6 +81,11 @@ class SpreadDifferentialTest {
     private static final AtomicInteger SKIPPED = new AtomicInteger();
     /** Cases whose rows crossed nodes (opened a stream between two): all but those the coordinator runs alone. */
     private static final AtomicInteger CROSSED = new AtomicInteger();
+    /** Cases over tables partitioned across the nodes, and of those the ones with an input co-located. */
+    private static final AtomicInteger OVER_PARTS = new AtomicInteger();
+    private static final AtomicInteger CO_LOCATED = new AtomicInteger();
+    /** Cases a spread query over partitioned tables refuses (a pipeline on the coordinator would scan one). */
+    private static final AtomicInteger REFUSED = new AtomicInteger();
     /** The run seed of this run's cases, for the replay line of a failure; null when one case is replayed. */
     private static Long runSeed;
 
@@ -93,7 +99,9 @@ class SpreadDifferentialTest {
     @AfterAll
     static void stop() throws SQLException {
         System.out.println("Ran " + CASES.get() + " spread cases (" + SKIPPED.get() + " regenerated: result above "
-                + DifferentialCases.MAX_RESULT_ROWS + " rows; " + CROSSED.get() + " moved rows between nodes);"
+                + DifferentialCases.MAX_RESULT_ROWS + " rows; " + CROSSED.get() + " moved rows between nodes; "
+                + OVER_PARTS.get() + " over partitioned tables, " + CO_LOCATED.get() + " of them with a co-located"
+                + " input, " + REFUSED.get() + " more refused there: a pipeline on the coordinator would scan one);"
                 + " generated:\n" + RandomPlans.coverageReport(COVERAGE)
                 + "executor settings (cases): " + EXECUTORS);
         closeNodes();
@@ -143,6 +151,22 @@ class SpreadDifferentialTest {
                 header, SpreadDifferentialTest::explain);
         if (c == null) {
             return;
+        }
+        if (partitionedWorld) {
+            String spread;
+            try {
+                spread = coordinator.explainSpread(c.plan(), QueryOptions.defaults().withWorkers(workers), NODES);
+            } catch (IllegalArgumentException e) {
+                if (!String.valueOf(e.getMessage()).contains("partitioned across the nodes")) {
+                    throw e;
+                }
+                REFUSED.incrementAndGet();
+                return;
+            }
+            OVER_PARTS.incrementAndGet();
+            if (spread.contains("Forward (co-located")) {
+                CO_LOCATED.incrementAndGet();
+            }
         }
         CASES.incrementAndGet();
         EXECUTORS.merge("workers " + workers + " batch " + coordinator.settings().batchSize(), 1, Integer::sum);
@@ -213,12 +237,11 @@ class SpreadDifferentialTest {
         return result;
     }
 
-    /** The plan's EXPLAIN on the coordinator and the spread plan every node derives from it. */
+    /** The plan's EXPLAIN on the coordinator, in one JVM and spread over the nodes. */
     private static String explain(Plan plan) {
         Troupe coordinator = NODE_TROUPES.get(SpreadPlan.COORDINATOR);
-        PlanCompiler.CompiledQuery query = new PlanCompiler(coordinator.catalog(), coordinator.settings())
-                .compile(plan);
-        return coordinator.explain(plan) + "-- spread plan:\n" + SpreadPlan.of(query.pipelines(), query.fragments());
+        return coordinator.explain(plan) + "-- spread over " + NODES + " nodes:\n"
+                + coordinator.explainSpread(plan, QueryOptions.defaults(), NODES);
     }
 
     /** The world of {@code worldSeed}, loaded into the oracle and into fresh nodes with the world's batch size. */
@@ -229,14 +252,22 @@ class SpreadDifferentialTest {
             int batchSize = BATCH_SIZES[(int) Math.floorMod(DifferentialTest.mix(worldSeed ^ 0x5b7ead),
                     (long) BATCH_SIZES.length)];
             TroupeSettings settings = TroupeSettings.load().withBatchSize(batchSize);
+            // Half the worlds hold every table partitioned across the nodes: by the hash of a column drawn from
+            // the world's seed (co-locating joins and groupings on it), or round robin.
+            boolean partitioned = (DifferentialTest.mix(worldSeed ^ 0x9a27) & 1) == 0;
             for (int n = 0; n < NODES; n++) {
                 Troupe troupe = Troupe.start(settings);
                 NODE_TROUPES.add(troupe);
-                for (TableSpec t : w.tables()) {
-                    troupe.register(t.table());
+                for (int t = 0; t < w.tables().size(); t++) {
+                    Table table = w.tables().get(t).table();
+                    int column = (int) Math.floorMod(DifferentialTest.mix(worldSeed ^ (0x7a1e + t)),
+                            (long) table.schema().size() + 1) - 1;
+                    troupe.register(!partitioned ? table : table.part(new Table.Part(n, NODES,
+                            column < 0 ? null : table.schema().field(column).name())));
                 }
             }
             loadedWorld = w;
+            partitionedWorld = partitioned;
         }
         return loadedWorld;
     }
@@ -250,7 +281,8 @@ class SpreadDifferentialTest {
 
     private static String header(long seed, int workers) {
         return "\nSpread differential case failed. Replay: mvn -B -q test -Dtest=SpreadDifferentialTest"
-                + " -Dtroupe.spread.seed=" + seed + "   (" + NODES + " nodes, " + workers + " workers a node,"
+                + " -Dtroupe.spread.seed=" + seed + "   (" + NODES + " nodes" + (partitionedWorld ? ", every table"
+                + " partitioned across them" : "") + ", " + workers + " workers a node,"
                 + " batch size "
                 + NODE_TROUPES.get(SpreadPlan.COORDINATOR).settings().batchSize() + "; the same plan in one JVM:"
                 + " -Dtest=DifferentialTest -Dtroupe.seed=" + seed + ")\n"

@@ -236,6 +236,58 @@ class SpreadQueryTest {
         }
     }
 
+    /**
+     * Orders partitioned by the hash of customer and customers by the hash of id: a join on those keys and
+     * an aggregate or DISTINCT by customer need no exchange (EXPLAIN shows the Forward), and every case,
+     * co-located or not, answers as DuckDB does.
+     */
+    @Test
+    void coLocatedInputsJoinAndGroupWhereTheyAre() throws Exception {
+        List<Troupe> partitioned = new ArrayList<>();
+        try {
+            for (int n = 0; n < NODES; n++) {
+                Troupe troupe = Troupe.start(troupes.get(0).settings().withSpread(new TroupeSettings.Spread(
+                        TroupeSettings.JoinDistribution.AUTO, 100_000)));
+                partitioned.add(troupe);
+                for (Table table : TableFiles.read(dir)) {
+                    String column = table.name().equals("orders") ? "customer" : "id";
+                    troupe.register(table.part(new Table.Part(n, NODES, column)));
+                }
+            }
+            List<ClusterQueries.Case> coLocated = new ArrayList<>();
+            for (JoinType type : List.of(JoinType.INNER, JoinType.LEFT, JoinType.RIGHT, JoinType.FULL)) {
+                coLocated.add(new ClusterQueries.Case(type + " join on the partition columns",
+                        Plan.scan("orders").filter(col("amount").isNotNull())
+                                .join(Plan.scan("customers"), type, col("orders.customer").eq(col("customers.id")))
+                                .project(col("orders.id"), col("customers.name")),
+                        "SELECT o.id, c.name FROM (SELECT * FROM orders WHERE amount IS NOT NULL) o " + type
+                                + " JOIN customers c ON o.customer = c.id"));
+            }
+            coLocated.add(new ClusterQueries.Case("aggregate by the partition column, renamed",
+                    Plan.scan("orders").project(col("customer").as("who"), col("amount"))
+                            .aggregate(List.of(col("who")), sum(col("amount")).as("total"), count().as("n")),
+                    "SELECT customer, sum(amount), count(*) FROM orders GROUP BY customer"));
+            coLocated.add(new ClusterQueries.Case("distinct on the partition column and another",
+                    Plan.scan("orders").project(col("customer"), col("day")).distinct(),
+                    "SELECT DISTINCT customer, day FROM orders"));
+            for (ClusterQueries.Case c : coLocated) {
+                String explain = partitioned.get(0).explainSpread(c.plan(), QueryOptions.defaults(), NODES);
+                assertTrue(explain.contains("Forward (co-located: partitioned by hash of"), c.name() + ":\n" + explain);
+                assertTrue(!explain.contains("Repartition") && !explain.contains("Broadcast"), c.name() + ":\n" + explain);
+            }
+            List<ClusterQueries.Case> all = new ArrayList<>(coLocated);
+            cases().forEach(all::add);
+            for (ClusterQueries.Case c : all) {
+                QueryResult result = runSpread(partitioned, c.plan(), QueryOptions.defaults().withWorkers(2));
+                String diff = ResultComparator.compare(oracle.query(c.sql()).rows(),
+                        DuckDbOracle.normalise(result.rows()), false);
+                assertNull(diff, c.name() + " over co-located tables: " + diff);
+            }
+        } finally {
+            partitioned.forEach(Troupe::close);
+        }
+    }
+
     @Test
     void orderedResultKeepsItsOrder() throws Exception {
         Plan plan = Plan.scan("orders").filter(col("amount").isNotNull())

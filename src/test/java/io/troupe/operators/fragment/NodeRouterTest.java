@@ -143,7 +143,7 @@ class NodeRouterTest {
                 Batch[] out = new Batch[nodes];
                 new NodeRouter(new ExchangeKind.Gather(), self, nodes).route(batch, out);
                 assertOnly(out, batch, SpreadPlan.COORDINATOR);
-                new NodeRouter(new ExchangeKind.Forward(), self, nodes).route(batch, out);
+                new NodeRouter(ExchangeKind.Forward.KEPT, self, nodes).route(batch, out);
                 assertOnly(out, batch, self);
                 new NodeRouter(new ExchangeKind.Broadcast(), self, nodes).route(batch, out);
                 for (Batch b : out) {
@@ -156,7 +156,7 @@ class NodeRouterTest {
     @Test
     void anEmptyBatchGoesNowhereAndStaleRoutesAreCleared() {
         Batch empty = randomBatch(new Random(15), 10, false).withSelection(new int[0], 0);
-        for (ExchangeKind route : List.of(new ExchangeKind.Gather(), new ExchangeKind.Forward(),
+        for (ExchangeKind route : List.of(new ExchangeKind.Gather(), ExchangeKind.Forward.KEPT,
                 new ExchangeKind.Broadcast(), BY_BOTH)) {
             NodeRouter router = new NodeRouter(route, 1, 3);
             Batch[] out = new Batch[3];
