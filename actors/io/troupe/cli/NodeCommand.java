@@ -50,8 +50,9 @@ final class NodeCommand implements Callable<Integer> {
     Integer workers;
 
     @Option(names = "--tables", paramLabel = "DIR",
-            description = "load every DIR/NAME.csv as table NAME at start (first line: the columns), for clients'"
-                    + " queries; each node loads all of them (replicated) but those --partitioned names")
+            description = "load every DIR/NAME.csv as table NAME at start (first line: the columns; chunks of"
+                    + " troupe.cluster.table-chunk-rows rows), for clients' queries; each node loads all of them"
+                    + " (replicated) but those --partitioned names")
     Path tables;
 
     @Option(names = "--partitioned", split = ",", paramLabel = "NAME[:COLUMN]",
@@ -102,7 +103,7 @@ final class NodeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--partitioned needs --tables and --part I/N");
             }
             if (tables != null) {
-                loaded = TableFiles.read(tables);
+                loaded = TableFiles.read(tables, cluster.tableChunkRows());
                 if (!partitioning.isEmpty()) {
                     int[] p = Partitioning.parsePart(part);
                     loaded = partitioning.apply(loaded, p[0], p[1]);

@@ -4,6 +4,7 @@ import io.troupe.operators.TroupeException;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.Schema;
 
 import io.troupe.operators.batch.Batch;
@@ -38,13 +39,18 @@ public final class TableFiles {
     private TableFiles() {
     }
 
+    /** The tables of {@code dir}, sorted by name, in chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS}. */
+    public static List<Table> read(Path dir) {
+        return read(dir, TableBuilder.DEFAULT_CHUNK_ROWS);
+    }
+
     /**
-     * The tables of {@code dir}, sorted by name.
+     * The tables of {@code dir}, sorted by name, in chunks of {@code chunkRows} rows (a scan's morsel).
      *
      * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad
      *                                  header or value
      */
-    public static List<Table> read(Path dir) {
+    public static List<Table> read(Path dir, int chunkRows) {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--tables " + dir + ": not a directory");
         }
@@ -62,7 +68,7 @@ public final class TableFiles {
         for (Path file : files) {
             String fileName = file.getFileName().toString();
             String name = fileName.substring(0, fileName.length() - CSV.length());
-            DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
+            DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).chunkRows(chunkRows).build();
             try {
                 tables.add(new DelimitedFileLoader(schema(file), format).load(file, name));
             } catch (TroupeException e) {
