@@ -7,6 +7,7 @@ import io.troupe.actors.cluster.NodeStatusFile;
 import io.troupe.actors.cluster.NodeView;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.table.TableBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -125,7 +126,7 @@ final class ClusterCommand implements Callable<Integer> {
             }
             TroupeSettings troupeSettings = checkSettings(spec, settings);
             try {
-                NodeTables.of(tables, generate, partitioned).check(nodes);
+                NodeTables.of(tables, generate, partitioned, TableBuilder.DEFAULT_CHUNK_ROWS).check(nodes);
             } catch (IllegalArgumentException e) {
                 throw RoundOptions.bad(spec, e.getMessage());
             }

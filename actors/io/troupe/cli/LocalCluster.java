@@ -46,7 +46,7 @@ final class LocalCluster {
     static final Duration NODE_STOP = Duration.ofSeconds(40);
     static final Duration DRIVER_STOP = Duration.ofSeconds(10);
     private static final long POLL_MS = 200;
-    private static final String DRIVER_HEAP = "-Xmx128m";
+    static final String DRIVER_HEAP = "-Xmx128m";
 
     /**
      * What to start.

@@ -49,8 +49,9 @@ final class NodeCommand implements Callable<Integer> {
     Integer workers;
 
     @Option(names = "--tables", paramLabel = "DIR",
-            description = "load every DIR/NAME.csv as table NAME at start (first line: the columns), for clients'"
-                    + " queries; each node loads all of them (replicated) but those --partitioned names")
+            description = "load every DIR/NAME.csv as table NAME at start (first line: the columns; chunks of"
+                    + " troupe.cluster.table-chunk-rows rows), for clients' queries; each node loads all of them"
+                    + " (replicated) but those --partitioned names")
     Path tables;
 
     @Option(names = "--generate", paramLabel = "BENCHMARK:SF",
@@ -102,7 +103,7 @@ final class NodeCommand implements Callable<Integer> {
         NodeTables nodeTables;
         List<Table> loaded;
         try {
-            nodeTables = NodeTables.of(tables, generate, partitioned);
+            nodeTables = NodeTables.of(tables, generate, partitioned, cluster.tableChunkRows());
             if (!nodeTables.partitioning().isEmpty() && part == null) {
                 throw new IllegalArgumentException("--partitioned needs --part I/N");
             }

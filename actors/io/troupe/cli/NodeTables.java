@@ -30,8 +30,9 @@ import java.util.TreeMap;
  * @param benchmark    the benchmark to generate, or null
  * @param scale        its scale factor
  * @param partitioning the tables kept in part
+ * @param chunkRows    rows per chunk of a table read from files (a scan's morsel)
  */
-record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning partitioning) {
+record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning partitioning, int chunkRows) {
 
     /**
      * The tables of {@code --tables}, {@code --generate} and {@code --partitioned}, checked as far as can be
@@ -40,7 +41,7 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
      * @param generate {@code BENCHMARK:SF} ({@code tpch:0.1}), or null
      * @throws IllegalArgumentException naming the bad option
      */
-    static NodeTables of(Path csv, String generate, List<String> partitioned) {
+    static NodeTables of(Path csv, String generate, List<String> partitioned, int chunkRows) {
         Benchmark benchmark = null;
         double scale = 0;
         if (generate != null) {
@@ -63,7 +64,7 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
         if (!partitioning.isEmpty() && csv == null && benchmark == null) {
             throw new IllegalArgumentException("--partitioned needs --tables or --generate");
         }
-        return new NodeTables(csv, benchmark, scale, partitioning);
+        return new NodeTables(csv, benchmark, scale, partitioning, chunkRows);
     }
 
     /**
@@ -73,7 +74,7 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
      * @throws IllegalArgumentException naming a bad file or a partitioned table that is not there
      */
     void check(int nodes) {
-        List<Table> tables = new ArrayList<>(csv == null ? List.of() : TableFiles.read(csv));
+        List<Table> tables = new ArrayList<>(csv == null ? List.of() : TableFiles.read(csv, chunkRows));
         if (benchmark != null) {
             tables.addAll(BenchmarkDataGenerator.emptyTables(benchmark));
         }
@@ -125,9 +126,10 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
     private Table readFile(String name, int index, int count) {
         Optional<String> column = partitioning.columns().get(name);
         if (column != null && column.isEmpty() && TableFiles.isSplitByFile(csv, name)) {
-            return TableFiles.read(csv, name, new ScanShare(index, count)).asPart(new Table.Part(index, count, null));
+            return TableFiles.read(csv, name, new ScanShare(index, count), chunkRows)
+                    .asPart(new Table.Part(index, count, null));
         }
-        return TableFiles.read(csv, name, ScanShare.WHOLE);
+        return TableFiles.read(csv, name, ScanShare.WHOLE, chunkRows);
     }
 
     /**

@@ -32,10 +32,12 @@ import java.util.regex.Pattern;
  * @param stableAfter       {@code troupe.cluster.split-brain-resolver.stable-after}
  * @param mediaDriverDir    {@code troupe.cluster.media-driver-dir}: the directory of the host's
  *                          standalone Aeron media driver; empty when there is none
+ * @param tableChunkRows    {@code troupe.cluster.table-chunk-rows}: rows per chunk of the tables a node
+ *                          loads from files ({@code node --tables}), the unit a spread scan deals out
  */
 public record ClusterSettings(String name, String host, int port, List<SeedNode> seedNodes,
                               Duration heartbeatInterval, Duration acceptablePause, Downing downing,
-                              Duration stableAfter, String mediaDriverDir) {
+                              Duration stableAfter, String mediaDriverDir, int tableChunkRows) {
 
     /** Pekko's rule for an actor system's name. */
     private static final Pattern SYSTEM_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_-]*");
@@ -122,6 +124,9 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
         if (mediaDriverDir == null) {
             throw new IllegalArgumentException("troupe.cluster.media-driver-dir must not be null (empty: none)");
         }
+        if (tableChunkRows < 1) {
+            throw new IllegalArgumentException("troupe.cluster.table-chunk-rows must be at least 1, got " + tableChunkRows);
+        }
     }
 
     /** The defaults, overridden by application.conf and -Dtroupe.* system properties. */
@@ -149,7 +154,8 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
                     duration(c, "cluster.failure-detector.acceptable-heartbeat-pause"),
                     TroupeSettings.parseEnum(Downing.class, c, "cluster.split-brain-resolver.active-strategy"),
                     duration(c, "cluster.split-brain-resolver.stable-after"),
-                    c.getString("cluster.media-driver-dir"));
+                    c.getString("cluster.media-driver-dir"),
+                    TroupeSettings.integer(c, "cluster.table-chunk-rows"));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }

@@ -87,6 +87,8 @@ final class ServedQuery implements Runnable {
     private volatile QueryFailedException peerFailure;
     /** The other nodes whose part of a spread query succeeded. */
     private final AtomicInteger partsSucceeded = new AtomicInteger();
+    /** Whether the other nodes were told to run their parts; the query's thread's alone. */
+    private boolean partsStarted;
     /** By node id, the parts of partitioned tables each node of a spread query read ({@link PartCoverage}). */
     private final Map<String, List<String>> held = new ConcurrentHashMap<>();
 
@@ -213,6 +215,7 @@ final class ServedQuery implements Runnable {
             spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodeIds, submit.plan(),
                     workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, spread.service()));
         }
+        partsStarted = true;
         SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodeIds,
                 workers, QueryService.STREAM_CONNECT_TIMEOUT);
         return troupe.streamPart(submit.plan(), options, links);
@@ -246,8 +249,12 @@ final class ServedQuery implements Runnable {
      * The failure to report for a spread query that failed here with {@code here}: another node's, when it
      * comes within {@link #PEER_FAILURE_GRACE}. A node that fails breaks its streams (over the driver)
      * before its own word (over Artery) reaches this node, and the broken stream says less than its cause.
+     * None when the query failed before the others were told to run their parts (a plan this node refused).
      */
     private Throwable peerFailureOr(Throwable here) {
+        if (!partsStarted) {
+            return here;
+        }
         long deadline = System.nanoTime() + PEER_FAILURE_GRACE.toNanos();
         while (peerFailure == null && partsSucceeded.get() < spread.peers().size()
                 && System.nanoTime() - deadline < 0) {

@@ -5,6 +5,7 @@ import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.Schema;
 
 import io.troupe.operators.batch.Batch;
@@ -40,16 +41,21 @@ public final class TableFiles {
     private TableFiles() {
     }
 
+    /** The tables of {@code dir}, sorted by name, in chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS}. */
+    public static List<Table> read(Path dir) {
+        return read(dir, TableBuilder.DEFAULT_CHUNK_ROWS);
+    }
+
     /**
-     * The tables of {@code dir}, sorted by name.
+     * The tables of {@code dir}, sorted by name, in chunks of {@code chunkRows} rows (a scan's morsel).
      *
      * @throws IllegalArgumentException with a one-line message naming the file, line and column of a bad
      *                                  header or value
      */
-    public static List<Table> read(Path dir) {
+    public static List<Table> read(Path dir, int chunkRows) {
         List<Table> tables = new ArrayList<>();
         for (String name : names(dir)) {
-            tables.add(read(dir, name, ScanShare.WHOLE));
+            tables.add(read(dir, name, ScanShare.WHOLE, chunkRows));
         }
         return tables;
     }
@@ -82,12 +88,13 @@ public final class TableFiles {
     /**
      * Table {@code name} of {@code dir}: the file {@code dir/NAME.csv}, or the files {@code dir/NAME/*.csv}
      * (each with the same header) one after the other in name order; of those, only the files of
-     * {@code share} (files {@code index}, {@code index + count}, ...: a node's share, dealt by file).
+     * {@code share} (files {@code index}, {@code index + count}, ...: a node's share, dealt by file), in
+     * chunks of {@code chunkRows} rows (a scan's morsel).
      *
      * @throws IllegalArgumentException with a one-line message naming the file (missing), or the file, line
      *                                  and column of a bad header or value
      */
-    public static Table read(Path dir, String name, ScanShare share) {
+    public static Table read(Path dir, String name, ScanShare share, int chunkRows) {
         Path file = dir.resolve(name + CSV);
         List<Path> files;
         if (Files.isRegularFile(file)) {
@@ -102,7 +109,7 @@ public final class TableFiles {
         }
         Schema schema = schema(files.get(0));
         List<Batch> chunks = new ArrayList<>();
-        DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).build();
+        DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).chunkRows(chunkRows).build();
         for (int i = share.index(); i < files.size(); i += share.count()) {
             Schema declared = schema(files.get(i));
             if (!declared.equals(schema)) {

@@ -30,14 +30,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class NodeTablesTest {
 
     private static final double SCALE = 0.01;
+    private static final int CHUNK_ROWS = TableBuilder.DEFAULT_CHUNK_ROWS;
 
     @TempDir
     Path dir;
 
     @Test
     void theNodesPartsOfAGeneratedTableAreTheWholeTableOnce() {
-        NodeTables nodes = NodeTables.of(null, "tpch:" + SCALE, List.of("lineitem", "orders", "customer:c_custkey"));
-        Map<String, Table> whole = byName(NodeTables.of(null, "tpch:" + SCALE, List.of()).load(0, 1));
+        NodeTables nodes = NodeTables.of(null, "tpch:" + SCALE, List.of("lineitem", "orders", "customer:c_custkey"),
+                CHUNK_ROWS);
+        Map<String, Table> whole = byName(NodeTables.of(null, "tpch:" + SCALE, List.of(), CHUNK_ROWS).load(0, 1));
         for (int count = 1; count <= 3; count++) {
             Map<String, List<String>> union = new HashMap<>();
             for (int index = 0; index < count; index++) {
@@ -70,7 +72,7 @@ class NodeTablesTest {
             b.addRow(i, (int) (i % 7));
         }
         TableFiles.write(b.build(), csv);
-        NodeTables nodes = NodeTables.of(csv, "tpch:" + SCALE, List.of("lineitem", "events:kind"));
+        NodeTables nodes = NodeTables.of(csv, "tpch:" + SCALE, List.of("lineitem", "events:kind"), CHUNK_ROWS);
         Map<String, Table> loaded = byName(nodes.load(1, 2));
         for (String name : List.of("lineitem", "events")) {
             Table cut = nodes.parts().cut(name, 1, 2).orElseThrow();
@@ -100,9 +102,9 @@ class NodeTablesTest {
             }
             Files.writeString(events.resolve("part-" + f + ".csv"), text);
         }
-        assertEquals(sorted(all), sorted(rows(byName(NodeTables.of(csv, null, List.of()).load(0, 1)).get("events"))),
-                "replicated: every file");
-        NodeTables nodes = NodeTables.of(csv, null, List.of("events"));
+        Table replicated = byName(NodeTables.of(csv, null, List.of(), CHUNK_ROWS).load(0, 1)).get("events");
+        assertEquals(sorted(all), sorted(rows(replicated)), "replicated: every file");
+        NodeTables nodes = NodeTables.of(csv, null, List.of("events"), CHUNK_ROWS);
         for (int count = 1; count <= 3; count++) {
             List<String> union = new ArrayList<>();
             for (int index = 0; index < count; index++) {
@@ -121,7 +123,7 @@ class NodeTablesTest {
 
         Files.writeString(events.resolve("part-9.csv"), "id INT32,kind VARCHAR\n1,x\n");
         IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
-                () -> NodeTables.of(csv, null, List.of()).load(0, 1));
+                () -> NodeTables.of(csv, null, List.of(), CHUNK_ROWS).load(0, 1));
         assertTrue(other.getMessage().contains("part-9.csv:1: its columns (id int32, kind varchar) are not those of"),
                 other.getMessage());
     }
@@ -131,7 +133,7 @@ class NodeTablesTest {
         Path csv = Files.createDirectories(dir.resolve("clash"));
         TableFiles.write(new TableBuilder("nation", Schema.parse("n INT32")).build(), csv);
         IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
-                () -> NodeTables.of(csv, "tpch:" + SCALE, List.of()).load(0, 1));
+                () -> NodeTables.of(csv, "tpch:" + SCALE, List.of(), CHUNK_ROWS).load(0, 1));
         assertEquals("table nation is both a file of --tables and a TPC-H table of --generate", clash.getMessage());
     }
 

@@ -34,6 +34,7 @@ class ClusterSettingsTest {
         assertEquals(Downing.KEEP_MAJORITY, defaults.downing());
         assertEquals(Duration.ofSeconds(7), defaults.stableAfter());
         assertEquals("", defaults.mediaDriverDir());
+        assertEquals(16384, defaults.tableChunkRows());
     }
 
     @Test
@@ -41,10 +42,11 @@ class ClusterSettingsTest {
         ClusterSettings read = cluster("troupe.cluster { name = t2, host = \"10.0.0.5\", port = 2552,"
                 + " seed-nodes = [\"10.0.0.4:2551\", \" h:1 \"], failure-detector.heartbeat-interval = 500ms,"
                 + " failure-detector.acceptable-heartbeat-pause = 1s, split-brain-resolver.active-strategy = down-all,"
-                + " split-brain-resolver.stable-after = 3s, media-driver-dir = /dev/shm/d }");
+                + " split-brain-resolver.stable-after = 3s, media-driver-dir = /dev/shm/d,"
+                + " table-chunk-rows = 2 }");
         assertEquals(new ClusterSettings("t2", "10.0.0.5", 2552,
                 List.of(new SeedNode("10.0.0.4", 2551), new SeedNode("h", 1)), Duration.ofMillis(500),
-                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d"), read);
+                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d", 2), read);
         assertEquals("10.0.0.5:2552", read.address());
     }
 
@@ -65,6 +67,7 @@ class ClusterSettingsTest {
                 error("troupe.cluster.failure-detector.heartbeat-interval = 0s"));
         assertEquals("troupe.cluster.split-brain-resolver.stable-after must be a duration (500ms, 3s), got 'soon'",
                 error("troupe.cluster.split-brain-resolver.stable-after = soon"));
+        assertEquals("troupe.cluster.table-chunk-rows must be at least 1, got 0", error("troupe.cluster.table-chunk-rows = 0"));
     }
 
     @Test

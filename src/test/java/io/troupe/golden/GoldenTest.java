@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -208,6 +209,12 @@ class GoldenTest {
 
     @TestFactory
     Stream<DynamicNode> goldenFiles() throws IOException {
+        List<Path> files = files();
+        return IntStream.range(0, files.size()).mapToObj(i -> fileNode(i, files.get(i)));
+    }
+
+    /** Every golden file under {@link #ROOT}, sorted: what this class runs, and GoldenClusterTest samples. */
+    static List<Path> files() throws IOException {
         assertTrue(Files.isDirectory(ROOT), "golden files not found at " + ROOT.toAbsolutePath()
                 + "; run the tests from the project root");
         List<Path> files;
@@ -215,7 +222,7 @@ class GoldenTest {
             files = walk.filter(p -> p.toString().endsWith(".test")).sorted().collect(Collectors.toList());
         }
         assertFalse(files.isEmpty(), "no .test files under " + ROOT.toAbsolutePath());
-        return IntStream.range(0, files.size()).mapToObj(i -> fileNode(i, files.get(i)));
+        return files;
     }
 
     private static DynamicNode fileNode(int fileIndex, Path path) {
@@ -318,10 +325,7 @@ class GoldenTest {
     private static void checkTroupe(GoldenFile file, GoldenCase c, Setting setting) {
         String where = file.name() + ".test:" + c.line() + " [" + setting.name() + "]";
         ParsedPlan parsed = PlanParser.parse(c.planText(), c.planLine(), file.name() + ".test");
-        if (c.kind() == GoldenCase.Kind.QUERY && !c.rowSort() && !parsed.ordered()) {
-            fail(where + ": exact row order needs a plan whose last row-reordering step is a sort "
-                    + "(only as, filter, project, having or limit may follow it); otherwise use 'rowsort'");
-        }
+        assertOrderDefined(c, parsed, where);
         if (setting.workers() > 0) {
             SharedTroupe shared = shared(setting);
             synchronized (shared.troupe) {
@@ -362,20 +366,56 @@ class GoldenTest {
         } catch (TroupeException e) {
             throw new AssertionError(where + ": Troupe failed: " + e.getMessage() + "\n" + c.planText(), e);
         }
+        assertRows(c, parsed, result, setting.workers() > 0, where, () -> troupe.explain(parsed.plan()));
+    }
+
+    // ------------------------------------------------------------------ the checks, shared with GoldenClusterTest
+
+    /** Fails a query case compared in order whose plan does not define the order of its rows. */
+    static void assertOrderDefined(GoldenCase c, ParsedPlan parsed, String where) {
+        if (c.kind() == GoldenCase.Kind.QUERY && !c.rowSort() && !parsed.ordered()) {
+            fail(where + ": exact row order needs a plan whose last row-reordering step is a sort "
+                    + "(only as, filter, project, having or limit may follow it); otherwise use 'rowsort'");
+        }
+    }
+
+    /**
+     * Checks a query case's result: its column types against the header, its rows against the expected
+     * ones (in order unless rowsort). {@code parallel}: rows came from workers (or nodes) in no fixed
+     * order, so a LIMIT over an unordered input is checked by its row count alone.
+     *
+     * @param explain the plan as it ran, for the message of a mismatch
+     */
+    static void assertRows(GoldenCase c, ParsedPlan parsed, QueryResult result, boolean parallel, String where,
+                           Supplier<String> explain) {
         assertEquals(c.types(), typeCodes(result.schema()), where + ": result column types "
                 + result.schema() + " do not match the query header");
         List<String> rows = new ArrayList<>();
         for (List<Object> row : result.rows()) {
             rows.add(GoldenValues.formatRow(row));
         }
-        if (setting.workers() > 0 && limitOverUnorderedInput(c.planText(), parsed.ordered())) {
+        if (parallel && limitOverUnorderedInput(c.planText(), parsed.ordered())) {
             // A LIMIT over an unordered input may keep any rows (SQL's rule): workers take morsels
             // in no fixed order, while the expected rows are DuckDB's, which keeps insertion order.
             assertEquals(c.expected().size(), rows.size(), () -> where + ": row count of an unordered limit");
             return;
         }
         assertEquals(block(c.expected(), c.rowSort()), block(rows, c.rowSort()),
-                () -> where + ": Troupe's rows differ from the expected rows\n" + troupe.explain(parsed.plan()));
+                () -> where + ": Troupe's rows differ from the expected rows\n" + explain.get());
+    }
+
+    /** Checks the failure message of an error case, which must contain {@code expected} (see {@link #matchesError}). */
+    static void assertErrorMessage(String expected, String message, int workers, String where, Throwable failure) {
+        if (!matchesError(message, expected, workers)) {
+            throw new AssertionError(where + ": expected an error containing\n  " + expected
+                    + "\nbut the message was\n  " + message, failure);
+        }
+    }
+
+    /** The failure of an error case whose plan ran. */
+    static AssertionError ranInsteadOfFailing(String expected, String where, long rows) {
+        return new AssertionError(where + ": expected an error containing '" + expected
+                + "' but the plan ran and returned " + rows + " rows");
     }
 
     private static final Pattern LIMIT = Pattern.compile("\\blimit\\b");
@@ -429,15 +469,10 @@ class GoldenTest {
         try {
             result = troupe.execute(parsed.plan(), options(setting));
         } catch (TroupeException e) {
-            String message = String.valueOf(e.getMessage());
-            if (!matchesError(message, c.errorText(), setting.workers())) {
-                throw new AssertionError(where + ": expected an error containing\n  " + c.errorText()
-                        + "\nbut the message was\n  " + message, e);
-            }
+            assertErrorMessage(c.errorText(), String.valueOf(e.getMessage()), setting.workers(), where, e);
             return;
         }
-        fail(where + ": expected an error containing '" + c.errorText() + "' but the plan ran and returned "
-                + result.rowCount() + " rows");
+        throw ranInsteadOfFailing(c.errorText(), where, result.rowCount());
     }
 
     private static String typeCodes(Schema schema) {

@@ -105,6 +105,11 @@ class LoadInputsTest {
         assertEquals(schema, read.get(0).schema());
         assertEquals(new QueryResult(schema, written.chunks()).rows(),
                 new QueryResult(schema, read.get(0).chunks()).rows());
+        // A node's troupe.cluster.table-chunk-rows: the same rows, in chunks of that many.
+        Table small = TableFiles.read(dir, 7).get(0);
+        assertEquals(143, small.chunks().size());
+        assertEquals(6, small.chunks().get(142).size());
+        assertEquals(new QueryResult(schema, written.chunks()).rows(), new QueryResult(schema, small.chunks()).rows());
     }
 
     private static Object nullOr(Random random, Object value) {
