@@ -3,6 +3,7 @@ package io.troupe.actors.cluster;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
+import io.troupe.actors.exchange.ProducerGoneException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
@@ -249,10 +250,15 @@ final class ServedQuery implements Runnable {
      * The failure to report for a spread query that failed here with {@code here}: another node's, when it
      * comes within {@link #PEER_FAILURE_GRACE}. A node that fails breaks its streams (over the driver)
      * before its own word (over Artery) reaches this node, and the broken stream says less than its cause.
-     * None when the query failed before the others were told to run their parts (a plan this node refused).
+     * No wait when the query failed before the others were told to run their parts (a plan this node
+     * refused), was cancelled here (the client, its timeout), or failed here of its own (an error in an
+     * expression: not a stream a peer broke or closed).
      */
     private Throwable peerFailureOr(Throwable here) {
-        if (!partsStarted) {
+        if (peerFailure != null) {
+            return peerFailure;
+        }
+        if (!partsStarted || cancelled != null || !brokenByAPeer(here)) {
             return here;
         }
         long deadline = System.nanoTime() + PEER_FAILURE_GRACE.toNanos();
@@ -266,6 +272,16 @@ final class ServedQuery implements Runnable {
             }
         }
         return peerFailure != null ? peerFailure : here;
+    }
+
+    /** Whether {@code failure} is a stream that another node broke (its producer gone) or closed (its consumer). */
+    private static boolean brokenByAPeer(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ProducerGoneException || t instanceof QueryCancelledException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void fail(Throwable cause) {

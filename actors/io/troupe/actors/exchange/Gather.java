@@ -208,7 +208,7 @@ public final class Gather extends AbstractBehavior<Exchange.Command> {
                     ended[i] = true;
                     endedCount++;
                 } else if (state != BatchReceiver.State.OPEN) {
-                    throw new QueryFailedException("query " + queryId + ": " + producers.get(i)
+                    throw new ProducerGoneException("query " + queryId + ": " + producers.get(i)
                             + " left its gather channel without an end of stream (" + state + ": " + input + ")");
                 }
             }
