@@ -238,7 +238,8 @@ final class ClusterCommand implements Callable<Integer> {
                     out.println("  members: " + view.members().stream().map(Status::describe)
                             .collect(Collectors.joining(", ")));
                     out.println("  endpoints: " + view.endpoints().stream().map(e -> e.nodeId()
-                            + (e.aeronDirectory().isEmpty() ? "" : " (aeron " + e.aeronDirectory() + ")"))
+                            + (e.aeronDirectory().isEmpty() ? "" : " (aeron " + e.aeronDirectory() + ", udp "
+                            + e.udpEndpoint() + ")"))
                             .collect(Collectors.joining(", ")));
                 } catch (IllegalArgumentException e) {
                     out.println("  " + e.getMessage());

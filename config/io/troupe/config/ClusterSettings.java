@@ -4,6 +4,8 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,14 +36,21 @@ import java.util.regex.Pattern;
  *                          standalone Aeron media driver; empty when there is none
  * @param tableChunkRows    {@code troupe.cluster.table-chunk-rows}: rows per chunk of the tables a node
  *                          loads from files ({@code node --tables}), the unit a spread scan deals out
+ * @param dataPort          {@code troupe.cluster.data-port}: the UDP port on {@code host} where batch
+ *                          streams from nodes on other hosts arrive; 0 means the number of the Artery
+ *                          port this node bound ({@link #dataPort(int)})
+ * @param dataMtu           {@code troupe.cluster.data-mtu}: the largest Aeron frame of those streams
  */
 public record ClusterSettings(String name, String host, int port, List<SeedNode> seedNodes,
                               Duration heartbeatInterval, Duration acceptablePause, Downing downing,
-                              Duration stableAfter, String mediaDriverDir, int tableChunkRows) {
+                              Duration stableAfter, String mediaDriverDir, int tableChunkRows, int dataPort,
+                              int dataMtu) {
 
     /** Pekko's rule for an actor system's name. */
     private static final Pattern SYSTEM_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_-]*");
     public static final int MAX_PORT = 65535;
+    /** An IPv4 or IPv6 address literal, which {@link InetAddress#getByName} reads without a lookup. */
+    private static final Pattern ADDRESS_LITERAL = Pattern.compile("[0-9.]+|\\[?[0-9a-fA-F:.]*:[0-9a-fA-F:.]*]?");
 
     /** How the split-brain resolver decides which side of a partition goes down. */
     public enum Downing {
@@ -127,6 +136,56 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
         if (tableChunkRows < 1) {
             throw new IllegalArgumentException("troupe.cluster.table-chunk-rows must be at least 1, got " + tableChunkRows);
         }
+        if (dataPort < 0 || dataPort > MAX_PORT) {
+            throw new IllegalArgumentException("troupe.cluster.data-port must be in 0.." + MAX_PORT + ", got " + dataPort);
+        }
+        if (dataMtu < TroupeSettings.Transport.MIN_MTU || dataMtu > TroupeSettings.Transport.MAX_MTU || dataMtu % 32 != 0) {
+            throw new IllegalArgumentException("troupe.cluster.data-mtu must be a multiple of 32 in " + TroupeSettings.Transport.MIN_MTU
+                    + ".." + TroupeSettings.Transport.MAX_MTU + " bytes, got " + dataMtu);
+        }
+        checkReachable(host, seedNodes);
+    }
+
+    /**
+     * Refuses a node (or client) bound to loopback, which is the default, that is told to join through a
+     * seed on another host: the seed could never reach it back. Host names are left to Artery.
+     */
+    private static void checkReachable(String host, List<SeedNode> seedNodes) {
+        if (loopback(host) != Boolean.TRUE) {
+            return;
+        }
+        for (SeedNode seed : seedNodes) {
+            if (loopback(seed.host()) == Boolean.FALSE) {
+                throw new IllegalArgumentException("troupe.cluster.host is " + host + ", a loopback address (the"
+                        + " default), but seed node " + seed + " is on another host, which cannot reach this one"
+                        + " there: set troupe.cluster.host (bin/troupe node --host) to an address of this host"
+                        + " that the seed's host reaches");
+            }
+        }
+    }
+
+    /**
+     * Whether {@code host} is a loopback address: true for "localhost" and address literals in 127.0.0.0/8
+     * or ::1, false for other literals, null for names, which are not looked up (settings are read without
+     * waiting on DNS).
+     */
+    private static Boolean loopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        if (!ADDRESS_LITERAL.matcher(host).matches()) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** The UDP port of this node's data plane when its Artery port is {@code boundPort}. */
+    public int dataPort(int boundPort) {
+        return dataPort != 0 ? dataPort : boundPort;
     }
 
     /** The defaults, overridden by application.conf and -Dtroupe.* system properties. */
@@ -155,7 +214,9 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
                     TroupeSettings.parseEnum(Downing.class, c, "cluster.split-brain-resolver.active-strategy"),
                     duration(c, "cluster.split-brain-resolver.stable-after"),
                     c.getString("cluster.media-driver-dir"),
-                    TroupeSettings.integer(c, "cluster.table-chunk-rows"));
+                    TroupeSettings.integer(c, "cluster.table-chunk-rows"),
+                    TroupeSettings.integer(c, "cluster.data-port"),
+                    TroupeSettings.intBytes(c, "cluster.data-mtu"));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }

@@ -479,7 +479,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         return bytes(c, key);
     }
 
-    private static int intBytes(Config c, String key) {
+    static int intBytes(Config c, String key) {
         long bytes = bytes(c, key);
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("troupe." + key + " must be below 2 GiB, got " + bytes + " bytes");

@@ -18,12 +18,17 @@ import java.util.Optional;
  * across JVMs (and no Java serialization, which is off). Each field is URL-encoded, which keeps to the
  * characters Pekko allows in an actor's name, and joined with '~', which URL encoding never emits.
  *
+ * <p>Two nodes are on one host when they name the same host and the same driver directory: their
+ * streams are {@code aeron:ipc} through that driver. Between any others they are {@code aeron:udp} from
+ * the producer's driver to the consumer's {@link #udpEndpoint()}.
+ *
  * @param nodeId         the node's cluster address, {@code host:port}
  * @param host           the host its data plane listens on
  * @param aeronDirectory the directory of the media driver its data plane uses; empty when it has no
  *                       shared driver (a node alone)
+ * @param dataPort       the UDP port on {@code host} where streams from other hosts arrive
  */
-public record DataPlaneEndpoint(String nodeId, String host, String aeronDirectory) {
+public record DataPlaneEndpoint(String nodeId, String host, String aeronDirectory, int dataPort) {
 
     /** The Receptionist's key: one registered actor per node. */
     public static final ServiceKey<Void> KEY = ServiceKey.create(Void.class, "troupe-data-plane");
@@ -36,11 +41,25 @@ public record DataPlaneEndpoint(String nodeId, String host, String aeronDirector
             throw new IllegalArgumentException("a data-plane endpoint needs a node id and a host, got nodeId="
                     + nodeId + " host=" + host + " aeronDirectory=" + aeronDirectory);
         }
+        if (dataPort < 1 || dataPort > 65535) {
+            throw new IllegalArgumentException("a data-plane endpoint's UDP port must be in 1..65535, got " + dataPort);
+        }
+    }
+
+    /** Whether streams between this node and {@code other} stay on one host's driver ({@code aeron:ipc}). */
+    public boolean sameHostAs(DataPlaneEndpoint other) {
+        return !aeronDirectory.isEmpty() && host.equals(other.host) && aeronDirectory.equals(other.aeronDirectory);
+    }
+
+    /** Where streams from other hosts reach this node: Aeron's {@code endpoint}, {@code host:port}. */
+    public String udpEndpoint() {
+        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + dataPort;
     }
 
     /** The name of the actor that carries this endpoint in the Receptionist. */
     String actorName() {
-        return PREFIX + encode(nodeId) + SEPARATOR + encode(host) + SEPARATOR + encode(aeronDirectory);
+        return PREFIX + encode(nodeId) + SEPARATOR + encode(host) + SEPARATOR + encode(aeronDirectory) + SEPARATOR
+                + dataPort;
     }
 
     /** The endpoint {@code ref}'s name carries; empty when it is not such an actor's. */
@@ -54,11 +73,12 @@ public record DataPlaneEndpoint(String nodeId, String host, String aeronDirector
             return Optional.empty();
         }
         String[] fields = name.substring(PREFIX.length()).split(SEPARATOR, -1);
-        if (fields.length != 3) {
+        if (fields.length != 4) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new DataPlaneEndpoint(decode(fields[0]), decode(fields[1]), decode(fields[2])));
+            return Optional.of(new DataPlaneEndpoint(decode(fields[0]), decode(fields[1]), decode(fields[2]),
+                    Integer.parseInt(fields[3])));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -48,7 +48,8 @@ public final class NodeStatusFile {
         json.put("members", view.members().stream().map(m -> Map.of(
                 "address", m.address(), "status", m.status().name(), "reachable", m.reachable())).toList());
         json.put("endpoints", view.endpoints().stream().map(e -> Map.of(
-                "nodeId", e.nodeId(), "host", e.host(), "aeronDirectory", e.aeronDirectory())).toList());
+                "nodeId", e.nodeId(), "host", e.host(), "aeronDirectory", e.aeronDirectory(), "dataPort", e.dataPort()))
+                .toList());
         json.put("events", view.events().stream().map(e -> Map.of(
                 "at", e.at().toString(), "member", e.member(), "kind", e.kind().name())).toList());
         json.put("queries", view.queries());
@@ -74,7 +75,8 @@ public final class NodeStatusFile {
             List<Member> members = c.getConfigList("members").stream().map(m -> new Member(m.getString("address"),
                     MemberStatus.valueOf(m.getString("status")), m.getBoolean("reachable"))).toList();
             List<DataPlaneEndpoint> endpoints = c.getConfigList("endpoints").stream().map(e -> new DataPlaneEndpoint(
-                    e.getString("nodeId"), e.getString("host"), e.getString("aeronDirectory"))).toList();
+                    e.getString("nodeId"), e.getString("host"), e.getString("aeronDirectory"), e.getInt("dataPort")))
+                    .toList();
             List<MembershipEvent> events = c.getConfigList("events").stream().map(e -> new MembershipEvent(
                     Instant.parse(e.getString("at")), e.getString("member"), EventKind.valueOf(e.getString("kind"))))
                     .toList();

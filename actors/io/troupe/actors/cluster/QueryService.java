@@ -103,8 +103,8 @@ public final class QueryService {
     }
 
     /**
-     * Run node {@code node}'s part of a query spread over the nodes {@code nodeIds} of this host (by index,
-     * the coordinator first), which {@code coordinator}'s node coordinates; the tag names its streams
+     * Run node {@code node}'s part of a query spread over the nodes whose data planes are {@code nodes} (by
+     * index, the coordinator first), which {@code coordinator}'s node coordinates; the tag names its streams
      * ({@link SharedDriverNodeLinks}).
      *
      * @param workers  workers per node, at least 1: the coordinator's choice, the same on every node
@@ -112,12 +112,17 @@ public final class QueryService {
      *                 otherwise (other settings, other tables) refuses its part rather than wait on streams
      *                 that never come
      */
-    public record RunPart(int tag, int node, List<String> nodeIds, Plan plan, int workers, long timeoutMillis,
+    public record RunPart(int tag, int node, List<DataPlaneEndpoint> nodes, Plan plan, int workers, long timeoutMillis,
                           long memoryBytes, int planHash, ActorRef<Command> coordinator)
             implements Command, WireMessage {
 
         public RunPart {
-            nodeIds = List.copyOf(nodeIds);
+            nodes = List.copyOf(nodes);
+        }
+
+        /** The query's nodes' ids, {@code host:port}, by index. */
+        List<String> nodeIds() {
+            return nodes.stream().map(DataPlaneEndpoint::nodeId).toList();
         }
 
         /** The options the part runs with. */
@@ -167,7 +172,7 @@ public final class QueryService {
     private final PartAlignment alignment;
     private final String nodeId;
     /** Null when the node has no shared media driver. */
-    private final SharedDriverStreams streams;
+    private final DataPlane dataPlane;
     /** What this node knows of the others: their endpoints (which host's driver each uses). */
     private final Supplier<NodeView> view;
     private final Map<ActorRef<QueryRelay.Event>, ServedQuery> served = new HashMap<>();
@@ -179,12 +184,12 @@ public final class QueryService {
     private final Set<ActorRef<Command>> peers = new HashSet<>();
 
     private QueryService(ActorContext<Command> context, Troupe troupe, TableParts tableParts, String nodeId,
-                         SharedDriverStreams streams, Supplier<NodeView> view) {
+                         DataPlane dataPlane, Supplier<NodeView> view) {
         this.context = context;
         this.troupe = troupe;
         this.alignment = new PartAlignment(troupe, tableParts, nodeId);
         this.nodeId = nodeId;
-        this.streams = streams;
+        this.dataPlane = dataPlane;
         this.view = view;
     }
 
@@ -194,13 +199,13 @@ public final class QueryService {
      * @param tableParts where the node re-reads its partitioned tables from to cut them again
      * @param view       what the node knows of the cluster now (null before its first view)
      */
-    static Behavior<Command> create(Troupe troupe, TableParts tableParts, String nodeId, SharedDriverStreams streams,
+    static Behavior<Command> create(Troupe troupe, TableParts tableParts, String nodeId, DataPlane dataPlane,
                                     Supplier<NodeView> view) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(KEY, context.getSelf()));
             context.getSystem().receptionist().tell(Receptionist.subscribe(KEY,
                     context.messageAdapter(Receptionist.Listing.class, Services::new)));
-            return new QueryService(context, troupe, tableParts, nodeId, streams, view).behavior();
+            return new QueryService(context, troupe, tableParts, nodeId, dataPlane, view).behavior();
         });
     }
 
@@ -225,7 +230,7 @@ public final class QueryService {
 
     private Behavior<Command> onSubmit(Submit submit) {
         ActorRef<QueryRelay.Event> relay = submit.replyTo();
-        if (streams == null) {
+        if (dataPlane == null) {
             relay.tell(new QueryRelay.Failed(submit.queryId(), nodeId, new IllegalStateException("node " + nodeId
                     + " has no shared media driver (troupe.cluster.media-driver-dir), so it cannot stream rows to a"
                     + " client")));
@@ -236,11 +241,11 @@ public final class QueryService {
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
-        List<ServedQuery.Peer> onThisHost = peersOnThisHost();
-        ServedQuery.Spread spreadOver = onThisHost.isEmpty() ? null
-                : new ServedQuery.Spread(SharedDriverNodeLinks.newTag(), onThisHost, self);
+        List<ServedQuery.Peer> others = peersWithADataPlane();
+        ServedQuery.Spread spreadOver = others.isEmpty() ? null
+                : new ServedQuery.Spread(SharedDriverNodeLinks.newTag(), others, self);
         int tag = spreadOver == null ? 0 : spreadOver.tag();
-        ServedQuery query = new ServedQuery(submit, troupe, alignment, streams, nodeId, spreadOver,
+        ServedQuery query = new ServedQuery(submit, troupe, alignment, dataPlane, nodeId, spreadOver,
                 () -> self.tell(new Ended(relay, tag)));
         served.put(relay, query);
         if (spreadOver != null) {
@@ -270,24 +275,23 @@ public final class QueryService {
     }
 
     /**
-     * The other nodes whose data plane is this host's driver, in node-id order: a spread query's
-     * streams go through the one driver all its nodes share.
+     * The other nodes with a data plane (a shared media driver), in node-id order: a spread query runs on
+     * all of them, its streams IPC through the driver of a host and UDP between hosts.
      */
-    private List<ServedQuery.Peer> peersOnThisHost() {
+    private List<ServedQuery.Peer> peersWithADataPlane() {
         NodeView now = view.get();
         if (now == null) {
             return List.of();
         }
-        Map<String, String> directories = new HashMap<>();
+        Map<String, DataPlaneEndpoint> endpoints = new HashMap<>();
         for (DataPlaneEndpoint endpoint : now.endpoints()) {
-            directories.put(endpoint.nodeId(), endpoint.aeronDirectory());
+            endpoints.put(endpoint.nodeId(), endpoint);
         }
-        String here = streams.directory().toString();
         List<ServedQuery.Peer> found = new ArrayList<>();
         for (ActorRef<Command> peer : peers) {
-            String id = MembershipTracker.address(peer.path().address());
-            if (here.equals(directories.get(id))) {
-                found.add(new ServedQuery.Peer(peer, id));
+            DataPlaneEndpoint endpoint = endpoints.get(MembershipTracker.address(peer.path().address()));
+            if (endpoint != null && !endpoint.aeronDirectory().isEmpty()) {
+                found.add(new ServedQuery.Peer(peer, endpoint));
             }
         }
         found.sort(Comparator.comparing(ServedQuery.Peer::nodeId));
@@ -295,13 +299,13 @@ public final class QueryService {
     }
 
     private Behavior<Command> onRunPart(RunPart run) {
-        if (streams == null) {
+        if (dataPlane == null) {
             run.coordinator().tell(new PartEnded(run.tag(), run.node(), nodeId, new IllegalStateException("node "
                     + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)"), List.of()));
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
-        SpreadPart part = new SpreadPart(run, troupe, alignment, streams, nodeId, () -> self.tell(new PartOver(run.tag())));
+        SpreadPart part = new SpreadPart(run, troupe, alignment, dataPlane, nodeId, () -> self.tell(new PartOver(run.tag())));
         parts.put(run.tag(), part);
         part.start();
         return Behaviors.same();

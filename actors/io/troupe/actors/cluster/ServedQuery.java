@@ -59,8 +59,11 @@ final class ServedQuery implements Runnable {
     /** How long the thread waits for the next batch before it looks at the cancel flag again. */
     private static final Duration POLL = Duration.ofMillis(100);
 
-    /** Another node of this host that runs a part of a spread query. */
-    record Peer(ActorRef<QueryService.Command> service, String nodeId) {
+    /** Another node that runs a part of a spread query: its service, and its data plane. */
+    record Peer(ActorRef<QueryService.Command> service, DataPlaneEndpoint endpoint) {
+        String nodeId() {
+            return endpoint.nodeId();
+        }
     }
 
     /**
@@ -76,7 +79,7 @@ final class ServedQuery implements Runnable {
     private final QueryService.Submit submit;
     private final Troupe troupe;
     private final PartAlignment alignment;
-    private final SharedDriverStreams streams;
+    private final DataPlane dataPlane;
     private final String nodeId;
     private final Runnable onEnded;
     private final ActorRef<QueryRelay.Event> client;
@@ -96,13 +99,13 @@ final class ServedQuery implements Runnable {
     /** System.nanoTime() past which the query has run out of time; Long.MAX_VALUE with no timeout. */
     private long deadline = Long.MAX_VALUE;
 
-    /** @param spread how the query is spread over this host's nodes; null to run it here alone */
-    ServedQuery(QueryService.Submit submit, Troupe troupe, PartAlignment alignment, SharedDriverStreams streams,
+    /** @param spread how the query is spread over the nodes; null to run it here alone */
+    ServedQuery(QueryService.Submit submit, Troupe troupe, PartAlignment alignment, DataPlane dataPlane,
                 String nodeId, Spread spread, Runnable onEnded) {
         this.submit = submit;
         this.troupe = troupe;
         this.alignment = alignment;
-        this.streams = streams;
+        this.dataPlane = dataPlane;
         this.nodeId = nodeId;
         this.spread = spread;
         this.onEnded = onEnded;
@@ -163,8 +166,8 @@ final class ServedQuery implements Runnable {
                 PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), submit.plan()), 1);
             }
             stream = spread == null ? troupe.stream(submit.plan(), submit.options()) : startSpread();
-            out = streams.publish();
-            client.tell(new QueryRelay.Started(queryId, nodeId, streams.directory().toString(), out.streamId(),
+            out = dataPlane.streams().publish();
+            client.tell(new QueryRelay.Started(queryId, nodeId, dataPlane.streams().directory().toString(), out.streamId(),
                     out.sessionId(), stream.schema().fields(), spread == null ? 1 : spread.peers().size() + 1));
             awaitSubscriber(out);
             BatchSender sender = out.sender();
@@ -201,9 +204,10 @@ final class ServedQuery implements Runnable {
 
     /** Starts every node's part of the spread query, and returns this node's, whose stream has every node's rows. */
     private QueryStream startSpread() {
-        List<String> nodeIds = new ArrayList<>();
-        nodeIds.add(nodeId);
-        spread.peers().forEach(peer -> nodeIds.add(peer.nodeId()));
+        List<DataPlaneEndpoint> nodes = new ArrayList<>();
+        nodes.add(dataPlane.self());
+        spread.peers().forEach(peer -> nodes.add(peer.endpoint()));
+        List<String> nodeIds = nodes.stream().map(DataPlaneEndpoint::nodeId).toList();
         int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
@@ -213,12 +217,11 @@ final class ServedQuery implements Runnable {
         held.put(nodeId, parts);
         int planHash = troupe.explainSpread(submit.plan(), options, nodeIds.size()).hashCode();
         for (int i = 0; i < spread.peers().size(); i++) {
-            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodeIds, submit.plan(),
+            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, submit.plan(),
                     workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, spread.service()));
         }
         partsStarted = true;
-        SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, spread.tag(), SpreadPlan.COORDINATOR, nodeIds,
-                workers, QueryService.STREAM_CONNECT_TIMEOUT);
+        SharedDriverNodeLinks links = dataPlane.links(spread.tag(), SpreadPlan.COORDINATOR, nodes, workers);
         return troupe.streamPart(submit.plan(), options, links);
     }
 

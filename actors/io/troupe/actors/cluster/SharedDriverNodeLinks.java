@@ -11,10 +11,14 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The streams of one spread query between the nodes of one host, through the host's media driver
- * ({@link SharedDriverStreams}): each stream is an {@code aeron:ipc} exclusive publication on
- * {@link SharedDriverStreams#EXCHANGE_STREAM_ID} whose session id both ends compute from the query's
- * tag and the stream's four numbers ({@link #session}), so neither end tells the other anything.
+ * The streams of one spread query between its nodes, each through its host's media driver
+ * ({@link SharedDriverStreams}): between two nodes of one host ({@link DataPlaneEndpoint#sameHostAs}) a
+ * stream is an {@code aeron:ipc} exclusive publication in their driver; between hosts it is
+ * {@code aeron:udp} from the producer's driver to the consumer's data-plane endpoint
+ * ({@link DataPlaneEndpoint#udpEndpoint()}), where every stream to that node arrives on one socket. Either
+ * way the stream is on {@link SharedDriverStreams#EXCHANGE_STREAM_ID} with a session id both ends compute
+ * from the query's tag and the stream's four numbers ({@link #session}), so neither end tells the other
+ * anything.
  *
  * <p>Tags are drawn at random by the coordinator, in steps of {@link #STREAMS_PER_QUERY}, so that two
  * queries' session ids never overlap unless they drew the same tag: then the second query's first
@@ -35,30 +39,33 @@ final class SharedDriverNodeLinks implements NodeLinks {
     private final SharedDriverStreams streams;
     private final int tag;
     private final int self;
-    private final List<String> nodeIds;
+    private final List<DataPlaneEndpoint> endpoints;
     private final int nodes;
     private final int workers;
+    private final int udpMtu;
     private final Duration connectTimeout;
     private final List<AutoCloseable> opened = new ArrayList<>();
     private boolean closed;
 
     /**
      * @param tag            the query's tag: a multiple of {@link #STREAMS_PER_QUERY}
-     * @param nodeIds        the query's nodes, {@code host:port}, by index (the coordinator first)
+     * @param endpoints      the query's nodes' data planes, by index (the coordinator first)
      * @param workers        workers per node of every pipeline (the most any pipeline runs)
+     * @param udpMtu         the largest frame of the streams this node sends to other hosts
      * @param connectTimeout how long a receiver waits for its producer to publish
      */
-    SharedDriverNodeLinks(SharedDriverStreams streams, int tag, int self, List<String> nodeIds, int workers,
-                          Duration connectTimeout) {
+    SharedDriverNodeLinks(SharedDriverStreams streams, int tag, int self, List<DataPlaneEndpoint> endpoints,
+                          int workers, int udpMtu, Duration connectTimeout) {
         if (tag % STREAMS_PER_QUERY != 0) {
             throw new IllegalArgumentException("tag " + tag + " is not a multiple of " + STREAMS_PER_QUERY);
         }
         this.streams = streams;
         this.tag = tag;
         this.self = self;
-        this.nodeIds = List.copyOf(nodeIds);
-        this.nodes = nodeIds.size();
+        this.endpoints = List.copyOf(endpoints);
+        this.nodes = endpoints.size();
         this.workers = workers;
+        this.udpMtu = udpMtu;
         this.connectTimeout = connectTimeout;
     }
 
@@ -79,14 +86,18 @@ final class SharedDriverNodeLinks implements NodeLinks {
 
     @Override
     public String nodeName(int node) {
-        return "node " + nodeIds.get(node);
+        return "node " + endpoints.get(node).nodeId();
     }
 
     @Override
     public synchronized BatchSender sender(int pipeline, int worker, int to) {
         checkOpen();
-        SharedDriverStreams.Outgoing out = streams.publish(SharedDriverStreams.EXCHANGE_STREAM_ID,
-                session(pipeline, self, worker, to));
+        int session = session(pipeline, self, worker, to);
+        DataPlaneEndpoint consumer = endpoints.get(to);
+        SharedDriverStreams.Outgoing out = onThisHost(to)
+                ? streams.publish(SharedDriverStreams.EXCHANGE_STREAM_ID, session)
+                : streams.publishOverUdp(consumer.udpEndpoint(), udpMtu, SharedDriverStreams.EXCHANGE_STREAM_ID,
+                        session);
         opened.add(out.sender());
         return out.sender();
     }
@@ -94,10 +105,18 @@ final class SharedDriverNodeLinks implements NodeLinks {
     @Override
     public synchronized BatchReceiver receiver(int pipeline, int from, int worker) {
         checkOpen();
-        BatchReceiver receiver = streams.expect(SharedDriverStreams.EXCHANGE_STREAM_ID,
-                session(pipeline, from, worker, self), connectTimeout);
+        int session = session(pipeline, from, worker, self);
+        BatchReceiver receiver = onThisHost(from)
+                ? streams.expect(SharedDriverStreams.EXCHANGE_STREAM_ID, session, connectTimeout)
+                : streams.expectOverUdp(endpoints.get(self).udpEndpoint(), SharedDriverStreams.EXCHANGE_STREAM_ID,
+                        session, connectTimeout);
         opened.add(receiver);
         return receiver;
+    }
+
+    /** Whether node {@code node} shares this node's driver, so that their streams are IPC. */
+    private boolean onThisHost(int node) {
+        return endpoints.get(self).sameHostAs(endpoints.get(node));
     }
 
     /**

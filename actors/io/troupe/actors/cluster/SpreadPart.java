@@ -2,7 +2,6 @@ package io.troupe.actors.cluster;
 
 import io.troupe.actors.api.RunningQuery;
 import io.troupe.actors.api.Troupe;
-import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
 import java.util.List;
 import org.slf4j.Logger;
@@ -27,18 +26,18 @@ final class SpreadPart implements Runnable {
     private final QueryService.RunPart run;
     private final Troupe troupe;
     private final PartAlignment alignment;
-    private final SharedDriverStreams streams;
+    private final DataPlane dataPlane;
     private final String nodeId;
     private final Runnable onEnded;
     private volatile String cancelled;
     private volatile RunningQuery running;
 
-    SpreadPart(QueryService.RunPart run, Troupe troupe, PartAlignment alignment, SharedDriverStreams streams,
+    SpreadPart(QueryService.RunPart run, Troupe troupe, PartAlignment alignment, DataPlane dataPlane,
                String nodeId, Runnable onEnded) {
         this.run = run;
         this.troupe = troupe;
         this.alignment = alignment;
-        this.streams = streams;
+        this.dataPlane = dataPlane;
         this.nodeId = nodeId;
         this.onEnded = onEnded;
     }
@@ -76,8 +75,7 @@ final class SpreadPart implements Runnable {
                         + " node " + run.nodeIds().get(0) + " (other troupe.spread settings, or other tables?); here:\n"
                         + planned);
             }
-            SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodeIds(),
-                    run.workers(), QueryService.STREAM_CONNECT_TIMEOUT);
+            SharedDriverNodeLinks links = dataPlane.links(run.tag(), run.node(), run.nodes(), run.workers());
             RunningQuery query = troupe.submitPart(run.plan(), run.options(), links);
             running = query;
             String reason = cancelled;

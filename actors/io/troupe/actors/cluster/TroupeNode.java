@@ -106,14 +106,17 @@ public final class TroupeNode implements AutoCloseable {
             troupe = Troupe.start(troupeSettings, system);
             streams = cluster.mediaDriverDir().isEmpty() ? null : SharedDriverStreams.connect(
                     Path.of(cluster.mediaDriverDir()), troupeSettings.transport(), DRIVER_WAIT);
-            String nodeId = MembershipTracker.address(Cluster.get(system).selfMember().address());
-            DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir());
+            org.apache.pekko.actor.Address address = Cluster.get(system).selfMember().address();
+            String nodeId = MembershipTracker.address(address);
+            DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir(),
+                    cluster.dataPort(address.getPort().orElseThrow()));
+            DataPlane dataPlane = streams == null ? null : new DataPlane(streams, endpoint, cluster.dataMtu());
             AtomicReference<NodeView> view = new AtomicReference<>();
             TroupeNode node = new TroupeNode(cluster, system, troupe, statusFile, view, streams);
             Troupe started = troupe;
             system.systemActorOf(MembershipTracker.create(endpoint, statusFile, STATUS_INTERVAL, view::set,
                     () -> started.status().runningQueries()), "troupe-membership", DispatcherSelector.blocking());
-            system.systemActorOf(QueryService.create(troupe, tableParts, nodeId, streams, view::get), "troupe-queries",
+            system.systemActorOf(QueryService.create(troupe, tableParts, nodeId, dataPlane, view::get), "troupe-queries",
                     Props.empty());
             system.getWhenTerminated().whenComplete((done, error) -> node.terminated.complete(null));
             LOG.info("[{}] node started: cluster {}, seed nodes {}, data plane {}", nodeId, cluster.name(),

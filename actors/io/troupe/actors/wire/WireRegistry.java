@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.serializers.DefaultSerializers.BigDecimalSerial
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.EnumSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
 import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalDateSerializer;
+import io.troupe.actors.cluster.DataPlaneEndpoint;
 import io.troupe.actors.cluster.QueryRelay;
 import io.troupe.actors.cluster.QueryService;
 import io.troupe.actors.worker.PipelineWorker;
@@ -99,6 +100,7 @@ public final class WireRegistry {
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),
+            record(66, DataPlaneEndpoint.class),
             // 80-: control messages (WireMessage).
             enumeration(80, PipelineWorker.Start.class),
             enumeration(81, PipelineWorker.Cancel.class),

@@ -1,7 +1,9 @@
 package io.troupe.transport.aeron;
 
 import io.aeron.Aeron;
+import io.aeron.ChannelUri;
 import io.aeron.ChannelUriStringBuilder;
+import io.aeron.CommonContext;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Subscription;
@@ -20,9 +22,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * Batch streams between processes of one host, through the host's standalone media driver
- * ({@link StandaloneDriver}): each process connects an Aeron client of its own to the driver's
- * directory, and an {@code aeron:ipc} log the driver maps there is shared memory between them. Batches
+ * Batch streams between processes, through the host's standalone media driver ({@link StandaloneDriver}):
+ * each process connects an Aeron client of its own to the driver's directory, and an {@code aeron:ipc} log
+ * the driver maps there is shared memory between the processes of the host. Between hosts a stream is
+ * {@code aeron:udp} from the producer's driver to the consumer's ({@link #publishOverUdp},
+ * {@link #expectOverUdp}): the consumer's driver binds its data-plane endpoint, the producer's sends there,
+ * and Aeron's flow control (the receiver's window in its status messages) stands in for the shared
+ * position: the same ends, states and back-pressure, only the log is copied across the network. Batches
  * are written and read by the same {@link AeronBatchSender} and {@link AeronBatchReceiver} as a channel
  * within one JVM, in the {@link io.troupe.transport.codec.BatchCodec} format, with the same back-pressure:
  * the driver moves the producer's limit from the consumer's position, so a slow consumer holds the
@@ -158,6 +164,19 @@ public final class SharedDriverStreams implements AutoCloseable {
                 "stream " + streamId + " session " + sessionId);
     }
 
+    /**
+     * A new stream to publish on as {@code sessionId} to a consumer on another host, whose data plane
+     * takes Aeron UDP at {@code endpoint} ({@code host:port}); frames of at most {@code mtu} bytes. As
+     * {@link #publish(int, int)} otherwise: nothing is written until that consumer {@link #expectOverUdp}s it.
+     *
+     * @throws IllegalStateException naming the stream and endpoint when the driver refuses it
+     */
+    public Outgoing publishOverUdp(String endpoint, int mtu, int streamId, int sessionId) {
+        String uri = new ChannelUriStringBuilder().media("udp").endpoint(endpoint).sessionId(sessionId)
+                .termLength(settings.termLengthBytes()).mtu(mtu).build();
+        return publish(uri, streamId, "stream " + streamId + " session " + sessionId + " to " + endpoint);
+    }
+
     /** Publishes on {@code uri}; {@code stream} names it in the error. */
     private Outgoing publish(String uri, int streamId, String stream) {
         try {
@@ -229,7 +248,10 @@ public final class SharedDriverStreams implements AutoCloseable {
      * @throws IllegalStateException when the driver refuses the subscription, naming the stream
      */
     public ExpectedStream expect(int streamId, int sessionId, Duration connectTimeout) {
-        String uri = subscriptionUri(sessionId);
+        return expect(subscriptionUri(sessionId), streamId, sessionId, connectTimeout);
+    }
+
+    private ExpectedStream expect(String uri, int streamId, int sessionId, Duration connectTimeout) {
         Subscription subscription;
         try {
             subscription = aeron.addSubscription(uri, streamId);
@@ -242,6 +264,19 @@ public final class SharedDriverStreams implements AutoCloseable {
                 AeronIpcChannel.idleStrategy(settings.idleStrategy()));
     }
 
+    /**
+     * The consumer's end of the stream {@code sessionId} that a producer on another host publishes to this
+     * process's data plane at {@code endpoint} ({@code host:port}, bound here for UDP); as {@link #expect}
+     * otherwise. Every stream expected at one endpoint shares its socket in the driver.
+     *
+     * @throws IllegalStateException when the driver refuses the subscription (the port taken by another
+     *                               program), naming the endpoint
+     */
+    public ExpectedStream expectOverUdp(String endpoint, int streamId, int sessionId, Duration connectTimeout) {
+        return expect(new ChannelUriStringBuilder().media("udp").endpoint(endpoint).sessionId(sessionId).build(),
+                streamId, sessionId, connectTimeout);
+    }
+
     /** The channel of this process's publications: IPC with its term length and MTU. */
     private ChannelUriStringBuilder publication() {
         return new ChannelUriStringBuilder().media("ipc")
@@ -251,6 +286,12 @@ public final class SharedDriverStreams implements AutoCloseable {
 
     private static String subscriptionUri(int sessionId) {
         return new ChannelUriStringBuilder().media("ipc").sessionId(sessionId).build();
+    }
+
+    /** How a stream's description names a UDP channel's endpoint; nothing for IPC. */
+    private static String overUdp(String channel) {
+        ChannelUri uri = ChannelUri.parse(channel);
+        return "udp".equals(uri.media()) ? " over udp " + uri.get(CommonContext.ENDPOINT_PARAM_NAME) : "";
     }
 
     /** Closes the client: every stream still open closes with it. Idempotent. */
@@ -298,7 +339,8 @@ public final class SharedDriverStreams implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "stream " + streamId() + " session " + sessionId() + " in " + directory;
+            return "stream " + streamId() + " session " + sessionId() + overUdp(publication.channel()) + " in "
+                    + directory;
         }
 
         /** The sender's view of the consumer: the driver's. */
@@ -359,7 +401,8 @@ public final class SharedDriverStreams implements AutoCloseable {
 
         @Override
         public String toString() {
-            return "stream " + subscription.streamId() + " session " + sessionId + " in " + directory;
+            return "stream " + subscription.streamId() + " session " + sessionId + overUdp(subscription.channel())
+                    + " in " + directory;
         }
     }
 }

@@ -81,7 +81,8 @@ class LocalClusterTest {
                 assertEquals(node.pid(), view.pid());
                 assertEquals(nodeIds, view.members().stream().map(NodeView.Member::address).toList());
                 assertEquals(NODES, view.reachableIn(MemberStatus.UP), view.members().toString());
-                assertEquals(nodeIds.stream().map(id -> new DataPlaneEndpoint(id, "127.0.0.1", driverDir)).toList(),
+                assertEquals(nodeIds.stream().map(id -> new DataPlaneEndpoint(id, "127.0.0.1", driverDir,
+                                Integer.parseInt(id.substring(id.lastIndexOf(':') + 1)))).toList(),
                         view.endpoints(), "node " + node.index() + " discovers every endpoint");
             }
 

@@ -35,6 +35,9 @@ class ClusterSettingsTest {
         assertEquals(Duration.ofSeconds(7), defaults.stableAfter());
         assertEquals("", defaults.mediaDriverDir());
         assertEquals(16384, defaults.tableChunkRows());
+        assertEquals(0, defaults.dataPort());
+        assertEquals(25520, defaults.dataPort(25520), "0: the Artery port's number");
+        assertEquals(1408, defaults.dataMtu());
     }
 
     @Test
@@ -43,11 +46,12 @@ class ClusterSettingsTest {
                 + " seed-nodes = [\"10.0.0.4:2551\", \" h:1 \"], failure-detector.heartbeat-interval = 500ms,"
                 + " failure-detector.acceptable-heartbeat-pause = 1s, split-brain-resolver.active-strategy = down-all,"
                 + " split-brain-resolver.stable-after = 3s, media-driver-dir = /dev/shm/d,"
-                + " table-chunk-rows = 2 }");
+                + " table-chunk-rows = 2, data-port = 40123, data-mtu = 8k }");
         assertEquals(new ClusterSettings("t2", "10.0.0.5", 2552,
                 List.of(new SeedNode("10.0.0.4", 2551), new SeedNode("h", 1)), Duration.ofMillis(500),
-                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d", 2), read);
+                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d", 2, 40123, 8192), read);
         assertEquals("10.0.0.5:2552", read.address());
+        assertEquals(40123, read.dataPort(2552));
     }
 
     @Test
@@ -68,6 +72,25 @@ class ClusterSettingsTest {
         assertEquals("troupe.cluster.split-brain-resolver.stable-after must be a duration (500ms, 3s), got 'soon'",
                 error("troupe.cluster.split-brain-resolver.stable-after = soon"));
         assertEquals("troupe.cluster.table-chunk-rows must be at least 1, got 0", error("troupe.cluster.table-chunk-rows = 0"));
+        assertEquals("troupe.cluster.data-port must be in 0..65535, got -1", error("troupe.cluster.data-port = -1"));
+        assertEquals("troupe.cluster.data-mtu must be a multiple of 32 in 64..65504 bytes, got 1500",
+                error("troupe.cluster.data-mtu = 1500"));
+    }
+
+    @Test
+    void shouldRefuseALoopbackNodeWhoseSeedIsOnAnotherHost() {
+        assertEquals("troupe.cluster.host is 127.0.0.1, a loopback address (the default), but seed node"
+                        + " 10.0.0.4:2551 is on another host, which cannot reach this one there: set troupe.cluster.host"
+                        + " (bin/troupe node --host) to an address of this host that the seed's host reaches",
+                error("troupe.cluster.seed-nodes = [\"10.0.0.4:2551\"]"));
+        assertEquals("troupe.cluster.host is localhost, a loopback address (the default), but seed node"
+                        + " [fd00::4]:2551 is on another host, which cannot reach this one there: set troupe.cluster.host"
+                        + " (bin/troupe node --host) to an address of this host that the seed's host reaches",
+                error("troupe.cluster { host = localhost, seed-nodes = [\"[fd00::4]:2551\"] }"));
+        // Loopback seeds, a routable host, and names (not looked up) are all taken.
+        cluster("troupe.cluster.seed-nodes = [\"127.0.0.1:2551\", \"localhost:2552\", \"[::1]:2553\"]");
+        cluster("troupe.cluster { host = \"10.0.0.5\", seed-nodes = [\"10.0.0.4:2551\", \"127.0.0.1:2552\"] }");
+        cluster("troupe.cluster.seed-nodes = [\"db-7.example:2551\"]");
     }
 
     @Test

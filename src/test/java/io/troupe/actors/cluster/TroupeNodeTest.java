@@ -51,8 +51,8 @@ class TroupeNodeTest {
             NodeView view1 = await(first, v -> v.reachableIn(MemberStatus.UP) == 2 && v.endpoints().size() == 2);
             NodeView view2 = await(second, v -> v.reachableIn(MemberStatus.UP) == 2 && v.endpoints().size() == 2);
             List<DataPlaneEndpoint> expected = List.of(
-                    new DataPlaneEndpoint(seed, "127.0.0.1", driverDir.toString()),
-                    new DataPlaneEndpoint("127.0.0.1:" + port2, "127.0.0.1", ""));
+                    new DataPlaneEndpoint(seed, "127.0.0.1", driverDir.toString(), port1),
+                    new DataPlaneEndpoint("127.0.0.1:" + port2, "127.0.0.1", "", port2));
             assertEquals(expected.stream().sorted(Comparator.comparing(DataPlaneEndpoint::nodeId)).toList(),
                     view1.endpoints());
             assertEquals(view1.endpoints(), view2.endpoints());

@@ -137,6 +137,102 @@ class SharedDriverStreamsExchangeTest {
         assertOpenStreams(0);
     }
 
+    /**
+     * Another host: a second driver, whose client takes streams at a UDP endpoint of its own. Both producer
+     * nodes of this host send to it, two workers each, half the streams expected before they are published;
+     * all of them share the one endpoint, kept apart by session.
+     */
+    @Test
+    void shouldMoveEveryRowOfManyStreamsToAnotherHostOverUdp() throws Exception {
+        try (OtherHost host = new OtherHost()) {
+            List<Exchange> exchanges = new ArrayList<>();
+            for (int producer = 0; producer < 2; producer++) {
+                for (int worker = 0; worker < 2; worker++) {
+                    int index = exchanges.size();
+                    int sessionId = tag + index;
+                    ExpectedStream in;
+                    SharedDriverStreams.Outgoing out;
+                    if (index % 2 == 0) {
+                        in = host.expect(sessionId, WAIT);
+                        out = host.publishTo(nodes[producer], sessionId);
+                    } else {
+                        out = host.publishTo(nodes[producer], sessionId);
+                        assertEquals(BatchSender.NOT_CONNECTED, out.sender().offer(ChannelHarness.twoLongs(0, ROWS)),
+                                "nobody reads yet on the other host");
+                        in = host.expect(sessionId, WAIT);
+                    }
+                    exchanges.add(new Exchange(out, in, (long) index * BATCHES * ROWS));
+                }
+            }
+            exchanges.get(0).run(exchanges);
+            for (Exchange exchange : exchanges) {
+                exchange.assertDelivered();
+                assertTrue(exchange.in.toString().contains("udp") && exchange.in.toString().contains(host.endpoint),
+                        exchange.in.toString());
+                exchange.in.close();
+            }
+            assertOpenStreams(0);
+            assertEquals(0, host.streams.openStreams());
+        }
+    }
+
+    @Test
+    void shouldCallAProducerOnAnotherHostThatLeavesWithoutAnEndGoneAfterItsRows() throws Exception {
+        try (OtherHost host = new OtherHost()) {
+            ExpectedStream in = host.expect(tag, WAIT);
+            SharedDriverStreams.Outgoing out = host.publishTo(nodes[0], tag);
+            ChannelHarness.SumHandler handler = new ChannelHarness.SumHandler();
+            int sent = 3;
+            for (int b = 0; b < sent; b++) {
+                Batch batch = ChannelHarness.twoLongs((long) b * ROWS, ROWS);
+                long result;
+                while ((result = out.sender().offer(batch)) < 0) {
+                    assertTrue(result != BatchSender.CLOSED, "the consumer is there");
+                    in.poll(handler, ChannelHarness.POLL_LIMIT);
+                    in.idle(0);
+                }
+            }
+            out.sender().close();
+            assertEquals(BatchReceiver.State.PRODUCER_GONE, ChannelHarness.receiveAll(in, handler));
+            assertEquals((long) sent * ROWS, handler.rows, "what was sent before it left still arrives");
+            assertEquals(0, handler.endOfStreams);
+            in.close();
+            assertEquals(0, host.streams.openStreams());
+        }
+    }
+
+    /** A second "host": its own driver and client, taking UDP streams on a free loopback port. */
+    private final class OtherHost implements AutoCloseable {
+        final MediaDriver driver;
+        final SharedDriverStreams streams;
+        final String endpoint;
+
+        OtherHost() throws Exception {
+            Path driverDir = dir.resolve("other-host-driver");
+            driver = MediaDriver.launchEmbedded(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
+                    .dirDeleteOnShutdown(true));
+            streams = SharedDriverStreams.connect(driverDir, ChannelHarness.settings(dir,
+                    "troupe.transport.term-length = 64k\ntroupe.transport.mtu = 4096"), WAIT);
+            try (java.net.DatagramSocket free = new java.net.DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
+                endpoint = "127.0.0.1:" + free.getLocalPort();
+            }
+        }
+
+        ExpectedStream expect(int sessionId, Duration connectTimeout) {
+            return streams.expectOverUdp(endpoint, SharedDriverStreams.EXCHANGE_STREAM_ID, sessionId, connectTimeout);
+        }
+
+        SharedDriverStreams.Outgoing publishTo(SharedDriverStreams from, int sessionId) {
+            return from.publishOverUdp(endpoint, 1408, SharedDriverStreams.EXCHANGE_STREAM_ID, sessionId);
+        }
+
+        @Override
+        public void close() {
+            streams.close();
+            driver.close();
+        }
+    }
+
     @Test
     void shouldCallAProducerThatNeverPublishesGoneAfterTheConnectTimeoutAndSaySo() {
         ExpectedStream never = nodes[1].expect(SharedDriverStreams.EXCHANGE_STREAM_ID, tag, SHORT_CONNECT);

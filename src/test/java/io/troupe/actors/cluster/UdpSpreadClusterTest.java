@@ -1,0 +1,132 @@
+package io.troupe.actors.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.status.SystemCounterDescriptor;
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.config.ClusterSettings;
+import io.troupe.config.TroupeSettings;
+import io.troupe.oracle.DuckDbOracle;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two nodes in one JVM, each with a media driver of its own, as two hosts have: their endpoints name other
+ * drivers, so the streams between them are Aeron UDP (each node's data plane on its own loopback port,
+ * frames of troupe.cluster.data-mtu) while the client reads a node's rows over IPC through that node's
+ * driver. Every client query spreads over both nodes and agrees with DuckDB, and each driver sent UDP bytes
+ * (its BYTES_SENT counter: IPC sends none). The netns test (NetnsClusterTest) does the same between network
+ * namespaces, where root is at hand.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class UdpSpreadClusterTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    static Path dir;
+    private static final List<MediaDriver> drivers = new ArrayList<>();
+    private static final List<TroupeNode> nodes = new ArrayList<>();
+    private static TroupeCluster client;
+    private static DuckDbOracle oracle;
+
+    @BeforeAll
+    static void startNodesAndClient() throws Exception {
+        Path tables = ClusterQueries.writeTables(dir.resolve("tables"), 20_261_204L);
+        int first = TroupeNodeTest.freePort();
+        String seed = "127.0.0.1:" + first;
+        for (int i = 0; i < 2; i++) {
+            Path driverDir = dir.resolve("host-" + i + "-driver");
+            drivers.add(MediaDriver.launchEmbedded(new MediaDriver.Context().aeronDirectoryName(driverDir.toString())
+                    .dirDeleteOnShutdown(true)));
+            int port = i == 0 ? first : TroupeNodeTest.freePort();
+            Config config = ConfigFactory.parseMap(Map.of(
+                    "troupe.cluster.port", port,
+                    "troupe.cluster.seed-nodes", List.of(seed),
+                    "troupe.cluster.media-driver-dir", driverDir.toString(),
+                    "troupe.cluster.data-port", freeUdpPort(),
+                    "troupe.memory.preallocate", 0,
+                    "troupe.workers.default", 2)).withFallback(ConfigFactory.load());
+            TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
+                    dir.resolve("node-" + port + ".json"));
+            nodes.add(node);
+            TableFiles.read(tables).forEach(node.troupe()::register);
+        }
+        client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
+                .withFallback(ConfigFactory.load()), WAIT);
+        oracle = ClusterQueries.oracle(tables);
+    }
+
+    @AfterAll
+    static void stopEverything() throws Exception {
+        if (client != null) {
+            client.close();
+        }
+        for (TroupeNode node : nodes) {
+            node.close();
+        }
+        drivers.forEach(MediaDriver::close);
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    @Test
+    void spreadsEveryCaseOverBothHostsThroughUdp() throws Exception {
+        for (int n = 0; n < nodes.size(); n++) {
+            String coordinator = nodes.get(n).nodeId();
+            awaitSpread(ClusterQueries.CASES.get(2), coordinator);
+            for (ClusterQueries.Case c : ClusterQueries.CASES) {
+                try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), coordinator)) {
+                    ClusterQueries.assertAgrees(oracle, c, stream.remaining(), coordinator);
+                    assertEquals(2, stream.nodes(), c.name() + " on " + coordinator);
+                }
+            }
+        }
+        for (int i = 0; i < drivers.size(); i++) {
+            long sent = drivers.get(i).context().systemCounters().get(SystemCounterDescriptor.BYTES_SENT).get();
+            assertTrue(sent > 0, "host " + i + "'s driver sent no UDP bytes: the streams did not cross over UDP");
+        }
+    }
+
+    /** Runs {@code c} on {@code node} until it spreads over both (the Receptionist is eventually consistent). */
+    private static void awaitSpread(ClusterQueries.Case c, String node) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
+                ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
+                if (stream.nodes() == 2) {
+                    return;
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("node " + node + " never spread a query over both nodes");
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+    }
+
+    /** A UDP port free on loopback now. */
+    static int freeUdpPort() throws Exception {
+        try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
