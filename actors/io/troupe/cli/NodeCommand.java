@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * {@code troupe node}: runs one Troupe node in the foreground ({@link TroupeNode}) until SIGTERM or
  * Ctrl-C, when it leaves the cluster and stops (exit 0), or until the cluster removes it (exit 1). Its
  * view goes to {@code <run-dir>/node-<port>.json} every second. The options override
- * {@code troupe.cluster.port}, {@code seed-nodes} and {@code troupe.workers.default}; {@code --tables} loads
+ * {@code troupe.cluster.host}, {@code port}, {@code data-port}, {@code seed-nodes} and
+ * {@code troupe.workers.default}; {@code --tables} loads
  * delimited files and {@code --generate} a benchmark's tables for clients' queries, whole, or this node's
  * part ({@code --part I/N}) of those {@code --partitioned} names ({@link NodeTables}); every other setting
  * comes from application.conf and {@code -Dtroupe.*} (TROUPE_JAVA_OPTS). Arguments and settings are
@@ -38,8 +39,18 @@ final class NodeCommand implements Callable<Integer> {
             description = "where the node writes its status file (default: ${DEFAULT-VALUE})")
     Path runDir = Path.of("troupe-run");
 
+    @Option(names = "--host", paramLabel = "ADDRESS",
+            description = "the address other nodes reach this one at; Artery and the data plane bind to it"
+                    + " (default: troupe.cluster.host, loopback)")
+    String host;
+
     @Option(names = "--port", paramLabel = "P", description = "Artery TCP port (default: troupe.cluster.port)")
     Integer port;
+
+    @Option(names = "--data-port", paramLabel = "P",
+            description = "UDP port of the data plane, where batches from nodes on other hosts arrive"
+                    + " (default: troupe.cluster.data-port; 0: the Artery port's number)")
+    Integer dataPort;
 
     @Option(names = "--seed", split = ",", paramLabel = "HOST:PORT",
             description = "seed nodes to join through (default: troupe.cluster.seed-nodes; none: start a cluster)")
@@ -74,8 +85,14 @@ final class NodeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Map<String, Object> overrides = new HashMap<>();
+        if (host != null) {
+            overrides.put("troupe.cluster.host", host);
+        }
         if (port != null) {
             overrides.put("troupe.cluster.port", port);
+        }
+        if (dataPort != null) {
+            overrides.put("troupe.cluster.data-port", dataPort);
         }
         if (seeds != null) {
             for (String seed : seeds) {

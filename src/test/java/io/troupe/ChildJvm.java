@@ -44,10 +44,26 @@ public final class ChildJvm implements AutoCloseable {
         return startBare(main, options, args);
     }
 
+    /**
+     * As {@link #start}, through {@code launcher}: a command that runs the JVM's command line it is given
+     * (such as {@code ip netns exec NAME}) and becomes it, so that the child's pid is the JVM's.
+     */
+    public static ChildJvm startThrough(List<String> launcher, Class<?> main, List<String> jvmOptions, String... args)
+            throws IOException {
+        List<String> options = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        options.addAll(jvmOptions);
+        return start(launcher, main, options, args);
+    }
+
     /** As {@link #start}, without the flag Agrona needs: as a new user's JVM starts. */
     public static ChildJvm startBare(Class<?> main, List<String> jvmOptions, String... args) throws IOException {
+        return start(List.of(), main, jvmOptions, args);
+    }
+
+    private static ChildJvm start(List<String> launcher, Class<?> main, List<String> jvmOptions, String... args)
+            throws IOException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");

@@ -109,6 +109,10 @@ class BadArgumentsTest {
         assertBad("troupe node: troupe.cluster.port must be in 0..65535, got 70000", "node", "--port", "70000",
                 "--run-dir", run);
         assertBad("troupe node: --port must be in 1..65535 for a node", "node", "--port", "0", "--run-dir", run);
+        assertBad("troupe node: troupe.cluster.data-port must be in 0..65535, got 65536", "node", "--data-port",
+                "65536", "--run-dir", run);
+        assertBad("troupe node: troupe.cluster.host is 127.0.0.1, a loopback address (the default), but seed node"
+                + " 10.1.2.3:25520 is on another host", "node", "--seed", "10.1.2.3:25520", "--run-dir", run);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertBad("troupe node: --run-dir " + file + " is not a writable directory", "node", "--port", "1",
                 "--run-dir", file.toString());
