@@ -258,7 +258,7 @@ final class LocalCluster {
     }
 
     /** {@code java} with the flags every Troupe JVM needs (shared/stack-notes.md 2), then {@code options}. */
-    private static List<String> javaCommand(List<String> options) {
+    static List<String> javaCommand(List<String> options) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
