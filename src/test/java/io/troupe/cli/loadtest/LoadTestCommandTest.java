@@ -267,6 +267,25 @@ class LoadTestCommandTest {
         assertEquals(tables.resolve("t.csv") + ":1: column b: unknown type: DECMAL(7,2)",
                 badArgument(out, "--queries", good.toString(), "--tables", tables.toString()));
 
+        // --cluster: what needs an embedded Troupe, or a peer without the cluster's tables, is refused up front.
+        assertEquals("--cluster: a seed node is host:port, got 'localhost'",
+                badArgument(out, "--cluster", "localhost", "--workload", "w1"));
+        assertEquals("--rows and --scale size the data of an embedded Troupe; with --cluster the tables are the "
+                + "nodes' own (cluster start --tables DIR or --generate)",
+                badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--rows", "100"));
+        assertEquals("--soak reads the embedded Troupe's resources; it does not go with --cluster (the nodes' are in "
+                + "their JVMs)", badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--soak"));
+        assertEquals("--tables with --cluster is the copy of the cluster's tables that --peer duckdb loads; the nodes "
+                + "load their own (cluster start --tables DIR)",
+                badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--tables", tables.toString()));
+        assertEquals("--peer duckdb with --cluster needs --tables DIR: the CSV files the cluster's nodes loaded, for "
+                + "the peer to load the same", badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1",
+                "--peer", "duckdb"));
+        Files.writeString(tables.resolve("t.csv"), "a INT32\n1\n");
+        assertEquals("--peer duckdb with --cluster loads only --tables " + tables + ", which has no "
+                + "pgbench_accounts.csv (workload w2 reads table pgbench_accounts)", badArgument(out, "--cluster",
+                "127.0.0.1:1,127.0.0.1:2", "--workload", "w2", "--peer", "duckdb", "--tables", tables.toString()));
+
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertTrue(badArgument(file, "--workload", "w1").startsWith("--out " + file + " is not a writable directory"));
     }
