@@ -7,12 +7,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -68,12 +66,10 @@ class LoadTestClusterTest {
             assertTrue(r.out().contains("  w1: 1 row, checksum 2000\n"), r.out());
             assertTrue(r.out().contains("  b: 1 row, checksum "), r.out());
             assertTrue(r.out().contains("cluster against duckdb in the same run"), r.out());
-            List<Map<String, String>> rows = csv(out);
+            List<Map<String, String>> rows = LoadTestCommandTest.csv(out);
             for (String engine : List.of(ClusterTarget.ID, "duckdb")) {
                 for (String query : List.of("w1", "a", "b", LoadRecorder.ALL)) {
-                    Map<String, String> total = rows.stream().filter(x -> x.get("scope").equals("total")
-                                    && x.get("engine").equals(engine) && x.get("query").equals(query)).findFirst()
-                            .orElseThrow(() -> new AssertionError(engine + "/" + query + " in " + rows));
+                    Map<String, String> total = LoadTestCommandTest.total(rows, engine, query);
                     long completed = Long.parseLong(total.get("completed"));
                     assertTrue(completed > 0, engine + "/" + query);
                     assertEquals(0, Long.parseLong(total.get("errors")), engine + "/" + query);
@@ -114,7 +110,7 @@ class LoadTestClusterTest {
             int code = run.get(4, TimeUnit.MINUTES);
             assertEquals(0, code, stdout + "\n" + err);
             assertTrue(stdout.toString().contains(ErrorKinds.NODE_LOST), stdout.toString());
-            List<Map<String, String>> lossRows = csv(lossOut);
+            List<Map<String, String>> lossRows = LoadTestCommandTest.csv(lossOut);
             long completed = lossRows.stream().filter(x -> x.get("scope").equals("total")
                     && x.get("query").equals(LoadRecorder.ALL)).mapToLong(x -> Long.parseLong(x.get("completed")))
                     .sum();
@@ -145,21 +141,5 @@ class LoadTestClusterTest {
         String line = lines.get(0);
         assertTrue(line.endsWith(" (see --help)"), line);
         return line.substring("troupe loadtest: ".length(), line.length() - " (see --help)".length());
-    }
-
-    /** latency.csv's rows as maps from the header's names. */
-    private static List<Map<String, String>> csv(Path out) throws IOException {
-        List<String> lines = Files.readAllLines(out.resolve("latency.csv"));
-        String[] names = lines.get(0).split(",");
-        List<Map<String, String>> rows = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            String[] cells = line.split(",", -1);
-            Map<String, String> row = new HashMap<>();
-            for (int i = 0; i < names.length; i++) {
-                row.put(names[i], cells[i]);
-            }
-            rows.add(row);
-        }
-        return rows;
     }
 }

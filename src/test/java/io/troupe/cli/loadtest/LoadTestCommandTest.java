@@ -42,7 +42,7 @@ class LoadTestCommandTest {
     private static final Pattern HGRM_COUNT = Pattern.compile("Total count\\s*=\\s*(\\d+)");
 
     /** latency.csv's rows as maps from the header's names. */
-    private static List<Map<String, String>> csv(Path dir) throws IOException {
+    static List<Map<String, String>> csv(Path dir) throws IOException {
         List<String> lines = Files.readAllLines(dir.resolve("latency.csv"));
         assertEquals(LoadReport.CSV_HEADER, lines.get(0));
         String[] names = lines.get(0).split(",");
@@ -59,7 +59,7 @@ class LoadTestCommandTest {
         return rows;
     }
 
-    private static Map<String, String> total(List<Map<String, String>> rows, String engine, String query) {
+    static Map<String, String> total(List<Map<String, String>> rows, String engine, String query) {
         return rows.stream().filter(r -> r.get("scope").equals("total") && r.get("engine").equals(engine)
                         && r.get("query").equals(query)).findFirst()
                 .orElseThrow(() -> new AssertionError(engine + "/" + query));
