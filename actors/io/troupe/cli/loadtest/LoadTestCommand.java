@@ -1,7 +1,10 @@
 package io.troupe.cli.loadtest;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
+import io.troupe.actors.cluster.TroupeCluster;
 import io.troupe.cli.AnswerCheck;
 import io.troupe.cli.BenchMismatchException;
 import io.troupe.cli.BenchOutcome;
@@ -9,8 +12,11 @@ import io.troupe.cli.BenchSize;
 import io.troupe.cli.BenchWorkload;
 import io.troupe.cli.DuckDbBenchEngine;
 import io.troupe.cli.OutDirectory;
+import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.types.Schema;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,6 +46,16 @@ import java.util.function.Consumer;
  * {@code troupe loadtest}: loads an embedded Troupe as a service is loaded and reports latency
  * percentiles, throughput and errors, with DuckDB beside it in the same run ({@code --peer duckdb}).
  *
+ * <h2>A running cluster</h2>
+ * With {@code --cluster SEED[,SEED...]} the engine under test is a cluster that is already running
+ * ({@code cluster start}), reached through one {@link TroupeCluster} client that sends each query to the
+ * next node in turn ({@link ClusterTarget}). The data is the nodes' own, so nothing is made here: a
+ * workload's query (w1, w2, w3) or a query file runs over the cluster's tables of its names, which are
+ * checked first ({@link ClusterTables}: a missing table or column is a bad argument, before any load).
+ * What needs an embedded Troupe ({@code --rows}, {@code --scale}, {@code --soak}) is refused; the peer
+ * loads {@code --tables DIR} only, which must hold every table the queries read (the CSV files the nodes
+ * loaded, so that both engines hold the same rows).
+ *
  * <h2>A run</h2>
  * Arguments are checked first (exit 2 with one line, before any work). Then the data is made (the
  * bench's workloads, CSV tables), every query runs once alone on each engine (a plan that does not
@@ -56,8 +72,9 @@ import java.util.function.Consumer;
  * <p>Not threadsafe: picocli runs it once, on the calling thread (the clients are the phases').
  */
 @Command(name = "loadtest", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Load an embedded Troupe from N clients, closed loop or at a rate, and report latency "
-                + "percentiles (measured from each query's intended start), throughput and errors.",
+        description = {"Load an embedded Troupe (or a running cluster: --cluster) from N clients, closed loop or at a "
+                + "rate, and report latency percentiles (measured from each query's intended start), throughput and "
+                + "errors.",
             "Writes DIR/latency.csv, DIR/latency.hgrm and DIR/loadtest.png. Query files: docs/plan-format.md."})
 public final class LoadTestCommand implements Callable<Integer> {
 
@@ -66,6 +83,12 @@ public final class LoadTestCommand implements Callable<Integer> {
     private static final Duration MIN_INTERVAL = Duration.ofMillis(100);
     /** How long Ctrl-C waits for the summary before the JVM exits anyway. */
     private static final long SHUTDOWN_WAIT_SECONDS = 60;
+
+    @Option(names = "--cluster", split = ",", paramLabel = "HOST:PORT",
+            description = "load a running cluster (bin/troupe cluster start) instead of an embedded Troupe: a client "
+                    + "joins through these seed nodes and sends the queries to the nodes in turn, over the nodes' own "
+                    + "tables")
+    List<String> cluster = new ArrayList<>();
 
     @Option(names = "--queries", paramLabel = "FILE|DIR",
             description = "a .plan file, or a directory of them (with NAME.sql beside for a peer)")
@@ -150,6 +173,8 @@ public final class LoadTestCommand implements Callable<Integer> {
     boolean tty = System.console() != null;
     Consumer<Troupe> beforeSoakCheck = troupe -> { };
     Duration soakSettle = Duration.ofSeconds(30);
+    /** The cluster client's settings below the seed nodes (a test's fast failure detector). */
+    Config clusterConfig = ConfigFactory.load();
 
     /** Ends the run early: Ctrl-C's shutdown hook, or a client that failed. */
     private final StopSignal stop = new StopSignal();
@@ -170,7 +195,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
-        checkQueries(loadQueries);
+        checkQueries(loadQueries, fileTables);
         OutDirectory.prepare(spec, out);
         // Ctrl-C from here on stops the work, and the JVM waits (bounded) for the summary and for
         // Troupe and DuckDB to close.
@@ -198,61 +223,129 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     private int run(List<BenchWorkload> chosen, List<LoadQuery> loadQueries, List<Table> fileTables)
             throws Exception {
-        long scheduleSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 48);
-        LoadProfile profile = new LoadProfile(clients, rate == null ? 0 : rate, arrival.equals("poisson"),
-                scheduleSeed, timeout, interval);
         PrintWriter err = spec.commandLine().getErr();
-        PrintWriter stdout = spec.commandLine().getOut();
         TroupeSettings settings = TroupeSettings.load();
         int k = workers != null ? workers : settings.workers().defaultWorkers();
         DuckDbTarget duckDb = openPeer(k);
-        try (Troupe troupe = Troupe.start(settings)) {
-            BenchSize size = new BenchSize(rows, scale);
-            List<String> described = makeData(troupe, duckDb, chosen, size, fileTables, err);
-            if (stop.requested()) {
-                return stoppedBeforeTheLoad(err);
-            }
-            QueryOptions options = QueryOptions.defaults().withWorkers(k).withTimeout(timeout);
-            List<LoadTarget> targets = new ArrayList<>(List.of(new TroupeTarget(troupe, options)));
-            if (duckDb != null) {
-                targets.add(duckDb);
-            }
-            stdout.printf(Locale.ROOT, "troupe loadtest: %s; %s; %s%s after a %s warm-up on each engine; Troupe with "
-                            + "%d workers%s; timeout %s; %d processors%n", String.join(", ", described),
-                    profile.describe(), Durations.format(duration),
-                    rounds == 1 ? "" : " in " + rounds + " rounds, the engines alternating", Durations.format(warmup),
-                    k, duckDb == null ? "" : ", DuckDB with " + Math.max(1, k) + " threads", Durations.format(timeout),
-                    Runtime.getRuntime().availableProcessors());
-            stdout.println("latency = end - intended start; queue = start - intended start (the schedule lag); "
-                    + "run = end - start; times in ms");
-            stdout.flush();
-            AnswerCheck answerCheck = new AnswerCheck();
-            Map<String, BenchOutcome> answers = new LinkedHashMap<>();
-            try {
-                for (LoadTarget target : targets) {
-                    preflight(target, loadQueries, answerCheck, answers, k, err);
+        try {
+            if (cluster.isEmpty()) {
+                try (Troupe troupe = Troupe.start(settings)) {
+                    List<String> described = makeData(troupe, duckDb, chosen, new BenchSize(rows, scale), fileTables,
+                            err);
+                    QueryOptions options = QueryOptions.defaults().withWorkers(k).withTimeout(timeout);
+                    return load(new TroupeTarget(troupe, options), duckDb, loadQueries, described,
+                            "Troupe with " + k + " workers", k,
+                            soak ? new SoakCheck(SoakCheck.gauges(troupe)) : null, () -> beforeSoakCheck.accept(troupe));
                 }
-            } catch (BenchMismatchException e) {
-                err.println("loadtest: FAILED: " + e.getMessage());
-                err.flush();
-                return 1;
             }
-            if (stop.requested()) {
-                return stoppedBeforeTheLoad(err);
+            try (TroupeCluster client = connect()) {
+                QueryOptions options = (workers == null ? QueryOptions.defaults()
+                        : QueryOptions.defaults().withWorkers(workers)).withTimeout(timeout);
+                List<String> described = clusterData(client, duckDb, chosen, loadQueries, options, fileTables, err);
+                List<String> nodes = client.nodes();
+                String engine = String.format(Locale.ROOT, "the cluster's %d node%s (%s) with %s", nodes.size(),
+                        nodes.size() == 1 ? "" : "s", String.join(", ", nodes),
+                        workers == null ? "their default workers" : workers + (workers == 1 ? " worker" : " workers") + " each");
+                return load(new ClusterTarget(client, options), duckDb, loadQueries, described, engine, k, null,
+                        () -> { });
             }
-            LoadRun.Outcome outcome = new LoadRun(targets, loadQueries, profile, clock, stop, new LiveLine(err, tty),
-                    err).run(warmup, duration, rounds, target -> (query, result) -> {
-                        synchronized (answerCheck) {
-                            answerCheck.check(query.name(), target.id(), Math.max(1, k), result);
-                        }
-                    }, soak ? new SoakCheck(SoakCheck.gauges(troupe)) : null, () -> beforeSoakCheck.accept(troupe),
-                    soakSettle);
-            return report(outcome.results(), outcome.soak(), answers, targets, stdout, err);
         } finally {
             if (duckDb != null) {
                 duckDb.close();
             }
         }
+    }
+
+    /**
+     * Runs every query alone on each engine, then the load, and reports it.
+     *
+     * @param engine how the engine under test is described in the header line
+     * @param soakCheck the soak's resources, or null without --soak
+     */
+    private int load(LoadTarget tested, DuckDbTarget duckDb, List<LoadQuery> loadQueries, List<String> described,
+                     String engine, int k, SoakCheck soakCheck, Runnable beforeSoak) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (stop.requested()) {
+            return stoppedBeforeTheLoad(err);
+        }
+        long scheduleSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong(1L << 48);
+        LoadProfile profile = new LoadProfile(clients, rate == null ? 0 : rate, arrival.equals("poisson"),
+                scheduleSeed, timeout, interval);
+        List<LoadTarget> targets = new ArrayList<>(List.of(tested));
+        if (duckDb != null) {
+            targets.add(duckDb);
+        }
+        stdout.printf(Locale.ROOT, "troupe loadtest: %s; %s; %s%s after a %s warm-up on each engine; %s%s; "
+                        + "timeout %s; %d processors%n", String.join(", ", described),
+                profile.describe(), Durations.format(duration),
+                rounds == 1 ? "" : " in " + rounds + " rounds, the engines alternating", Durations.format(warmup),
+                engine, duckDb == null ? "" : ", DuckDB with " + Math.max(1, k) + " threads", Durations.format(timeout),
+                Runtime.getRuntime().availableProcessors());
+        stdout.println("latency = end - intended start; queue = start - intended start (the schedule lag); "
+                + "run = end - start; times in ms");
+        stdout.flush();
+        AnswerCheck answerCheck = new AnswerCheck();
+        Map<String, BenchOutcome> answers = new LinkedHashMap<>();
+        try {
+            for (LoadTarget target : targets) {
+                preflight(target, loadQueries, answerCheck, answers, k, err);
+            }
+        } catch (BenchMismatchException e) {
+            err.println("loadtest: FAILED: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        if (stop.requested()) {
+            return stoppedBeforeTheLoad(err);
+        }
+        LoadRun.Outcome outcome = new LoadRun(targets, loadQueries, profile, clock, stop, new LiveLine(err, tty),
+                err).run(warmup, duration, rounds, target -> (query, result) -> {
+                    synchronized (answerCheck) {
+                        answerCheck.check(query.name(), target.id(), Math.max(1, k), result);
+                    }
+                }, soakCheck, beforeSoak, soakSettle);
+        return report(outcome.results(), outcome.soak(), answers, targets, stdout, err);
+    }
+
+    /** The client of the cluster at {@code --cluster}, or a bad argument saying why it could not join. */
+    private TroupeCluster connect() throws InterruptedException {
+        Config config = ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", cluster))
+                .withFallback(clusterConfig);
+        try {
+            return TroupeCluster.connect(config, TroupeCluster.CONNECT_TIMEOUT);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw bad("--cluster " + String.join(",", cluster) + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Checks that the cluster has the tables the queries read, with the columns they use, and loads the
+     * peer's copy from {@code --tables}; returns how each source is described.
+     */
+    private List<String> clusterData(TroupeCluster client, DuckDbTarget duckDb, List<BenchWorkload> chosen,
+                                     List<LoadQuery> loadQueries, QueryOptions options, List<Table> fileTables,
+                                     PrintWriter err) throws Exception {
+        Map<String, Schema> schemas;
+        try {
+            schemas = ClusterTables.check(client, loadQueries, options);
+        } catch (IllegalArgumentException e) {
+            throw bad("--cluster " + String.join(",", cluster) + ": " + e.getMessage());
+        }
+        err.println("loadtest: the cluster's nodes " + client.nodes() + " have the tables read: "
+                + ClusterTables.describe(schemas));
+        if (duckDb != null) {
+            DuckDbBenchEngine.loadTables(duckDb.connection(), fileTables);
+        }
+        err.flush();
+        List<String> described = new ArrayList<>();
+        for (BenchWorkload w : chosen) {
+            described.add(w.id() + " (over the cluster's " + String.join(", ", w.tableNames()) + ")");
+        }
+        if (queries != null) {
+            described.add("the queries of " + queries + " over the cluster's tables");
+        }
+        return described;
     }
 
     private int stoppedBeforeTheLoad(PrintWriter err) {
@@ -412,6 +505,7 @@ public final class LoadTestCommand implements Callable<Integer> {
             throw bad("--soak needs a --warmup: its baseline is read after the warm-up, once pools and caches have "
                     + "grown");
         }
+        checkCluster();
         List<BenchWorkload> chosen = new ArrayList<>();
         for (String name : workloads) {
             BenchWorkload w = BenchWorkload.parse(name);
@@ -428,8 +522,44 @@ public final class LoadTestCommand implements Callable<Integer> {
         return chosen;
     }
 
-    /** Query names are unique, and a peer has SQL for each. */
-    private void checkQueries(List<LoadQuery> loadQueries) {
+    /** With {@code --cluster}: the seeds are host:port, and the options that need an embedded Troupe are absent. */
+    private void checkCluster() {
+        if (cluster.isEmpty()) {
+            return;
+        }
+        for (String seedNode : cluster) {
+            try {
+                ClusterSettings.SeedNode.parse(seedNode);
+            } catch (IllegalArgumentException e) {
+                throw bad("--cluster: " + e.getMessage());
+            }
+        }
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if (given.hasMatchedOption("--rows") || given.hasMatchedOption("--scale")) {
+            throw bad("--rows and --scale size the data of an embedded Troupe; with --cluster the tables are the "
+                    + "nodes' own (cluster start --tables DIR or --generate)");
+        }
+        if (soak) {
+            throw bad("--soak reads the embedded Troupe's resources; it does not go with --cluster (the nodes' are "
+                    + "in their JVMs)");
+        }
+        if (peer.equals("none") && tables != null) {
+            throw bad("--tables with --cluster is the copy of the cluster's tables that --peer duckdb loads; the nodes "
+                    + "load their own (cluster start --tables DIR)");
+        }
+        if (!peer.equals("none") && tables == null) {
+            throw bad("--peer " + peer + " with --cluster needs --tables DIR: the CSV files the cluster's nodes "
+                    + "loaded, for the peer to load the same");
+        }
+    }
+
+    /**
+     * Query names are unique, and a peer has SQL for each; beside a cluster the peer has, in {@code --tables},
+     * every table a query reads.
+     */
+    private void checkQueries(List<LoadQuery> loadQueries, List<Table> fileTables) {
+        Set<String> peerTables = new HashSet<>();
+        fileTables.forEach(t -> peerTables.add(t.name().toLowerCase(Locale.ROOT)));
         Set<String> names = new HashSet<>();
         for (LoadQuery q : loadQueries) {
             if (!names.add(q.name())) {
@@ -438,6 +568,14 @@ public final class LoadTestCommand implements Callable<Integer> {
             if (!peer.equals("none") && q.sql() == null) {
                 throw bad(q.origin() + " has no companion " + q.name().replaceAll(".*/", "") + QueryFiles.SQL
                         + " for --peer " + peer + " to run");
+            }
+            if (!peer.equals("none") && !cluster.isEmpty()) {
+                for (String table : q.plan().tablesRead()) {
+                    if (!peerTables.contains(table.toLowerCase(Locale.ROOT))) {
+                        throw bad("--peer " + peer + " with --cluster loads only --tables " + tables + ", which has no "
+                                + table + TableFiles.CSV + " (" + q.origin() + " reads table " + table + ")");
+                    }
+                }
             }
         }
     }

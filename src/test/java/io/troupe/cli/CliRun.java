@@ -4,6 +4,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
 
 /**
  * A picocli command run in-process, as the CLI tests drive them (those of io.troupe.cli's
@@ -15,10 +16,18 @@ public record CliRun(int exitCode, String out, String err) {
     public static CliRun of(Object command, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
+        int code = execute(command, out, err, args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    /**
+     * Runs {@code command} with {@code args}, printing to {@code out} and {@code err} as it goes (for a test
+     * that watches a run from another thread: a {@link StringWriter} is threadsafe); returns its exit status.
+     */
+    public static int execute(Object command, Writer out, Writer err, String... args) {
         CommandLine cli = TroupeCli.commandLine(command);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute(args);
-        return new CliRun(code, out.toString(), err.toString());
+        return cli.execute(args);
     }
 }

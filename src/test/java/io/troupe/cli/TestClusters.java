@@ -63,8 +63,12 @@ public final class TestClusters {
 
     /** A client's configuration: seed {@code seed}, the fast detector. */
     static Config client(String seed) {
-        return ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
-                .withFallback(ConfigFactory.parseMap(FAST_DETECTOR)).withFallback(ConfigFactory.load());
+        return ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed))).withFallback(fastDetector());
+    }
+
+    /** The settings of reference.conf under the nodes' fast failure detector, for a client made elsewhere. */
+    public static Config fastDetector() {
+        return ConfigFactory.parseMap(FAST_DETECTOR).withFallback(ConfigFactory.load());
     }
 
     /**
@@ -111,6 +115,14 @@ public final class TestClusters {
 
         public TroupeCluster client() {
             return client;
+        }
+
+        /** Kills node {@code index} (0-based, port order) with SIGKILL and waits, bounded, until it is gone. */
+        public void kill(int index) throws Exception {
+            ProcessHandle process = manifest.nodes().get(index).handle().orElseThrow(
+                    () -> new AssertionError("node " + index + " runs no more"));
+            process.destroyForcibly();
+            process.onExit().get(30, TimeUnit.SECONDS);
         }
 
         /**

@@ -1,5 +1,6 @@
 package io.troupe.cli.loadtest;
 
+import io.troupe.actors.wire.RemoteFailure;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
@@ -145,5 +146,25 @@ class LoadInputsTest {
         assertEquals("failed", ErrorKinds.of(new QueryFailedException("division by zero")));
         assertEquals("timeout", ErrorKinds.of(new SQLTimeoutException("too slow")));
         assertEquals("SQLException", ErrorKinds.of(new SQLException("syntax error")));
+    }
+
+    @Test
+    void shouldNameTheErrorKindsOfACluster() {
+        // As ClusterQueryStream reports the node that ran the query lost, and a node's own failure.
+        assertEquals(ErrorKinds.NODE_LOST, ErrorKinds.of(new QueryFailedException("query 12: node 127.0.0.1:2552 "
+                + "was lost while streaming (it stopped, or left the cluster)")));
+        // As ServedQuery fails a spread query whose other node left, sent back over the wire.
+        String peerLeft = "query 12 failed: node 127.0.0.1:2553 left the cluster while it ran its part";
+        assertEquals(ErrorKinds.NODE_LOST, ErrorKinds.of(new QueryFailedException("query 12 failed on node "
+                + "127.0.0.1:2552: " + peerLeft, new RemoteFailure(QueryFailedException.class.getName(), peerLeft))));
+        assertEquals("timeout", ErrorKinds.of(new QueryFailedException("query 12 failed on node 127.0.0.1:2552: "
+                + "query 3 timed out after 1 s", new RemoteFailure(QueryCancelledException.class.getName(),
+                "query 3 timed out after 1 s"))));
+        assertEquals("rejected", ErrorKinds.of(new QueryFailedException("query 12 failed on node 127.0.0.1:2552: "
+                + "full", new RemoteFailure("io.troupe.actors.api.QueryRejectedException", "full"))));
+        assertEquals("failed", ErrorKinds.of(new QueryFailedException("query 12 failed on node 127.0.0.1:2552: "
+                + "division by zero", new RemoteFailure("io.troupe.operators.TroupeException", "division by zero"))));
+        assertEquals("no node", ErrorKinds.of(new IllegalStateException("no node of Troupe cluster 'troupe' takes "
+                + "queries now")));
     }
 }

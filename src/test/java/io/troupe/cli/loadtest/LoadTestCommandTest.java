@@ -42,7 +42,7 @@ class LoadTestCommandTest {
     private static final Pattern HGRM_COUNT = Pattern.compile("Total count\\s*=\\s*(\\d+)");
 
     /** latency.csv's rows as maps from the header's names. */
-    private static List<Map<String, String>> csv(Path dir) throws IOException {
+    static List<Map<String, String>> csv(Path dir) throws IOException {
         List<String> lines = Files.readAllLines(dir.resolve("latency.csv"));
         assertEquals(LoadReport.CSV_HEADER, lines.get(0));
         String[] names = lines.get(0).split(",");
@@ -59,7 +59,7 @@ class LoadTestCommandTest {
         return rows;
     }
 
-    private static Map<String, String> total(List<Map<String, String>> rows, String engine, String query) {
+    static Map<String, String> total(List<Map<String, String>> rows, String engine, String query) {
         return rows.stream().filter(r -> r.get("scope").equals("total") && r.get("engine").equals(engine)
                         && r.get("query").equals(query)).findFirst()
                 .orElseThrow(() -> new AssertionError(engine + "/" + query));
@@ -266,6 +266,25 @@ class LoadTestCommandTest {
         Files.writeString(tables.resolve("t.csv"), "a INT32,b DECMAL(7,2)\n1,2.00\n");
         assertEquals(tables.resolve("t.csv") + ":1: column b: unknown type: DECMAL(7,2)",
                 badArgument(out, "--queries", good.toString(), "--tables", tables.toString()));
+
+        // --cluster: what needs an embedded Troupe, or a peer without the cluster's tables, is refused up front.
+        assertEquals("--cluster: a seed node is host:port, got 'localhost'",
+                badArgument(out, "--cluster", "localhost", "--workload", "w1"));
+        assertEquals("--rows and --scale size the data of an embedded Troupe; with --cluster the tables are the "
+                + "nodes' own (cluster start --tables DIR or --generate)",
+                badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--rows", "100"));
+        assertEquals("--soak reads the embedded Troupe's resources; it does not go with --cluster (the nodes' are in "
+                + "their JVMs)", badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--soak"));
+        assertEquals("--tables with --cluster is the copy of the cluster's tables that --peer duckdb loads; the nodes "
+                + "load their own (cluster start --tables DIR)",
+                badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1", "--tables", tables.toString()));
+        assertEquals("--peer duckdb with --cluster needs --tables DIR: the CSV files the cluster's nodes loaded, for "
+                + "the peer to load the same", badArgument(out, "--cluster", "127.0.0.1:1", "--workload", "w1",
+                "--peer", "duckdb"));
+        Files.writeString(tables.resolve("t.csv"), "a INT32\n1\n");
+        assertEquals("--peer duckdb with --cluster loads only --tables " + tables + ", which has no "
+                + "pgbench_accounts.csv (workload w2 reads table pgbench_accounts)", badArgument(out, "--cluster",
+                "127.0.0.1:1,127.0.0.1:2", "--workload", "w2", "--peer", "duckdb", "--tables", tables.toString()));
 
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertTrue(badArgument(file, "--workload", "w1").startsWith("--out " + file + " is not a writable directory"));
