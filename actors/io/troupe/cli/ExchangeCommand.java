@@ -3,6 +3,7 @@ package io.troupe.cli;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.batch.Batch;
+import io.troupe.transport.aeron.SharedDriverStreams;
 import io.troupe.transport.aeron.StandaloneDriver;
 import io.troupe.transport.codec.BatchCodec;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -29,6 +30,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +56,10 @@ import java.util.concurrent.TimeUnit;
 final class ExchangeCommand implements Callable<Integer> {
 
     static final String CSV_HEADER = "media,run,rows,payload_bytes,seconds,gb_per_s";
+    static final String IPC_ONE_JVM = "ipc-1jvm";
+    static final String IPC = "ipc";
+    static final String UDP = "udp";
+    private static final List<String> MEDIA = List.of(IPC_ONE_JVM, IPC, UDP);
     private static final Duration START = Duration.ofSeconds(60);
 
     @Option(names = "--rows", paramLabel = "N", description = "rows repartitioned (default: ${DEFAULT-VALUE})")
@@ -63,8 +71,9 @@ final class ExchangeCommand implements Callable<Integer> {
     @Option(names = "--warmups", paramLabel = "R", description = "untimed runs before (default: ${DEFAULT-VALUE})")
     int warmups = 2;
 
-    @Option(names = "--media", split = ",", paramLabel = "M", description = "ipc, udp (default: ${DEFAULT-VALUE})")
-    List<String> media = new ArrayList<>(List.of("ipc", "udp"));
+    @Option(names = "--media", split = ",", paramLabel = "M",
+            description = "ipc-1jvm (both sides in this JVM), ipc, udp (default: ${DEFAULT-VALUE})")
+    List<String> media = new ArrayList<>(MEDIA);
 
     @Option(names = "--heap", paramLabel = "SIZE", description = "each side's -Xmx (default: ${DEFAULT-VALUE})")
     String heap = "1g";
@@ -88,8 +97,8 @@ final class ExchangeCommand implements Callable<Integer> {
                     + warmups);
         }
         for (String m : media) {
-            if (!m.equals("ipc") && !m.equals("udp")) {
-                throw RoundOptions.bad(spec, "--media takes ipc and udp, got '" + m + "'");
+            if (!MEDIA.contains(m)) {
+                throw RoundOptions.bad(spec, "--media takes " + String.join(", ", MEDIA) + ", got '" + m + "'");
             }
         }
         OutDirectory.prepare(spec, out);
@@ -106,7 +115,7 @@ final class ExchangeCommand implements Callable<Integer> {
                 csv.add(String.format(Locale.ROOT, "%s,%d,%d,%d,%.6f,%.4f", medium, r + 1, rows, payload, seconds[r],
                         payload / seconds[r] / 1e9));
             }
-            table.add(row(medium + " (2 JVMs)", payload, seconds));
+            table.add(row(medium.equals(IPC_ONE_JVM) ? "ipc (1 JVM)" : medium + " (2 JVMs)", payload, seconds));
         }
         double[] codec = codec(progress);
         table.add(row("codec (1 thread)", payload, codec));
@@ -148,8 +157,8 @@ final class ExchangeCommand implements Callable<Integer> {
         }
         List<Process> started = new ArrayList<>();
         try {
-            Path[] drivers = medium.equals("ipc") ? new Path[] {aeronParent.resolve("driver")}
-                    : new Path[] {aeronParent.resolve("driver-0"), aeronParent.resolve("driver-1")};
+            Path[] drivers = medium.equals(UDP) ? new Path[] {aeronParent.resolve("driver-0"),
+                aeronParent.resolve("driver-1")} : new Path[] {aeronParent.resolve("driver")};
             for (Path driver : drivers) {
                 List<String> command = new ArrayList<>(LocalCluster.javaCommand(List.of(LocalCluster.DRIVER_HEAP)));
                 command.addAll(StandaloneDriver.systemProperties(transport, driver));
@@ -163,9 +172,15 @@ final class ExchangeCommand implements Callable<Integer> {
             }
             String[] endpoints = {"127.0.0.1:" + freeUdpPort(), "127.0.0.1:" + freeUdpPort()};
             int tag = ThreadLocalRandom.current().nextInt() & -(1 << 16);
+            if (medium.equals(IPC_ONE_JVM)) {
+                return inThisJvm(drivers[0], transport, tag, seconds, progress);
+            }
             Side[] sides = new Side[2];
             for (int s = 0; s < 2; s++) {
-                List<String> command = new ArrayList<>(LocalCluster.javaCommand(List.of("-Xmx" + heap)));
+                // A heap touched up front: the first touch of each new page of a growing heap is a page
+                // fault, which on this VM costs more than the exchange itself (docs/performance.md).
+                List<String> command = new ArrayList<>(LocalCluster.javaCommand(List.of("-Xms" + heap, "-Xmx" + heap,
+                        "-XX:+AlwaysPreTouch")));
                 command.addAll(List.of("-cp", classpath, ExchangeSide.class.getName(),
                         drivers[Math.min(s, drivers.length - 1)].toString(), medium, String.valueOf(s),
                         String.valueOf(rows), String.valueOf(tag), endpoints[s], endpoints[1 - s], String.valueOf(mtu)));
@@ -192,12 +207,7 @@ final class ExchangeCommand implements Callable<Integer> {
                     nanos = Math.max(nanos, Long.parseLong(done[2]));
                     payload += Long.parseLong(done[3]);
                 }
-                double s = nanos / 1e9;
-                if (run >= 0) {
-                    seconds[run] = s;
-                }
-                progress.printf(Locale.ROOT, "%s %s %d: %.3f s, %.2f GB/s%n", medium, run < 0 ? "warm-up" : "run",
-                        run < 0 ? id + 1 : run + 1, s, payload / s / 1e9);
+                record(medium, run, nanos, payload, seconds, progress);
             }
             for (Side side : sides) {
                 side.tell("quit");
@@ -212,6 +222,48 @@ final class ExchangeCommand implements Callable<Integer> {
             }
             deleteTree(aeronParent);
         }
+    }
+
+    /** Both sides in this JVM, each with a client of its own of the driver in {@code driver}, on threads of their own. */
+    private long inThisJvm(Path driver, TroupeSettings.Transport transport, int tag, double[] seconds,
+                           PrintWriter progress) throws Exception {
+        try (SharedDriverStreams client0 = SharedDriverStreams.connect(driver, transport, START);
+             SharedDriverStreams client1 = SharedDriverStreams.connect(driver, transport, START)) {
+            int batchRows = TroupeSettings.load().batchSize();
+            ExchangeSide[] sides = {
+                new ExchangeSide(client0, false, 0, rows, tag, "", "", 0, batchRows),
+                new ExchangeSide(client1, false, 1, rows, tag, "", "", 0, batchRows)};
+            long payload = sides[0].payloadBytes() + sides[1].payloadBytes();
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                for (int run = -warmups; run < runs; run++) {
+                    int id = run + warmups;
+                    try (ExchangeSide.Run first = sides[0].open(id); ExchangeSide.Run second = sides[1].open(id)) {
+                        first.awaitConnected();
+                        second.awaitConnected();
+                        Future<Long> a = threads.submit(first::exchange);
+                        Future<Long> b = threads.submit(second::exchange);
+                        long wait = ExchangeSide.RUN.plusSeconds(10).toMillis();
+                        long nanos = Math.max(a.get(wait, TimeUnit.MILLISECONDS), b.get(wait, TimeUnit.MILLISECONDS));
+                        record(IPC_ONE_JVM, run, nanos, payload, seconds, progress);
+                    }
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            return payload;
+        }
+    }
+
+    /** Keeps a timed run's seconds and says how it went. */
+    private static void record(String medium, int run, long nanos, long payload, double[] seconds,
+                               PrintWriter progress) {
+        double s = nanos / 1e9;
+        if (run >= 0) {
+            seconds[run] = s;
+        }
+        progress.printf(Locale.ROOT, "%s %s: %.3f s, %.2f GB/s%n", medium, run < 0 ? "warm-up" : "run " + (run + 1), s,
+                payload / s / 1e9);
     }
 
     /**

@@ -31,13 +31,14 @@ import java.util.function.LongSupplier;
  * figure is the transport's (encode, log, driver, decode). What arrives is counted and summed, and checked
  * against what the other side must send.
  *
- * <p>The parent drives it over stdin and stdout, one line each way per step:
+ * <p>In a JVM of its own ({@link #main}) the parent drives it over stdin and stdout, one line each way per step:
  * <pre>
  *   parent: run R     side: opens run R's two streams, waits until its own is connected; "ready R"
  *   parent: go        side: sends and receives until both are done; "done R NANOS PAYLOAD_BYTES"
  *   parent: quit      side: exits 0
  * </pre>
- * Any failure prints {@code error MESSAGE} and exits 1. Every wait is bounded ({@link #CONNECT}, {@link #RUN}).
+ * Any failure prints {@code error MESSAGE} and exits 1. The parent may also run both sides itself ({@link #open}),
+ * for the same exchange within one JVM. Every wait is bounded ({@link #CONNECT}, {@link #RUN}).
  *
  * <p>Arguments: DRIVER_DIR ipc|udp SELF ROWS TAG SELF_ENDPOINT PEER_ENDPOINT MTU (endpoints host:port, for UDP).
  */
@@ -58,8 +59,12 @@ final class ExchangeSide {
     private final long expectedRows;
     private final long expectedSum;
 
-    private ExchangeSide(SharedDriverStreams streams, boolean udp, int self, long rows, int tag, String selfEndpoint,
-                         String peerEndpoint, int mtu, int batchRows) {
+    /**
+     * Side {@code self} over {@code streams}: {@code udp} or IPC; the endpoints ({@code host:port}) and
+     * {@code mtu} are UDP's.
+     */
+    ExchangeSide(SharedDriverStreams streams, boolean udp, int self, long rows, int tag, String selfEndpoint,
+                 String peerEndpoint, int mtu, int batchRows) {
         this.streams = streams;
         this.udp = udp;
         this.self = self;
@@ -99,21 +104,65 @@ final class ExchangeSide {
                 throw new IllegalStateException("expected 'run R' or 'quit', got '" + line + "'");
             }
             int run = Integer.parseInt(line.substring(4));
-            SharedDriverStreams.Outgoing out = publish(session(run, self));
-            BatchReceiver receiver = expect(session(run, 1 - self));
-            try {
-                awaitConnected(out);
+            try (Run streams = open(run)) {
+                streams.awaitConnected();
                 say("ready " + run);
                 String go = in.readLine();
                 if (!"go".equals(go)) {
                     throw new IllegalStateException("expected 'go', got '" + go + "'");
                 }
-                long nanos = exchange(out.sender(), receiver);
-                say("done " + run + " " + nanos + " " + payloadBytes);
-            } finally {
-                out.sender().close();
-                receiver.close();
+                say("done " + run + " " + streams.exchange() + " " + payloadBytes);
             }
+        }
+    }
+
+    /** Opens run {@code run}'s two streams: this side's to the other, and the other's to this. */
+    Run open(int run) {
+        SharedDriverStreams.Outgoing out = publish(session(run, self));
+        try {
+            return new Run(out, expect(session(run, 1 - self)));
+        } catch (RuntimeException e) {
+            out.sender().close();
+            throw e;
+        }
+    }
+
+    /** The payload bytes this side sends per run. */
+    long payloadBytes() {
+        return payloadBytes;
+    }
+
+    /** One run's streams: connected, exchanged once, closed. */
+    final class Run implements AutoCloseable {
+        private final SharedDriverStreams.Outgoing out;
+        private final BatchReceiver receiver;
+
+        private Run(SharedDriverStreams.Outgoing out, BatchReceiver receiver) {
+            this.out = out;
+            this.receiver = receiver;
+        }
+
+        /** Waits, at most {@link #CONNECT}, until the other side subscribed to this side's stream. */
+        void awaitConnected() throws InterruptedException {
+            long deadline = System.nanoTime() + CONNECT.toNanos();
+            while (!out.isConnected()) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new IllegalStateException(out + ": the other side did not subscribe within "
+                            + CONNECT.toSeconds() + " s");
+                }
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+        }
+
+        /** Sends and receives everything; the nanoseconds it took. */
+        long exchange() throws Exception {
+            return ExchangeSide.this.exchange(out.sender(), receiver);
+        }
+
+        @Override
+        public void close() {
+            out.sender().close();
+            receiver.close();
         }
     }
 
@@ -181,17 +230,6 @@ final class ExchangeSide {
     private BatchReceiver expect(int session) {
         return udp ? streams.expectOverUdp(selfEndpoint, SharedDriverStreams.EXCHANGE_STREAM_ID, session, CONNECT)
                 : streams.expect(SharedDriverStreams.EXCHANGE_STREAM_ID, session, CONNECT);
-    }
-
-    private static void awaitConnected(SharedDriverStreams.Outgoing out) throws InterruptedException {
-        long deadline = System.nanoTime() + CONNECT.toNanos();
-        while (!out.isConnected()) {
-            if (System.nanoTime() - deadline >= 0) {
-                throw new IllegalStateException(out + ": the other side did not subscribe within "
-                        + CONNECT.toSeconds() + " s");
-            }
-            TimeUnit.MILLISECONDS.sleep(1);
-        }
     }
 
     private int session(int run, int from) {

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code troupe exchange} end to end at a small size: two side JVMs repartition rows over IPC (one driver)
- * and over UDP (two drivers); each side checks the count and sum of what it received against what the
+ * {@code troupe exchange} end to end at a small size: two sides repartition rows over IPC (one driver) in
+ * this JVM and in two JVMs, and over UDP (two drivers); each side checks the count and sum of what it received against what the
  * other must have sent, so a run that lost or doubled a batch fails the command. No timing is asserted,
  * only that every medium has its runs with the payload that crossed. Bad arguments exit 2 first.
  */
@@ -33,7 +33,7 @@ class ExchangeCommandTest {
         List<String[]> rows = Files.readAllLines(dir.resolve("exchange.csv")).stream().skip(1)
                 .map(l -> l.split(",")).toList();
         Map<String, Long> runs = rows.stream().collect(Collectors.groupingBy(row -> row[0], Collectors.counting()));
-        assertEquals(Map.of("ipc", 2L, "udp", 2L, "codec", 2L, "memcpy", 2L), runs);
+        assertEquals(Map.of("ipc-1jvm", 2L, "ipc", 2L, "udp", 2L, "codec", 2L, "memcpy", 2L), runs);
         long payload = Long.parseLong(rows.get(0)[3]);
         // About half of each side's 100,000 rows cross, 16 bytes a row and a header per batch.
         assertTrue(payload > 1_500_000 && payload < 1_800_000, "payload " + payload);
@@ -41,7 +41,7 @@ class ExchangeCommandTest {
             assertEquals(payload, Long.parseLong(row[3]), String.join(",", row));
             assertTrue(Double.parseDouble(row[4]) > 0, String.join(",", row));
         }
-        assertTrue(r.out().contains("ipc (2 JVMs)") && r.out().contains("udp (2 JVMs)")
+        assertTrue(r.out().contains("ipc (1 JVM)") && r.out().contains("ipc (2 JVMs)") && r.out().contains("udp (2 JVMs)")
                 && r.out().contains("of memcpy"), r.out());
     }
 
@@ -49,6 +49,6 @@ class ExchangeCommandTest {
     void refusesABadMedium(@TempDir Path dir) {
         CliRun r = CliRun.of(new ExchangeCommand(), "--media", "tcp", "--out", dir.toString());
         assertEquals(2, r.exitCode());
-        assertTrue(r.err().contains("--media takes ipc and udp, got 'tcp'"), r.err());
+        assertTrue(r.err().contains("--media takes ipc-1jvm, ipc, udp, got 'tcp'"), r.err());
     }
 }
