@@ -1,5 +1,6 @@
 package io.troupe.actors.cluster;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.JoinType;
@@ -13,9 +14,11 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
@@ -108,5 +111,30 @@ public final class ClusterQueries {
         List<List<Object>> expected = oracle.query(c.sql()).rows();
         String diff = ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false);
         assertNull(diff, c.name() + " on node " + node + ": " + diff);
+    }
+
+    /**
+     * Runs the aggregate case on {@code node} until it spreads over {@code nodes} nodes, each answer checked:
+     * a node learns of the others through the eventually consistent Receptionist, so its first queries may
+     * run on fewer.
+     *
+     * @throws AssertionError when it has not within {@code wait}
+     */
+    public static void awaitSpread(TroupeCluster client, DuckDbOracle oracle, String node, int nodes, Duration wait)
+            throws Exception {
+        Case c = CASES.get(2);
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (true) {
+            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
+                assertAgrees(oracle, c, stream.remaining(), node);
+                if (stream.nodes() == nodes) {
+                    return;
+                }
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("node " + node + " never spread a query over " + nodes + " nodes");
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
     }
 }

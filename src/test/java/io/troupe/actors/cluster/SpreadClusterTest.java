@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,8 +90,7 @@ class SpreadClusterTest {
     @Test
     void spreadsOverBothNodesAndRefusesAPlanTheyPlanOtherwise() throws Exception {
         String coordinator = nodes.get(0).nodeId();
-        ClusterQueries.Case aggregate = ClusterQueries.CASES.get(2);
-        awaitSpread(aggregate, coordinator);
+        ClusterQueries.awaitSpread(client, oracle, coordinator, 2, WAIT);
         ClusterQueries.Case join = ClusterQueries.CASES.get(1);
         QueryFailedException failed = assertThrows(QueryFailedException.class, () -> {
             try (ClusterQueryStream stream = client.stream(join.plan(), QueryOptions.defaults(), coordinator)) {
@@ -102,27 +100,5 @@ class SpreadClusterTest {
         assertTrue(failed.getMessage().contains("plans this query otherwise than its coordinator"),
                 failed.getMessage());
         assertTrue(failed.getMessage().contains(nodes.get(1).nodeId()), failed.getMessage());
-    }
-
-    /**
-     * Runs {@code c} on {@code node} until it spreads over both nodes (each node learns of the other through
-     * the eventually consistent Receptionist and its endpoints, so the first queries may run alone), then
-     * checks its rows.
-     */
-    private static void awaitSpread(ClusterQueries.Case c, String node) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
-                ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
-                if (stream.nodes() == 2) {
-                    return;
-                }
-                assertEquals(1, stream.nodes());
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("node " + node + " never spread a query over both nodes");
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
     }
 }

@@ -92,7 +92,7 @@ class UdpSpreadClusterTest {
     void spreadsEveryCaseOverBothHostsThroughUdp() throws Exception {
         for (int n = 0; n < nodes.size(); n++) {
             String coordinator = nodes.get(n).nodeId();
-            awaitSpread(ClusterQueries.CASES.get(2), coordinator);
+            ClusterQueries.awaitSpread(client, oracle, coordinator, 2, WAIT);
             for (ClusterQueries.Case c : ClusterQueries.CASES) {
                 try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), coordinator)) {
                     ClusterQueries.assertAgrees(oracle, c, stream.remaining(), coordinator);
@@ -106,22 +106,6 @@ class UdpSpreadClusterTest {
         }
     }
 
-    /** Runs {@code c} on {@code node} until it spreads over both (the Receptionist is eventually consistent). */
-    private static void awaitSpread(ClusterQueries.Case c, String node) throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
-                ClusterQueries.assertAgrees(oracle, c, stream.remaining(), node);
-                if (stream.nodes() == 2) {
-                    return;
-                }
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("node " + node + " never spread a query over both nodes");
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
-    }
 
     /** A UDP port free on loopback now. */
     static int freeUdpPort() throws Exception {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The client of {@link NetnsClusterTest}, run inside host A's namespace (where the test JVM cannot reach):
@@ -44,32 +43,13 @@ public final class NetnsClient {
                         "troupe.cluster.seed-nodes", List.of(seed), "troupe.cluster.host", host))
                 .withFallback(ConfigFactory.load()), WAIT);
              DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
-            awaitSpread(client, oracle, coordinator, nodes);
+            ClusterQueries.awaitSpread(client, oracle, coordinator, nodes, WAIT);
             for (ClusterQueries.Case c : ClusterQueries.CASES) {
                 try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), coordinator)) {
                     ClusterQueries.assertAgrees(oracle, c, stream.remaining(), coordinator);
                     System.out.println("agrees: " + c.name() + " over " + stream.nodes() + " nodes");
                 }
             }
-        }
-    }
-
-    /** Until the coordinator knows every node's data plane, its queries run on fewer. */
-    private static void awaitSpread(TroupeCluster client, DuckDbOracle oracle, String coordinator, int nodes)
-            throws Exception {
-        ClusterQueries.Case c = ClusterQueries.CASES.get(2);
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), coordinator)) {
-                ClusterQueries.assertAgrees(oracle, c, stream.remaining(), coordinator);
-                if (stream.nodes() == nodes) {
-                    return;
-                }
-            }
-            if (System.nanoTime() - deadline >= 0) {
-                throw new AssertionError("node " + coordinator + " never spread a query over " + nodes + " nodes");
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
         }
     }
 }
