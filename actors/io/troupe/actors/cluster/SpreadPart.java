@@ -1,7 +1,9 @@
 package io.troupe.actors.cluster;
 
+import io.troupe.actors.api.AnalyzedPart;
 import io.troupe.actors.api.RunningQuery;
 import io.troupe.actors.api.Troupe;
+import io.troupe.operators.profile.PartProfile;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
 import java.util.List;
@@ -13,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * ({@link QueryService.RunPart}), run on a thread of its own: it starts the part on the node's
  * {@link Troupe} ({@link Troupe#submitPart}) over the host's driver ({@link SharedDriverNodeLinks}),
  * waits for it, and tells the coordinator's service {@link QueryService.PartEnded}, with the part's
- * exception when it failed. The thread may wait in admission first, which is why it is not the
+ * exception when it failed, or under EXPLAIN ANALYZE ({@link Troupe#analyzePart}) its profile. The thread may wait in admission first, which is why it is not the
  * service's.
  *
  * <p>Concurrency: the thread owns the part; {@link #cancel} (the service: the coordinator's word, or
@@ -67,6 +69,7 @@ final class SpreadPart implements Runnable {
     public void run() {
         Throwable failure = null;
         List<String> held = List.of();
+        PartProfile profile = null;
         try {
             alignment.align(run.plan(), run.nodeIds());
             held = PartCoverage.held(troupe.catalog(), run.plan());
@@ -78,19 +81,21 @@ final class SpreadPart implements Runnable {
             }
             SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodeIds(),
                     run.workers(), QueryService.STREAM_CONNECT_TIMEOUT);
-            RunningQuery query = troupe.submitPart(run.plan(), run.options(), links);
+            AnalyzedPart analyzed = run.analyze() ? troupe.analyzePart(run.plan(), run.options(), links) : null;
+            RunningQuery query = analyzed != null ? analyzed.query() : troupe.submitPart(run.plan(), run.options(), links);
             running = query;
             String reason = cancelled;
             if (reason != null) {
                 query.cancel(reason);
             }
             query.await();
+            profile = analyzed == null ? null : analyzed.awaitProfile();
         } catch (RuntimeException | Error e) {
             failure = e;
             LOG.debug("[{}] part {} of spread query {} failed: {}", nodeId, run.node(), Integer.toHexString(run.tag()),
                     e.toString());
         } finally {
-            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure, held));
+            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure, held, profile));
             onEnded.run();
         }
     }

@@ -19,12 +19,12 @@ import java.util.TreeMap;
  * Gather to the coordinator (actual rows=3 batches=3 time=0.210 ms)
  *   Nodes: 3, Workers Planned: 2 per node
  *   Sent: batches=2 rows=2 bytes=184, received: batches=2 rows=2 bytes=184
- *   Node 0 (node 0): rows=1 batches=1 time=0.070 ms
+ *   Node 0 (node 127.0.0.1:25521): rows=1 batches=1 time=0.070 ms
  *     Worker 0: rows=1 batches=1 time=0.070 ms
  *     Node 0 sent: batches=0 rows=0 bytes=0, received: batches=2 rows=2 bytes=184
  *   ...
  *       ->  Hash Aggregate sum(orders.amount) AS total (actual rows=3 batches=3 rows in=8000 ...)
- *             Node 0 (node 0): rows=1 batches=1 rows in=2667 batches in=11 time=1.902 ms
+ *             Node 0 (node 127.0.0.1:25521): rows=1 batches=1 rows in=2667 batches in=11 time=1.902 ms
  *               Worker 0: ...
  *             ->  Repartition by hash (customers.region) (sent: batches=22 rows=5334 bytes=84128, ...)
  *                   Node 0 sent: batches=8 rows=1790 bytes=28240, received: batches=7 rows=1777 bytes=28052
@@ -224,7 +224,8 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
 
     private void node(int n, Line line, String indent, StringBuilder sb) {
         PartProfile.Line here = line.byNode().get(n);
-        sb.append(indent).append("Node ").append(n).append(" (").append(parts.get(n).name()).append("): ");
+        String name = parts.get(n).name();
+        sb.append(indent).append("Node ").append(n).append(name.equals("node " + n) ? "" : " (" + name + ")").append(": ");
         QueryProfile.counts(here.total(), line.breaker(), true, sb);
         NodeProfile.Memory memory = here.memory();
         if (memory.peakBytes() > 0) {

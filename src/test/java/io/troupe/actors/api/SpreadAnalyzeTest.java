@@ -93,7 +93,7 @@ class SpreadAnalyzeTest {
         assertEquals(NODES, profile.nodes());
         for (int n = 0; n < NODES; n++) {
             assertTrue(profile.find("Scan orders").node(n).rows() > 0, "node " + n + " read its share:\n" + text);
-            assertTrue(text.contains("Node " + n + " (node " + n + "): "), text);
+            assertTrue(text.contains("Node " + n + ": "), text);
         }
         // The sort runs on the coordinator alone.
         assertEquals(groups, profile.find("Sort").node(0).rows(), text);
