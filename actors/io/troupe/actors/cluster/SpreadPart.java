@@ -82,7 +82,8 @@ final class SpreadPart implements Runnable {
             SharedDriverNodeLinks links = new SharedDriverNodeLinks(streams, run.tag(), run.node(), run.nodeIds(),
                     run.workers(), QueryService.STREAM_CONNECT_TIMEOUT);
             AnalyzedPart analyzed = run.analyze() ? troupe.analyzePart(run.plan(), run.options(), links) : null;
-            RunningQuery query = analyzed != null ? analyzed.query() : troupe.submitPart(run.plan(), run.options(), links);
+            RunningQuery query = analyzed != null ? analyzed.query()
+                    : troupe.submitPart(run.plan(), run.options(), links);
             running = query;
             String reason = cancelled;
             if (reason != null) {

@@ -171,7 +171,7 @@ public final class SpreadPlan {
         return require(placements, pipeline);
     }
 
-    /** The exchange in front of pipeline {@code pipeline}'s sink as EXPLAIN draws it: "Gather to the coordinator", "Broadcast" ... */
+    /** The exchange in front of pipeline {@code pipeline}'s sink as EXPLAIN draws it: "Gather to the coordinator" ... */
     public String label(int pipeline) {
         ExchangeKind route = route(pipeline);
         return route instanceof ExchangeKind.Gather ? "Gather to the coordinator" : route.label();

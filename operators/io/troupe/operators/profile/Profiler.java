@@ -165,7 +165,7 @@ public final class Profiler implements ExecutionProbe {
         private final Map<Plan, NodeProfile.Memory> nodeMemory = new IdentityHashMap<>();
         private final Map<Plan, NodeProfile.Memory> buildMemory = new IdentityHashMap<>();
 
-        /** The label of the exchange that moved batches over channels (the Gather's line), or null with the leader alone. */
+        /** The label of the exchange that moved batches over channels (the Gather's line); null with the leader alone. */
         private final String exchangeLabel;
         /** The plan node the exchange's line sits above. */
         private final Plan exchangeAbove;
@@ -316,7 +316,7 @@ public final class Profiler implements ExecutionProbe {
             }
         }
 
-        /** Whether {@code branch}'s source reads what its first operator's node kept of its own input ({@link #staged}). */
+        /** Whether {@code branch}'s source reads what its first operator's node kept of its input ({@link #staged}). */
         private boolean readsOwnInput(Pipeline.Branch branch) {
             Plan node = origins.apply(branch.source());
             return !branch.operators().isEmpty() && node == origins.apply(branch.operators().get(0))

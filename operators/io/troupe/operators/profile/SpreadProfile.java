@@ -65,7 +65,8 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
             List<PartProfile.Line> lines = part.lines();
             boolean alike = lines.size() == first.size();
             for (int i = 0; alike && i < lines.size(); i++) {
-                alike = lines.get(i).label().equals(first.get(i).label()) && lines.get(i).depth() == first.get(i).depth();
+                PartProfile.Line line = lines.get(i);
+                alike = line.label().equals(first.get(i).label()) && line.depth() == first.get(i).depth();
             }
             if (!alike) {
                 throw new IllegalArgumentException(part.name() + " profiled other lines than " + parts.get(0).name()
@@ -94,28 +95,18 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
      */
     public record Exchange(int pipeline, String label, int line, List<PartProfile.Traffic> byNode) {
 
-        public long sentBatches() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::sentBatches).sum();
-        }
-
-        public long sentRows() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::sentRows).sum();
-        }
-
-        public long sentBytes() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::sentBytes).sum();
-        }
-
-        public long receivedBatches() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::receivedBatches).sum();
-        }
-
-        public long receivedRows() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::receivedRows).sum();
-        }
-
-        public long receivedBytes() {
-            return byNode.stream().mapToLong(PartProfile.Traffic::receivedBytes).sum();
+        /** What every node sent and received, summed. */
+        public PartProfile.Traffic total() {
+            long[] sum = new long[6];
+            for (PartProfile.Traffic t : byNode) {
+                sum[0] += t.sentBatches();
+                sum[1] += t.sentRows();
+                sum[2] += t.sentBytes();
+                sum[3] += t.receivedBatches();
+                sum[4] += t.receivedRows();
+                sum[5] += t.receivedBytes();
+            }
+            return new PartProfile.Traffic(pipeline, label, line, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]);
         }
     }
 
@@ -147,7 +138,8 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
     /** The first line (depth first) whose label starts with {@code prefix}. */
     public Line find(String prefix) {
         return lines().stream().filter(l -> l.label().startsWith(prefix)).findFirst().orElseThrow(
-                () -> new IllegalArgumentException("no line of this profile starts with '" + prefix + "': " + render()));
+                () -> new IllegalArgumentException("no line of this profile starts with '" + prefix + "': "
+                        + render()));
     }
 
     /** Every exchange between nodes that some node sent into or received from, by pipeline. */
@@ -183,9 +175,7 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
             if (e.line() == index && index != 0) {
                 String indent = STEP.repeat(depth);
                 sb.append(indent).append(depth == 0 ? "" : "->  ").append(e.label()).append(" (");
-                traffic("sent", e.sentBatches(), e.sentRows(), e.sentBytes(), sb);
-                sb.append(", ");
-                traffic("received", e.receivedBatches(), e.receivedRows(), e.receivedBytes(), sb);
+                traffic("sent", e.total(), sb);
                 sb.append(")\n");
                 nodeTraffic(e, indent + (depth == 0 ? "  " : STEP), sb);
                 depth++;
@@ -202,9 +192,7 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
             for (Exchange e : exchanges) {
                 if (e.line() == 0) {
                     sb.append(detail);
-                    traffic("Sent", e.sentBatches(), e.sentRows(), e.sentBytes(), sb);
-                    sb.append(", ");
-                    traffic("received", e.receivedBatches(), e.receivedRows(), e.receivedBytes(), sb);
+                    traffic("Sent", e.total(), sb);
                     sb.append('\n');
                     nodeTraffic(e, detail, sb);
                 }
@@ -225,7 +213,8 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
     private void node(int n, Line line, String indent, StringBuilder sb) {
         PartProfile.Line here = line.byNode().get(n);
         String name = parts.get(n).name();
-        sb.append(indent).append("Node ").append(n).append(name.equals("node " + n) ? "" : " (" + name + ")").append(": ");
+        sb.append(indent).append("Node ").append(n).append(name.equals("node " + n) ? "" : " (" + name + ")")
+                .append(": ");
         QueryProfile.counts(here.total(), line.breaker(), true, sb);
         NodeProfile.Memory memory = here.memory();
         if (memory.peakBytes() > 0) {
@@ -258,16 +247,16 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
         for (int n = 0; n < e.byNode().size(); n++) {
             PartProfile.Traffic t = e.byNode().get(n);
             sb.append(indent).append("Node ").append(n).append(' ');
-            traffic("sent", t.sentBatches(), t.sentRows(), t.sentBytes(), sb);
-            sb.append(", ");
-            traffic("received", t.receivedBatches(), t.receivedRows(), t.receivedBytes(), sb);
+            traffic("sent", t, sb);
             sb.append('\n');
         }
     }
 
-    private static void traffic(String what, long batches, long rows, long bytes, StringBuilder sb) {
-        sb.append(what).append(": batches=").append(batches).append(" rows=").append(rows).append(" bytes=")
-                .append(bytes);
+    /** "sent: batches=.. rows=.. bytes=.., received: batches=.. rows=.. bytes=..", {@code sent} naming the first. */
+    private static void traffic(String sent, PartProfile.Traffic t, StringBuilder sb) {
+        sb.append(sent).append(": batches=").append(t.sentBatches()).append(" rows=").append(t.sentRows())
+                .append(" bytes=").append(t.sentBytes()).append(", received: batches=").append(t.receivedBatches())
+                .append(" rows=").append(t.receivedRows()).append(" bytes=").append(t.receivedBytes());
     }
 
     @Override

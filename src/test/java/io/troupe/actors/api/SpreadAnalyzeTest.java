@@ -103,12 +103,13 @@ class SpreadAnalyzeTest {
                 .filter(e -> e.label().startsWith("Repartition")).toList();
         assertEquals(3, repartitions.size(), "both join sides and the aggregate's input:\n" + text);
         for (SpreadProfile.Exchange e : profile.exchanges()) {
-            assertEquals(e.sentBatches(), e.receivedBatches(), e.label() + ":\n" + text);
-            assertEquals(e.sentRows(), e.receivedRows(), e.label() + ":\n" + text);
-            assertEquals(e.sentBytes(), e.receivedBytes(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBatches(), e.total().receivedBatches(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentRows(), e.total().receivedRows(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBytes(), e.total().receivedBytes(), e.label() + ":\n" + text);
         }
         for (SpreadProfile.Exchange e : repartitions) {
-            assertTrue(e.sentBatches() > 0 && e.sentBytes() > e.sentRows(), e.label() + ":\n" + text);
+            PartProfile.Traffic sent = e.total();
+            assertTrue(sent.sentBatches() > 0 && sent.sentBytes() > sent.sentRows(), e.label() + ":\n" + text);
         }
         SpreadProfile.Exchange byRegion = repartitions.stream()
                 .filter(e -> e.label().equals("Repartition by hash (customers.region)")).findFirst().orElseThrow();

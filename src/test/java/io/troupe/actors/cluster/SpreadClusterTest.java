@@ -133,11 +133,11 @@ class SpreadClusterTest {
         assertEquals(groups, profile.lines().get(0).total().rows(), text);
         SpreadProfile.Exchange repartition = profile.exchanges().stream()
                 .filter(e -> e.label().startsWith("Repartition by hash")).findFirst().orElseThrow();
-        assertTrue(repartition.sentBatches() > 0 && repartition.sentBytes() > 0, text);
+        assertTrue(repartition.total().sentBatches() > 0 && repartition.total().sentBytes() > 0, text);
         for (SpreadProfile.Exchange e : profile.exchanges()) {
-            assertEquals(e.sentBatches(), e.receivedBatches(), e.label() + ":\n" + text);
-            assertEquals(e.sentRows(), e.receivedRows(), e.label() + ":\n" + text);
-            assertEquals(e.sentBytes(), e.receivedBytes(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBatches(), e.total().receivedBatches(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentRows(), e.total().receivedRows(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBytes(), e.total().receivedBytes(), e.label() + ":\n" + text);
         }
     }
 
