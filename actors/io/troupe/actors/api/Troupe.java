@@ -3,6 +3,7 @@ package io.troupe.actors.api;
 import io.troupe.actors.coordinator.ExecutorRuntime;
 import io.troupe.actors.coordinator.QueryCoordinator;
 import io.troupe.actors.exchange.BatchHandOver;
+import io.troupe.actors.exchange.CountingNodeLinks;
 import io.troupe.actors.exchange.NodeLinks;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.ExecContext;
@@ -14,9 +15,11 @@ import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.memory.MemoryArena;
 import io.troupe.operators.memory.QueryMemory;
+import io.troupe.operators.fragment.ExchangeSpec;
 import io.troupe.operators.fragment.SpreadPlan;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanCompiler;
+import io.troupe.operators.profile.PartProfile;
 import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.spill.SpillSpace;
@@ -30,6 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -320,7 +324,43 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.submitPart", "plan");
         notNull(options, "Troupe.submitPart", "options");
         notNull(links, "Troupe.submitPart", "links");
-        return submit(compilePart(plan, links, true), options, null, links);
+        return submit(compilePart(new PlanCompiler(catalog, settings, true), plan, links, true), options, null, links);
+    }
+
+    /**
+     * EXPLAIN ANALYZE of this node's part of a query spread over nodes: as {@link #submitPart}, with
+     * counters on its chains as {@link #explainAnalyze} puts them, and on every stream between this node
+     * and the others ({@link CountingNodeLinks}). Every node of the query calls this; once all ended, the
+     * coordinator (or whoever started them) merges their {@link AnalyzedPart#awaitProfile profiles} into a
+     * {@link io.troupe.operators.profile.SpreadProfile}.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     */
+    public AnalyzedPart analyzePart(Plan plan, QueryOptions options, NodeLinks links) {
+        notNull(plan, "Troupe.analyzePart", "plan");
+        notNull(options, "Troupe.analyzePart", "options");
+        notNull(links, "Troupe.analyzePart", "links");
+        PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
+        PlanCompiler.CompiledQuery query = compilePart(compiler, plan, links, true);
+        int workers = Math.max(1, workers(options));
+        runtime(); // started before the clock: its start is no part of the query's time
+        CountingNodeLinks counted = new CountingNodeLinks(links);
+        Profiler profiler = new Profiler();
+        long start = System.nanoTime();
+        RunningQuery running = submit(query, options, profiler, counted);
+        CompletableFuture<PartProfile> profile = running.result().thenApply(result -> {
+            QueryProfile part = profiler.profilePart(plan, query, compiler, workers, System.nanoTime() - start, result);
+            SpreadPlan spread = SpreadPlan.of(query.pipelines(), query.fragments());
+            List<PartProfile.Drawn> traffic = new ArrayList<>();
+            for (int pipeline : counted.pipelines()) {
+                Plan above = query.fragments().exchanges().stream()
+                        .filter(e -> e.from() == pipeline && e.to() != ExchangeSpec.RESULT)
+                        .findFirst().map(compiler::drawnAbove).orElse(null);
+                traffic.add(counted.traffic(pipeline, spread.label(pipeline), above));
+            }
+            return PartProfile.of(links.self(), links.nodeName(links.self()), part, traffic);
+        });
+        return new AnalyzedPart(running, profile);
     }
 
     /**
@@ -335,20 +375,21 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.streamPart", "plan");
         notNull(options, "Troupe.streamPart", "options");
         notNull(links, "Troupe.streamPart", "links");
-        return stream(compilePart(plan, links, links.self() == SpreadPlan.COORDINATOR), options, null, links);
+        return stream(compilePart(new PlanCompiler(catalog, settings, true), plan, links,
+                links.self() == SpreadPlan.COORDINATOR), options, null, links);
     }
 
     /**
      * Compiles {@code plan} to run spread over nodes; closes {@code links} when it cannot, or when
      * {@code allowed} is false (a stream of a part other than the coordinator's).
      */
-    private PlanCompiler.CompiledQuery compilePart(Plan plan, NodeLinks links, boolean allowed) {
+    private PlanCompiler.CompiledQuery compilePart(PlanCompiler compiler, Plan plan, NodeLinks links, boolean allowed) {
         try {
             if (!allowed) {
                 throw new IllegalArgumentException("only the coordinator's part streams the result; this is node "
                         + links.self() + "'s: submit it with submitPart");
             }
-            return compile(new PlanCompiler(catalog, settings, true), plan);
+            return compile(compiler, plan);
         } catch (RuntimeException e) {
             links.close();
             throw e;

@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.Schema;
 import io.troupe.transport.BatchHandler;
 import io.troupe.transport.BatchReceiver;
@@ -147,6 +148,14 @@ public final class ClusterQueryStream implements AutoCloseable {
         } catch (TimeoutException e) {
             throw new IllegalStateException("query " + queryId + ": a wait without a deadline timed out", e);
         }
+    }
+
+    /**
+     * Under EXPLAIN ANALYZE ({@link TroupeCluster#explainAnalyze}), the query's profile, every node's part
+     * merged; null until the node's Done came (after the last batch), or for a query that was not analyzed.
+     */
+    public SpreadProfile profile() {
+        return done == null ? null : done.profile();
     }
 
     /** Every batch not yet taken, as one result (for small results: it holds them all). */

@@ -1,6 +1,7 @@
 package io.troupe.actors.cluster;
 
 import io.troupe.actors.wire.WireMessage;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.Field;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -43,8 +44,11 @@ public final class QueryRelay {
         }
     }
 
-    /** The query ended with every batch sent: {@code rows} rows in all. */
-    public record Done(long queryId, long rows) implements Event, WireMessage {
+    /**
+     * The query ended with every batch sent: {@code rows} rows in all; {@code profile}, for EXPLAIN
+     * ANALYZE, every node's part merged (null otherwise).
+     */
+    public record Done(long queryId, long rows, SpreadProfile profile) implements Event, WireMessage {
     }
 
     /** The query failed on node {@code nodeId}; {@code cause} is its exception (a RemoteFailure once here). */

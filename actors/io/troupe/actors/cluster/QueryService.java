@@ -4,6 +4,7 @@ import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.actors.wire.WireMessage;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.profile.PartProfile;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -87,9 +88,10 @@ public final class QueryService {
      * @param workers       {@link QueryOptions#workers()}
      * @param timeoutMillis {@link QueryOptions#timeout()} in ms; 0 for none
      * @param memoryBytes   {@link QueryOptions#memoryBytes()}
+     * @param analyze       EXPLAIN ANALYZE: Done carries the query's profile, every node's part merged
      * @param replyTo       the client's relay for this query
      */
-    public record Submit(long queryId, Plan plan, int workers, long timeoutMillis, long memoryBytes,
+    public record Submit(long queryId, Plan plan, int workers, long timeoutMillis, long memoryBytes, boolean analyze,
                          ActorRef<QueryRelay.Event> replyTo) implements Command, WireMessage {
 
         /** The options the node runs the query with. */
@@ -111,9 +113,10 @@ public final class QueryService {
      * @param planHash the hash of the coordinator's EXPLAIN of the spread query: a node that plans it
      *                 otherwise (other settings, other tables) refuses its part rather than wait on streams
      *                 that never come
+     * @param analyze  EXPLAIN ANALYZE: the part profiles itself, and its PartEnded carries the profile
      */
     public record RunPart(int tag, int node, List<DataPlaneEndpoint> nodes, Plan plan, int workers, long timeoutMillis,
-                          long memoryBytes, int planHash, ActorRef<Command> coordinator)
+                          long memoryBytes, int planHash, boolean analyze, ActorRef<Command> coordinator)
             implements Command, WireMessage {
 
         public RunPart {
@@ -137,10 +140,11 @@ public final class QueryService {
 
     /**
      * Node {@code node} ({@code nodeId}) finished its part of spread query {@code tag}; {@code failure}
-     * null when it succeeded; {@code held}: the parts of partitioned tables it read ({@link PartCoverage}).
+     * null when it succeeded; {@code held}: the parts of partitioned tables it read ({@link PartCoverage});
+     * {@code profile}: the part's EXPLAIN ANALYZE when it was asked for and succeeded, else null.
      */
-    public record PartEnded(int tag, int node, String nodeId, Throwable failure, List<String> held)
-            implements Command, WireMessage {
+    public record PartEnded(int tag, int node, String nodeId, Throwable failure, List<String> held,
+                            PartProfile profile) implements Command, WireMessage {
         public PartEnded {
             held = List.copyOf(held);
         }
@@ -301,7 +305,7 @@ public final class QueryService {
     private Behavior<Command> onRunPart(RunPart run) {
         if (dataPlane == null) {
             run.coordinator().tell(new PartEnded(run.tag(), run.node(), nodeId, new IllegalStateException("node "
-                    + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)"), List.of()));
+                    + nodeId + " has no shared media driver (troupe.cluster.media-driver-dir)"), List.of(), null));
             return Behaviors.same();
         }
         ActorRef<Command> self = context.getSelf();
@@ -322,7 +326,7 @@ public final class QueryService {
     private Behavior<Command> onPartEnded(PartEnded ended) {
         ServedQuery query = spread.get(ended.tag());
         if (query != null) {
-            query.partEnded(ended.nodeId(), ended.failure(), ended.held());
+            query.partEnded(ended.node(), ended.nodeId(), ended.failure(), ended.held(), ended.profile());
         }
         return Behaviors.same();
     }

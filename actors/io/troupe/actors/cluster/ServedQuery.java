@@ -1,5 +1,6 @@
 package io.troupe.actors.cluster;
 
+import io.troupe.actors.api.AnalyzedPart;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
@@ -7,7 +8,12 @@ import io.troupe.actors.exchange.ProducerGoneException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.fragment.SpreadPlan;
+import io.troupe.operators.profile.PartProfile;
+import io.troupe.operators.profile.QueryProfile;
+import io.troupe.operators.profile.SpreadProfile;
+import io.troupe.operators.types.Schema;
 import io.troupe.transport.BatchSender;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -16,9 +22,13 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -43,6 +53,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * node's rows), and ends the client's stream only once every node's part reported success
  * ({@link #partEnded}): a node's failure, or its leaving the cluster ({@link #peerGone}), fails the query
  * with that node's name and cause, and the other parts are cancelled ({@link QueryService.CancelPart}).
+ *
+ * <p><b>EXPLAIN ANALYZE</b> ({@link QueryService.Submit#analyze}): the query runs to its end first, with
+ * counters ({@link Troupe#explainAnalyze} alone, {@link Troupe#analyzePart} spread, every other node told
+ * to profile its part too), and its rows are sent after; Done carries the {@link SpreadProfile} that
+ * merges this node's part and those that came with the other parts' ends.
  *
  * <p>Concurrency: the thread owns the query, the stream and the sender; {@link #cancel}, {@link #partEnded}
  * and {@link #peerGone} (the service's actor) only set volatile fields, which the thread reads between
@@ -96,6 +111,15 @@ final class ServedQuery implements Runnable {
     /** By node id, the parts of partitioned tables each node of a spread query read ({@link PartCoverage}). */
     private final Map<String, List<String>> held = new ConcurrentHashMap<>();
 
+    /** By node index, the profiles of the other nodes' parts of an analyzed spread query that succeeded. */
+    private final Map<Integer, PartProfile> peerProfiles = new ConcurrentHashMap<>();
+    /** Workers per node of a spread query (or the query's, alone); the query's thread's. */
+    private int workers;
+    /** Under EXPLAIN ANALYZE, this node's part (spread), while it runs; the query's thread's. */
+    private AnalyzedPart analyzing;
+    /** Under EXPLAIN ANALYZE, this node's profile once its part ended; the query's thread's. */
+    private PartProfile ownProfile;
+
     /** System.nanoTime() past which the query has run out of time; Long.MAX_VALUE with no timeout. */
     private long deadline = Long.MAX_VALUE;
 
@@ -124,10 +148,16 @@ final class ServedQuery implements Runnable {
         cancelled = reason;
     }
 
-    /** Node {@code peerId}'s part of this spread query ended, with {@code failure} or none. Any thread. */
-    void partEnded(String peerId, Throwable failure, List<String> parts) {
+    /**
+     * Node {@code node} ({@code peerId})'s part of this spread query ended, with {@code failure} or none,
+     * and under EXPLAIN ANALYZE its {@code profile}. Any thread.
+     */
+    void partEnded(int node, String peerId, Throwable failure, List<String> parts, PartProfile profile) {
         if (failure == null) {
             held.put(peerId, parts);
+            if (profile != null) {
+                peerProfiles.put(node, profile);
+            }
             partsSucceeded.incrementAndGet();
             return;
         }
@@ -165,14 +195,25 @@ final class ServedQuery implements Runnable {
                 alignment.align(submit.plan(), List.of(nodeId));
                 PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), submit.plan()), 1);
             }
-            stream = spread == null ? troupe.stream(submit.plan(), submit.options()) : startSpread();
+            Iterator<Batch> analyzed = null;
+            Schema schema;
+            if (submit.analyze()) {
+                QueryResult result = analyze();
+                analyzed = result.batches().iterator();
+                schema = result.schema();
+            } else {
+                stream = spread == null ? troupe.stream(submit.plan(), submit.options())
+                        : troupe.streamPart(submit.plan(), startSpread(), links());
+                schema = stream.schema();
+            }
             out = dataPlane.streams().publish();
-            client.tell(new QueryRelay.Started(queryId, nodeId, dataPlane.streams().directory().toString(), out.streamId(),
-                    out.sessionId(), stream.schema().fields(), spread == null ? 1 : spread.peers().size() + 1));
+            client.tell(new QueryRelay.Started(queryId, nodeId, dataPlane.streams().directory().toString(),
+                    out.streamId(),
+                    out.sessionId(), schema.fields(), spread == null ? 1 : spread.peers().size() + 1));
             awaitSubscriber(out);
             BatchSender sender = out.sender();
             long rows = 0;
-            for (Batch batch = next(stream); batch != null; batch = next(stream)) {
+            for (Batch batch = next(stream, analyzed); batch != null; batch = next(stream, analyzed)) {
                 send(sender, batch, false);
                 rows += batch.size();
             }
@@ -181,7 +222,7 @@ final class ServedQuery implements Runnable {
             }
             send(sender, null, true);
             sender.close();
-            client.tell(new QueryRelay.Done(queryId, rows));
+            client.tell(new QueryRelay.Done(queryId, rows, profile()));
             succeeded = true;
             LOG.debug("[{}] query {}: {} rows sent", nodeId, queryId, rows);
         } catch (InterruptedException e) {
@@ -195,6 +236,9 @@ final class ServedQuery implements Runnable {
             if (stream != null) {
                 stream.close();
             }
+            if (analyzing != null) {
+                analyzing.query().cancel("query " + queryId + " ended on node " + nodeId);
+            }
             if (spread != null) {
                 endSpread(succeeded);
             }
@@ -202,13 +246,67 @@ final class ServedQuery implements Runnable {
         }
     }
 
-    /** Starts every node's part of the spread query, and returns this node's, whose stream has every node's rows. */
-    private QueryStream startSpread() {
+    /**
+     * EXPLAIN ANALYZE: runs the query to its end (alone, or this node's part of it spread, which gathers
+     * every node's rows), bounded by the cancel flag and the deadline, keeping this node's profile; the
+     * rows are sent afterwards.
+     */
+    private QueryResult analyze() throws InterruptedException {
+        if (spread == null) {
+            QueryProfile profile = troupe.explainAnalyze(submit.plan(), submit.options());
+            workers = Math.max(0, profile.workersPlanned());
+            ownProfile = PartProfile.of(SpreadPlan.COORDINATOR, nodeId, profile, List.of());
+            return profile.result();
+        }
+        QueryOptions options = startSpread();
+        analyzing = troupe.analyzePart(submit.plan(), options, links());
+        CompletableFuture<QueryResult> result = analyzing.query().result();
+        while (true) {
+            checkRunning();
+            try {
+                result.get(POLL.toMillis(), TimeUnit.MILLISECONDS);
+                break;
+            } catch (TimeoutException e) {
+                // Not yet: look at the flags, then wait again.
+            } catch (ExecutionException e) {
+                break; // awaitProfile throws the part's failure as RunningQuery.await does
+            }
+        }
+        ownProfile = analyzing.awaitProfile();
+        return analyzing.query().await();
+    }
+
+    /** The merged EXPLAIN ANALYZE of every node's part; null when it was not asked for. */
+    private SpreadProfile profile() {
+        if (ownProfile == null) {
+            return null;
+        }
+        List<PartProfile> parts = new ArrayList<>();
+        parts.add(ownProfile);
+        for (int node = 1; spread != null && node <= spread.peers().size(); node++) {
+            parts.add(peerProfiles.get(node));
+        }
+        return new SpreadProfile(parts, workers, ownProfile.executionNanos());
+    }
+
+    /** This node's streams to the other nodes of the spread query. */
+    private SharedDriverNodeLinks links() {
+        return dataPlane.links(spread.tag(), SpreadPlan.COORDINATOR, nodes(), workers);
+    }
+
+    /** The data planes of the spread query's nodes, by index: this one first. */
+    private List<DataPlaneEndpoint> nodes() {
         List<DataPlaneEndpoint> nodes = new ArrayList<>();
         nodes.add(dataPlane.self());
         spread.peers().forEach(peer -> nodes.add(peer.endpoint()));
+        return nodes;
+    }
+
+    /** Tells every other node to run its part of the spread query; returns the options every part runs with. */
+    private QueryOptions startSpread() {
+        List<DataPlaneEndpoint> nodes = nodes();
         List<String> nodeIds = nodes.stream().map(DataPlaneEndpoint::nodeId).toList();
-        int workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
+        workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
         alignment.align(submit.plan(), nodeIds);
@@ -218,11 +316,11 @@ final class ServedQuery implements Runnable {
         int planHash = troupe.explainSpread(submit.plan(), options, nodeIds.size()).hashCode();
         for (int i = 0; i < spread.peers().size(); i++) {
             spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, submit.plan(),
-                    workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, spread.service()));
+                    workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, submit.analyze(),
+                    spread.service()));
         }
         partsStarted = true;
-        SharedDriverNodeLinks links = dataPlane.links(spread.tag(), SpreadPlan.COORDINATOR, nodes, workers);
-        return troupe.streamPart(submit.plan(), options, links);
+        return options;
     }
 
     /**
@@ -305,8 +403,15 @@ final class ServedQuery implements Runnable {
         }
     }
 
-    /** The query's next batch, or null at its end; looks at the cancel flag and deadline while it waits. */
-    private Batch next(QueryStream stream) throws InterruptedException {
+    /**
+     * The query's next batch, or null at its end: of the {@code analyzed} rows when there are any, else
+     * of the stream, looking at the cancel flag and deadline while it waits.
+     */
+    private Batch next(QueryStream stream, Iterator<Batch> analyzed) throws InterruptedException {
+        if (analyzed != null) {
+            checkRunning();
+            return analyzed.hasNext() ? analyzed.next() : null;
+        }
         while (true) {
             checkRunning();
             try {

@@ -1,18 +1,21 @@
 package io.troupe.actors.cluster;
 
+import io.troupe.actors.api.AnalyzedPart;
 import io.troupe.actors.api.RunningQuery;
 import io.troupe.actors.api.Troupe;
+import io.troupe.operators.profile.PartProfile;
 import org.apache.pekko.actor.typed.ActorRef;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.List;
 
 /**
  * One node's part of a query spread over the nodes of its host, which another node coordinates
  * ({@link QueryService.RunPart}), run on a thread of its own: it starts the part on the node's
  * {@link Troupe} ({@link Troupe#submitPart}) over the host's driver ({@link SharedDriverNodeLinks}),
  * waits for it, and tells the coordinator's service {@link QueryService.PartEnded}, with the part's
- * exception when it failed. The thread may wait in admission first, which is why it is not the
+ * exception when it failed, or under EXPLAIN ANALYZE ({@link Troupe#analyzePart}) its profile. The thread may wait in admission first, which is why it is not the
  * service's.
  *
  * <p>Concurrency: the thread owns the part; {@link #cancel} (the service: the coordinator's word, or
@@ -66,6 +69,7 @@ final class SpreadPart implements Runnable {
     public void run() {
         Throwable failure = null;
         List<String> held = List.of();
+        PartProfile profile = null;
         try {
             alignment.align(run.plan(), run.nodeIds());
             held = PartCoverage.held(troupe.catalog(), run.plan());
@@ -76,19 +80,22 @@ final class SpreadPart implements Runnable {
                         + planned);
             }
             SharedDriverNodeLinks links = dataPlane.links(run.tag(), run.node(), run.nodes(), run.workers());
-            RunningQuery query = troupe.submitPart(run.plan(), run.options(), links);
+            AnalyzedPart analyzed = run.analyze() ? troupe.analyzePart(run.plan(), run.options(), links) : null;
+            RunningQuery query = analyzed != null ? analyzed.query()
+                    : troupe.submitPart(run.plan(), run.options(), links);
             running = query;
             String reason = cancelled;
             if (reason != null) {
                 query.cancel(reason);
             }
             query.await();
+            profile = analyzed == null ? null : analyzed.awaitProfile();
         } catch (RuntimeException | Error e) {
             failure = e;
             LOG.debug("[{}] part {} of spread query {} failed: {}", nodeId, run.node(), Integer.toHexString(run.tag()),
                     e.toString());
         } finally {
-            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure, held));
+            run.coordinator().tell(new QueryService.PartEnded(run.tag(), run.node(), nodeId, failure, held, profile));
             onEnded.run();
         }
     }

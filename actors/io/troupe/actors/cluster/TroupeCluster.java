@@ -7,6 +7,7 @@ import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -220,13 +221,31 @@ public final class TroupeCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * EXPLAIN ANALYZE over the cluster: runs {@code plan} on node {@code nodeId} (spread over the nodes of
+     * its host, as {@link #stream} runs it), for real, counting rows, batches and time per plan node, per
+     * node and per worker, and the batches, rows and bytes each node sent and received per exchange
+     * between nodes; returns its rows with that profile, every node's part merged by the node that
+     * coordinated it ({@link SpreadProfile#render()} prints it). A node that runs the query alone
+     * profiles it as {@code Troupe.explainAnalyze} does, as a profile of one node.
+     *
+     * @throws io.troupe.operators.exec.QueryFailedException naming the node when the plan fails there
+     * @throws IllegalArgumentException when no such node takes queries, naming those that do
+     */
+    public AnalyzedQuery explainAnalyze(Plan plan, QueryOptions options, String nodeId) throws InterruptedException {
+        try (ClusterQueryStream stream = submit(service(nodeId), plan, options, true)) {
+            QueryResult result = stream.remaining();
+            return new AnalyzedQuery(result, stream.profile());
+        }
+    }
+
     /** Starts {@code plan} on the next node (round robin); its result to be pulled batch by batch. */
     public ClusterQueryStream stream(Plan plan, QueryOptions options) {
         List<ActorRef<QueryService.Command>> listed = services.get();
         if (listed.isEmpty()) {
             throw new IllegalStateException("no node of Troupe cluster '" + settings.name() + "' takes queries now");
         }
-        return submit(listed.get(Math.floorMod(nextNode.getAndIncrement(), listed.size())), plan, options);
+        return submit(listed.get(Math.floorMod(nextNode.getAndIncrement(), listed.size())), plan, options, false);
     }
 
     /**
@@ -235,14 +254,20 @@ public final class TroupeCluster implements AutoCloseable {
      * @throws IllegalArgumentException when no such node takes queries, naming those that do
      */
     public ClusterQueryStream stream(Plan plan, QueryOptions options, String nodeId) {
+        return submit(service(nodeId), plan, options, false);
+    }
+
+    /** The query service of node {@code nodeId}; throws when no such node takes queries, naming those that do. */
+    private ActorRef<QueryService.Command> service(String nodeId) {
         notNull(nodeId, "TroupeCluster.stream", "nodeId");
         Optional<ActorRef<QueryService.Command>> service = services.get().stream()
                 .filter(ref -> nodeOf(ref).equals(nodeId)).findFirst();
-        return submit(service.orElseThrow(() -> new IllegalArgumentException("no node " + nodeId
-                + " takes queries in Troupe cluster '" + settings.name() + "'; these do: " + nodes())), plan, options);
+        return service.orElseThrow(() -> new IllegalArgumentException("no node " + nodeId
+                + " takes queries in Troupe cluster '" + settings.name() + "'; these do: " + nodes()));
     }
 
-    private ClusterQueryStream submit(ActorRef<QueryService.Command> service, Plan plan, QueryOptions options) {
+    private ClusterQueryStream submit(ActorRef<QueryService.Command> service, Plan plan, QueryOptions options,
+                                      boolean analyze) {
         notNull(plan, "TroupeCluster.stream", "plan");
         notNull(options, "TroupeCluster.stream", "options");
         long queryId = nextQueryId.incrementAndGet();
@@ -260,7 +285,7 @@ public final class TroupeCluster implements AutoCloseable {
             open.add(stream);
             long timeoutMillis = options.timeout() == null ? 0 : Math.max(1, options.timeout().toMillis());
             service.tell(new QueryService.Submit(queryId, plan, options.workers(), timeoutMillis,
-                    options.memoryBytes(), relay));
+                    options.memoryBytes(), analyze, relay));
         }
         return stream;
     }

@@ -22,6 +22,10 @@ import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanSerializer;
 import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.profile.Counts;
+import io.troupe.operators.profile.NodeProfile;
+import io.troupe.operators.profile.PartProfile;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.TypeId;
@@ -100,7 +104,16 @@ public final class WireRegistry {
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),
-            record(66, DataPlaneEndpoint.class),
+            // EXPLAIN ANALYZE of a spread query: each part's profile, and the merged report.
+            record(66, Counts.class),
+            record(67, NodeProfile.Memory.class),
+            enumeration(68, NodeProfile.Kind.class),
+            record(69, PartProfile.class),
+            record(70, PartProfile.Line.class),
+            record(71, PartProfile.Worker.class),
+            record(72, PartProfile.Traffic.class),
+            record(73, SpreadProfile.class),
+            record(74, DataPlaneEndpoint.class),
             // 80-: control messages (WireMessage).
             enumeration(80, PipelineWorker.Start.class),
             enumeration(81, PipelineWorker.Cancel.class),

@@ -171,6 +171,12 @@ public final class SpreadPlan {
         return require(placements, pipeline);
     }
 
+    /** The exchange in front of pipeline {@code pipeline}'s sink as EXPLAIN draws it: "Gather to the coordinator" ... */
+    public String label(int pipeline) {
+        ExchangeKind route = route(pipeline);
+        return route instanceof ExchangeKind.Gather ? "Gather to the coordinator" : route.label();
+    }
+
     /** Where the rows entering pipeline {@code pipeline}'s sink go: Broadcast, Repartition, Gather or Forward. */
     public ExchangeKind route(int pipeline) {
         return require(routes, pipeline);

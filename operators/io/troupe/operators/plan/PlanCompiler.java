@@ -141,8 +141,7 @@ public final class PlanCompiler {
             }
             String from = spread.placement(e.from()) == SpreadPlan.Placement.EVERY_NODE ? "every node"
                     : "the coordinator";
-            above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>()).add(new Plan.Drawn(
-                    route instanceof ExchangeKind.Gather ? "Gather to the coordinator" : route.label(),
+            above.computeIfAbsent(drawnAbove(e), n -> new ArrayList<>()).add(new Plan.Drawn(spread.label(e.from()),
                     List.of("Nodes: " + nodes + (route instanceof ExchangeKind.Forward ? ", stays on each node"
                                     : ", sent from " + from),
                             "Workers Planned: " + spread.workers(e.from(), workers) + " per node")));

@@ -1,5 +1,6 @@
 package io.troupe.operators.profile;
 
+import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.Operator;
 import io.troupe.operators.exec.Pipeline;
@@ -110,8 +111,27 @@ public final class Profiler implements ExecutionProbe {
                     + channels);
         }
         ExchangeSpec top = channels.isEmpty() ? null : channels.get(0);
-        return new Summary(query.pipelines(), compiler::origin, top, top == null ? null : compiler.drawnAbove(top))
+        return new Summary(query.pipelines(), compiler::origin, top == null ? null : top.kind().label(),
+                top != null && top.kind() instanceof ExchangeKind.GatherMerge,
+                top == null ? null : compiler.drawnAbove(top), false)
                 .profile(plan, workersPlanned, executionNanos, result);
+    }
+
+    /**
+     * The profile of this node's part of a completed query spread over nodes ({@code SpreadPlan}): as
+     * {@link #profile}, with two differences. The line at the top is the "Gather to the coordinator"
+     * over the root, its rows those this node's workers sent towards the result (on every node the
+     * pipeline that makes it runs on; a sort's Gather Merge runs on the coordinator alone, in place, so
+     * there is none). A node that this node's part did not run (its pipeline runs on the coordinator
+     * alone) has a line of zeros rather than its children's counts. Every number is this node's: what
+     * its workers read, pushed and emitted, before the exchanges routed the rows between nodes.
+     *
+     * @param workers the workers per node
+     */
+    public synchronized QueryProfile profilePart(Plan plan, PlanCompiler.CompiledQuery query, PlanCompiler compiler,
+                                                 int workers, long executionNanos, QueryResult result) {
+        return new Summary(query.pipelines(), compiler::origin, "Gather to the coordinator", false, plan, true)
+                .profile(plan, workers, executionNanos, result);
     }
 
     /** Counts of one line being summed: totals, and per participant. */
@@ -145,8 +165,8 @@ public final class Profiler implements ExecutionProbe {
         private final Map<Plan, NodeProfile.Memory> nodeMemory = new IdentityHashMap<>();
         private final Map<Plan, NodeProfile.Memory> buildMemory = new IdentityHashMap<>();
 
-        /** The exchange that moved batches over channels (the Gather's line), or null with the leader alone. */
-        private final ExchangeSpec exchange;
+        /** The label of the exchange that moved batches over channels (the Gather's line); null with the leader alone. */
+        private final String exchangeLabel;
         /** The plan node the exchange's line sits above. */
         private final Plan exchangeAbove;
         /** Whether that exchange is a Gather Merge (the plan says so: nothing is inferred from what ran). */
@@ -157,13 +177,26 @@ public final class Profiler implements ExecutionProbe {
          */
         private final Set<Pipeline> inner = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        Summary(List<Pipeline> pipelines, Function<Object, Plan> origins, ExchangeSpec exchange, Plan exchangeAbove) {
+        /**
+         * Pipelines that keep a streaming node's own input whole before the node reads it back (a spread
+         * query's repartitioned join keeps its probe side, a spread LIMIT each node's first rows): the
+         * node's inner work, as {@link #inner}; its rows are counted where the node reads them and emits.
+         */
+        private final Set<Pipeline> staged = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Plan nodes that compiled to a source, an operator or a sink: a part that ran none of them shows zeros. */
+        private final Set<Plan> compiled = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** Whether this is one node's part of a spread query ({@link #profilePart}). */
+        private final boolean part;
+
+        Summary(List<Pipeline> pipelines, Function<Object, Plan> origins, String exchangeLabel, boolean gatherMerge,
+                Plan exchangeAbove, boolean part) {
             // Sorted streams are made at run time: they count for the source they derive from.
             this.origins = compiled -> origins.apply(compiled instanceof SortedSource.Streams streams
                     ? streams.sorted() : compiled);
-            this.exchange = exchange;
+            this.exchangeLabel = exchangeLabel;
             this.exchangeAbove = exchangeAbove;
-            this.gatherMerge = exchange != null && exchange.kind() instanceof ExchangeKind.GatherMerge;
+            this.gatherMerge = gatherMerge;
+            this.part = part;
             Set<Plan> streaming = Collections.newSetFromMap(new IdentityHashMap<>());
             Set<Plan> sourced = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Pipeline p : pipelines) {
@@ -173,7 +206,10 @@ public final class Profiler implements ExecutionProbe {
                         streaming.add(origins.apply(op));
                     }
                 }
+                compiled.add(origins.apply(p.sink()));
             }
+            compiled.addAll(sourced);
+            compiled.addAll(streaming);
             for (Pipeline p : pipelines) {
                 Plan sinkNode = origins.apply(p.sink());
                 if (sinkNode == null) {
@@ -182,7 +218,9 @@ public final class Profiler implements ExecutionProbe {
                 if (p.branches().stream().allMatch(b -> this.origins.apply(b.source()) == sinkNode)) {
                     inner.add(p);
                 }
-                if (streaming.contains(sinkNode)) {
+                if (streaming.contains(sinkNode) && p.sink() instanceof CollectSink) {
+                    staged.add(p);
+                } else if (streaming.contains(sinkNode)) {
                     buildInputs.put(sinkNode, origins.apply(p.branches().get(0).source()));
                     builds.put(sinkNode, new Tally());
                 } else if (sourced.contains(sinkNode)) {
@@ -196,7 +234,9 @@ public final class Profiler implements ExecutionProbe {
             }
             Set<Object> sinks = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Pipeline p : pipelines) {
-                sinks.add(p.sink());
+                if (!staged.contains(p)) {
+                    sinks.add(p.sink());
+                }
             }
             for (Map.Entry<Object, NodeProfile.Memory> e : memory.entrySet()) {
                 Plan node = this.origins.apply(e.getKey());
@@ -214,6 +254,9 @@ public final class Profiler implements ExecutionProbe {
             Plan node = origins.apply(p.sink());
             if (node == null) {
                 return gather;
+            }
+            if (staged.contains(p)) {
+                return nodes.computeIfAbsent(node, n -> new Tally());
             }
             Tally build = builds.get(node);
             return build != null ? build : nodes.computeIfAbsent(node, n -> new Tally());
@@ -236,7 +279,7 @@ public final class Profiler implements ExecutionProbe {
                 } else if (streams) {
                     // A worker's sorted stream: its rows are the Gather Merge's rows in, not the sort's output.
                     read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
-                } else if (inner.contains(p)) {
+                } else if (inner.contains(p) || readsOwnInput(branch)) {
                     read = new Counts(0, 0, 0, 0, c.get(source, NANOS));
                 } else {
                     read = new Counts(c.get(source, ROWS), c.get(source, BATCHES), 0, 0, c.get(source, NANOS));
@@ -245,8 +288,10 @@ public final class Profiler implements ExecutionProbe {
                 List<Operator> ops = branch.operators();
                 for (int i = 0; i < ops.size(); i++) {
                     int site = source + 1 + i;
-                    nodeTally(ops.get(i)).add(who, new Counts(c.get(site + 1, ROWS), c.get(site + 1, BATCHES), 0, 0,
-                            c.get(site, NANOS) - c.get(site + 1, NANOS)));
+                    long nanos = c.get(site, NANOS) - c.get(site + 1, NANOS);
+                    boolean innerStep = staged.contains(p) && origins.apply(ops.get(i)) == origins.apply(p.sink());
+                    nodeTally(ops.get(i)).add(who, innerStep ? new Counts(0, 0, 0, 0, nanos)
+                            : new Counts(c.get(site + 1, ROWS), c.get(site + 1, BATCHES), 0, 0, nanos));
                 }
                 int tail = source + ops.size() + 1;
                 long rows = c.get(tail, ROWS);
@@ -257,6 +302,8 @@ public final class Profiler implements ExecutionProbe {
                 if (sinkNode == null && gatherMerge) {
                     // A worker's stream is what the Gather Merge takes in; the hand-over into the result is time.
                     counts = streams ? new Counts(0, 0, rows, batches, nanos) : new Counts(0, 0, 0, 0, nanos);
+                } else if (staged.contains(p)) {
+                    counts = new Counts(0, 0, 0, 0, nanos);
                 } else if (sinkNode == null || builds.containsKey(sinkNode) || kept.contains(sinkNode)) {
                     // What a Gather, a hash build or a shared subplan takes in is what its line shows as its rows.
                     counts = new Counts(rows, batches, rows, batches, nanos);
@@ -267,6 +314,13 @@ public final class Profiler implements ExecutionProbe {
                 }
                 sinkTally(p).add(who, counts);
             }
+        }
+
+        /** Whether {@code branch}'s source reads what its first operator's node kept of its input ({@link #staged}). */
+        private boolean readsOwnInput(Pipeline.Branch branch) {
+            Plan node = origins.apply(branch.source());
+            return !branch.operators().isEmpty() && node == origins.apply(branch.operators().get(0))
+                    && staged.stream().anyMatch(p -> origins.apply(p.sink()) == node);
         }
 
         private Tally nodeTally(Object compiled) {
@@ -308,7 +362,7 @@ public final class Profiler implements ExecutionProbe {
             if (node != exchangeAbove) {
                 return line;
             }
-            return new NodeProfile(exchange.kind().label(), NodeProfile.Kind.GATHER, null, true, gatherMerge,
+            return new NodeProfile(exchangeLabel, NodeProfile.Kind.GATHER, null, true, gatherMerge,
                     gather.total, gather.participants, List.of(line), NodeProfile.Memory.NONE);
         }
 
@@ -325,6 +379,10 @@ public final class Profiler implements ExecutionProbe {
                 children.add(line);
             }
             Tally tally = nodes.get(node);
+            if (tally == null && part && compiled.contains(node)) {
+                // Its pipeline ran on other nodes only.
+                tally = new Tally();
+            }
             if (tally == null) {
                 Counts passed = Counts.ZERO;
                 for (NodeProfile child : children) {

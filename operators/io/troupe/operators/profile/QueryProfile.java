@@ -152,7 +152,7 @@ public final class QueryProfile {
         sb.append('\n');
     }
 
-    private static void counts(Counts c, boolean breaker, boolean timed, StringBuilder sb) {
+    static void counts(Counts c, boolean breaker, boolean timed, StringBuilder sb) {
         sb.append("rows=").append(c.rows()).append(" batches=").append(c.batches());
         if (breaker) {
             sb.append(" rows in=").append(c.rowsIn()).append(" batches in=").append(c.batchesIn());
@@ -163,11 +163,11 @@ public final class QueryProfile {
     }
 
     /** Bytes as PostgreSQL's EXPLAIN prints memory: in kB, rounded up. */
-    private static String bytes(long bytes) {
+    static String bytes(long bytes) {
         return (bytes + 1023) / 1024 + "kB";
     }
 
-    private static String millis(long nanos) {
+    static String millis(long nanos) {
         return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 

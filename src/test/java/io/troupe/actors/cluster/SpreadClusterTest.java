@@ -8,6 +8,7 @@ import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,5 +102,45 @@ class SpreadClusterTest {
         assertTrue(failed.getMessage().contains("plans this query otherwise than its coordinator"),
                 failed.getMessage());
         assertTrue(failed.getMessage().contains(nodes.get(1).nodeId()), failed.getMessage());
+    }
+
+    /**
+     * EXPLAIN ANALYZE through the client: both nodes' parts come back merged, over the wire; the rows of
+     * each plan node summed over the nodes are DuckDB's, and the aggregate's repartition received, over the
+     * shared driver, every batch, row and byte that was sent.
+     */
+    @Test
+    void explainAnalyzeMergesBothNodesParts() throws Exception {
+        String coordinator = nodes.get(0).nodeId();
+        ClusterQueries.Case aggregate = ClusterQueries.CASES.get(2);
+        ClusterQueries.awaitSpread(client, oracle, coordinator, 2, WAIT);
+        AnalyzedQuery analyzed = client.explainAnalyze(aggregate.plan(), QueryOptions.defaults(), coordinator);
+        ClusterQueries.assertAgrees(oracle, aggregate, analyzed.result(), coordinator);
+        SpreadProfile profile = analyzed.profile();
+        String text = analyzed.render();
+        assertEquals(2, profile.nodes(), text);
+        for (int n = 0; n < 2; n++) {
+            assertEquals("node " + nodes.get(n).nodeId(), profile.parts().get(n).name(), text);
+            assertTrue(text.contains("Node " + n + " (node " + nodes.get(n).nodeId() + "): "), text);
+            assertTrue(profile.find("Hash Aggregate").node(n).rows() > 0, "node " + n + " made groups:\n" + text);
+        }
+        long orders = count("SELECT count(*) FROM orders");
+        long groups = count("SELECT count(DISTINCT customer) FROM orders");
+        assertEquals(orders, profile.find("Scan orders").total().rows(), text);
+        assertEquals(orders, profile.find("Hash Aggregate").total().rowsIn(), text);
+        assertEquals(groups, profile.find("Hash Aggregate").total().rows(), text);
+        assertEquals(groups, profile.lines().get(0).total().rows(), text);
+        SpreadProfile.Exchange repartition = profile.exchanges().stream()
+                .filter(e -> e.label().startsWith("Repartition by hash")).findFirst().orElseThrow();
+        assertTrue(repartition.total().sentBatches() > 0 && repartition.total().sentBytes() > 0, text);
+        for (SpreadProfile.Exchange e : profile.exchanges()) {
+            assertEquals(e.total().sentBatches(), e.total().receivedBatches(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentRows(), e.total().receivedRows(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBytes(), e.total().receivedBytes(), e.label() + ":\n" + text);
+        }
+    }
+
+    private static long count(String sql) throws Exception {
+        return ((Number) oracle.query(sql).rows().get(0).get(0)).longValue();
     }
 }

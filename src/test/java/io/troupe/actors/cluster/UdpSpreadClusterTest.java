@@ -8,6 +8,7 @@ import io.troupe.actors.api.QueryOptions;
 import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * drivers, so the streams between them are Aeron UDP (each node's data plane on its own loopback port,
  * frames of troupe.cluster.data-mtu) while the client reads a node's rows over IPC through that node's
  * driver. Every client query spreads over both nodes and agrees with DuckDB, and each driver sent UDP bytes
- * (its BYTES_SENT counter: IPC sends none). The netns test (NetnsClusterTest) does the same between network
+ * (its BYTES_SENT counter: IPC sends none), and EXPLAIN ANALYZE counts as many batches and bytes received
+ * as were sent. The netns test (NetnsClusterTest) does the same between network
  * namespaces, where root is at hand.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -99,6 +101,17 @@ class UdpSpreadClusterTest {
                     assertEquals(2, stream.nodes(), c.name() + " on " + coordinator);
                 }
             }
+        }
+        // EXPLAIN ANALYZE's traffic over UDP: every batch and byte sent between the hosts arrived.
+        AnalyzedQuery analyzed = client.explainAnalyze(ClusterQueries.CASES.get(3).plan(), QueryOptions.defaults(),
+                nodes.get(0).nodeId());
+        ClusterQueries.assertAgrees(oracle, ClusterQueries.CASES.get(3), analyzed.result(), nodes.get(0).nodeId());
+        String text = analyzed.render();
+        assertEquals(2, analyzed.profile().nodes(), text);
+        assertTrue(analyzed.profile().exchanges().stream().anyMatch(e -> e.total().sentBytes() > 0), text);
+        for (SpreadProfile.Exchange e : analyzed.profile().exchanges()) {
+            assertEquals(e.total().sentBatches(), e.total().receivedBatches(), e.label() + ":\n" + text);
+            assertEquals(e.total().sentBytes(), e.total().receivedBytes(), e.label() + ":\n" + text);
         }
         for (int i = 0; i < drivers.size(); i++) {
             long sent = drivers.get(i).context().systemCounters().get(SystemCounterDescriptor.BYTES_SENT).get();
