@@ -206,7 +206,8 @@ public final class ClusterQueryStream implements AutoCloseable {
         } catch (IllegalStateException e) {
             throw new QueryFailedException("query " + queryId + ": node " + nodeId + " streams its rows through the"
                     + " media driver in " + started.driverDirectory() + ", which this client cannot reach (a client"
-                    + " runs on a node's host until rows cross hosts over Aeron UDP): " + e.getMessage(), e);
+                    + " reads the rows through the driver of the node it queries: name a node on its own host,"
+                    + " TroupeCluster.stream(plan, options, nodeId)): " + e.getMessage(), e);
         }
         // The node closes a stream it failed on at once, perhaps before this client saw it: Failed then follows.
         // Done may come first in a good run (all sent while this client's conductor still links the image).

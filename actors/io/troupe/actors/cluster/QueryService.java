@@ -27,10 +27,11 @@ import java.util.function.Supplier;
 /**
  * A node's query service: takes queries that clients ({@link TroupeCluster}) submit, runs each as their
  * coordinator and streams its rows back. Registered with the Receptionist under {@link #KEY}, one per
- * node. A node with other nodes on its host (the same media driver, as their {@link DataPlaneEndpoint}s
- * say) spreads every query over all of them ({@link io.troupe.operators.fragment.SpreadPlan}): it tells
- * each {@link RunPart}, runs its own part (node 0), and answers the client once every part succeeded.
- * A node alone on its host runs the whole query itself.
+ * node. A node that knows other nodes with a data plane (their {@link DataPlaneEndpoint}s: a media driver,
+ * on this host or another) spreads every query over all of them
+ * ({@link io.troupe.operators.fragment.SpreadPlan}): it tells each {@link RunPart}, runs its own part
+ * (node 0), and answers the client once every part succeeded. A node that knows none runs the whole
+ * query itself.
  *
  * <h2>Protocol</h2>
  * <pre>

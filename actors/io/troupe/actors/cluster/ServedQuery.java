@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One query a client submitted to this node, run on a thread of its own: it starts the query on the
- * node's Troupe as a {@link QueryStream} (or, spread over the nodes of this host, its own part of it, see
- * below), publishes a stream on the host's media driver, tells the
+ * node's Troupe as a {@link QueryStream} (or, spread over the nodes, its own part of it, see below),
+ * publishes a stream on the host's media driver, tells the
  * client where (Started), waits, bounded by {@link #CONNECT_TIMEOUT}, for the client to subscribe, and
  * pumps every batch into the stream, then an end of stream, then tells the client Done with the row
  * count. Any exception (the plan refused, an operator's failure, the query's timeout, a cancel) goes to

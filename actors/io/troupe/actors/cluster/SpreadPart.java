@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 
 /**
- * One node's part of a query spread over the nodes of its host, which another node coordinates
+ * One node's part of a query spread over the nodes, which another node coordinates
  * ({@link QueryService.RunPart}), run on a thread of its own: it starts the part on the node's
- * {@link Troupe} ({@link Troupe#submitPart}) over the host's driver ({@link SharedDriverNodeLinks}),
+ * {@link Troupe} ({@link Troupe#submitPart}) over its data plane ({@link SharedDriverNodeLinks}),
  * waits for it, and tells the coordinator's service {@link QueryService.PartEnded}, with the part's
  * exception when it failed, or under EXPLAIN ANALYZE ({@link Troupe#analyzePart}) its profile. The thread may wait in admission first, which is why it is not the
  * service's.

@@ -63,8 +63,8 @@ import static io.troupe.operators.Arguments.notNull;
  * any free port.
  *
  * <p>Rows cross through the host's standalone media driver, which the node names when it starts a query
- * ({@link ClusterQueryStream}): the client must run on the same host as the node it queries (across hosts
- * comes with Aeron UDP).
+ * ({@link ClusterQueryStream}): the client must run on the same host as the node it queries (that node
+ * spreads the query over nodes on other hosts, whose rows reach it over Aeron UDP).
  *
  * <p>Which node: {@link #query(Plan, QueryOptions)} and {@link #stream(Plan, QueryOptions)} take the
  * nodes in turn (round robin over {@link #nodes()}); {@link #stream(Plan, QueryOptions, String)} names
