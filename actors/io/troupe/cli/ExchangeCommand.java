@@ -103,8 +103,9 @@ final class ExchangeCommand implements Callable<Integer> {
         }
         OutDirectory.prepare(spec, out);
         PrintWriter progress = spec.commandLine().getErr();
-        TroupeSettings.Transport transport = TroupeSettings.load().transport();
-        int mtu = ClusterSettings.load().dataMtu();
+        ClusterSettings cluster = ClusterSettings.load();
+        TroupeSettings.Transport transport = cluster.dataPlane(TroupeSettings.load().transport());
+        int mtu = cluster.dataMtu();
         List<String> csv = new ArrayList<>(List.of(CSV_HEADER));
         List<String[]> table = new ArrayList<>();
         long payload = 0;
@@ -183,7 +184,8 @@ final class ExchangeCommand implements Callable<Integer> {
                         "-XX:+AlwaysPreTouch")));
                 command.addAll(List.of("-cp", classpath, ExchangeSide.class.getName(),
                         drivers[Math.min(s, drivers.length - 1)].toString(), medium, String.valueOf(s),
-                        String.valueOf(rows), String.valueOf(tag), endpoints[s], endpoints[1 - s], String.valueOf(mtu)));
+                        String.valueOf(rows), String.valueOf(tag), endpoints[s], endpoints[1 - s], String.valueOf(mtu),
+                        String.valueOf(transport.termLengthBytes())));
                 Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
                 started.add(process);
                 sides[s] = new Side(process);

@@ -40,7 +40,8 @@ import java.util.function.LongSupplier;
  * Any failure prints {@code error MESSAGE} and exits 1. The parent may also run both sides itself ({@link #open}),
  * for the same exchange within one JVM. Every wait is bounded ({@link #CONNECT}, {@link #RUN}).
  *
- * <p>Arguments: DRIVER_DIR ipc|udp SELF ROWS TAG SELF_ENDPOINT PEER_ENDPOINT MTU (endpoints host:port, for UDP).
+ * <p>Arguments: DRIVER_DIR ipc|udp SELF ROWS TAG SELF_ENDPOINT PEER_ENDPOINT MTU TERM_LENGTH (endpoints host:port
+ * and MTU for UDP; the term of its stream, as the parent's troupe.cluster.data-term-length says).
  */
 final class ExchangeSide {
 
@@ -81,7 +82,7 @@ final class ExchangeSide {
 
     public static void main(String[] args) {
         try (SharedDriverStreams streams = SharedDriverStreams.connect(Path.of(args[0]),
-                TroupeSettings.load().transport(), CONNECT)) {
+                TroupeSettings.load().transport().withTermLength(Integer.parseInt(args[8])), CONNECT)) {
             ExchangeSide side = new ExchangeSide(streams, args[1].equals("udp"), Integer.parseInt(args[2]),
                     Long.parseLong(args[3]), Integer.parseInt(args[4]), args[5], args[6], Integer.parseInt(args[7]),
                     TroupeSettings.load().batchSize());

@@ -40,11 +40,13 @@ import java.util.regex.Pattern;
  *                          streams from nodes on other hosts arrive; 0 means the number of the Artery
  *                          port this node bound ({@link #dataPort(int)})
  * @param dataMtu           {@code troupe.cluster.data-mtu}: the largest Aeron frame of those streams
+ * @param dataTermLength    {@code troupe.cluster.data-term-length}: the Aeron term of every stream a node
+ *                          publishes (to another node, or its rows to a client)
  */
 public record ClusterSettings(String name, String host, int port, List<SeedNode> seedNodes,
                               Duration heartbeatInterval, Duration acceptablePause, Downing downing,
                               Duration stableAfter, String mediaDriverDir, int tableChunkRows, int dataPort,
-                              int dataMtu) {
+                              int dataMtu, int dataTermLength) {
 
     /** Pekko's rule for an actor system's name. */
     private static final Pattern SYSTEM_NAME = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_-]*");
@@ -143,7 +145,27 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
             throw new IllegalArgumentException("troupe.cluster.data-mtu must be a multiple of 32 in " + TroupeSettings.Transport.MIN_MTU
                     + ".." + TroupeSettings.Transport.MAX_MTU + " bytes, got " + dataMtu);
         }
+        if (dataTermLength < TroupeSettings.Transport.MIN_TERM_LENGTH
+                || dataTermLength > TroupeSettings.Transport.MAX_TERM_LENGTH || Integer.bitCount(dataTermLength) != 1
+                || dataMtu > dataTermLength / 8) {
+            throw new IllegalArgumentException("troupe.cluster.data-term-length must be a power of two in "
+                    + TroupeSettings.Transport.MIN_TERM_LENGTH + ".." + TroupeSettings.Transport.MAX_TERM_LENGTH
+                    + " bytes and at least 8 x data-mtu, got " + dataTermLength);
+        }
         checkReachable(host, seedNodes);
+    }
+
+    /**
+     * The transport settings of the streams a node publishes, {@code base} with {@link #dataTermLength}.
+     *
+     * @throws IllegalArgumentException when troupe.transport.mtu does not fit the term
+     */
+    public TroupeSettings.Transport dataPlane(TroupeSettings.Transport base) {
+        if (base.mtuBytes() > dataTermLength / 8) {
+            throw new IllegalArgumentException("troupe.cluster.data-term-length of " + dataTermLength + " bytes is too"
+                    + " small for troupe.transport.mtu = " + base.mtuBytes() + " (a frame is at most term / 8)");
+        }
+        return base.withTermLength(dataTermLength);
     }
 
     /**
@@ -216,7 +238,8 @@ public record ClusterSettings(String name, String host, int port, List<SeedNode>
                     c.getString("cluster.media-driver-dir"),
                     TroupeSettings.integer(c, "cluster.table-chunk-rows"),
                     TroupeSettings.integer(c, "cluster.data-port"),
-                    TroupeSettings.intBytes(c, "cluster.data-mtu"));
+                    TroupeSettings.intBytes(c, "cluster.data-mtu"),
+                    TroupeSettings.intBytes(c, "cluster.data-term-length"));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }

@@ -122,6 +122,12 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                 throw new IllegalArgumentException("troupe.transport.dir must not be null (empty means the default)");
             }
         }
+
+        /** These settings with another term length (checked as term-length is). */
+        public Transport withTermLength(int bytes) {
+            return new Transport(gatherTransport, wakeups, queueCapacity, bytes, mtuBytes, idleStrategy,
+                    driverThreading, directoryParent);
+        }
     }
 
     /**

@@ -137,7 +137,7 @@ public final class TroupeCluster implements AutoCloseable {
         }
         ClusterSettings cluster = new ClusterSettings(given.name(), given.host(), 0, given.seedNodes(),
                 given.heartbeatInterval(), given.acceptablePause(), given.downing(), given.stableAfter(), "",
-                given.tableChunkRows(), given.dataPort(), given.dataMtu());
+                given.tableChunkRows(), given.dataPort(), given.dataMtu(), given.dataTermLength());
         TroupeSettings.Transport transport = TroupeSettings.from(config).transport();
         // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
         LoggerFactory.getLogger(TroupeCluster.class);

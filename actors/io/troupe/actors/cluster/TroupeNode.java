@@ -105,7 +105,7 @@ public final class TroupeNode implements AutoCloseable {
         try {
             troupe = Troupe.start(troupeSettings, system);
             streams = cluster.mediaDriverDir().isEmpty() ? null : SharedDriverStreams.connect(
-                    Path.of(cluster.mediaDriverDir()), troupeSettings.transport(), DRIVER_WAIT);
+                    Path.of(cluster.mediaDriverDir()), cluster.dataPlane(troupeSettings.transport()), DRIVER_WAIT);
             org.apache.pekko.actor.Address address = Cluster.get(system).selfMember().address();
             String nodeId = MembershipTracker.address(address);
             DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir(),

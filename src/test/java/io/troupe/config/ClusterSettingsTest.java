@@ -38,6 +38,7 @@ class ClusterSettingsTest {
         assertEquals(0, defaults.dataPort());
         assertEquals(25520, defaults.dataPort(25520), "0: the Artery port's number");
         assertEquals(1408, defaults.dataMtu());
+        assertEquals(2 << 20, defaults.dataTermLength());
     }
 
     @Test
@@ -46,10 +47,10 @@ class ClusterSettingsTest {
                 + " seed-nodes = [\"10.0.0.4:2551\", \" h:1 \"], failure-detector.heartbeat-interval = 500ms,"
                 + " failure-detector.acceptable-heartbeat-pause = 1s, split-brain-resolver.active-strategy = down-all,"
                 + " split-brain-resolver.stable-after = 3s, media-driver-dir = /dev/shm/d,"
-                + " table-chunk-rows = 2, data-port = 40123, data-mtu = 8k }");
+                + " table-chunk-rows = 2, data-port = 40123, data-mtu = 8k, data-term-length = 4m }");
         assertEquals(new ClusterSettings("t2", "10.0.0.5", 2552,
                 List.of(new SeedNode("10.0.0.4", 2551), new SeedNode("h", 1)), Duration.ofMillis(500),
-                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d", 2, 40123, 8192), read);
+                Duration.ofSeconds(1), Downing.DOWN_ALL, Duration.ofSeconds(3), "/dev/shm/d", 2, 40123, 8192, 4 << 20), read);
         assertEquals("10.0.0.5:2552", read.address());
         assertEquals(40123, read.dataPort(2552));
     }
@@ -75,6 +76,19 @@ class ClusterSettingsTest {
         assertEquals("troupe.cluster.data-port must be in 0..65535, got -1", error("troupe.cluster.data-port = -1"));
         assertEquals("troupe.cluster.data-mtu must be a multiple of 32 in 64..65504 bytes, got 1500",
                 error("troupe.cluster.data-mtu = 1500"));
+        assertEquals("troupe.cluster.data-term-length must be a power of two in 65536..1073741824 bytes and at least"
+                + " 8 x data-mtu, got 3000000", error("troupe.cluster.data-term-length = 3000000"));
+    }
+
+    @Test
+    void shouldGiveTheDataPlaneItsTermUnlessTheIpcFrameDoesNotFit() {
+        TroupeSettings.Transport base = TroupeSettings.from(ConfigFactory.empty()).transport();
+        assertEquals(2 << 20, cluster("").dataPlane(base).termLengthBytes());
+        assertEquals(base.mtuBytes(), cluster("").dataPlane(base).mtuBytes());
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> cluster("troupe.cluster.data-term-length = 256k").dataPlane(base));
+        assertEquals("troupe.cluster.data-term-length of 262144 bytes is too small for troupe.transport.mtu = 65504"
+                + " (a frame is at most term / 8)", small.getMessage());
     }
 
     @Test
