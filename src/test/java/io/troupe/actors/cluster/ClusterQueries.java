@@ -115,8 +115,8 @@ public final class ClusterQueries {
 
     /**
      * Runs the aggregate case on {@code node} until it spreads over {@code nodes} nodes, each answer checked:
-     * a node learns of the others through the eventually consistent Receptionist, so its first queries may
-     * run on fewer.
+     * the client and the nodes learn of each other through the eventually consistent Receptionist, so the
+     * client may not list the node at first, and the node's first queries may run on fewer.
      *
      * @throws AssertionError when it has not within {@code wait}
      */
@@ -124,6 +124,12 @@ public final class ClusterQueries {
             throws Exception {
         Case c = CASES.get(2);
         long deadline = System.nanoTime() + wait.toNanos();
+        while (!client.nodes().contains(node)) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new AssertionError("node " + node + " never took queries; these do: " + client.nodes());
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
         while (true) {
             try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults(), node)) {
                 assertAgrees(oracle, c, stream.remaining(), node);
