@@ -9,6 +9,7 @@ import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.transport.aeron.SharedDriverStreams;
+import io.troupe.transport.aeron.StandaloneDriver;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +39,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import static io.troupe.operators.Arguments.notNull;
 
@@ -67,8 +70,8 @@ import static io.troupe.operators.Arguments.notNull;
  * spreads the query over nodes on other hosts, whose rows reach it over Aeron UDP).
  *
  * <p>Which node: {@link #query(Plan, QueryOptions)} and {@link #stream(Plan, QueryOptions)} take the
- * nodes in turn (round robin over {@link #nodes()}); {@link #stream(Plan, QueryOptions, String)} names
- * one. Until tables are partitioned, every node holds every table it was told to load.
+ * nodes whose media driver this client sees in turn (round robin over those of {@link #nodes()} on its
+ * host); {@link #stream(Plan, QueryOptions, String)} names one.
  *
  * <p>Threadsafe: queries from any number of threads. {@link #close()} closes the streams still open
  * (cancelling their queries on the nodes), leaves the cluster and stops the client's actor system,
@@ -86,6 +89,10 @@ public final class TroupeCluster implements AutoCloseable {
     private final TroupeSettings.Transport transport;
     private final Duration timeout;
     private final AtomicReference<List<ActorRef<QueryService.Command>>> services = new AtomicReference<>(List.of());
+    /** Every node's data-plane endpoint, by node id, as the Receptionist lists them. */
+    private final AtomicReference<Map<String, DataPlaneEndpoint>> endpoints = new AtomicReference<>(Map.of());
+    /** By driver directory, whether this client saw a driver run there. */
+    private final Map<String, Boolean> seenDrivers = new ConcurrentHashMap<>();
     private final AtomicInteger nextNode = new AtomicInteger();
     /** Unique among this client's queries, and random enough that two clients' ids rarely meet in a node's log. */
     private final AtomicLong nextQueryId = new AtomicLong(ThreadLocalRandom.current().nextInt(1 << 20) * 1000L);
@@ -173,15 +180,27 @@ public final class TroupeCluster implements AutoCloseable {
         }
     }
 
-    /** An actor that keeps {@link #services} as the Receptionist lists them, sorted by node. */
+    /**
+     * An actor that keeps {@link #services} as the Receptionist lists them, sorted by node, and
+     * {@link #endpoints}, where each node's rows come from.
+     */
     private Behavior<Receptionist.Listing> listing() {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.subscribe(QueryService.KEY, context.getSelf()));
+            context.getSystem().receptionist().tell(Receptionist.subscribe(DataPlaneEndpoint.KEY, context.getSelf()));
             return Behaviors.receive(Receptionist.Listing.class).onMessage(Receptionist.Listing.class, listing -> {
-                List<ActorRef<QueryService.Command>> found = new ArrayList<>(
-                        listing.getServiceInstances(QueryService.KEY));
-                found.sort(Comparator.comparing(TroupeCluster::nodeOf));
-                services.set(List.copyOf(found));
+                if (listing.isForKey(QueryService.KEY)) {
+                    List<ActorRef<QueryService.Command>> found = new ArrayList<>(
+                            listing.getServiceInstances(QueryService.KEY));
+                    found.sort(Comparator.comparing(TroupeCluster::nodeOf));
+                    services.set(List.copyOf(found));
+                } else {
+                    Map<String, DataPlaneEndpoint> found = new HashMap<>();
+                    for (ActorRef<Void> ref : listing.getServiceInstances(DataPlaneEndpoint.KEY)) {
+                        DataPlaneEndpoint.of(ref).ifPresent(endpoint -> found.put(endpoint.nodeId(), endpoint));
+                    }
+                    endpoints.set(Map.copyOf(found));
+                }
                 return Behaviors.same();
             }).build();
         });
@@ -222,8 +241,8 @@ public final class TroupeCluster implements AutoCloseable {
     }
 
     /**
-     * EXPLAIN ANALYZE over the cluster: runs {@code plan} on node {@code nodeId} (spread over the nodes of
-     * its host, as {@link #stream} runs it), for real, counting rows, batches and time per plan node, per
+     * EXPLAIN ANALYZE over the cluster: runs {@code plan} on node {@code nodeId} (spread over the nodes, as
+     * {@link #stream} runs it), for real, counting rows, batches and time per plan node, per
      * node and per worker, and the batches, rows and bytes each node sent and received per exchange
      * between nodes; returns its rows with that profile, every node's part merged by the node that
      * coordinated it ({@link SpreadProfile#render()} prints it). A node that runs the query alone
@@ -239,13 +258,36 @@ public final class TroupeCluster implements AutoCloseable {
         }
     }
 
-    /** Starts {@code plan} on the next node (round robin); its result to be pulled batch by batch. */
+    /**
+     * Starts {@code plan} on the next node (round robin) of those whose media driver this client sees (the
+     * nodes of its host, which it can read rows from); on all of them while it knows no node's driver yet.
+     * Its result to be pulled batch by batch.
+     */
     public ClusterQueryStream stream(Plan plan, QueryOptions options) {
-        List<ActorRef<QueryService.Command>> listed = services.get();
+        List<ActorRef<QueryService.Command>> listed = reachable(services.get(), endpoints.get(), this::seesDriver);
         if (listed.isEmpty()) {
             throw new IllegalStateException("no node of Troupe cluster '" + settings.name() + "' takes queries now");
         }
         return submit(listed.get(Math.floorMod(nextNode.getAndIncrement(), listed.size())), plan, options, false);
+    }
+
+    /**
+     * Of {@code services}, those whose node's driver directory (in {@code endpoints}) {@code seen} says this
+     * client sees; all of them when that leaves none (endpoints not listed yet, or no driver seen).
+     */
+    static List<ActorRef<QueryService.Command>> reachable(List<ActorRef<QueryService.Command>> services,
+                                                          Map<String, DataPlaneEndpoint> endpoints,
+                                                          Predicate<String> seen) {
+        List<ActorRef<QueryService.Command>> reachable = services.stream().filter(service -> {
+            DataPlaneEndpoint endpoint = endpoints.get(nodeOf(service));
+            return endpoint != null && !endpoint.aeronDirectory().isEmpty() && seen.test(endpoint.aeronDirectory());
+        }).toList();
+        return reachable.isEmpty() ? services : reachable;
+    }
+
+    /** Whether a media driver runs in {@code directory} as this client sees the file system; asked once each. */
+    private boolean seesDriver(String directory) {
+        return seenDrivers.computeIfAbsent(directory, dir -> StandaloneDriver.isActive(Path.of(dir)));
     }
 
     /**

@@ -1,0 +1,98 @@
+package io.troupe.actors.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.aeron.driver.MediaDriver;
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.config.ClusterSettings;
+import io.troupe.config.TroupeSettings;
+import io.troupe.oracle.DuckDbOracle;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A client takes in turn only the nodes whose media driver it sees, since it reads a query's rows through
+ * the driver of the node it queries: here one node has a driver and one has none (as a node on another
+ * host has one this client cannot see). Once the client knows the nodes' endpoints, every query it
+ * submits without naming a node goes to the node with the driver and succeeds; taking both in turn would
+ * fail every other one.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class ClientNodeChoiceTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final int IN_A_ROW = 6;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void takesOnlyTheNodesWhoseDriverItSees() throws Exception {
+        Path driverDir = dir.resolve("driver");
+        Path tables = ClusterQueries.writeTables(dir.resolve("tables"), 20_261_204L);
+        int first = TroupeNodeTest.freePort();
+        String seed = "127.0.0.1:" + first;
+        List<AutoCloseable> started = new ArrayList<>();
+        try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+                .aeronDirectoryName(driverDir.toString()).dirDeleteOnShutdown(true));
+             DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
+            TroupeNode withDriver = node(first, seed, driverDir.toString(), tables);
+            started.add(withDriver);
+            started.add(node(TroupeNodeTest.freePort(), seed, "", tables));
+            TroupeCluster client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes",
+                    List.of(seed))).withFallback(ConfigFactory.load()), WAIT);
+            started.add(0, client);
+            ClusterQueries.Case c = ClusterQueries.CASES.get(2);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            int inARow = 0;
+            List<String> failures = new ArrayList<>();
+            while (inARow < IN_A_ROW) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new AssertionError("no " + IN_A_ROW + " queries in a row succeeded within " + WAIT
+                            + "; nodes " + client.nodes() + ", the first failures " + failures);
+                }
+                try (ClusterQueryStream stream = client.stream(c.plan(), QueryOptions.defaults())) {
+                    ClusterQueries.assertAgrees(oracle, c, stream.remaining(), "the client's choice");
+                    assertEquals(withDriver.nodeId(), stream.nodeId());
+                    inARow++;
+                } catch (io.troupe.operators.exec.QueryFailedException e) {
+                    // Before the client knows the endpoints it may take the node without a driver.
+                    if (failures.size() < 3) {
+                        failures.add(e.getMessage());
+                    }
+                    inARow = 0;
+                    TimeUnit.MILLISECONDS.sleep(200);
+                }
+            }
+            assertEquals(2, client.nodes().size(), "both nodes take queries");
+        } finally {
+            for (AutoCloseable c : started) {
+                c.close();
+            }
+        }
+    }
+
+    private TroupeNode node(int port, String seed, String driverDir, Path tables) throws Exception {
+        Config config = ConfigFactory.parseMap(Map.of(
+                "troupe.cluster.port", port,
+                "troupe.cluster.seed-nodes", List.of(seed),
+                "troupe.cluster.media-driver-dir", driverDir,
+                "troupe.memory.preallocate", 0,
+                "troupe.workers.default", 1)).withFallback(ConfigFactory.load());
+        TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
+                dir.resolve("node-" + port + ".json"));
+        TableFiles.read(tables).forEach(node.troupe()::register);
+        return node;
+    }
+}
