@@ -2,6 +2,7 @@ package io.troupe.operators.table;
 
 import io.troupe.operators.TroupeException;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,6 +42,11 @@ public final class Catalog {
 
     public boolean contains(String name) {
         return tables.containsKey(key(name));
+    }
+
+    /** The registered tables' names as they were registered, in alphabetical order. */
+    public List<String> names() {
+        return tables.values().stream().map(Table::name).sorted(String.CASE_INSENSITIVE_ORDER).toList();
     }
 
     /** Bytes of heap the registered tables hold (see {@link Table#sizeInBytes()}). */
