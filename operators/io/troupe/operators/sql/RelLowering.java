@@ -43,10 +43,17 @@ final class RelLowering {
 
     private final Set<String> aliases = new HashSet<>();
 
-    /** The plan of {@code rel}, its output columns named {@code names}. */
+    /** The plan of {@code rel}, its output columns named {@code names}: a projection on top does the naming. */
     Plan lower(RelNode rel, List<String> names) {
-        Lowered top = lower(rel);
         Expr[] output = new Expr[names.size()];
+        if (rel instanceof Project project) {
+            Lowered in = lower(project.getInput());
+            for (int i = 0; i < output.length; i++) {
+                output[i] = rex(in, project, project.getProjects().get(i)).as(names.get(i));
+            }
+            return in.plan.project(output);
+        }
+        Lowered top = lower(rel);
         for (int i = 0; i < output.length; i++) {
             output[i] = Expr.col(top.columns.get(i)).as(names.get(i));
         }
@@ -129,8 +136,9 @@ final class RelLowering {
             default -> throw new UnsupportedSqlException(join.getJoinType() + " joins");
         };
         if (on == null) {
-            throw new UnsupportedSqlException("joins without an equality between their two inputs (a cross join or "
-                    + "a join on " + join.getCondition() + "): Troupe's joins are hash joins for now");
+            throw new UnsupportedSqlException("joins without an equality between their two inputs (cross joins, "
+                    + "non-equi joins, and the scalar subqueries and NOT IN that become such joins): Troupe's joins "
+                    + "are hash joins for now");
         }
         if (rest != null && type != JoinType.INNER) {
             throw new UnsupportedSqlException("a condition other than equalities between the two inputs in an "

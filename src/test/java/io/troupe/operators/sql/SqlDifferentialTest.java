@@ -98,7 +98,15 @@ class SqlDifferentialTest {
         multiset("SELECT SUM(amount * qty), SUM(score) FROM orders o JOIN customers c ON o.cust = c.id WHERE qty > 2");
         multiset("SELECT region, MIN(name), MAX(name), AVG(score), SUM(credit) FROM customers GROUP BY region");
         multiset("SELECT qty, status, COUNT(*) FROM orders WHERE cust IS NOT NULL GROUP BY qty, status");
+        multiset("SELECT * FROM regions");
+        multiset("SELECT status, COUNT(*) FROM orders GROUP BY 1 HAVING SUM(qty) > 100");
+        multiset("SELECT qty AS q, COUNT(*) FROM orders GROUP BY q");
+        multiset("SELECT COUNT(*), SUM(amount), MIN(status) FROM orders WHERE qty > 100");
+        multiset("SELECT status, COUNT(*) FROM orders WHERE qty > 100 GROUP BY status");
+        multiset("SELECT DISTINCT status, qty FROM orders");
+        multiset("SELECT id FROM orders WHERE id != 5 AND qty <> 3");
         // sort, limit, offset
+        ordered("SELECT cust, SUM(qty) AS s FROM orders GROUP BY cust ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 7");
         ordered("SELECT id, amount FROM orders ORDER BY amount DESC NULLS LAST, id LIMIT 10");
         ordered("SELECT id, qty FROM orders ORDER BY id LIMIT 5 OFFSET 10");
         ordered("SELECT id, name FROM customers ORDER BY name, id");

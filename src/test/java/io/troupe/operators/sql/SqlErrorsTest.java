@@ -88,6 +88,10 @@ class SqlErrorsTest {
         SqlException cross = error("SELECT * FROM orders, regions");
         assertTrue(cross.getMessage().startsWith("unsupported in SQL: joins without an equality"), cross.getMessage());
         assertEquals(0, cross.line());
+        assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
+                .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) at line 1, column 23"));
+        assertTrue(error("SELECT odate + INTERVAL '1' DAY FROM orders").getMessage()
+                .startsWith("unsupported in SQL: intervals and date arithmetic"));
         assertTrue(error("SELECT 1").getMessage().startsWith("unsupported in SQL: VALUES and SELECT without FROM"));
         assertTrue(error("SELECT c.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND c.id > 5")
                 .getMessage().startsWith("unsupported in SQL: a condition other than equalities"));
