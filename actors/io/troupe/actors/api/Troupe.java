@@ -658,7 +658,7 @@ public final class Troupe implements AutoCloseable {
         return explain(planSql(sql));
     }
 
-    /** EXPLAIN of a SQL statement as it runs with {@code options} ({@link #explain(Plan, QueryOptions)}). Runs nothing. */
+    /** EXPLAIN of a SQL statement as it runs with {@code options} (see {@link #explain(Plan, QueryOptions)}). */
     public String explainSql(String sql, QueryOptions options) {
         return explain(planSql(sql), options);
     }

@@ -149,7 +149,7 @@ final class RelLowering {
         return new Lowered(rest == null ? plan : plan.filter(rest), columns);
     }
 
-    /** True when {@code conjunct} is {@code a = b} with one side over the left input only and the other over the right only. */
+    /** True for {@code a = b} with one side over the left input only and the other over the right only. */
     private static boolean equatesSides(RexNode conjunct, int leftCount) {
         if (conjunct.getKind() != SqlKind.EQUALS) {
             return false;
@@ -241,7 +241,7 @@ final class RelLowering {
         return literal.getValueAs(Long.class);
     }
 
-    /** UNION ALL of the inputs, each projected to the union's field names; UNION without ALL then removes duplicates. */
+    /** UNION ALL of the inputs, each projected to the union's field names; UNION without ALL then drops duplicates. */
     private Lowered union(Union union) {
         Plan plan = null;
         for (RelNode input : union.getInputs()) {

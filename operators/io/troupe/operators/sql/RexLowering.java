@@ -155,16 +155,21 @@ final class RexLowering {
             return literal(literal.getValueAs(String.class).trim(), type);
         }
         return switch (type.id()) {
-            case INT32 -> Expr.lit(literal.getValueAs(BigDecimal.class).setScale(0, RoundingMode.HALF_UP).intValueExact());
-            case INT64 -> Expr.lit(literal.getValueAs(BigDecimal.class).setScale(0, RoundingMode.HALF_UP).longValueExact());
+            case INT32 -> Expr.lit(exact(literal, 0).intValueExact());
+            case INT64 -> Expr.lit(exact(literal, 0).longValueExact());
             case FLOAT64 -> Expr.lit(literal.getValueAs(Double.class));
-            case DECIMAL -> new Literal(literal.getValueAs(BigDecimal.class).setScale(type.scale(), RoundingMode.HALF_UP), type);
+            case DECIMAL -> new Literal(exact(literal, type.scale()), type);
             case DATE -> Expr.lit(LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()));
             case BOOLEAN -> Expr.lit(literal.getValueAs(Boolean.class));
             case VARCHAR -> Expr.lit(source == TypeId.DATE ? LocalDate.ofEpochDay(
                     literal.getValueAs(DateString.class).getDaysSinceEpoch()).toString()
                     : literal.getValueAs(String.class));
         };
+    }
+
+    /** A numeric literal's value rounded (half away from zero) to {@code scale} digits after the point. */
+    private static BigDecimal exact(RexLiteral literal, int scale) {
+        return literal.getValueAs(BigDecimal.class).setScale(scale, RoundingMode.HALF_UP);
     }
 
     /** A string literal cast to {@code type}, as CAST('2024-01-31' AS DATE) reads it. */

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
 final class SqlErrors {
 
     private static final Pattern UNKNOWN_TABLE = Pattern.compile("Object '([^']+)' not found.*");
-    private static final Pattern UNKNOWN_COLUMN = Pattern.compile("Column '([^']+)' not found in (any table|table '[^']+').*");
+    private static final Pattern UNKNOWN_COLUMN =
+            Pattern.compile("Column '([^']+)' not found in (any table|table '[^']+').*");
 
     private final String sql;
     private final Catalog catalog;
@@ -90,12 +91,13 @@ final class SqlErrors {
     private static String suggest(String name, List<String> known, String what) {
         List<String> nearest = Spelling.closest(name, known);
         if (!nearest.isEmpty()) {
-            return " (did you mean " + nearest.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or ")) + "?)";
+            String names = nearest.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or "));
+            return " (did you mean " + names + "?)";
         }
         return known.isEmpty() ? "" : "; known " + what + ": " + String.join(", ", known);
     }
 
-    /** The columns of the catalog's tables that the statement names anywhere (what a misspelt column most likely meant). */
+    /** The columns of the tables the statement names anywhere: what a misspelt column most likely meant. */
     private List<String> columnsOfNamedTables() {
         Set<String> words = new LinkedHashSet<>();
         for (String word : sql.split("[^\\p{L}\\p{N}_$]+")) {

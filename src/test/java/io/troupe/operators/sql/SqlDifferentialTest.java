@@ -94,7 +94,8 @@ class SqlDifferentialTest {
         multiset("SELECT cust, COUNT(DISTINCT status) FROM orders GROUP BY cust");
         multiset("SELECT c.region, COUNT(*), SUM(o.amount) FROM orders o JOIN customers c ON o.cust = c.id "
                 + "GROUP BY c.region HAVING COUNT(*) > 10");
-        multiset("SELECT EXTRACT(YEAR FROM odate) AS y, status, COUNT(*) FROM orders GROUP BY EXTRACT(YEAR FROM odate), status");
+        multiset("SELECT EXTRACT(YEAR FROM odate) AS y, status, COUNT(*) FROM orders "
+                + "GROUP BY EXTRACT(YEAR FROM odate), status");
         multiset("SELECT SUM(amount * qty), SUM(score) FROM orders o JOIN customers c ON o.cust = c.id WHERE qty > 2");
         multiset("SELECT region, MIN(name), MAX(name), AVG(score), SUM(credit) FROM customers GROUP BY region");
         multiset("SELECT qty, status, COUNT(*) FROM orders WHERE cust IS NOT NULL GROUP BY qty, status");
@@ -113,15 +114,18 @@ class SqlDifferentialTest {
         ordered("SELECT status, COUNT(*) AS c FROM orders GROUP BY status ORDER BY c DESC, status NULLS FIRST");
         ordered("SELECT id, odate FROM orders ORDER BY odate NULLS FIRST, id OFFSET 2990");
         ordered("SELECT id FROM orders ORDER BY qty * 2, id DESC LIMIT 20");
-        ordered("SELECT c.name, o.id FROM orders o JOIN customers c ON o.cust = c.id ORDER BY c.name DESC, o.id LIMIT 15");
+        ordered("SELECT c.name, o.id FROM orders o JOIN customers c ON o.cust = c.id "
+                + "ORDER BY c.name DESC, o.id LIMIT 15");
         // union
         multiset("SELECT id FROM customers UNION ALL SELECT cust FROM orders WHERE cust IS NOT NULL");
         multiset("SELECT status FROM orders UNION SELECT region FROM customers");
         multiset("SELECT id FROM customers UNION ALL SELECT id FROM orders WHERE qty = 1");
         // subqueries and WITH
         multiset("SELECT id FROM orders WHERE cust IN (SELECT id FROM customers WHERE region = 'north')");
-        multiset("SELECT c.id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 8)");
-        multiset("SELECT s.status, s.n FROM (SELECT status, COUNT(*) AS n FROM orders GROUP BY status) s WHERE s.n > 5");
+        multiset("SELECT c.id FROM customers c "
+                + "WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 8)");
+        multiset("SELECT s.status, s.n FROM (SELECT status, COUNT(*) AS n FROM orders GROUP BY status) s "
+                + "WHERE s.n > 5");
         multiset("WITH big AS (SELECT cust, SUM(amount) AS total FROM orders GROUP BY cust) "
                 + "SELECT c.name, b.total FROM big b JOIN customers c ON b.cust = c.id WHERE b.total > 3000");
     }

@@ -63,7 +63,8 @@ class SqlErrorsTest {
     @Test
     void shouldNameAnUnknownFunctionWhereItIs() {
         SqlException e = error("SELECT nosuch(qty) FROM orders");
-        assertTrue(e.getMessage().startsWith("No match found for function signature nosuch(<NUMERIC>) at line 1, column 8"),
+        assertTrue(e.getMessage().startsWith(
+                "No match found for function signature nosuch(<NUMERIC>) at line 1, column 8"),
                 e.getMessage());
         assertEquals(1, e.line());
         assertEquals(8, e.column());
@@ -73,7 +74,7 @@ class SqlErrorsTest {
     void shouldSayAWindowFunctionIsUnsupported() {
         SqlException e = error("SELECT id,\n  ROW_NUMBER() OVER (ORDER BY id) AS n\nFROM orders");
         assertTrue(e.getMessage().startsWith("unsupported in SQL: window functions"), e.getMessage());
-        assertTrue(e.getMessage().contains(" at line 2, column 3\n  " + "  ROW_NUMBER() OVER (ORDER BY id) AS n\n    ^"),
+        assertTrue(e.getMessage().contains(" at line 2, column 3\n    ROW_NUMBER() OVER (ORDER BY id) AS n\n    ^"),
                 e.getMessage());
     }
 
@@ -89,7 +90,8 @@ class SqlErrorsTest {
         assertTrue(cross.getMessage().startsWith("unsupported in SQL: joins without an equality"), cross.getMessage());
         assertEquals(0, cross.line());
         assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
-                .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) at line 1, column 23"));
+                .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) "
+                        + "at line 1, column 23"));
         assertTrue(error("SELECT odate + INTERVAL '1' DAY FROM orders").getMessage()
                 .startsWith("unsupported in SQL: intervals and date arithmetic"));
         assertTrue(error("SELECT 1").getMessage().startsWith("unsupported in SQL: VALUES and SELECT without FROM"));
