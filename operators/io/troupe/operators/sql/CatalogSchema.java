@@ -28,8 +28,8 @@ final class CatalogSchema extends AbstractSchema {
     @Override
     protected Map<String, org.apache.calcite.schema.Table> getTableMap() {
         Map<String, org.apache.calcite.schema.Table> tables = new LinkedHashMap<>();
-        for (String name : catalog.names()) {
-            tables.put(name, new Columns(catalog.table(name)));
+        for (Table table : catalog.tables()) {
+            tables.put(table.name(), new Columns(table));
         }
         return tables;
     }

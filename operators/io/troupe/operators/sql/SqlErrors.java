@@ -2,6 +2,7 @@ package io.troupe.operators.sql;
 
 import io.troupe.config.Spelling;
 import io.troupe.operators.table.Catalog;
+import io.troupe.operators.table.Table;
 import io.troupe.operators.types.Field;
 
 import org.apache.calcite.runtime.CalciteContextException;
@@ -61,7 +62,7 @@ final class SqlErrors {
 
     SqlException unsupported(String what, SqlParserPos pos, Throwable cause) {
         String message = "unsupported in SQL: " + what;
-        return SqlPlanner.hasPosition(pos) ? located(message, pos.getLineNum(), pos.getColumnNum(), true, cause)
+        return pos.getLineNum() > 0 ? located(message, pos.getLineNum(), pos.getColumnNum(), true, cause)
                 : new SqlException(message, 0, 0, cause);
     }
 
@@ -104,9 +105,9 @@ final class SqlErrors {
             words.add(word.toLowerCase(Locale.ROOT));
         }
         Set<String> columns = new LinkedHashSet<>();
-        for (String table : catalog.names()) {
-            if (words.contains(table.toLowerCase(Locale.ROOT))) {
-                for (Field f : catalog.table(table).schema().fields()) {
+        for (Table table : catalog.tables()) {
+            if (words.contains(table.name().toLowerCase(Locale.ROOT))) {
+                for (Field f : table.schema().fields()) {
                     columns.add(f.name());
                 }
             }

@@ -18,7 +18,6 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -48,13 +47,13 @@ import static io.troupe.operators.Arguments.notNull;
 public final class SqlPlanner {
 
     /** Subqueries to joins over correlates, which {@link RelDecorrelator} then turns into plain joins. */
-    private static final HepProgram SUBQUERIES = program(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
-            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE));
+    private static final List<RelOptRule> SUBQUERIES = List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
 
     /** Filters into and through joins and projections, down to the scans; adjacent projections merged. */
-    private static final HepProgram PUSH_DOWN = program(List.of(CoreRules.FILTER_INTO_JOIN,
+    private static final List<RelOptRule> PUSH_DOWN = List.of(CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
-            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE));
+            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
 
     /**
      * Standard SQL with what PostgreSQL and DuckDB users write as well: {@code a % b}, {@code !=}, GROUP BY
@@ -125,24 +124,19 @@ public final class SqlPlanner {
                 .build();
     }
 
-    /** Subqueries removed and decorrelated, then filters pushed down. */
+    /** Subqueries removed and decorrelated, then filters pushed down; each Hep program is the statement's own. */
     private static RelNode rewrite(RelNode rel) {
-        HepPlanner subqueries = new HepPlanner(SUBQUERIES);
+        HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
         subqueries.setRoot(rel);
         RelNode plain = subqueries.findBestExp();
         RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
-        HepPlanner pushDown = new HepPlanner(PUSH_DOWN);
+        HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
         pushDown.setRoot(decorrelated);
         return pushDown.findBestExp();
     }
 
     private static HepProgram program(List<RelOptRule> rules) {
         return new HepProgramBuilder().addRuleCollection(rules).build();
-    }
-
-    /** {@link SqlParserPos#ZERO}: no position. */
-    static boolean hasPosition(SqlParserPos position) {
-        return position != null && position.getLineNum() > 0;
     }
 }

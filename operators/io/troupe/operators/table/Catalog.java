@@ -2,6 +2,7 @@ package io.troupe.operators.table;
 
 import io.troupe.operators.TroupeException;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,9 +45,15 @@ public final class Catalog {
         return tables.containsKey(key(name));
     }
 
+    /** The registered tables, in alphabetical order of their names. */
+    public List<Table> tables() {
+        return tables.values().stream().sorted(Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER))
+                .toList();
+    }
+
     /** The registered tables' names as they were registered, in alphabetical order. */
     public List<String> names() {
-        return tables.values().stream().map(Table::name).sorted(String.CASE_INSENSITIVE_ORDER).toList();
+        return tables().stream().map(Table::name).toList();
     }
 
     /** Bytes of heap the registered tables hold (see {@link Table#sizeInBytes()}). */

@@ -114,6 +114,7 @@ class SqlDifferentialTest {
         ordered("SELECT status, COUNT(*) AS c FROM orders GROUP BY status ORDER BY c DESC, status NULLS FIRST");
         ordered("SELECT id, odate FROM orders ORDER BY odate NULLS FIRST, id OFFSET 2990");
         ordered("SELECT id FROM orders ORDER BY qty * 2, id DESC LIMIT 20");
+        ordered("SELECT id, status FROM orders ORDER BY odate NULLS LAST, amount DESC NULLS FIRST, id");
         ordered("SELECT c.name, o.id FROM orders o JOIN customers c ON o.cust = c.id "
                 + "ORDER BY c.name DESC, o.id LIMIT 15");
         // union
