@@ -120,7 +120,10 @@ public final class SqlPlanner {
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
-                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false))
+                // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
+                // (by default Calcite joins a list of 20 or more with a VALUES relation, which Troupe lacks).
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
+                        .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .build();
     }
 

@@ -55,6 +55,8 @@ class SqlDifferentialTest {
         multiset("SELECT id FROM orders WHERE qty NOT BETWEEN 3 AND 7");
         multiset("SELECT id, cust FROM orders WHERE cust IN (1, 2, 3, 50, 199, 240)");
         multiset("SELECT id, status FROM orders WHERE status NOT IN ('open', 'closed')");
+        multiset("SELECT id, cust FROM orders WHERE cust IN (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, "
+                + "45, 48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81, 84, 87, 90)");
         multiset("SELECT id FROM orders WHERE status LIKE 'o%'");
         multiset("SELECT id, name FROM customers WHERE name LIKE '_a%' OR name NOT LIKE '%1%'");
         multiset("SELECT id, odate FROM orders WHERE odate >= DATE '2024-03-01' AND odate < DATE '2024-06-01'");
@@ -88,7 +90,12 @@ class SqlDifferentialTest {
         multiset("SELECT a.id, b.id FROM orders a JOIN orders b ON a.id = b.id + 1 WHERE a.qty = b.qty");
         multiset("SELECT o.id, c.name FROM orders o JOIN customers c ON o.id = c.id");
         multiset("SELECT c.name, r.code FROM customers c LEFT JOIN regions r ON c.region = r.name");
+        multiset("SELECT * FROM orders o JOIN customers c ON o.cust = c.id WHERE c.id < 20");
+        multiset("SELECT x.id, c.name FROM (SELECT id, qty FROM orders UNION ALL SELECT id, qty FROM orders) x "
+                + "JOIN customers c ON x.id = c.id");
         // aggregates
+        multiset("SELECT a.status, b.status, COUNT(*) FROM orders a JOIN orders b ON a.id = b.id + 1 "
+                + "GROUP BY a.status, b.status");
         multiset("SELECT status, COUNT(*), SUM(amount), MIN(odate), MAX(qty), AVG(qty) FROM orders GROUP BY status");
         multiset("SELECT COUNT(*), COUNT(status), SUM(qty), AVG(amount), MIN(amount), MAX(odate) FROM orders");
         multiset("SELECT cust, COUNT(DISTINCT status) FROM orders GROUP BY cust");
