@@ -94,6 +94,14 @@ class SqlErrorsTest {
                         + "at line 1, column 23"));
         assertTrue(error("SELECT odate + INTERVAL '1' DAY FROM orders").getMessage()
                 .startsWith("unsupported in SQL: intervals and date arithmetic"));
+        assertEquals("unsupported in SQL: CROSS JOIN (Troupe's joins are hash joins on equalities for now) "
+                + "at line 1, column 28\n  SELECT * FROM orders CROSS JOIN regions\n                             ^",
+                error("SELECT * FROM orders CROSS JOIN regions").getMessage());
+        assertTrue(error("SELECT * FROM orders o JOIN customers c ON o.cust < c.id").getMessage()
+                .startsWith("unsupported in SQL: a join on `o`.`cust` < `c`.`id` (Troupe's joins are hash joins"));
+        assertTrue(error("SELECT id FROM orders WHERE cust NOT IN (SELECT id FROM customers)").getMessage()
+                .startsWith("unsupported in SQL: NOT IN (subquery), which needs a join without an equality "
+                        + "(write NOT EXISTS) at line 1, column 29"));
         assertTrue(error("SELECT 1").getMessage().startsWith("unsupported in SQL: VALUES and SELECT without FROM"));
         assertTrue(error("SELECT c.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND c.id > 5")
                 .getMessage().startsWith("unsupported in SQL: a condition other than equalities"));
