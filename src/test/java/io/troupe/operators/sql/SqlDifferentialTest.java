@@ -132,6 +132,9 @@ class SqlDifferentialTest {
         multiset("SELECT id FROM orders WHERE cust IN (SELECT id FROM customers WHERE region = 'north')");
         multiset("SELECT c.id FROM customers c "
                 + "WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 8)");
+        multiset("SELECT c.id FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id)");
+        multiset("SELECT o.id FROM orders o "
+                + "WHERE o.qty > (SELECT AVG(o2.qty) FROM orders o2 WHERE o2.cust = o.cust)");
         multiset("SELECT s.status, s.n FROM (SELECT status, COUNT(*) AS n FROM orders GROUP BY status) s "
                 + "WHERE s.n > 5");
         multiset("WITH big AS (SELECT cust, SUM(amount) AS total FROM orders GROUP BY cust) "
