@@ -17,6 +17,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 
 import java.math.BigDecimal;
@@ -29,7 +30,7 @@ import java.util.function.BinaryOperator;
 /**
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
- * AND/OR/NOT, IS [NOT] NULL, LIKE, CASE, COALESCE, CAST, substring/upper/lower/char_length,
+ * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST, substring/upper/lower/char_length,
  * EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type. Calcite's SEARCH (an IN list or a
  * BETWEEN, folded into ranges) is expanded back into comparisons first. Anything else is refused by name.
  */
@@ -48,6 +49,9 @@ final class RexLowering {
             return Expr.col(columns.get(ref.getIndex()));
         }
         if (node instanceof RexLiteral literal) {
+            if (literal.getType().getSqlTypeName() == SqlTypeName.NULL) {
+                throw new UnsupportedSqlException("a NULL of no type (write CAST(NULL AS INTEGER) or another type)");
+            }
             return literal(literal, SqlTypes.toTroupe(literal.getType()));
         }
         if (node instanceof RexCall call) {
@@ -71,6 +75,10 @@ final class RexLowering {
             case NOT -> lower(ops.get(0)).not();
             case IS_NULL -> lower(ops.get(0)).isNull();
             case IS_NOT_NULL -> lower(ops.get(0)).isNotNull();
+            case IS_TRUE -> Expr.coalesce(lower(ops.get(0)), Expr.lit(false));
+            case IS_NOT_TRUE -> Expr.coalesce(lower(ops.get(0)).not(), Expr.lit(true));
+            case IS_FALSE -> Expr.coalesce(lower(ops.get(0)).not(), Expr.lit(false));
+            case IS_NOT_FALSE -> Expr.coalesce(lower(ops.get(0)), Expr.lit(true));
             case EQUALS -> lower(ops.get(0)).eq(lower(ops.get(1)));
             case NOT_EQUALS -> lower(ops.get(0)).ne(lower(ops.get(1)));
             case LESS_THAN -> lower(ops.get(0)).lt(lower(ops.get(1)));

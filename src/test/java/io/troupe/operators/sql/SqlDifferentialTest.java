@@ -65,6 +65,10 @@ class SqlDifferentialTest {
         multiset("SELECT id, score FROM customers WHERE score > 0.5");
         multiset("SELECT id, status FROM orders WHERE status <> 'open'");
         multiset("SELECT id, credit FROM customers WHERE credit < 0 OR since < DATE '2016-01-01'");
+        multiset("SELECT id, active FROM customers WHERE active");
+        multiset("SELECT id FROM customers WHERE NOT active OR active IS NULL");
+        multiset("SELECT id FROM customers WHERE active IS NOT TRUE AND (score > 0.3) IS TRUE");
+        multiset("SELECT id, active = (score > 0.5), active IS FALSE, active IS NOT FALSE FROM customers");
         // projections
         multiset("SELECT id, qty * 2 + 1 AS q, amount * 2, -qty FROM orders");
         multiset("SELECT id, amount - 10.25, amount * qty, cust + id FROM orders");

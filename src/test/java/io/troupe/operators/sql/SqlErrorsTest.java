@@ -102,6 +102,8 @@ class SqlErrorsTest {
         assertTrue(error("SELECT id FROM orders WHERE cust NOT IN (SELECT id FROM customers)").getMessage()
                 .startsWith("unsupported in SQL: NOT IN (subquery), which needs a join without an equality "
                         + "(write NOT EXISTS) at line 1, column 29"));
+        assertTrue(error("SELECT name, NULL FROM regions").getMessage()
+                .startsWith("unsupported in SQL: a NULL of no type (write CAST(NULL AS INTEGER) or another type)"));
         assertTrue(error("SELECT 1").getMessage().startsWith("unsupported in SQL: VALUES and SELECT without FROM"));
         assertTrue(error("SELECT c.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND c.id > 5")
                 .getMessage().startsWith("unsupported in SQL: a condition other than equalities"));

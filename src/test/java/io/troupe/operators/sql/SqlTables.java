@@ -13,7 +13,7 @@ import java.util.Random;
 
 /**
  * Three generated tables for the SQL tests, from one seed: orders (3,000 rows) over customers (200) over
- * regions (5), with ints, bigints, decimals, doubles, dates and strings, NULLs in every nullable column,
+ * regions (5), with ints, bigints, decimals, doubles, dates, booleans and strings, NULLs in every nullable column,
  * orders whose customer does not exist and customers without orders, so that every join kind has rows of
  * each sort.
  */
@@ -49,14 +49,16 @@ final class SqlTables {
                 Field.of("region", DataType.VARCHAR),
                 Field.of("since", DataType.DATE),
                 Field.of("credit", DataType.decimal(9, 3)),
-                Field.of("score", DataType.FLOAT64)));
+                Field.of("score", DataType.FLOAT64),
+                Field.of("active", DataType.BOOLEAN)));
         for (int id = 0; id < 200; id++) {
             customers.addRow(id,
                     NAMES[random.nextInt(NAMES.length)] + id,
                     maybe(random, 8, REGIONS[random.nextInt(REGIONS.length)] + (id % 7 == 0 ? "x" : "")),
                     maybe(random, 8, LocalDate.of(2015, 1, 1).plusDays(random.nextInt(3000))),
                     maybe(random, 8, BigDecimal.valueOf(random.nextInt(2_000_000) - 500_000, 3)),
-                    maybe(random, 8, random.nextDouble()));
+                    maybe(random, 8, random.nextDouble()),
+                    maybe(random, 6, random.nextBoolean()));
         }
         TableBuilder regions = new TableBuilder("regions", Schema.of(
                 new Field(null, "name", DataType.VARCHAR, false),
