@@ -30,9 +30,10 @@ import java.util.function.BinaryOperator;
 /**
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
- * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST, substring/upper/lower/char_length,
- * EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type. Calcite's SEARCH (an IN list or a
- * BETWEEN, folded into ranges) is expanded back into comparisons first. Anything else is refused by name.
+ * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
+ * substring/upper/lower/char_length, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
+ * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
+ * first. Anything else is refused by name.
  */
 final class RexLowering {
 
