@@ -627,6 +627,7 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
      */
     public QueryResult sql(String sql) {
+        notNull(sql, "Troupe.sql", "sql");
         return sql(sql, QueryOptions.defaults());
     }
 
@@ -637,6 +638,7 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
      */
     public QueryResult sql(String sql, QueryOptions options) {
+        notNull(sql, "Troupe.sql", "sql");
         notNull(options, "Troupe.sql", "options");
         return execute(planSql(sql), options);
     }
@@ -655,11 +657,14 @@ public final class Troupe implements AutoCloseable {
 
     /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */
     public String explainSql(String sql) {
+        notNull(sql, "Troupe.explainSql", "sql");
         return explain(planSql(sql));
     }
 
     /** EXPLAIN of a SQL statement as it runs with {@code options} (see {@link #explain(Plan, QueryOptions)}). */
     public String explainSql(String sql, QueryOptions options) {
+        notNull(sql, "Troupe.explainSql", "sql");
+        notNull(options, "Troupe.explainSql", "options");
         return explain(planSql(sql), options);
     }
 
