@@ -69,6 +69,7 @@ class SqlDifferentialTest {
         multiset("SELECT id FROM customers WHERE NOT active OR active IS NULL");
         multiset("SELECT id FROM customers WHERE active IS NOT TRUE AND (score > 0.3) IS TRUE");
         multiset("SELECT id, active = (score > 0.5), active IS FALSE, active IS NOT FALSE FROM customers");
+        multiset("SELECT id, odate FROM orders WHERE odate > '2024-05-01'");
         // projections
         multiset("SELECT id, qty * 2 + 1 AS q, amount * 2, -qty FROM orders");
         multiset("SELECT id, amount - 10.25, amount * qty, cust + id FROM orders");
@@ -80,6 +81,7 @@ class SqlDifferentialTest {
         multiset("SELECT id, EXTRACT(YEAR FROM odate), EXTRACT(MONTH FROM odate), EXTRACT(DAY FROM odate) FROM orders");
         multiset("SELECT id, ROUND(score, 2), CAST(id AS BIGINT), CAST(credit AS DOUBLE) FROM customers");
         multiset("SELECT id, 1, 2.50, 'x', DATE '2024-01-01', TRUE, CAST(NULL AS INTEGER) FROM customers WHERE id < 3");
+        multiset("SELECT id, CAST(odate AS VARCHAR), CAST(qty AS VARCHAR), CAST('42' AS INTEGER) FROM orders");
         multiset("SELECT id, qty > 5 AS big, status IS NULL AS missing FROM orders");
         // joins
         multiset("SELECT o.id, c.name FROM orders o JOIN customers c ON o.cust = c.id");
@@ -97,6 +99,9 @@ class SqlDifferentialTest {
         multiset("SELECT * FROM orders o JOIN customers c ON o.cust = c.id WHERE c.id < 20");
         multiset("SELECT x.id, c.name FROM (SELECT id, qty FROM orders UNION ALL SELECT id, qty FROM orders) x "
                 + "JOIN customers c ON x.id = c.id");
+        multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id "
+                + "WHERE o.qty > 5 OR o.qty IS NULL");
+        multiset("SELECT o.id, c.id FROM orders o FULL JOIN customers c ON o.cust = c.id WHERE c.region = 'north'");
         // aggregates
         multiset("SELECT a.status, b.status, COUNT(*) FROM orders a JOIN orders b ON a.id = b.id + 1 "
                 + "GROUP BY a.status, b.status");
