@@ -23,6 +23,7 @@ import io.troupe.operators.profile.PartProfile;
 import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.spill.SpillSpace;
+import io.troupe.operators.sql.SqlPlanner;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.transport.aeron.EmbeddedAeron;
@@ -616,6 +617,55 @@ public final class Troupe implements AutoCloseable {
         Table table = execute(plan).toTable(name);
         register(table);
         return table;
+    }
+
+    /**
+     * Runs one SQL SELECT statement with {@link QueryOptions#defaults()}, returning all its rows, as
+     * {@link #execute(Plan)} runs the plan it lowers to ({@link #planSql}).
+     *
+     * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned (before anything runs)
+     * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
+     */
+    public QueryResult sql(String sql) {
+        notNull(sql, "Troupe.sql", "sql");
+        return sql(sql, QueryOptions.defaults());
+    }
+
+    /**
+     * Runs one SQL SELECT statement with {@code options}, waiting for all its rows.
+     *
+     * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned (before anything runs)
+     * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
+     */
+    public QueryResult sql(String sql, QueryOptions options) {
+        notNull(sql, "Troupe.sql", "sql");
+        notNull(options, "Troupe.sql", "options");
+        return execute(planSql(sql), options);
+    }
+
+    /**
+     * The plan one SQL SELECT statement lowers to over this Troupe's tables (Calcite parses, validates and
+     * rewrites it; see {@link SqlPlanner}): the same plan nodes the Java API builds, to run, explain or keep.
+     *
+     * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned
+     */
+    public Plan planSql(String sql) {
+        notNull(sql, "Troupe.planSql", "sql");
+        checkOpen();
+        return new SqlPlanner(catalog).plan(sql);
+    }
+
+    /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */
+    public String explainSql(String sql) {
+        notNull(sql, "Troupe.explainSql", "sql");
+        return explain(planSql(sql));
+    }
+
+    /** EXPLAIN of a SQL statement as it runs with {@code options} (see {@link #explain(Plan, QueryOptions)}). */
+    public String explainSql(String sql, QueryOptions options) {
+        notNull(sql, "Troupe.explainSql", "sql");
+        notNull(options, "Troupe.explainSql", "options");
+        return explain(planSql(sql), options);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.troupe.operators.table;
 
 import io.troupe.operators.TroupeException;
 
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,6 +43,17 @@ public final class Catalog {
 
     public boolean contains(String name) {
         return tables.containsKey(key(name));
+    }
+
+    /** The registered tables, in alphabetical order of their names. */
+    public List<Table> tables() {
+        return tables.values().stream().sorted(Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER))
+                .toList();
+    }
+
+    /** The registered tables' names as they were registered, in alphabetical order. */
+    public List<String> names() {
+        return tables().stream().map(Table::name).toList();
     }
 
     /** Bytes of heap the registered tables hold (see {@link Table#sizeInBytes()}). */

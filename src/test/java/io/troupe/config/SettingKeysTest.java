@@ -74,10 +74,10 @@ class SettingKeysTest {
 
     @Test
     void shouldMeasureEditDistance() {
-        assertEquals(0, SettingKeys.editDistance("batch-size", "batch-size"));
-        assertEquals(1, SettingKeys.editDistance("chunksize", "chunk-size"));
-        assertEquals(1, SettingKeys.editDistance("transprt", "transport"));
-        assertEquals(3, SettingKeys.editDistance("kitten", "sitting"));
-        assertEquals(5, SettingKeys.editDistance("", "hello"));
+        assertEquals(0, Spelling.editDistance("batch-size", "batch-size"));
+        assertEquals(1, Spelling.editDistance("chunksize", "chunk-size"));
+        assertEquals(1, Spelling.editDistance("transprt", "transport"));
+        assertEquals(3, Spelling.editDistance("kitten", "sitting"));
+        assertEquals(5, Spelling.editDistance("", "hello"));
     }
 }

@@ -1,0 +1,294 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.plan.SortKey;
+
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.ImmutableBitSet;
+import org.apache.calcite.util.Util;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
+ * project, hash join (inner, left, right, full, semi, anti) on equalities, aggregate, sort, limit/offset,
+ * union [all]. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
+ * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
+ * its name where it is read once). Anything else is refused as "unsupported in SQL".
+ */
+final class RelLowering {
+
+    /** A lowered relation: the plan and how to name each of its fields, in Calcite's order. */
+    private record Lowered(Plan plan, List<String> columns) {
+    }
+
+    private final Set<String> aliases = new HashSet<>();
+
+    /** The plan of {@code rel}, its output columns named {@code names}: a projection on top does the naming. */
+    Plan lower(RelNode rel, List<String> names) {
+        Expr[] output = new Expr[names.size()];
+        if (rel instanceof Project project) {
+            Lowered in = lower(project.getInput());
+            for (int i = 0; i < output.length; i++) {
+                output[i] = rex(in, project, project.getProjects().get(i)).as(names.get(i));
+            }
+            return in.plan.project(output);
+        }
+        Lowered top = lower(rel);
+        for (int i = 0; i < output.length; i++) {
+            output[i] = Expr.col(top.columns.get(i)).as(names.get(i));
+        }
+        return top.plan.project(output);
+    }
+
+    private Lowered lower(RelNode rel) {
+        if (rel instanceof TableScan scan) {
+            return scan(scan);
+        }
+        if (rel instanceof Filter filter) {
+            Lowered in = lower(filter.getInput());
+            return new Lowered(in.plan.filter(rex(in, filter, filter.getCondition())), in.columns);
+        }
+        if (rel instanceof Project project) {
+            Lowered in = lower(project.getInput());
+            List<RexNode> exprs = project.getProjects();
+            List<Expr> out = new ArrayList<>();
+            for (int i = 0; i < exprs.size(); i++) {
+                out.add(rex(in, project, exprs.get(i)).as(name(project, i)));
+            }
+            return aliased(in.plan.project(out.toArray(Expr[]::new)), project);
+        }
+        if (rel instanceof Join join) {
+            return join(join);
+        }
+        if (rel instanceof Aggregate aggregate) {
+            return aggregate(aggregate);
+        }
+        if (rel instanceof Sort sort) {
+            return sort(sort);
+        }
+        if (rel instanceof Union union) {
+            return union(union);
+        }
+        throw new UnsupportedSqlException(what(rel));
+    }
+
+    private Lowered scan(TableScan scan) {
+        String table = Util.last(scan.getTable().getQualifiedName());
+        String alias = table;
+        for (int n = 2; !aliases.add(alias.toLowerCase(Locale.ROOT)); n++) {
+            alias = table + "$" + n;
+        }
+        List<String> columns = new ArrayList<>();
+        for (String field : scan.getRowType().getFieldNames()) {
+            columns.add(alias + "." + field);
+        }
+        return new Lowered(Plan.scan(table).as(alias), columns);
+    }
+
+    /**
+     * A hash join on the conjuncts that equate an expression over the left input with one over the right;
+     * for an inner join the other conjuncts filter its output, for the other kinds they are refused.
+     */
+    private Lowered join(Join join) {
+        Lowered left = lower(join.getLeft());
+        Lowered right = lower(join.getRight());
+        List<String> both = new ArrayList<>(left.columns);
+        both.addAll(right.columns);
+        Lowered joined = new Lowered(null, both);
+        int leftCount = join.getLeft().getRowType().getFieldCount();
+        Expr on = null;
+        Expr rest = null;
+        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+            Expr e = rex(joined, join, conjunct);
+            if (equatesSides(conjunct, leftCount)) {
+                on = on == null ? e : on.and(e);
+            } else {
+                rest = rest == null ? e : rest.and(e);
+            }
+        }
+        JoinType type = switch (join.getJoinType()) {
+            case INNER -> JoinType.INNER;
+            case LEFT -> JoinType.LEFT;
+            case RIGHT -> JoinType.RIGHT;
+            case FULL -> JoinType.FULL;
+            case SEMI -> JoinType.SEMI;
+            case ANTI -> JoinType.ANTI;
+            default -> throw new UnsupportedSqlException(join.getJoinType() + " joins");
+        };
+        if (on == null) {
+            throw new UnsupportedSqlException("joins without an equality between their two inputs (cross joins, "
+                    + "non-equi joins, and the scalar subqueries and NOT IN that become such joins): Troupe's joins "
+                    + "are hash joins for now");
+        }
+        if (rest != null && type != JoinType.INNER) {
+            throw new UnsupportedSqlException("a condition other than equalities between the two inputs in an "
+                    + type + " join's ON (" + rest + ")");
+        }
+        Plan plan = left.plan.join(right.plan, type, on);
+        List<String> columns = type.emitsRight() ? both : left.columns;
+        return new Lowered(rest == null ? plan : plan.filter(rest), columns);
+    }
+
+    /** True for {@code a = b} with one side over the left input only and the other over the right only. */
+    private static boolean equatesSides(RexNode conjunct, int leftCount) {
+        if (conjunct.getKind() != SqlKind.EQUALS) {
+            return false;
+        }
+        List<RexNode> sides = ((org.apache.calcite.rex.RexCall) conjunct).getOperands();
+        ImmutableBitSet a = RelOptUtil.InputFinder.bits(sides.get(0));
+        ImmutableBitSet b = RelOptUtil.InputFinder.bits(sides.get(1));
+        return !a.isEmpty() && !b.isEmpty() && (leftOnly(a, leftCount) && rightOnly(b, leftCount)
+                || rightOnly(a, leftCount) && leftOnly(b, leftCount));
+    }
+
+    private static boolean leftOnly(ImmutableBitSet fields, int leftCount) {
+        return fields.length() <= leftCount;
+    }
+
+    private static boolean rightOnly(ImmutableBitSet fields, int leftCount) {
+        return fields.nextSetBit(0) >= leftCount;
+    }
+
+    private Lowered aggregate(Aggregate aggregate) {
+        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
+            throw new UnsupportedSqlException("GROUPING SETS, ROLLUP and CUBE");
+        }
+        Lowered in = lower(aggregate.getInput());
+        List<Expr> keys = new ArrayList<>();
+        int field = 0;
+        for (int key : aggregate.getGroupSet()) {
+            keys.add(Expr.col(in.columns.get(key)).as(name(aggregate, field++)));
+        }
+        List<Expr> calls = new ArrayList<>();
+        for (AggregateCall call : aggregate.getAggCallList()) {
+            calls.add(aggregateCall(in, call).as(name(aggregate, field++)));
+        }
+        return aliased(in.plan.aggregate(keys, calls.toArray(Expr[]::new)), aggregate);
+    }
+
+    private static Expr aggregateCall(Lowered in, AggregateCall call) {
+        if (call.filterArg >= 0 || call.hasFilter() || !call.getCollation().getFieldCollations().isEmpty()) {
+            throw new UnsupportedSqlException("aggregate " + call + " (FILTER and WITHIN GROUP)");
+        }
+        List<Integer> args = call.getArgList();
+        SqlKind kind = call.getAggregation().getKind();
+        if (kind == SqlKind.COUNT && args.isEmpty()) {
+            return Expr.count();
+        }
+        if (args.size() != 1 || call.isDistinct() && kind != SqlKind.COUNT) {
+            throw new UnsupportedSqlException("aggregate " + call);
+        }
+        Expr arg = Expr.col(in.columns.get(args.get(0)));
+        return switch (kind) {
+            case COUNT -> call.isDistinct() ? Expr.countDistinct(arg) : Expr.count(arg);
+            case SUM -> Expr.sum(arg);
+            case MIN -> Expr.min(arg);
+            case MAX -> Expr.max(arg);
+            case AVG -> Expr.avg(arg);
+            default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName());
+        };
+    }
+
+    private Lowered sort(Sort sort) {
+        Lowered in = lower(sort.getInput());
+        Plan plan = in.plan;
+        List<RelFieldCollation> order = sort.getCollation().getFieldCollations();
+        if (!order.isEmpty()) {
+            List<SortKey> keys = new ArrayList<>();
+            for (RelFieldCollation c : order) {
+                boolean ascending = !c.getDirection().isDescending();
+                boolean nullsFirst = switch (c.nullDirection) {
+                    case FIRST -> true;
+                    case LAST -> false;
+                    case UNSPECIFIED -> !ascending;
+                };
+                keys.add(new SortKey(Expr.col(in.columns.get(c.getFieldIndex())), ascending, nullsFirst));
+            }
+            plan = plan.sort(keys.toArray(SortKey[]::new));
+        }
+        if (sort.fetch != null || sort.offset != null) {
+            long offset = sort.offset == null ? 0 : count(sort.offset);
+            long fetch = sort.fetch == null ? Long.MAX_VALUE : count(sort.fetch);
+            plan = plan.limit(fetch, offset);
+        }
+        return new Lowered(plan, in.columns);
+    }
+
+    private static long count(RexNode node) {
+        if (!(node instanceof RexLiteral literal)) {
+            throw new UnsupportedSqlException("LIMIT or OFFSET by a parameter or an expression (" + node + ")");
+        }
+        return literal.getValueAs(Long.class);
+    }
+
+    /** UNION ALL of the inputs, each projected to the union's field names; UNION without ALL then drops duplicates. */
+    private Lowered union(Union union) {
+        Plan plan = null;
+        for (RelNode input : union.getInputs()) {
+            Lowered in = lower(input);
+            Expr[] named = new Expr[in.columns.size()];
+            for (int i = 0; i < named.length; i++) {
+                named[i] = Expr.col(in.columns.get(i)).as(name(union, i));
+            }
+            Plan projected = in.plan.project(named);
+            plan = plan == null ? projected : plan.unionAll(projected);
+        }
+        return aliased(union.all ? plan : plan.distinct(), union);
+    }
+
+    /** {@code plan} under a fresh alias, its fields named as Calcite names {@code rel}'s. */
+    private Lowered aliased(Plan plan, RelNode rel) {
+        String alias;
+        for (int n = aliases.size() + 1; ; n++) {
+            alias = "$" + n;
+            if (aliases.add(alias)) {
+                break;
+            }
+        }
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i < rel.getRowType().getFieldCount(); i++) {
+            columns.add(alias + "." + name(rel, i));
+        }
+        return new Lowered(plan.as(alias), columns);
+    }
+
+    /** Calcite's name of field {@code i}, with any dot replaced: Troupe reads the last dot as the qualifier's end. */
+    private static String name(RelNode rel, int i) {
+        return rel.getRowType().getFieldNames().get(i).replace('.', '_');
+    }
+
+    private static Expr rex(Lowered in, RelNode where, RexNode node) {
+        return new RexLowering(in.columns, where.getCluster().getRexBuilder()).lower(node);
+    }
+
+    private static String what(RelNode rel) {
+        String kind = rel.getRelTypeName().replaceFirst("^Logical", "");
+        return switch (kind) {
+            case "Values" -> "VALUES and SELECT without FROM";
+            case "Correlate" -> "correlated subqueries that cannot be decorrelated";
+            case "Minus", "Intersect" -> kind.toUpperCase(Locale.ROOT).replace("MINUS", "EXCEPT");
+            case "Window" -> "window functions";
+            default -> kind;
+        };
+    }
+}

@@ -1,0 +1,216 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.expr.Function;
+import io.troupe.operators.plan.Call;
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.Literal;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
+
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.DateString;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BinaryOperator;
+
+/**
+ * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
+ * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
+ * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
+ * substring/upper/lower/char_length, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
+ * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
+ * first. Anything else is refused by name.
+ */
+final class RexLowering {
+
+    private final List<String> columns;
+    private final RexBuilder rexBuilder;
+
+    RexLowering(List<String> columns, RexBuilder rexBuilder) {
+        this.columns = columns;
+        this.rexBuilder = rexBuilder;
+    }
+
+    Expr lower(RexNode node) {
+        if (node instanceof RexInputRef ref) {
+            return Expr.col(columns.get(ref.getIndex()));
+        }
+        if (node instanceof RexLiteral literal) {
+            if (literal.getType().getSqlTypeName() == SqlTypeName.NULL) {
+                throw new UnsupportedSqlException("a NULL of no type (write CAST(NULL AS INTEGER) or another type)");
+            }
+            return literal(literal, SqlTypes.toTroupe(literal.getType()));
+        }
+        if (node instanceof RexCall call) {
+            return call(call);
+        }
+        throw new UnsupportedSqlException(switch (node.getKind()) {
+            case CORREL_VARIABLE, FIELD_ACCESS -> "correlated subqueries that cannot be decorrelated (" + node + ")";
+            case SCALAR_QUERY, EXISTS, IN, SOME, ALL -> "subqueries here (" + node + ")";
+            case DYNAMIC_PARAM -> "parameters (?)";
+            default -> "expression " + node;
+        });
+    }
+
+    private Expr call(RexCall call) {
+        List<RexNode> ops = call.getOperands();
+        SqlOperator op = call.getOperator();
+        return switch (call.getKind()) {
+            case SEARCH -> lower(RexUtil.expandSearch(rexBuilder, null, call));
+            case AND -> fold(ops, Expr::and);
+            case OR -> fold(ops, Expr::or);
+            case NOT -> lower(ops.get(0)).not();
+            case IS_NULL -> lower(ops.get(0)).isNull();
+            case IS_NOT_NULL -> lower(ops.get(0)).isNotNull();
+            case IS_TRUE -> Expr.coalesce(lower(ops.get(0)), Expr.lit(false));
+            case IS_NOT_TRUE -> Expr.coalesce(lower(ops.get(0)).not(), Expr.lit(true));
+            case IS_FALSE -> Expr.coalesce(lower(ops.get(0)).not(), Expr.lit(false));
+            case IS_NOT_FALSE -> Expr.coalesce(lower(ops.get(0)), Expr.lit(true));
+            case EQUALS -> lower(ops.get(0)).eq(lower(ops.get(1)));
+            case NOT_EQUALS -> lower(ops.get(0)).ne(lower(ops.get(1)));
+            case LESS_THAN -> lower(ops.get(0)).lt(lower(ops.get(1)));
+            case LESS_THAN_OR_EQUAL -> lower(ops.get(0)).le(lower(ops.get(1)));
+            case GREATER_THAN -> lower(ops.get(0)).gt(lower(ops.get(1)));
+            case GREATER_THAN_OR_EQUAL -> lower(ops.get(0)).ge(lower(ops.get(1)));
+            case PLUS -> lower(ops.get(0)).plus(lower(ops.get(1)));
+            case MINUS -> lower(ops.get(0)).minus(lower(ops.get(1)));
+            case TIMES -> lower(ops.get(0)).times(lower(ops.get(1)));
+            case DIVIDE -> lower(ops.get(0)).div(lower(ops.get(1)));
+            case MOD -> lower(ops.get(0)).mod(lower(ops.get(1)));
+            case MINUS_PREFIX -> lower(ops.get(0)).negate();
+            case PLUS_PREFIX -> lower(ops.get(0));
+            case LIKE -> like(call);
+            case CASE -> new Call(Function.CASE, lowerAll(ops), null);
+            case COALESCE -> Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
+            case CAST -> cast(ops.get(0), SqlTypes.toTroupe(call.getType()));
+            case EXTRACT -> extract(call);
+            default -> function(call, op);
+        };
+    }
+
+    private Expr function(RexCall call, SqlOperator op) {
+        List<RexNode> ops = call.getOperands();
+        if (op == SqlStdOperatorTable.UPPER) {
+            return Expr.upper(lower(ops.get(0)));
+        }
+        if (op == SqlStdOperatorTable.LOWER) {
+            return Expr.lower(lower(ops.get(0)));
+        }
+        if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH) {
+            return Expr.length(lower(ops.get(0)));
+        }
+        if (op == SqlStdOperatorTable.SUBSTRING && ops.size() == 3) {
+            return new Call(Function.SUBSTRING, lowerAll(ops), null);
+        }
+        if (op == SqlStdOperatorTable.ROUND) {
+            List<Expr> args = lowerAll(ops);
+            if (args.size() == 1) {
+                args.add(Expr.lit(0));
+            }
+            return new Call(Function.ROUND, args, null);
+        }
+        throw new UnsupportedSqlException("function or operator " + op.getName() + " (in " + call + ")");
+    }
+
+    private Expr like(RexCall call) {
+        if (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral pattern)) {
+            throw new UnsupportedSqlException("LIKE with ESCAPE or a pattern that is not a literal (" + call + ")");
+        }
+        return lower(call.getOperands().get(0)).like(pattern.getValueAs(String.class));
+    }
+
+    private Expr extract(RexCall call) {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        Expr date = lower(call.getOperands().get(1));
+        return switch (unit) {
+            case YEAR -> Expr.year(date);
+            case MONTH -> Expr.month(date);
+            case DAY -> Expr.day(date);
+            default -> throw new UnsupportedSqlException("EXTRACT(" + unit + " FROM ...)");
+        };
+    }
+
+    /** A cast of a literal becomes a literal of the target type; a cast to the type a value has already, nothing. */
+    private Expr cast(RexNode operand, DataType target) {
+        if (operand instanceof RexLiteral literal) {
+            return literal(literal, target);
+        }
+        if (SqlTypes.toTroupe(operand.getType()).equals(target)) {
+            return lower(operand);
+        }
+        return lower(operand).cast(target);
+    }
+
+    private static Expr literal(RexLiteral literal, DataType type) {
+        if (literal.isNull()) {
+            return Expr.nullOf(type);
+        }
+        TypeId source = SqlTypes.toTroupe(literal.getType()).id();
+        if (source == TypeId.VARCHAR && type.id() != TypeId.VARCHAR) {
+            return literal(literal.getValueAs(String.class).trim(), type);
+        }
+        return switch (type.id()) {
+            case INT32 -> Expr.lit(exact(literal, 0).intValueExact());
+            case INT64 -> Expr.lit(exact(literal, 0).longValueExact());
+            case FLOAT64 -> Expr.lit(literal.getValueAs(Double.class));
+            case DECIMAL -> new Literal(exact(literal, type.scale()), type);
+            case DATE -> Expr.lit(LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()));
+            case BOOLEAN -> Expr.lit(literal.getValueAs(Boolean.class));
+            case VARCHAR -> Expr.lit(source == TypeId.DATE ? LocalDate.ofEpochDay(
+                    literal.getValueAs(DateString.class).getDaysSinceEpoch()).toString()
+                    : literal.getValueAs(String.class));
+        };
+    }
+
+    /** A numeric literal's value rounded (half away from zero) to {@code scale} digits after the point. */
+    private static BigDecimal exact(RexLiteral literal, int scale) {
+        return literal.getValueAs(BigDecimal.class).setScale(scale, RoundingMode.HALF_UP);
+    }
+
+    /** A string literal cast to {@code type}, as CAST('2024-01-31' AS DATE) reads it. */
+    private static Expr literal(String text, DataType type) {
+        try {
+            return switch (type.id()) {
+                case INT32 -> Expr.lit(Integer.parseInt(text));
+                case INT64 -> Expr.lit(Long.parseLong(text));
+                case FLOAT64 -> Expr.lit(Double.parseDouble(text));
+                case DECIMAL -> new Literal(new BigDecimal(text).setScale(type.scale(), RoundingMode.HALF_UP), type);
+                case DATE -> Expr.lit(LocalDate.parse(text));
+                case BOOLEAN -> Expr.lit(Boolean.parseBoolean(text));
+                case VARCHAR -> Expr.lit(text);
+            };
+        } catch (RuntimeException e) {
+            throw new UnsupportedSqlException("the literal '" + text + "' as " + type + " (" + e.getMessage() + ")");
+        }
+    }
+
+    private Expr fold(List<RexNode> operands, BinaryOperator<Expr> combine) {
+        Expr result = lower(operands.get(0));
+        for (int i = 1; i < operands.size(); i++) {
+            result = combine.apply(result, lower(operands.get(i)));
+        }
+        return result;
+    }
+
+    private List<Expr> lowerAll(List<RexNode> operands) {
+        List<Expr> out = new ArrayList<>(operands.size());
+        for (RexNode operand : operands) {
+            out.add(lower(operand));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,36 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.TroupeException;
+
+/**
+ * A SQL statement that cannot be planned: a syntax error, an unknown table or column, a type error, or
+ * a construct Troupe does not run yet. The message names the line and column (1-based) and, when the
+ * position is known, repeats the statement's line with a caret under it, e.g.
+ *
+ * <pre>
+ * unknown table 'ordrs' (did you mean 'orders'?) at line 1, column 15
+ *   SELECT * FROM ordrs
+ *                 ^
+ * </pre>
+ */
+public final class SqlException extends TroupeException {
+
+    private final int line;
+    private final int column;
+
+    SqlException(String message, int line, int column, Throwable cause) {
+        super(Category.QUERY, message, cause);
+        this.line = line;
+        this.column = column;
+    }
+
+    /** The 1-based line of the error in the statement; 0 when the error has no position. */
+    public int line() {
+        return line;
+    }
+
+    /** The 1-based column of the error in its line; 0 when the error has no position. */
+    public int column() {
+        return column;
+    }
+}

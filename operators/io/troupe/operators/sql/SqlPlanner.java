@@ -1,0 +1,145 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Catalog;
+
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+import org.apache.calcite.tools.RelConversionException;
+import org.apache.calcite.tools.ValidationException;
+
+import java.util.List;
+
+import static io.troupe.operators.Arguments.notNull;
+
+/**
+ * SQL in, Troupe plan out: Calcite parses the statement, validates it against the catalog's tables
+ * ({@link CatalogSchema}), converts it to relational algebra, removes subqueries and decorrelates them
+ * where it can, pushes filters and projections down (a Hep pass), and {@link RelLowering} turns the
+ * result into the same plan nodes the Java API builds. Calcite is the front end only: nothing of it runs
+ * when the plan executes.
+ *
+ * <p>Every failure is a {@link SqlException}: a syntax or validation error with its line, column and a
+ * caret under the statement's line, unknown names with the nearest known ones ({@link SqlErrors}), and
+ * what Troupe does not run yet as "unsupported in SQL: what". One planner per catalog; threadsafe (each
+ * statement gets a Calcite planner of its own, over the tables registered when it is planned).
+ */
+public final class SqlPlanner {
+
+    /** Subqueries to joins over correlates, which {@link RelDecorrelator} then turns into plain joins. */
+    private static final List<RelOptRule> SUBQUERIES = List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+
+    /** Filters into and through joins and projections, down to the scans; adjacent projections merged. */
+    private static final List<RelOptRule> PUSH_DOWN = List.of(CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
+            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
+
+    /**
+     * Standard SQL with what PostgreSQL and DuckDB users write as well: {@code a % b}, {@code !=}, GROUP BY
+     * aliases and ordinals, LIMIT. Calcite's Planner accepts only its named conformances, and LENIENT is
+     * the one that has these.
+     */
+    private static final SqlConformanceEnum CONFORMANCE = SqlConformanceEnum.LENIENT;
+
+    private static final SqlParser.Config PARSER = SqlParser.config()
+            .withConformance(CONFORMANCE)
+            .withCaseSensitive(false)
+            .withUnquotedCasing(Casing.UNCHANGED)
+            .withQuotedCasing(Casing.UNCHANGED);
+
+    private final Catalog catalog;
+
+    public SqlPlanner(Catalog catalog) {
+        this.catalog = notNull(catalog, "SqlPlanner", "catalog");
+    }
+
+    /**
+     * The plan of one SELECT statement; its output columns are named as the statement names them.
+     *
+     * @throws SqlException when the statement is not valid SQL over the catalog, or uses what Troupe does not run
+     */
+    public Plan plan(String sql) {
+        notNull(sql, "SqlPlanner.plan", "sql");
+        SqlErrors errors = new SqlErrors(sql, catalog);
+        Planner planner = Frameworks.getPlanner(config());
+        try {
+            SqlNode parsed = planner.parse(sql);
+            if (!parsed.isA(SqlKind.QUERY)) {
+                throw new UnsupportedSqlException(parsed.getKind() + " statements (only queries run for now)",
+                        parsed.getParserPosition());
+            }
+            SqlNode validated = planner.validate(parsed);
+            SupportedSql.check(validated);
+            RelRoot root = planner.rel(validated);
+            RelNode rel = rewrite(root.project());
+            return new RelLowering().lower(rel, root.validatedRowType.getFieldNames());
+        } catch (SqlParseException e) {
+            throw errors.syntax(e);
+        } catch (ValidationException e) {
+            if (e.getCause() instanceof CalciteContextException context) {
+                throw errors.validation(context);
+            }
+            throw errors.other(e);
+        } catch (CalciteContextException e) {
+            throw errors.validation(e);
+        } catch (UnsupportedSqlException e) {
+            throw errors.unsupported(e.getMessage(), e.position(), e);
+        } catch (RelConversionException e) {
+            throw errors.other(e);
+        } finally {
+            planner.close();
+        }
+    }
+
+    private FrameworkConfig config() {
+        SchemaPlus root = Frameworks.createRootSchema(false);
+        SchemaPlus tables = root.add("troupe", new CatalogSchema(catalog));
+        return Frameworks.newConfigBuilder()
+                .parserConfig(PARSER)
+                .defaultSchema(tables)
+                .typeSystem(TroupeTypeSystem.INSTANCE)
+                .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
+                // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
+                // (by default Calcite joins a list of 20 or more with a VALUES relation, which Troupe lacks).
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
+                        .withInSubQueryThreshold(Integer.MAX_VALUE))
+                .build();
+    }
+
+    /** Subqueries removed and decorrelated, then filters pushed down; each Hep program is the statement's own. */
+    private static RelNode rewrite(RelNode rel) {
+        HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
+        subqueries.setRoot(rel);
+        RelNode plain = subqueries.findBestExp();
+        RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
+                RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
+        HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
+        pushDown.setRoot(decorrelated);
+        return pushDown.findBestExp();
+    }
+
+    private static HepProgram program(List<RelOptRule> rules) {
+        return new HepProgramBuilder().addRuleCollection(rules).build();
+    }
+}

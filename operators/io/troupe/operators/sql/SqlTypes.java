@@ -1,0 +1,52 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.types.DataType;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The one mapping between Troupe's column types and Calcite's SQL types, both ways and exact:
+ * INT32 = INTEGER, INT64 = BIGINT, FLOAT64 = DOUBLE, DECIMAL(p,s) = DECIMAL(p,s) with p at most 18,
+ * DATE, BOOLEAN, VARCHAR. Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR (Troupe
+ * does not pad); any other SQL type has no Troupe type and is refused, naming it.
+ */
+final class SqlTypes {
+
+    private SqlTypes() {
+    }
+
+    static RelDataType toSql(DataType type, boolean nullable, RelDataTypeFactory factory) {
+        RelDataType sql = switch (type.id()) {
+            case INT32 -> factory.createSqlType(SqlTypeName.INTEGER);
+            case INT64 -> factory.createSqlType(SqlTypeName.BIGINT);
+            case FLOAT64 -> factory.createSqlType(SqlTypeName.DOUBLE);
+            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
+            case DATE -> factory.createSqlType(SqlTypeName.DATE);
+            case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
+            case VARCHAR -> factory.createSqlType(SqlTypeName.VARCHAR);
+        };
+        return factory.createTypeWithNullability(sql, nullable);
+    }
+
+    /** @throws UnsupportedSqlException naming the type when Troupe has no such type */
+    static DataType toTroupe(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER -> DataType.INT32;
+            case BIGINT -> DataType.INT64;
+            case DOUBLE, FLOAT, REAL -> DataType.FLOAT64;
+            case DECIMAL -> {
+                if (type.getPrecision() > DataType.MAX_DECIMAL_PRECISION) {
+                    throw new UnsupportedSqlException("type " + type.getFullTypeString() + " (decimals hold at most "
+                            + DataType.MAX_DECIMAL_PRECISION + " digits)");
+                }
+                yield DataType.decimal(type.getPrecision(), type.getScale());
+            }
+            case DATE -> DataType.DATE;
+            case BOOLEAN -> DataType.BOOLEAN;
+            case CHAR, VARCHAR -> DataType.VARCHAR;
+            default -> throw new UnsupportedSqlException("type " + type.getFullTypeString());
+        };
+    }
+}

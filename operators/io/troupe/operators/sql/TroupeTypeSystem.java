@@ -1,0 +1,59 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.types.DataType;
+
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Calcite's view of Troupe's types, so that the types the validator derives are the ones Troupe's plan
+ * nodes compute: decimals of at most 18 digits (a long's unscaled value), SUM of integers a BIGINT and
+ * of DECIMAL(p,s) a DECIMAL(18,s), AVG a DOUBLE, VARCHAR without a length, and CASE/UNION over strings of
+ * different lengths a VARCHAR rather than a blank-padded CHAR. Calcite 1.42 made
+ * {@code getMaxNumericPrecision/Scale} final (CALCITE-7351): the decimal bounds are set through
+ * {@link #getMaxPrecision} and {@link #getMaxScale} instead.
+ */
+final class TroupeTypeSystem extends RelDataTypeSystemImpl {
+
+    static final TroupeTypeSystem INSTANCE = new TroupeTypeSystem();
+
+    private TroupeTypeSystem() {
+    }
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        return switch (typeName) {
+            case DECIMAL -> DataType.MAX_DECIMAL_PRECISION;
+            case VARCHAR, CHAR -> Integer.MAX_VALUE;
+            default -> super.getMaxPrecision(typeName);
+        };
+    }
+
+    @Override
+    public int getMaxScale(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : super.getMaxScale(typeName);
+    }
+
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory factory, RelDataType argument) {
+        RelDataType sum = switch (argument.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
+            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, DataType.MAX_DECIMAL_PRECISION,
+                    argument.getScale());
+            default -> argument;
+        };
+        return factory.createTypeWithNullability(sum, argument.isNullable());
+    }
+
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory factory, RelDataType argument) {
+        return factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.DOUBLE), argument.isNullable());
+    }
+}

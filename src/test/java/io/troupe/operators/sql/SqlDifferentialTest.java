@@ -1,0 +1,189 @@
+package io.troupe.operators.sql;
+
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.Troupe;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.table.Table;
+import io.troupe.oracle.DuckDbOracle;
+import io.troupe.oracle.ResultComparator;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * SQL through {@code troupe.sql} against DuckDB running the same text over the same generated tables
+ * ({@link SqlTables}): one case per statement, covering what the SQL front end lowers (filters,
+ * projections, every join kind, aggregates, sort with limit/offset, union, subqueries that decorrelate
+ * into joins). Rows compare as multisets, in order where the statement orders them totally. Each
+ * statement runs with 0 workers and with 2.
+ */
+class SqlDifferentialTest {
+
+    /** A statement, and whether its ORDER BY fixes the order of every row. */
+    private record Case(String sql, boolean ordered) {
+    }
+
+    private static final List<Case> CASES = new ArrayList<>();
+
+    private static void multiset(String sql) {
+        CASES.add(new Case(sql, false));
+    }
+
+    private static void ordered(String sql) {
+        CASES.add(new Case(sql, true));
+    }
+
+    static {
+        // filters
+        multiset("SELECT id, amount FROM orders WHERE qty > 5");
+        multiset("SELECT id FROM orders WHERE qty > 5 AND status = 'open'");
+        multiset("SELECT id, status, amount FROM orders WHERE status = 'open' OR amount > 900");
+        multiset("SELECT id FROM orders WHERE NOT (qty < 3)");
+        multiset("SELECT id, cust FROM orders WHERE status IS NULL");
+        multiset("SELECT id FROM orders WHERE amount IS NOT NULL AND cust IS NULL");
+        multiset("SELECT id, qty FROM orders WHERE qty BETWEEN 3 AND 7");
+        multiset("SELECT id FROM orders WHERE qty NOT BETWEEN 3 AND 7");
+        multiset("SELECT id, cust FROM orders WHERE cust IN (1, 2, 3, 50, 199, 240)");
+        multiset("SELECT id, status FROM orders WHERE status NOT IN ('open', 'closed')");
+        multiset("SELECT id, cust FROM orders WHERE cust IN (0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, "
+                + "45, 48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81, 84, 87, 90)");
+        multiset("SELECT id FROM orders WHERE status LIKE 'o%'");
+        multiset("SELECT id, name FROM customers WHERE name LIKE '_a%' OR name NOT LIKE '%1%'");
+        multiset("SELECT id, odate FROM orders WHERE odate >= DATE '2024-03-01' AND odate < DATE '2024-06-01'");
+        multiset("SELECT id, amount FROM orders WHERE amount > 100.50 AND amount <= 250");
+        multiset("SELECT id FROM orders WHERE id % 7 = 3");
+        multiset("SELECT id, score FROM customers WHERE score > 0.5");
+        multiset("SELECT id, status FROM orders WHERE status <> 'open'");
+        multiset("SELECT id, credit FROM customers WHERE credit < 0 OR since < DATE '2016-01-01'");
+        multiset("SELECT id, active FROM customers WHERE active");
+        multiset("SELECT id FROM customers WHERE NOT active OR active IS NULL");
+        multiset("SELECT id FROM customers WHERE active IS NOT TRUE AND (score > 0.3) IS TRUE");
+        multiset("SELECT id, active = (score > 0.5), active IS FALSE, active IS NOT FALSE FROM customers");
+        multiset("SELECT id, odate FROM orders WHERE odate > '2024-05-01'");
+        // projections
+        multiset("SELECT id, qty * 2 + 1 AS q, amount * 2, -qty FROM orders");
+        multiset("SELECT id, amount - 10.25, amount * qty, cust + id FROM orders");
+        multiset("SELECT id, CASE WHEN qty > 5 THEN 'big' WHEN qty > 2 THEN 'mid' ELSE 'small' END FROM orders");
+        multiset("SELECT id, CASE status WHEN 'open' THEN 1 WHEN 'closed' THEN 2 END FROM orders");
+        multiset("SELECT id, COALESCE(status, 'none'), COALESCE(cust, -1) FROM orders");
+        multiset("SELECT id, UPPER(name), LOWER(region), CHAR_LENGTH(name) FROM customers");
+        multiset("SELECT id, SUBSTRING(name FROM 2 FOR 3) FROM customers");
+        multiset("SELECT id, EXTRACT(YEAR FROM odate), EXTRACT(MONTH FROM odate), EXTRACT(DAY FROM odate) FROM orders");
+        multiset("SELECT id, ROUND(score, 2), CAST(id AS BIGINT), CAST(credit AS DOUBLE) FROM customers");
+        multiset("SELECT id, 1, 2.50, 'x', DATE '2024-01-01', TRUE, CAST(NULL AS INTEGER) FROM customers WHERE id < 3");
+        multiset("SELECT id, CAST(odate AS VARCHAR), CAST(qty AS VARCHAR), CAST('42' AS INTEGER) FROM orders");
+        multiset("SELECT id, qty > 5 AS big, status IS NULL AS missing FROM orders");
+        // joins
+        multiset("SELECT o.id, c.name FROM orders o JOIN customers c ON o.cust = c.id");
+        multiset("SELECT o.id, c.name FROM orders o, customers c WHERE o.cust = c.id AND c.region = 'north'");
+        multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id");
+        multiset("SELECT o.id, c.id FROM orders o RIGHT JOIN customers c ON o.cust = c.id");
+        multiset("SELECT o.id, c.id, c.region FROM orders o FULL JOIN customers c ON o.cust = c.id");
+        multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND o.qty > 5");
+        multiset("SELECT o.id, c.name, r.code FROM orders o JOIN customers c ON o.cust = c.id "
+                + "JOIN regions r ON c.region = r.name WHERE o.qty < 4");
+        multiset("SELECT o.id, c.id FROM orders o JOIN customers c ON o.cust = c.id AND o.qty > c.id % 10");
+        multiset("SELECT a.id, b.id FROM orders a JOIN orders b ON a.id = b.id + 1 WHERE a.qty = b.qty");
+        multiset("SELECT o.id, c.name FROM orders o JOIN customers c ON o.id = c.id");
+        multiset("SELECT c.name, r.code FROM customers c LEFT JOIN regions r ON c.region = r.name");
+        multiset("SELECT * FROM orders o JOIN customers c ON o.cust = c.id WHERE c.id < 20");
+        multiset("SELECT x.id, c.name FROM (SELECT id, qty FROM orders UNION ALL SELECT id, qty FROM orders) x "
+                + "JOIN customers c ON x.id = c.id");
+        multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id "
+                + "WHERE o.qty > 5 OR o.qty IS NULL");
+        multiset("SELECT o.id, c.id FROM orders o FULL JOIN customers c ON o.cust = c.id WHERE c.region = 'north'");
+        // aggregates
+        multiset("SELECT a.status, b.status, COUNT(*) FROM orders a JOIN orders b ON a.id = b.id + 1 "
+                + "GROUP BY a.status, b.status");
+        multiset("SELECT status, COUNT(*), SUM(amount), MIN(odate), MAX(qty), AVG(qty) FROM orders GROUP BY status");
+        multiset("SELECT COUNT(*), COUNT(status), SUM(qty), AVG(amount), MIN(amount), MAX(odate) FROM orders");
+        multiset("SELECT cust, COUNT(DISTINCT status) FROM orders GROUP BY cust");
+        multiset("SELECT c.region, COUNT(*), SUM(o.amount) FROM orders o JOIN customers c ON o.cust = c.id "
+                + "GROUP BY c.region HAVING COUNT(*) > 10");
+        multiset("SELECT EXTRACT(YEAR FROM odate) AS y, status, COUNT(*) FROM orders "
+                + "GROUP BY EXTRACT(YEAR FROM odate), status");
+        multiset("SELECT SUM(amount * qty), SUM(score) FROM orders o JOIN customers c ON o.cust = c.id WHERE qty > 2");
+        multiset("SELECT region, MIN(name), MAX(name), AVG(score), SUM(credit) FROM customers GROUP BY region");
+        multiset("SELECT qty, status, COUNT(*) FROM orders WHERE cust IS NOT NULL GROUP BY qty, status");
+        multiset("SELECT * FROM regions");
+        multiset("SELECT status, COUNT(*) FROM orders GROUP BY 1 HAVING SUM(qty) > 100");
+        multiset("SELECT qty AS q, COUNT(*) FROM orders GROUP BY q");
+        multiset("SELECT COUNT(*), SUM(amount), MIN(status) FROM orders WHERE qty > 100");
+        multiset("SELECT status, COUNT(*) FROM orders WHERE qty > 100 GROUP BY status");
+        multiset("SELECT DISTINCT status, qty FROM orders");
+        multiset("SELECT id FROM orders WHERE id != 5 AND qty <> 3");
+        // sort, limit, offset
+        ordered("SELECT cust, SUM(qty) AS s FROM orders GROUP BY cust ORDER BY 2 DESC, 1 NULLS FIRST LIMIT 7");
+        ordered("SELECT id, amount FROM orders ORDER BY amount DESC NULLS LAST, id LIMIT 10");
+        ordered("SELECT id, qty FROM orders ORDER BY id LIMIT 5 OFFSET 10");
+        ordered("SELECT id, name FROM customers ORDER BY name, id");
+        ordered("SELECT status, COUNT(*) AS c FROM orders GROUP BY status ORDER BY c DESC, status NULLS FIRST");
+        ordered("SELECT id, odate FROM orders ORDER BY odate NULLS FIRST, id OFFSET 2990");
+        ordered("SELECT id FROM orders ORDER BY qty * 2, id DESC LIMIT 20");
+        ordered("SELECT id, status FROM orders ORDER BY odate NULLS LAST, amount DESC NULLS FIRST, id");
+        ordered("SELECT c.name, o.id FROM orders o JOIN customers c ON o.cust = c.id "
+                + "ORDER BY c.name DESC, o.id LIMIT 15");
+        // union
+        multiset("SELECT id FROM customers UNION ALL SELECT cust FROM orders WHERE cust IS NOT NULL");
+        multiset("SELECT status FROM orders UNION SELECT region FROM customers");
+        multiset("SELECT id FROM customers UNION ALL SELECT id FROM orders WHERE qty = 1");
+        // subqueries and WITH
+        multiset("SELECT id FROM orders WHERE cust IN (SELECT id FROM customers WHERE region = 'north')");
+        multiset("SELECT c.id FROM customers c "
+                + "WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 8)");
+        multiset("SELECT c.id FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id)");
+        multiset("SELECT o.id FROM orders o "
+                + "WHERE o.qty > (SELECT AVG(o2.qty) FROM orders o2 WHERE o2.cust = o.cust)");
+        multiset("SELECT s.status, s.n FROM (SELECT status, COUNT(*) AS n FROM orders GROUP BY status) s "
+                + "WHERE s.n > 5");
+        multiset("WITH big AS (SELECT cust, SUM(amount) AS total FROM orders GROUP BY cust) "
+                + "SELECT c.name, b.total FROM big b JOIN customers c ON b.cust = c.id WHERE b.total > 3000");
+    }
+
+    private static Troupe troupe;
+    private static DuckDbOracle duck;
+
+    @BeforeAll
+    static void load() throws Exception {
+        List<Table> tables = SqlTables.generate(11);
+        troupe = Troupe.start(TroupeSettings.load());
+        tables.forEach(troupe::register);
+        duck = new DuckDbOracle();
+        duck.load(tables);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (troupe != null) {
+            troupe.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> shouldMatchDuckDb() {
+        assertEquals(true, CASES.size() >= 40, "cases: " + CASES.size());
+        return CASES.stream().flatMap(c -> Stream.of(0, 2).map(workers -> DynamicTest.dynamicTest(
+                workers + " workers: " + c.sql(), () -> check(c, workers))));
+    }
+
+    private static void check(Case c, int workers) throws Exception {
+        List<List<Object>> expected = duck.query(c.sql()).rows();
+        QueryResult result = troupe.sql(c.sql(), QueryOptions.defaults().withWorkers(workers));
+        List<List<Object>> actual = DuckDbOracle.normalise(result.rows());
+        assertNull(ResultComparator.compare(expected, actual, c.ordered()),
+                () -> c.sql() + "\n" + troupe.explainSql(c.sql()));
+    }
+}

@@ -1,0 +1,111 @@
+package io.troupe.operators.sql;
+
+import io.troupe.operators.table.Catalog;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a user reads when a statement cannot be planned: the line and column, the token or name at fault
+ * with the statement's line and a caret under it, the nearest known table or column, and "unsupported in
+ * SQL" for what Troupe does not run yet rather than an exception from inside Calcite.
+ */
+class SqlErrorsTest {
+
+    private static final Catalog CATALOG = new Catalog();
+
+    @BeforeAll
+    static void tables() {
+        SqlTables.generate(3).forEach(CATALOG::register);
+    }
+
+    private static SqlException error(String sql) {
+        return assertThrows(SqlException.class, () -> new SqlPlanner(CATALOG).plan(sql));
+    }
+
+    @Test
+    void shouldPointAtTheUnexpectedTokenOfASyntaxError() {
+        SqlException e = error("SELECT id,\n       qty\nFORM orders");
+        assertEquals("syntax error: unexpected \"orders\" at line 3, column 6\n"
+                + "  FORM orders\n"
+                + "       ^", e.getMessage());
+        assertEquals(3, e.line());
+        assertEquals(6, e.column());
+    }
+
+    @Test
+    void shouldSuggestTheNearestTable() {
+        assertEquals("unknown table 'ordrs' (did you mean 'orders'?) at line 1, column 15\n"
+                + "  SELECT * FROM ordrs\n"
+                + "                ^", error("SELECT * FROM ordrs").getMessage());
+    }
+
+    @Test
+    void shouldListTheTablesWhenNoneIsClose() {
+        assertEquals("unknown table 'lineitem'; known tables: customers, orders, regions at line 1, column 15\n"
+                + "  SELECT * FROM lineitem\n"
+                + "                ^", error("SELECT * FROM lineitem").getMessage());
+    }
+
+    @Test
+    void shouldSuggestTheNearestColumnOfTheTablesNamed() {
+        assertEquals("unknown column 'amout' (did you mean 'amount'?) at line 1, column 10\n"
+                + "  SELECT o.amout FROM orders o\n"
+                + "           ^", error("SELECT o.amout FROM orders o").getMessage());
+        assertTrue(error("SELECT nme FROM customers").getMessage().startsWith(
+                "unknown column 'nme' (did you mean 'name'?) at line 1, column 8"));
+    }
+
+    @Test
+    void shouldNameAnUnknownFunctionWhereItIs() {
+        SqlException e = error("SELECT nosuch(qty) FROM orders");
+        assertTrue(e.getMessage().startsWith(
+                "No match found for function signature nosuch(<NUMERIC>) at line 1, column 8"),
+                e.getMessage());
+        assertEquals(1, e.line());
+        assertEquals(8, e.column());
+    }
+
+    @Test
+    void shouldSayAWindowFunctionIsUnsupported() {
+        SqlException e = error("SELECT id,\n  ROW_NUMBER() OVER (ORDER BY id) AS n\nFROM orders");
+        assertTrue(e.getMessage().startsWith("unsupported in SQL: window functions"), e.getMessage());
+        assertTrue(e.getMessage().contains(" at line 2, column 3\n    ROW_NUMBER() OVER (ORDER BY id) AS n\n    ^"),
+                e.getMessage());
+    }
+
+    @Test
+    void shouldSayWhatElseIsUnsupported() {
+        assertTrue(error("INSERT INTO regions SELECT * FROM regions").getMessage()
+                .startsWith("unsupported in SQL: INSERT statements"));
+        assertTrue(error("SELECT name FROM regions INTERSECT SELECT region FROM customers").getMessage()
+                .startsWith("unsupported in SQL: INTERSECT at line 1, column"));
+        assertTrue(error("SELECT region, COUNT(*) FROM customers GROUP BY ROLLUP(region)").getMessage()
+                .startsWith("unsupported in SQL: ROLLUP"));
+        SqlException cross = error("SELECT * FROM orders, regions");
+        assertTrue(cross.getMessage().startsWith("unsupported in SQL: joins without an equality"), cross.getMessage());
+        assertEquals(0, cross.line());
+        assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
+                .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) "
+                        + "at line 1, column 23"));
+        assertTrue(error("SELECT odate + INTERVAL '1' DAY FROM orders").getMessage()
+                .startsWith("unsupported in SQL: intervals and date arithmetic"));
+        assertEquals("unsupported in SQL: CROSS JOIN (Troupe's joins are hash joins on equalities for now) "
+                + "at line 1, column 28\n  SELECT * FROM orders CROSS JOIN regions\n                             ^",
+                error("SELECT * FROM orders CROSS JOIN regions").getMessage());
+        assertTrue(error("SELECT * FROM orders o JOIN customers c ON o.cust < c.id").getMessage()
+                .startsWith("unsupported in SQL: a join on `o`.`cust` < `c`.`id` (Troupe's joins are hash joins"));
+        assertTrue(error("SELECT id FROM orders WHERE cust NOT IN (SELECT id FROM customers)").getMessage()
+                .startsWith("unsupported in SQL: NOT IN (subquery), which needs a join without an equality "
+                        + "(write NOT EXISTS) at line 1, column 29"));
+        assertTrue(error("SELECT name, NULL FROM regions").getMessage()
+                .startsWith("unsupported in SQL: a NULL of no type (write CAST(NULL AS INTEGER) or another type)"));
+        assertTrue(error("SELECT 1").getMessage().startsWith("unsupported in SQL: VALUES and SELECT without FROM"));
+        assertTrue(error("SELECT c.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND c.id > 5")
+                .getMessage().startsWith("unsupported in SQL: a condition other than equalities"));
+    }
+}
