@@ -1,12 +1,7 @@
 package io.troupe.actors.cluster;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.aeron.driver.MediaDriver;
 import io.troupe.actors.api.QueryOptions;
-import io.troupe.cli.loadtest.TableFiles;
-import io.troupe.config.ClusterSettings;
-import io.troupe.config.TroupeSettings;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,14 +42,20 @@ class ClientNodeChoiceTest {
         try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
                 .aeronDirectoryName(driverDir.toString()).dirDeleteOnShutdown(true));
              DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
-            TroupeNode withDriver = node(first, seed, driverDir.toString(), tables);
+            Map<String, Object> oneWorker = Map.of("troupe.workers.default", 1);
+            TroupeNode withDriver = ClusterQueries.startNode(dir, first, seed, driverDir.toString(), tables, oneWorker);
             started.add(withDriver);
-            started.add(node(TroupeNodeTest.freePort(), seed, "", tables));
-            TroupeCluster client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes",
-                    List.of(seed))).withFallback(ConfigFactory.load()), WAIT);
+            started.add(ClusterQueries.startNode(dir, TroupeNodeTest.freePort(), seed, "", tables, oneWorker));
+            TroupeCluster client = ClusterQueries.connect(seed, WAIT);
             started.add(0, client);
             ClusterQueries.Case c = ClusterQueries.CASES.get(2);
             long deadline = System.nanoTime() + WAIT.toNanos();
+            while (client.nodes().size() < 2) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new AssertionError("the client never listed both nodes: " + client.nodes());
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
             int inARow = 0;
             List<String> failures = new ArrayList<>();
             while (inARow < IN_A_ROW) {
@@ -75,24 +76,10 @@ class ClientNodeChoiceTest {
                     TimeUnit.MILLISECONDS.sleep(200);
                 }
             }
-            assertEquals(2, client.nodes().size(), "both nodes take queries");
         } finally {
             for (AutoCloseable c : started) {
                 c.close();
             }
         }
-    }
-
-    private TroupeNode node(int port, String seed, String driverDir, Path tables) throws Exception {
-        Config config = ConfigFactory.parseMap(Map.of(
-                "troupe.cluster.port", port,
-                "troupe.cluster.seed-nodes", List.of(seed),
-                "troupe.cluster.media-driver-dir", driverDir,
-                "troupe.memory.preallocate", 0,
-                "troupe.workers.default", 1)).withFallback(ConfigFactory.load());
-        TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
-                dir.resolve("node-" + port + ".json"));
-        TableFiles.read(tables).forEach(node.troupe()::register);
-        return node;
     }
 }

@@ -1,7 +1,11 @@
 package io.troupe.actors.cluster;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.config.ClusterSettings;
+import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
@@ -16,7 +20,9 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -142,5 +148,31 @@ public final class ClusterQueries {
             }
             TimeUnit.MILLISECONDS.sleep(200);
         }
+    }
+
+    /**
+     * Starts a node in this JVM on {@code port}, joining through {@code seed}, with the media driver in
+     * {@code driverDir} (empty: none), nothing preallocated, {@code more} settings, its status file in
+     * {@code dir}, and the tables of {@code tables} registered.
+     */
+    public static TroupeNode startNode(Path dir, int port, String seed, String driverDir, Path tables,
+                                       Map<String, Object> more) throws Exception {
+        Map<String, Object> settings = new HashMap<>(Map.of(
+                "troupe.cluster.port", port,
+                "troupe.cluster.seed-nodes", List.of(seed),
+                "troupe.cluster.media-driver-dir", driverDir,
+                "troupe.memory.preallocate", 0));
+        settings.putAll(more);
+        Config config = ConfigFactory.parseMap(settings).withFallback(ConfigFactory.load());
+        TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
+                dir.resolve("node-" + port + ".json"));
+        TableFiles.read(tables).forEach(node.troupe()::register);
+        return node;
+    }
+
+    /** A client joined through {@code seed}, waiting at most {@code wait}. */
+    public static TroupeCluster connect(String seed, Duration wait) throws InterruptedException {
+        return TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
+                .withFallback(ConfigFactory.load()), wait);
     }
 }

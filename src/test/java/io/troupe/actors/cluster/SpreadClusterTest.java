@@ -1,12 +1,7 @@
 package io.troupe.actors.cluster;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import io.aeron.driver.MediaDriver;
 import io.troupe.actors.api.QueryOptions;
-import io.troupe.cli.loadtest.TableFiles;
-import io.troupe.config.ClusterSettings;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.oracle.DuckDbOracle;
@@ -56,20 +51,10 @@ class SpreadClusterTest {
         String seed = "127.0.0.1:" + first;
         for (String join : List.of("repartition", "broadcast")) {
             int port = nodes.isEmpty() ? first : TroupeNodeTest.freePort();
-            Config config = ConfigFactory.parseMap(Map.of(
-                    "troupe.cluster.port", port,
-                    "troupe.cluster.seed-nodes", List.of(seed),
-                    "troupe.cluster.media-driver-dir", driverDir.toString(),
-                    "troupe.memory.preallocate", 0,
-                    "troupe.spread.join", join,
-                    "troupe.workers.default", 2)).withFallback(ConfigFactory.load());
-            TroupeNode node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
-                    dir.resolve("node-" + port + ".json"));
-            nodes.add(node);
-            TableFiles.read(tables).forEach(node.troupe()::register);
+            nodes.add(ClusterQueries.startNode(dir, port, seed, driverDir.toString(), tables,
+                    Map.of("troupe.spread.join", join, "troupe.workers.default", 2)));
         }
-        client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
-                .withFallback(ConfigFactory.load()), WAIT);
+        client = ClusterQueries.connect(seed, WAIT);
         oracle = ClusterQueries.oracle(tables);
     }
 

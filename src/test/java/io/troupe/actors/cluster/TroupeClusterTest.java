@@ -1,13 +1,9 @@
 package io.troupe.actors.cluster;
 
-import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.aeron.driver.MediaDriver;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.wire.RemoteFailure;
-import io.troupe.cli.loadtest.TableFiles;
-import io.troupe.config.ClusterSettings;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
@@ -65,16 +61,9 @@ class TroupeClusterTest {
         Path tables = ClusterQueries.writeTables(dir.resolve("tables"), 20_261_203L);
         int port = TroupeNodeTest.freePort();
         String seed = "127.0.0.1:" + port;
-        Config config = ConfigFactory.parseMap(Map.of(
-                "troupe.cluster.port", port,
-                "troupe.cluster.seed-nodes", List.of(seed),
-                "troupe.cluster.media-driver-dir", driverDir.toString(),
-                "troupe.workers.default", 2)).withFallback(ConfigFactory.load());
-        node = TroupeNode.start(TroupeSettings.from(config), ClusterSettings.from(config), config,
-                dir.resolve("node.json"));
-        TableFiles.read(tables).forEach(node.troupe()::register);
-        client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes", List.of(seed)))
-                .withFallback(ConfigFactory.load()), WAIT);
+        node = ClusterQueries.startNode(dir, port, seed, driverDir.toString(), tables,
+                Map.of("troupe.workers.default", 2));
+        client = ClusterQueries.connect(seed, WAIT);
         oracle = ClusterQueries.oracle(tables);
     }
 
