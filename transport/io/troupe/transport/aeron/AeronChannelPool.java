@@ -33,11 +33,14 @@ import java.util.ArrayDeque;
 public final class AeronChannelPool implements AutoCloseable {
 
     /**
-     * Idle logs kept: enough for the channels of a few queries with a few workers each; 8 logs at
-     * the default 8 MiB term map 192 MiB, and the pool never holds more than the most channels that
+     * Idle logs kept: a Gather has a channel per worker and a query has a worker per processor by
+     * default, so twice the processors (two queries' worth), and at least 8. With fewer than a query's
+     * workers kept, every query opened the rest afresh: on 16 cores, 8 kept, Aeron's Gather of 10M rows
+     * at 16 workers took 41-61 ms against the locked queue's 6-10 ms (docs/performance.md). Each log
+     * maps 3 terms (8 MiB each by default), and the pool never holds more than the most channels that
      * were ever open at once.
      */
-    public static final int MAX_IDLE = 8;
+    public static final int MAX_IDLE = Math.max(8, 2 * Runtime.getRuntime().availableProcessors());
 
     /** A channel's log: its exclusive publication and the subscription that reads it. */
     record Log(ExclusivePublication publication, Subscription subscription) {
