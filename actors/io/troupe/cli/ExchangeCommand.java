@@ -6,6 +6,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import io.troupe.transport.aeron.StandaloneDriver;
 import io.troupe.transport.codec.BatchCodec;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -150,12 +150,7 @@ final class ExchangeCommand implements Callable<Integer> {
     /** Runs the repartition over {@code medium}; fills {@code seconds}; returns the payload bytes per run. */
     private long measure(String medium, TroupeSettings.Transport transport, int mtu, double[] seconds,
                          PrintWriter progress) throws Exception {
-        Path aeronParent = Path.of(System.getProperty("java.io.tmpdir"), "troupe-exchange-" + UUID.randomUUID()
-                .toString().substring(0, 8));
-        Path preferred = Path.of("/dev/shm");
-        if (Files.isDirectory(preferred) && Files.isWritable(preferred)) {
-            aeronParent = preferred.resolve(aeronParent.getFileName());
-        }
+        Path aeronParent = LocalCluster.aeronParent();
         List<Process> started = new ArrayList<>();
         try {
             Path[] drivers = medium.equals(UDP) ? new Path[] {aeronParent.resolve("driver-0"),
@@ -222,7 +217,7 @@ final class ExchangeCommand implements Callable<Integer> {
                     p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
             }
-            deleteTree(aeronParent);
+            IoUtil.delete(aeronParent.toFile(), true);
         }
     }
 
@@ -345,17 +340,6 @@ final class ExchangeCommand implements Callable<Integer> {
     private static int freeUdpPort() throws IOException {
         try (DatagramSocket socket = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 

@@ -283,7 +283,7 @@ final class LocalCluster {
      * A new directory for the cluster's Aeron files (the driver's and each node's own): where Aeron puts
      * a driver by default (/dev/shm on Linux), else java.io.tmpdir. cluster stop removes it whole.
      */
-    private static Path aeronParent() {
+    static Path aeronParent() {
         Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
         Path parent = Files.isDirectory(preferred) && Files.isWritable(preferred) ? preferred
                 : Path.of(System.getProperty("java.io.tmpdir"));

@@ -6,6 +6,7 @@ import io.troupe.config.ClusterSettings;
 import io.troupe.config.TroupeSettings;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import io.troupe.transport.aeron.StandaloneDriver;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -106,7 +107,7 @@ public final class TroupeNode implements AutoCloseable {
             troupe = Troupe.start(troupeSettings, system);
             streams = cluster.mediaDriverDir().isEmpty() ? null : SharedDriverStreams.connect(
                     Path.of(cluster.mediaDriverDir()), cluster.dataPlane(troupeSettings.transport()), DRIVER_WAIT);
-            org.apache.pekko.actor.Address address = Cluster.get(system).selfMember().address();
+            Address address = Cluster.get(system).selfMember().address();
             String nodeId = MembershipTracker.address(address);
             DataPlaneEndpoint endpoint = new DataPlaneEndpoint(nodeId, cluster.host(), cluster.mediaDriverDir(),
                     cluster.dataPort(address.getPort().orElseThrow()));

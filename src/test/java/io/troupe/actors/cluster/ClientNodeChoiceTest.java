@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -38,16 +39,17 @@ class ClientNodeChoiceTest {
         Path tables = ClusterQueries.writeTables(dir.resolve("tables"), 20_261_204L);
         int first = TroupeNodeTest.freePort();
         String seed = "127.0.0.1:" + first;
+        // Closed in the reverse order of their start: the client, the nodes, then the driver they use.
         List<AutoCloseable> started = new ArrayList<>();
-        try (MediaDriver driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-                .aeronDirectoryName(driverDir.toString()).dirDeleteOnShutdown(true));
-             DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
+        try (DuckDbOracle oracle = ClusterQueries.oracle(tables)) {
+            started.add(MediaDriver.launchEmbedded(new MediaDriver.Context()
+                    .aeronDirectoryName(driverDir.toString()).dirDeleteOnShutdown(true)));
             Map<String, Object> oneWorker = Map.of("troupe.workers.default", 1);
             TroupeNode withDriver = ClusterQueries.startNode(dir, first, seed, driverDir.toString(), tables, oneWorker);
             started.add(withDriver);
             started.add(ClusterQueries.startNode(dir, TroupeNodeTest.freePort(), seed, "", tables, oneWorker));
             TroupeCluster client = ClusterQueries.connect(seed, WAIT);
-            started.add(0, client);
+            started.add(client);
             ClusterQueries.Case c = ClusterQueries.CASES.get(2);
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (client.nodes().size() < 2) {
@@ -77,6 +79,7 @@ class ClientNodeChoiceTest {
                 }
             }
         } finally {
+            Collections.reverse(started);
             for (AutoCloseable c : started) {
                 c.close();
             }
