@@ -18,6 +18,7 @@ import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
@@ -107,7 +108,10 @@ final class RelLowering {
 
     /**
      * A hash join on the conjuncts that equate an expression over the left input with one over the right;
-     * for an inner join the other conjuncts filter its output, for the other kinds they are refused.
+     * for an inner join the other conjuncts filter its output, for the other kinds they are refused. A join
+     * with no such equality (a cross join, an inequality, the single row of an uncorrelated scalar subquery or
+     * of NOT IN's counts) hashes on the constant 0: every build row is in one chain, which each probe row
+     * walks, so it is a nested loop over the build side: meant for a small one.
      */
     private Lowered join(Join join) {
         Lowered left = lower(join.getLeft());
@@ -118,7 +122,9 @@ final class RelLowering {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         Expr on = null;
         Expr rest = null;
-        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+        // An equality common to every branch of an OR (TPC-H q19) is a key: pulled out, it is one more conjunct.
+        RexNode condition = RexUtil.pullFactors(join.getCluster().getRexBuilder(), join.getCondition());
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
             Expr e = rex(joined, join, conjunct);
             if (equatesSides(conjunct, leftCount)) {
                 on = on == null ? e : on.and(e);
@@ -135,14 +141,12 @@ final class RelLowering {
             case ANTI -> JoinType.ANTI;
             default -> throw new UnsupportedSqlException(join.getJoinType() + " joins");
         };
-        if (on == null) {
-            throw new UnsupportedSqlException("joins without an equality between their two inputs (cross joins, "
-                    + "non-equi joins, and the scalar subqueries and NOT IN that become such joins): Troupe's joins "
-                    + "are hash joins for now");
-        }
         if (rest != null && type != JoinType.INNER) {
             throw new UnsupportedSqlException("a condition other than equalities between the two inputs in an "
                     + type + " join's ON (" + rest + ")");
+        }
+        if (on == null) {
+            on = Expr.lit(0).eq(Expr.lit(0));
         }
         Plan plan = left.plan.join(right.plan, type, on);
         List<String> columns = type.emitsRight() ? both : left.columns;
@@ -181,17 +185,22 @@ final class RelLowering {
         }
         List<Expr> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
-            calls.add(aggregateCall(in, call).as(name(aggregate, field++)));
+            calls.add(aggregateCall(in, aggregate, call).as(name(aggregate, field++)));
         }
         return aliased(in.plan.aggregate(keys, calls.toArray(Expr[]::new)), aggregate);
     }
 
-    private static Expr aggregateCall(Lowered in, AggregateCall call) {
+    private static Expr aggregateCall(Lowered in, Aggregate aggregate, AggregateCall call) {
         if (call.filterArg >= 0 || call.hasFilter() || !call.getCollation().getFieldCollations().isEmpty()) {
             throw new UnsupportedSqlException("aggregate " + call + " (FILTER and WITHIN GROUP)");
         }
         List<Integer> args = call.getArgList();
         SqlKind kind = call.getAggregation().getKind();
+        if (kind == SqlKind.LITERAL_AGG) {
+            // Its literal for every group (the marker Calcite's IN and NOT IN rewrites join on): every group has a
+            // row, so the MAX of the literal is the literal.
+            return Expr.max(rex(in, aggregate, call.rexList.get(0)));
+        }
         if (kind == SqlKind.COUNT && args.isEmpty()) {
             return Expr.count();
         }

@@ -67,6 +67,9 @@ final class RexLowering {
     }
 
     private Expr call(RexCall call) {
+        if (ConstantDates.isIntervalArithmetic(call)) {
+            return Expr.lit(ConstantDates.fold(call));
+        }
         List<RexNode> ops = call.getOperands();
         SqlOperator op = call.getOperator();
         return switch (call.getKind()) {

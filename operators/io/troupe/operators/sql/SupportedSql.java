@@ -7,12 +7,10 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.JoinType;
-import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 
@@ -21,8 +19,8 @@ import java.util.Set;
 
 /**
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
- * window functions, grouping sets, INTERSECT and EXCEPT, LATERAL/UNNEST and the like, intervals, CASTs
- * to types Troupe does not have, CROSS JOIN and ON conditions without an equality, and NOT IN (subquery).
+ * window functions, grouping sets, INTERSECT and EXCEPT, LATERAL/UNNEST and the like, CASTs
+ * to types Troupe does not have, and outer joins whose ON has no equality.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
  * shows after conversion (a FROM list joined on no equality, an uncorrelated scalar subquery, a
  * correlated subquery left over) {@link RelLowering} refuses, without a position.
@@ -47,10 +45,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
         if (call instanceof SqlJoin join) {
             checkJoin(join);
         }
-        if (call.getKind() == SqlKind.NOT_IN && call.operand(1) instanceof SqlSelect) {
-            throw new UnsupportedSqlException("NOT IN (subquery), which needs a join without an equality "
-                    + "(write NOT EXISTS)", call.getParserPosition());
-        }
         String what = switch (call.getKind()) {
             case OVER, WINDOW -> "window functions (" + call + ")";
             case ROLLUP, CUBE, GROUPING_SETS, GROUPING, GROUP_ID, GROUPING_ID -> call.getKind() + " (grouping sets)";
@@ -65,16 +59,19 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
         return super.visit(call);
     }
 
-    /** Troupe's joins are hash joins: a CROSS JOIN, or an ON without any equality, has nothing to hash on. */
+    /**
+     * An outer join's ON is evaluated inside the join, and Troupe's joins match rows by hashing equalities: an
+     * outer join whose ON has no equality (but for ON TRUE) has nothing to hash on. An inner join without one
+     * (a CROSS JOIN, an ON of inequalities) runs with its condition as a filter over every pair.
+     */
     private static void checkJoin(SqlJoin join) {
-        if (join.getJoinType() == JoinType.CROSS) {
-            throw new UnsupportedSqlException("CROSS JOIN (Troupe's joins are hash joins on equalities for now)",
-                    join.getParserPosition());
-        }
         SqlNode on = join.getCondition();
-        if (join.getConditionType() == JoinConditionType.ON && on != null && !hasEquality(on)) {
-            throw new UnsupportedSqlException("a join on " + on
-                    + " (Troupe's joins are hash joins on equalities for now)", on.getParserPosition());
+        boolean outer = join.getJoinType() == JoinType.LEFT || join.getJoinType() == JoinType.RIGHT
+                || join.getJoinType() == JoinType.FULL;
+        if (outer && join.getConditionType() == JoinConditionType.ON && on != null && !hasEquality(on)
+                && !(on instanceof SqlLiteral literal && Boolean.TRUE.equals(literal.getValue()))) {
+            throw new UnsupportedSqlException("an outer join on " + on
+                    + " (Troupe's outer joins are hash joins on equalities for now)", on.getParserPosition());
         }
     }
 
@@ -88,14 +85,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
         return call.getKind() == SqlKind.AND && call.getOperandList().stream().anyMatch(SupportedSql::hasEquality);
     }
 
-    @Override
-    public Void visit(SqlLiteral literal) {
-        if (literal instanceof SqlIntervalLiteral) {
-            throw new UnsupportedSqlException("intervals and date arithmetic (" + literal + ")",
-                    literal.getParserPosition());
-        }
-        return null;
-    }
 
     /** A type Troupe has no column type for, e.g. DECIMAL(30,2), which Calcite would otherwise narrow silently. */
     @Override

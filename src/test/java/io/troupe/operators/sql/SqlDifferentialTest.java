@@ -148,6 +148,28 @@ class SqlDifferentialTest {
                 + "WHERE s.n > 5");
         multiset("WITH big AS (SELECT cust, SUM(amount) AS total FROM orders GROUP BY cust) "
                 + "SELECT c.name, b.total FROM big b JOIN customers c ON b.cust = c.id WHERE b.total > 3000");
+        // joins without an equality: cross and non-equi joins, uncorrelated scalar subqueries, NOT IN with NULLs
+        multiset("SELECT r.name, c.id FROM regions r CROSS JOIN customers c WHERE c.id < 6");
+        multiset("SELECT r.code, c.id FROM customers c, regions r WHERE c.id < 4");
+        multiset("SELECT o.id, c.id FROM orders o JOIN customers c ON o.qty > c.id WHERE c.id < 3");
+        multiset("SELECT id, amount FROM orders WHERE amount > (SELECT AVG(amount) FROM orders)");
+        multiset("SELECT id, (SELECT MAX(qty) FROM orders) AS m, (SELECT COUNT(*) FROM regions) FROM customers");
+        multiset("SELECT c.id FROM customers c LEFT JOIN regions r ON TRUE WHERE c.id < 5");
+        multiset("SELECT region, COUNT(*) FROM customers GROUP BY region "
+                + "HAVING COUNT(*) > (SELECT COUNT(*) FROM customers) / 10");
+        multiset("SELECT id FROM orders WHERE cust NOT IN (SELECT id FROM customers WHERE region = 'north')");
+        multiset("SELECT id FROM customers WHERE id NOT IN (SELECT cust FROM orders WHERE qty > 8)");
+        multiset("SELECT id FROM customers WHERE id NOT IN (SELECT cust FROM orders WHERE qty > 8 "
+                + "AND cust IS NOT NULL)");
+        multiset("SELECT id, cust FROM orders WHERE cust NOT IN (SELECT id FROM customers WHERE id > 1000)");
+        multiset("SELECT id, cust IN (SELECT id FROM customers WHERE region = 'north') FROM orders");
+        // constant dates plus or minus intervals
+        multiset("SELECT id FROM orders WHERE odate >= DATE '2024-03-01' - INTERVAL '1' MONTH "
+                + "AND odate < DATE '2024-01-31' + INTERVAL '1' MONTH");
+        multiset("SELECT id FROM orders WHERE odate BETWEEN DATE '2024-02-20' AND DATE '2024-02-20' + INTERVAL '10' DAY");
+        // (DuckDB's DATE + INTERVAL is a TIMESTAMP, SQL's a DATE: the CAST makes both a DATE)
+        multiset("SELECT id, CAST(DATE '2023-02-28' + INTERVAL '1' YEAR AS DATE) FROM orders "
+                + "WHERE odate < CAST('2024-03-01' AS DATE) - INTERVAL '14' DAY");
     }
 
     private static Troupe troupe;
