@@ -3,9 +3,7 @@ package io.troupe.operators.sql;
 import io.troupe.actors.api.PreparedSql;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.plan.Plan;
-import io.troupe.operators.table.Table;
 import io.troupe.operators.types.DataType;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
@@ -57,25 +55,21 @@ class PreparedSqlTest {
             new Case("SELECT id, credit FROM customers WHERE active = ? OR credit < ?",
                     List.of(new Object[] {true, new BigDecimal("-100.125")}, new Object[] {false, -400_000})));
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
-        List<Table> tables = SqlTables.generate(11);
-        troupe = Troupe.start(TroupeSettings.load());
-        tables.forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(tables);
+        engines = SqlEngines.start(11);
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 
