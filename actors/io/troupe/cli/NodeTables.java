@@ -45,17 +45,9 @@ record NodeTables(Path csv, Benchmark benchmark, double scale, Partitioning part
         Benchmark benchmark = null;
         double scale = 0;
         if (generate != null) {
-            String[] f = generate.trim().split(":", -1);
-            try {
-                benchmark = Benchmark.parse(f[0]);
-                scale = f.length == 2 ? Double.parseDouble(f[1]) : Double.NaN;
-            } catch (IllegalArgumentException e) {
-                scale = Double.NaN;
-            }
-            if (f.length != 2 || !(scale > 0) || Double.isInfinite(scale)) {
-                throw new IllegalArgumentException("--generate takes BENCHMARK:SF (tpch or tpcds, a positive scale"
-                        + " factor), got '" + generate + "'");
-            }
+            GenerateSpec parsed = GenerateSpec.parse(generate);
+            benchmark = parsed.benchmark();
+            scale = parsed.scale();
         }
         if (csv != null && !Files.isDirectory(csv)) {
             throw new IllegalArgumentException("--tables " + csv + ": not a directory");

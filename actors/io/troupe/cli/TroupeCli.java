@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 @Command(name = "troupe", mixinStandardHelpOptions = true, version = "Troupe 0.1.0",
         description = "An embedded, actor-based parallel query executor for the JVM.",
         subcommands = {DemoCommand.class, BenchCommand.class, AblationCommand.class, GenerateCommand.class,
-                LoadTestCommand.class, NodeCommand.class, ClusterCommand.class, ExchangeCommand.class})
+                LoadTestCommand.class, NodeCommand.class, ClusterCommand.class, ExchangeCommand.class, SqlCommand.class})
 public final class TroupeCli implements Callable<Integer> {
 
     @Spec

@@ -655,6 +655,19 @@ public final class Troupe implements AutoCloseable {
         return new SqlPlanner(catalog).plan(sql);
     }
 
+    /**
+     * One SQL SELECT statement with parameters ({@code ?}) planned once, to run with each execution's values
+     * ({@link PreparedSql}). A parameter takes the type of where it stands ({@code qty > ?} an INTEGER).
+     *
+     * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned, or a parameter's type
+     *                                              cannot be told ({@code SELECT ? FROM t})
+     */
+    public PreparedSql prepareSql(String sql) {
+        notNull(sql, "Troupe.prepareSql", "sql");
+        checkOpen();
+        return new PreparedSql(this, new SqlPlanner(catalog).prepare(sql));
+    }
+
     /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */
     public String explainSql(String sql) {
         notNull(sql, "Troupe.explainSql", "sql");

@@ -19,6 +19,7 @@ import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.ColumnRef;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Literal;
+import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanSerializer;
 import io.troupe.operators.plan.SortKey;
@@ -101,6 +102,7 @@ public final class WireRegistry {
             enumeration(42, JoinType.class),
             family(43, Plan.class, refs -> new PlanSerializer()),
             record(44, Field.class),
+            record(45, Parameter.class),
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),

@@ -106,6 +106,11 @@ final class AggregateNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new AggregateNode(binding.plan(input), binding.exprs(groupBy), binding.exprs(aggregates));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema in = input.deriveSchema(compiler.catalog());
         List<Expression> keys = new ArrayList<>();

@@ -42,6 +42,11 @@ final class AliasNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new AliasNode(binding.plan(input), alias);
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         return input.compile(compiler);
     }

@@ -44,6 +44,11 @@ final class CteNode extends Plan {
 
     /** The subplan's pipeline, which {@link PlanCompiler#materialise} ends in the sink that keeps it. */
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new CteNode(binding.plan(subplan), name);
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         return subplan.compile(compiler);
     }

@@ -56,6 +56,11 @@ final class CteScanNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new CteScanNode((CteNode) binding.plan(cte), alias);
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         PlanCompiler.Materialised kept = compiler.materialise(cte);
         return compiler.source(new CollectedScanSource(kept.result()))

@@ -42,6 +42,11 @@ final class DistinctNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new DistinctNode(binding.plan(input));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema in = input.deriveSchema(compiler.catalog());
         List<Expression> keys = new ArrayList<>();

@@ -25,7 +25,7 @@ import static io.troupe.operators.Arguments.notNull;
  * is {@link #nullOf}. Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
  * error messages.
  */
-public sealed interface Expr permits ColumnRef, Literal, Call, AggregateCall, Alias {
+public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, AggregateCall, Alias {
 
     /**
      * Resolves column names against {@code input} and checks types.

@@ -65,6 +65,11 @@ final class FilterNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new FilterNode(binding.plan(input), binding.expr(predicate), having);
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         Expression bound = bind(input.deriveSchema(compiler.catalog()));
         return input.compile(compiler).then(new FilterOperator(bound));

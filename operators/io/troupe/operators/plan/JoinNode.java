@@ -135,6 +135,11 @@ final class JoinNode extends Plan {
      * probe appended. One state key ties the two: the sink publishes the table under it.
      */
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new JoinNode(binding.plan(left), binding.plan(right), type, binding.expr(on));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         Schema l = left.deriveSchema(compiler.catalog());
         Schema r = right.deriveSchema(compiler.catalog());

@@ -59,6 +59,11 @@ final class LimitNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new LimitNode(binding.plan(input), count, offset);
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         if (input instanceof SortNode sort) {
             return sort.compileTopN(compiler, count, offset);

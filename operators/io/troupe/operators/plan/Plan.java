@@ -151,6 +151,18 @@ public abstract class Plan {
         return new CteScanNode(new CteNode(this, name), name);
     }
 
+    /**
+     * This plan with the value of each {@link Parameter} in its place: parameter {@code ?i} becomes
+     * {@code values.get(i - 1)}. What a prepared statement does with each execution's values; nothing is
+     * planned again. The caller gives each value the parameter's type.
+     *
+     * @throws IllegalArgumentException when a value is missing
+     */
+    public final Plan withParameters(List<Literal> values) {
+        noNulls(values, "Plan.withParameters", "values");
+        return new ParameterBinding(values).plan(this);
+    }
+
     // ------------------------------------------------------------------ analysis
 
     /** Validates the whole plan against {@code catalog} and returns its output schema. */
@@ -291,6 +303,9 @@ public abstract class Plan {
     final PipelineBuilder compile(PlanCompiler compiler) {
         return compiler.compiling(this, () -> compileNode(compiler));
     }
+
+    /** This node over its children as {@code binding} rebuilds them, its expressions' parameters replaced. */
+    abstract Plan withParameters(ParameterBinding binding);
 
     /** Compiles this node: extends or ends its children's pipelines. Runs after validation. */
     abstract PipelineBuilder compileNode(PlanCompiler compiler);

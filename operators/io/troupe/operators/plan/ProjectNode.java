@@ -83,6 +83,11 @@ final class ProjectNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new ProjectNode(binding.plan(input), binding.exprs(columns));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         List<Expression> bound = bind(input.deriveSchema(compiler.catalog()));
         return input.compile(compiler).then(new ProjectOperator(bound));

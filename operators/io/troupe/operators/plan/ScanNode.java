@@ -65,6 +65,11 @@ final class ScanNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return this;
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         Table t = resolve(compiler.catalog());
         int[] all = new int[t.schema().size()];

@@ -49,6 +49,11 @@ final class SeriesNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return this;
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         return compiler.source(new SeriesSource(start, stop));
     }

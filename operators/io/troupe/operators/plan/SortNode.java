@@ -59,6 +59,11 @@ final class SortNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new SortNode(binding.plan(input), binding.keys(keys));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         StateKey<SortedResult> key = compiler.newKey("sort", SortedResult.class);
         SortSpec spec = spec(compiler);

@@ -52,6 +52,11 @@ final class UnionAllNode extends Plan {
     }
 
     @Override
+    Plan withParameters(ParameterBinding binding) {
+        return new UnionAllNode(binding.plan(left), binding.plan(right));
+    }
+
+    @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
         return left.compile(compiler).union(right.compile(compiler));
     }

@@ -4,6 +4,7 @@ import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.types.DataType;
 
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -27,7 +28,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
@@ -43,6 +46,13 @@ final class RelLowering {
     }
 
     private final Set<String> aliases = new HashSet<>();
+    /** The type of each parameter ({@code ?}) met, by 1-based position. */
+    private final Map<Integer, DataType> parameters = new TreeMap<>();
+
+    /** The type of each parameter of the relations lowered so far, by 1-based position. */
+    Map<Integer, DataType> parameters() {
+        return parameters;
+    }
 
     /** The plan of {@code rel}, its output columns named {@code names}: a projection on top does the naming. */
     Plan lower(RelNode rel, List<String> names) {
@@ -286,8 +296,8 @@ final class RelLowering {
         return rel.getRowType().getFieldNames().get(i).replace('.', '_');
     }
 
-    private static Expr rex(Lowered in, RelNode where, RexNode node) {
-        return new RexLowering(in.columns, where.getCluster().getRexBuilder()).lower(node);
+    private Expr rex(Lowered in, RelNode where, RexNode node) {
+        return new RexLowering(in.columns, where.getCluster().getRexBuilder(), parameters).lower(node);
     }
 
     private static String what(RelNode rel) {

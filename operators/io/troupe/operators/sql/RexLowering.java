@@ -4,12 +4,14 @@ import io.troupe.operators.expr.Function;
 import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Literal;
+import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -25,6 +27,7 @@ import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BinaryOperator;
 
 /**
@@ -33,16 +36,20 @@ import java.util.function.BinaryOperator;
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
  * substring/upper/lower/char_length, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
- * first. Anything else is refused by name.
+ * first. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
+ * recorded in {@code parameters} by position, for the prepared statement to check each value against.
+ * Anything else is refused by name.
  */
 final class RexLowering {
 
     private final List<String> columns;
     private final RexBuilder rexBuilder;
+    private final Map<Integer, DataType> parameters;
 
-    RexLowering(List<String> columns, RexBuilder rexBuilder) {
+    RexLowering(List<String> columns, RexBuilder rexBuilder, Map<Integer, DataType> parameters) {
         this.columns = columns;
         this.rexBuilder = rexBuilder;
+        this.parameters = parameters;
     }
 
     Expr lower(RexNode node) {
@@ -58,10 +65,14 @@ final class RexLowering {
         if (node instanceof RexCall call) {
             return call(call);
         }
+        if (node instanceof RexDynamicParam param) {
+            Parameter lowered = new Parameter(param.getIndex() + 1, SqlTypes.toTroupe(param.getType()));
+            parameters.put(lowered.position(), lowered.type());
+            return lowered;
+        }
         throw new UnsupportedSqlException(switch (node.getKind()) {
             case CORREL_VARIABLE, FIELD_ACCESS -> "correlated subqueries that cannot be decorrelated (" + node + ")";
             case SCALAR_QUERY, EXISTS, IN, SOME, ALL -> "subqueries here (" + node + ")";
-            case DYNAMIC_PARAM -> "parameters (?)";
             default -> "expression " + node;
         });
     }

@@ -14,10 +14,12 @@ import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -77,10 +79,27 @@ public final class SqlPlanner {
     /**
      * The plan of one SELECT statement; its output columns are named as the statement names them.
      *
-     * @throws SqlException when the statement is not valid SQL over the catalog, or uses what Troupe does not run
+     * @throws SqlException when the statement is not valid SQL over the catalog, uses what Troupe does not run,
+     *                      or has parameters ({@code ?}: {@link #prepare} it)
      */
     public Plan plan(String sql) {
         notNull(sql, "SqlPlanner.plan", "sql");
+        PreparedPlan prepared = prepare(sql);
+        if (prepared.parameterCount() > 0) {
+            throw new SqlException("the statement has " + prepared.parameterCount() + " parameter(s) (?): prepare it "
+                    + "and give their values with each execution", 0, 0, null);
+        }
+        return prepared.plan();
+    }
+
+    /**
+     * One SELECT statement planned once, its parameters ({@code ?}) left open for each execution's values.
+     *
+     * @throws SqlException when the statement is not valid SQL over the catalog, uses what Troupe does not run,
+     *                      or has a parameter whose type cannot be told from where it stands ({@code SELECT ?})
+     */
+    public PreparedPlan prepare(String sql) {
+        notNull(sql, "SqlPlanner.prepare", "sql");
         SqlErrors errors = new SqlErrors(sql, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
@@ -93,7 +112,9 @@ public final class SqlPlanner {
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
-            return new RelLowering().lower(rel, root.validatedRowType.getFieldNames());
+            RelLowering lowering = new RelLowering();
+            Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames());
+            return new PreparedPlan(sql, plan, parameterCount(parsed), lowering.parameters());
         } catch (SqlParseException e) {
             throw errors.syntax(e);
         } catch (ValidationException e) {
@@ -110,6 +131,19 @@ public final class SqlPlanner {
         } finally {
             planner.close();
         }
+    }
+
+    /** The number of {@code ?} in the statement (the parser numbers them from 0 in order). */
+    private static int parameterCount(SqlNode parsed) {
+        int[] count = {0};
+        parsed.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlDynamicParam param) {
+                count[0] = Math.max(count[0], param.getIndex() + 1);
+                return null;
+            }
+        });
+        return count[0];
     }
 
     private FrameworkConfig config() {

@@ -11,6 +11,7 @@ import org.duckdb.DuckDBConnection;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -107,22 +108,38 @@ public final class DuckDbOracle implements AutoCloseable {
     /** Runs {@code sql} and returns its rows, normalised. */
     public Result query(String sql) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            ResultSetMetaData md = rs.getMetaData();
-            int n = md.getColumnCount();
-            List<String> types = new ArrayList<>(n);
-            for (int c = 1; c <= n; c++) {
-                types.add(md.getColumnTypeName(c));
-            }
-            List<List<Object>> rows = new ArrayList<>();
-            while (rs.next()) {
-                Object[] row = new Object[n];
-                for (int c = 1; c <= n; c++) {
-                    row[c - 1] = normalise(rs.getObject(c));
-                }
-                rows.add(Arrays.asList(row));
-            }
-            return new Result(types, rows);
+            return result(rs);
         }
+    }
+
+    /** Runs {@code sql} as a prepared statement with {@code params} for its {@code ?}, in order. */
+    public Result query(String sql, Object... params) throws SQLException {
+        try (PreparedStatement s = connection.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = s.executeQuery()) {
+                return result(rs);
+            }
+        }
+    }
+
+    private static Result result(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        List<String> types = new ArrayList<>(n);
+        for (int c = 1; c <= n; c++) {
+            types.add(md.getColumnTypeName(c));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int c = 1; c <= n; c++) {
+                row[c - 1] = normalise(rs.getObject(c));
+            }
+            rows.add(Arrays.asList(row));
+        }
+        return new Result(types, rows);
     }
 
     /** The number of rows {@code sql} returns, without fetching them. */

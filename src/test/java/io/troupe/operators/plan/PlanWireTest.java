@@ -56,7 +56,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Plans over the wire ({@link PlanSerializer} through {@link WireCodec}): a plan with every node kind,
  * expression kind, function, aggregate, join type, sort order and literal type (DECIMAL, DATE and
- * typed and untyped NULLs among them) decodes to the same plan node for node, re-encodes to the same
+ * typed and untyped NULLs among them, and a parameter) decodes to the same plan node for node, re-encodes to the same
  * bytes, explains the same and runs to the same rows; and every node class of this package has a tag.
  */
 class PlanWireTest {
@@ -92,7 +92,8 @@ class PlanWireTest {
 
     /** One plan with every kind the wire must carry. */
     private static Plan everything() {
-        Plan shared = Plan.scan("t").filter(col("i").isNotNull()).share("base");
+        Plan shared = Plan.scan("t").filter(col("i").isNotNull().and(col("i").ge(new Parameter(1, DataType.INT32))))
+                .share("base");
         Plan nested = shared.as("n").project(col("n.i").as("k"), col("n.s").as("w")).share("keys");
         Plan computed = Plan.scan("t").as("x").project(
                 col("x.i").plus(lit(1)).as("add"), col("x.i").minus(lit(1)).as("sub"),
@@ -148,10 +149,14 @@ class PlanWireTest {
         Plan decoded = roundTrip(plan);
         try (Troupe troupe = Troupe.start(TroupeSettings.load().withDefaultWorkers(0).withBatchSize(4))) {
             troupe.register(table());
-            assertEquals(troupe.explain(plan), troupe.explain(decoded));
-            List<List<Object>> rows = troupe.execute(plan).rows();
+            // The parameter sits in a shared subplan used three times: binding keeps it one subplan.
+            List<Literal> zero = List.of(new Literal(0, DataType.INT32));
+            Plan bound = plan.withParameters(zero);
+            assertEquals(plan.sharedSubplans().size(), bound.sharedSubplans().size());
+            assertEquals(troupe.explain(bound), troupe.explain(decoded.withParameters(zero)));
+            List<List<Object>> rows = troupe.execute(bound).rows();
             assertTrue(rows.size() > 3, "the test plan should return rows, got " + rows);
-            assertEquals(rows, troupe.execute(decoded).rows());
+            assertEquals(rows, troupe.execute(decoded.withParameters(zero)).rows());
         }
     }
 
@@ -239,6 +244,11 @@ class PlanWireTest {
 
             @Override
             Schema deriveSchema(io.troupe.operators.table.Catalog catalog) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            Plan withParameters(ParameterBinding binding) {
                 throw new UnsupportedOperationException();
             }
 

@@ -2,9 +2,7 @@ package io.troupe.operators.sql;
 
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryResult;
-import io.troupe.operators.table.Table;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
 
@@ -172,25 +170,21 @@ class SqlDifferentialTest {
                 + "WHERE odate < CAST('2024-03-01' AS DATE) - INTERVAL '14' DAY");
     }
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
-        List<Table> tables = SqlTables.generate(11);
-        troupe = Troupe.start(TroupeSettings.load());
-        tables.forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(tables);
+        engines = SqlEngines.start(11);
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 

@@ -1,0 +1,234 @@
+package io.troupe.cli;
+
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.RunningQuery;
+import io.troupe.actors.api.Troupe;
+import io.troupe.config.Spelling;
+import io.troupe.operators.TroupeException;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.types.Field;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What {@code bin/troupe sql} does with one statement or one backslash command, wherever it came from (the
+ * keyboard, {@code -f}, {@code -c}). A statement is planned ({@link Troupe#planSql}), then run with the
+ * session's options while a {@link StatementProgress} line shows how long it has run; its rows print in the
+ * session's {@link ResultFormat} on {@code out}; with {@code \timing} on, the planning and execution times go
+ * to {@code err}, apart. An error (a {@link io.troupe.operators.sql.SqlException} with its caret, a failed
+ * query) prints its message on {@code err} and the session goes on; the caller decides whether to stop.
+ *
+ * <p>Commands: {@code \q} quits, {@code \timing [on|off]} switches the times, {@code \d} lists the tables,
+ * {@code \d NAME} a table's columns and types, {@code \?} lists the commands.
+ *
+ * <p>Not threadsafe: one thread runs the statements; only {@link #cancel} may come from another (Ctrl-C).
+ */
+final class SqlSession {
+
+    /** How a statement or command ended. */
+    enum Outcome { DONE, FAILED, QUIT }
+
+    /** Whether planning and execution times are printed after each statement. */
+    enum Timing { ON, OFF }
+
+    private static final long POLL_MILLIS = 200;
+    private static final String HELP = """
+            \\d          list the tables
+            \\d NAME     a table's columns and types
+            \\timing     print planning and execution times (\\timing on|off)
+            \\q          quit
+            SQL statements end with ';' and may run over several lines.""";
+
+    private final Troupe troupe;
+    private final QueryOptions options;
+    private final ResultFormat format;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final boolean terminal;
+    private final StatementSplitter splitter = new StatementSplitter();
+    private Timing timing;
+    private volatile RunningQuery running;
+
+    /**
+     * @param terminal whether {@code err} is a terminal: the progress line then shows after a second, redrawn
+     *                 in place; else it prints a line now and then once a statement has run a few seconds
+     */
+    SqlSession(Troupe troupe, QueryOptions options, ResultFormat format, Timing timing, PrintWriter out,
+               PrintWriter err, boolean terminal) {
+        this.troupe = troupe;
+        this.options = options;
+        this.format = format;
+        this.timing = timing;
+        this.out = out;
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    /**
+     * Takes one line of input: runs the command it is (a backslash first, outside a statement) or the statements
+     * it completes, stopping at the first that fails or quits, and returns how the last ended.
+     */
+    Outcome feed(String line) {
+        if (splitter.isEmpty() && line.trim().startsWith("\\")) {
+            return run(line);
+        }
+        for (String statement : splitter.feed(line)) {
+            Outcome outcome = run(statement);
+            if (outcome != Outcome.DONE) {
+                return outcome;
+            }
+        }
+        return Outcome.DONE;
+    }
+
+    /** Runs what follows the last {@code ;}, at the end of a file or of {@code -c}; DONE when nothing does. */
+    Outcome finish() {
+        String rest = splitter.rest();
+        return rest.isEmpty() ? Outcome.DONE : run(rest);
+    }
+
+    /** True while a statement is under way: lines given since the last {@code ;}. */
+    boolean midStatement() {
+        return !splitter.isEmpty();
+    }
+
+    /** Drops the statement under way (Ctrl-C at the prompt). */
+    void discard() {
+        splitter.rest();
+    }
+
+    /** Runs a statement (without its {@code ;}) or, when it starts with a backslash, a command. */
+    private Outcome run(String text) {
+        String trimmed = text.trim();
+        try {
+            return trimmed.startsWith("\\") ? command(trimmed) : statement(trimmed);
+        } catch (TroupeException | IllegalArgumentException e) {
+            err.println("ERROR: " + e.getMessage());
+            return Outcome.FAILED;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** Cancels the statement running now, if any (Ctrl-C). */
+    void cancel() {
+        RunningQuery query = running;
+        if (query != null) {
+            query.cancel("cancelled from the keyboard");
+        }
+    }
+
+    private Outcome statement(String sql) {
+        long start = System.nanoTime();
+        Plan plan = troupe.planSql(sql);
+        long planned = System.nanoTime();
+        QueryResult result = await(troupe.submit(plan, options));
+        long executed = System.nanoTime();
+        List<String> header = new ArrayList<>();
+        for (Field f : result.schema().fields()) {
+            header.add(f.name());
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (Batch b : result.batches()) {
+            for (int i = 0; i < b.size(); i++) {
+                rows.add(b.rowObjects(i));
+            }
+        }
+        format.write(header, rows, out);
+        out.flush();
+        if (timing == Timing.ON) {
+            err.printf(Locale.ROOT, "Time: planning %.1f ms, execution %.1f ms%n", (planned - start) / 1e6,
+                    (executed - planned) / 1e6);
+        }
+        return Outcome.DONE;
+    }
+
+    /** The query's result, a progress line drawn while it runs. */
+    private QueryResult await(RunningQuery query) {
+        running = query;
+        StatementProgress progress = new StatementProgress(err, terminal, troupe::status);
+        try {
+            while (true) {
+                try {
+                    return query.result().get(POLL_MILLIS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    progress.update();
+                }
+            }
+        } catch (InterruptedException e) {
+            query.cancel("interrupted");
+            Thread.currentThread().interrupt();
+            throw new IllegalArgumentException("interrupted");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            progress.done();
+            running = null;
+        }
+    }
+
+    private Outcome command(String line) {
+        String[] words = line.split("\\s+");
+        switch (words[0]) {
+            case "\\q" -> {
+                return Outcome.QUIT;
+            }
+            case "\\timing" -> {
+                timing = switch (words.length > 1 ? words[1].toLowerCase(Locale.ROOT) : "") {
+                    case "on" -> Timing.ON;
+                    case "off" -> Timing.OFF;
+                    case "" -> timing == Timing.ON ? Timing.OFF : Timing.ON;
+                    default -> throw new IllegalArgumentException("\\timing takes on or off, got '" + words[1] + "'");
+                };
+                out.println("Timing is " + timing.name().toLowerCase(Locale.ROOT) + ".");
+            }
+            case "\\d" -> {
+                if (words.length == 1) {
+                    listTables();
+                } else {
+                    describe(words[1]);
+                }
+            }
+            case "\\?" -> out.println(HELP);
+            default -> throw new IllegalArgumentException("unknown command " + words[0] + "; \\? lists them");
+        }
+        return Outcome.DONE;
+    }
+
+    private void listTables() {
+        List<Object[]> rows = new ArrayList<>();
+        List<Table> tables = new ArrayList<>(troupe.catalog().tables());
+        tables.sort(Comparator.comparing(Table::name));
+        for (Table t : tables) {
+            rows.add(new Object[] {t.name(), t.rowCount(), t.schema().size()});
+        }
+        format.write(List.of("table", "rows", "columns"), rows, out);
+    }
+
+    private void describe(String name) {
+        if (!troupe.catalog().contains(name)) {
+            List<String> near = Spelling.closest(name, troupe.catalog().names());
+            throw new IllegalArgumentException("no table '" + name + "'" + (near.isEmpty()
+                    ? "; \\d lists them" : " (did you mean " + String.join(" or ", near) + "?)"));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (Field f : troupe.catalog().table(name).schema().fields()) {
+            rows.add(new Object[] {f.name(), f.type().toString(), f.nullable() ? "yes" : "no"});
+        }
+        format.write(List.of("column", "type", "nullable"), rows, out);
+    }
+}

@@ -1,0 +1,88 @@
+package io.troupe.cli;
+
+import io.troupe.cli.data.Benchmark;
+import io.troupe.cli.data.BenchmarkDataGenerator;
+import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.operators.TroupeException;
+import io.troupe.operators.exec.ScanShare;
+import io.troupe.operators.table.DelimitedFileLoader;
+import io.troupe.operators.table.DelimitedFormat;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The tables of {@code bin/troupe sql --load DIR}: every file of the folder (not its subfolders) whose name
+ * ends in {@code .csv}, {@code .tbl} or {@code .dat} becomes the table of its name. A {@code .tbl} is a TPC-H
+ * table and a {@code .dat} a TPC-DS one, as dbgen and dsdgen (and {@code troupe generate --out}) write them:
+ * '|'-separated, with the benchmark's columns known by the table's name. A {@code .csv} declares its columns in
+ * its first line ({@link TableFiles}: {@code id INT64 NOT NULL,amount DECIMAL(7,2)}). A malformed line fails the
+ * load naming the file and the line. Stateless.
+ */
+final class TableDirectory {
+
+    private TableDirectory() {
+    }
+
+    /**
+     * The tables of {@code dir}, by file name.
+     *
+     * @throws IllegalArgumentException naming the folder when it has no such file, a file of a benchmark table
+     *                                  that is not one, or the file, line and column of a malformed value
+     */
+    static List<Table> load(Path dir) {
+        List<Table> tables = new ArrayList<>();
+        for (Path file : files(dir)) {
+            String fileName = file.getFileName().toString();
+            int dot = fileName.lastIndexOf('.');
+            String name = fileName.substring(0, dot);
+            String suffix = fileName.substring(dot);
+            if (suffix.equals(TableFiles.CSV)) {
+                tables.add(TableFiles.read(dir, name, ScanShare.WHOLE, TableBuilder.DEFAULT_CHUNK_ROWS));
+            } else {
+                tables.add(benchmarkTable(file, name, suffix.equals(Benchmark.TPCH.fileSuffix())
+                        ? Benchmark.TPCH : Benchmark.TPCDS));
+            }
+        }
+        return tables;
+    }
+
+    private static Table benchmarkTable(Path file, String name, Benchmark benchmark) {
+        Table empty = BenchmarkDataGenerator.emptyTables(benchmark).stream()
+                .filter(t -> t.name().equalsIgnoreCase(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(file + ": '" + name + "' is no " + benchmark.title()
+                        + " table (" + String.join(", ", BenchmarkDataGenerator.tableNames(benchmark))
+                        + "); a " + TableFiles.CSV + " file whose first line declares its columns loads any table"));
+        try {
+            return new DelimitedFileLoader(empty.schema(), DelimitedFormat.tpc()).load(file, empty.name());
+        } catch (TroupeException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    private static List<Path> files(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--load " + dir + ": not a directory");
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(Files::isRegularFile).filter(p -> {
+                String n = p.getFileName().toString();
+                return n.endsWith(TableFiles.CSV) || n.endsWith(Benchmark.TPCH.fileSuffix())
+                        || n.endsWith(Benchmark.TPCDS.fileSuffix());
+            }).sorted().toList();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--load " + dir + ": cannot list it: " + e);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("--load " + dir + ": no .csv, .tbl or .dat files in it");
+        }
+        return files;
+    }
+}

@@ -1,0 +1,67 @@
+package io.troupe.operators.plan;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rebuilds a plan with each {@link Parameter} replaced by its value's literal ({@link Plan#withParameters}):
+ * every node and expression that holds a parameter is copied, the rest reused. A shared subplan is rebuilt
+ * once, so that it stays shared. One binding per call; not threadsafe.
+ */
+final class ParameterBinding {
+
+    private final List<Literal> values;
+    private final Map<Plan, Plan> rebuilt = new IdentityHashMap<>();
+
+    ParameterBinding(List<Literal> values) {
+        this.values = values;
+    }
+
+    Plan plan(Plan node) {
+        Plan done = rebuilt.get(node);
+        if (done == null) {
+            done = node.withParameters(this);
+            rebuilt.put(node, done);
+        }
+        return done;
+    }
+
+    /** {@code e} with its parameters replaced; column references and literals are themselves. */
+    Expr expr(Expr e) {
+        if (e instanceof Parameter p) {
+            if (p.position() > values.size()) {
+                throw new IllegalArgumentException("Plan.withParameters: parameter " + p + " has no value; "
+                        + values.size() + " given");
+            }
+            return values.get(p.position() - 1);
+        }
+        if (e instanceof Call c) {
+            return new Call(c.function(), exprs(c.args()), c.castType());
+        }
+        if (e instanceof Alias a) {
+            return new Alias(expr(a.expr()), a.name());
+        }
+        if (e instanceof AggregateCall a && a.argument() != null) {
+            return new AggregateCall(a.function(), expr(a.argument()), a.distinct());
+        }
+        return e;
+    }
+
+    List<Expr> exprs(List<Expr> list) {
+        List<Expr> out = new ArrayList<>(list.size());
+        for (Expr e : list) {
+            out.add(expr(e));
+        }
+        return out;
+    }
+
+    List<SortKey> keys(List<SortKey> keys) {
+        List<SortKey> out = new ArrayList<>(keys.size());
+        for (SortKey k : keys) {
+            out.add(new SortKey(expr(k.expr()), k.ascending(), k.nullsFirst()));
+        }
+        return out;
+    }
+}
