@@ -200,7 +200,7 @@ final class RelLowering {
         return aliased(in.plan.aggregate(keys, calls.toArray(Expr[]::new)), aggregate);
     }
 
-    private static Expr aggregateCall(Lowered in, Aggregate aggregate, AggregateCall call) {
+    private Expr aggregateCall(Lowered in, Aggregate aggregate, AggregateCall call) {
         if (call.filterArg >= 0 || call.hasFilter() || !call.getCollation().getFieldCollations().isEmpty()) {
             throw new UnsupportedSqlException("aggregate " + call + " (FILTER and WITHIN GROUP)");
         }
