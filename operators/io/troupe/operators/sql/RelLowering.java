@@ -1,10 +1,14 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.expr.Function;
+import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
@@ -16,6 +20,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -184,28 +189,114 @@ final class RelLowering {
     }
 
     private Lowered aggregate(Aggregate aggregate) {
-        if (aggregate.getGroupType() != Aggregate.Group.SIMPLE) {
-            throw new UnsupportedSqlException("GROUPING SETS, ROLLUP and CUBE");
-        }
         Lowered in = lower(aggregate.getInput());
+        if (aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
+            return aliased(groupedBy(in, aggregate, aggregate.getGroupSet()), aggregate);
+        }
+        return aliased(groupingSets(in, aggregate), aggregate);
+    }
+
+    /**
+     * GROUPING SETS, ROLLUP and CUBE as a UNION ALL of one aggregate per grouping set over the input computed
+     * once (a shared subplan): each branch groups by its set, puts a typed NULL in place of every other key, and
+     * GROUPING(...) is the branch's constant. Every branch runs in parallel like any aggregate.
+     */
+    private Plan groupingSets(Lowered in, Aggregate aggregate) {
+        Expr[] renamed = new Expr[in.columns.size()];
+        List<String> sharedColumns = new ArrayList<>();
+        String cte = fresh("grouping");
+        for (int i = 0; i < renamed.length; i++) {
+            renamed[i] = Expr.col(in.columns.get(i)).as("c" + i);
+            sharedColumns.add(cte + ".c" + i);
+        }
+        Lowered shared = new Lowered(in.plan.project(renamed).share(cte), sharedColumns);
+        Plan union = null;
+        for (ImmutableBitSet set : aggregate.getGroupSets()) {
+            Lowered branch = aliased(groupedBy(shared, aggregate, set), aggregate);
+            List<Expr> out = new ArrayList<>();
+            int field = 0;
+            for (int key : aggregate.getGroupSet()) {
+                String name = name(aggregate, field);
+                out.add((set.get(key) ? Expr.col(branch.columns.get(field))
+                        : new Literal(null, SqlTypes.toTroupe(aggregate.getRowType().getFieldList().get(field).getType())))
+                        .as(name));
+                field++;
+            }
+            for (AggregateCall call : aggregate.getAggCallList()) {
+                String name = name(aggregate, field);
+                out.add((isGrouping(call) ? grouping(call, aggregate, set) : Expr.col(branch.columns.get(field))).as(name));
+                field++;
+            }
+            Plan projected = branch.plan.project(out.toArray(Expr[]::new));
+            union = union == null ? projected : union.unionAll(projected);
+        }
+        return union;
+    }
+
+    /** One aggregate of {@code in} grouped by {@code set}: its keys (of {@code set} only) and every call. */
+    private Plan groupedBy(Lowered in, Aggregate aggregate, ImmutableBitSet set) {
         List<Expr> keys = new ArrayList<>();
+        List<Expr> calls = new ArrayList<>();
         int field = 0;
         for (int key : aggregate.getGroupSet()) {
-            keys.add(Expr.col(in.columns.get(key)).as(name(aggregate, field++)));
+            if (set.get(key)) {
+                keys.add(Expr.col(in.columns.get(key)).as(name(aggregate, field)));
+            }
+            field++;
         }
-        List<Expr> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.getAggCallList()) {
-            calls.add(aggregateCall(in, aggregate, call).as(name(aggregate, field++)));
+            // GROUPING(...) is the branch's constant; a placeholder keeps the fields' positions.
+            calls.add((isGrouping(call) ? Expr.count() : aggregateCall(in, aggregate, call)).as(name(aggregate, field++)));
         }
-        return aliased(in.plan.aggregate(keys, calls.toArray(Expr[]::new)), aggregate);
+        if (keys.size() < set.cardinality() || keys.isEmpty() && calls.isEmpty()) {
+            throw new UnsupportedSqlException("a grouping set of no key and no aggregate (" + aggregate + ")");
+        }
+        return in.plan.aggregate(keys, calls.toArray(Expr[]::new));
+    }
+
+    private static boolean isGrouping(AggregateCall call) {
+        return call.getAggregation().getKind() == SqlKind.GROUPING
+                || call.getAggregation().getKind() == SqlKind.GROUPING_ID;
+    }
+
+    /** GROUPING(a, b, ...) in the branch of {@code set}: a bit per argument, the first the highest, set when the
+     * argument is not grouped on there. */
+    private static Expr grouping(AggregateCall call, Aggregate aggregate, ImmutableBitSet set) {
+        long bits = 0;
+        for (int arg : call.getArgList()) {
+            bits = bits << 1 | (set.get(arg) ? 0 : 1);
+        }
+        DataType type = SqlTypes.toTroupe(call.getType());
+        return type.id() == TypeId.INT64 ? Expr.lit(bits) : Expr.lit(Math.toIntExact(bits));
     }
 
     private Expr aggregateCall(Lowered in, Aggregate aggregate, AggregateCall call) {
-        if (call.filterArg >= 0 || call.hasFilter() || !call.getCollation().getFieldCollations().isEmpty()) {
-            throw new UnsupportedSqlException("aggregate " + call + " (FILTER and WITHIN GROUP)");
+        if (!call.getCollation().getFieldCollations().isEmpty()) {
+            throw new UnsupportedSqlException("aggregate " + call + " (WITHIN GROUP)");
         }
         List<Integer> args = call.getArgList();
         SqlKind kind = call.getAggregation().getKind();
+        if (call.hasFilter()) {
+            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
+            Expr filter = Expr.col(in.columns.get(call.filterArg));
+            RelDataType argType = args.isEmpty() ? null
+                    : aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType();
+            Expr value = args.isEmpty() ? Expr.lit(1) : Expr.col(in.columns.get(args.get(0)));
+            Expr masked = new Call(Function.CASE, List.of(Expr.coalesce(filter, Expr.lit(false)), value,
+                    new Literal(null, argType == null ? DataType.INT32 : SqlTypes.toTroupe(argType))), null);
+            if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
+                throw new UnsupportedSqlException("aggregate " + call);
+            }
+            return switch (kind) {
+                case COUNT -> call.isDistinct() ? Expr.countDistinct(masked) : Expr.count(masked);
+                case SUM, SUM0 -> Expr.sum(masked);
+                case MIN -> Expr.min(masked);
+                case MAX -> Expr.max(masked);
+                case AVG -> Expr.avg(masked);
+                default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName()
+                        + " with FILTER");
+            };
+        }
         if (kind == SqlKind.LITERAL_AGG) {
             // Its literal for every group (the marker Calcite's IN and NOT IN rewrites join on): every group has a
             // row, so the MAX of the literal is the literal.
@@ -277,13 +368,7 @@ final class RelLowering {
 
     /** {@code plan} under a fresh alias, its fields named as Calcite names {@code rel}'s. */
     private Lowered aliased(Plan plan, RelNode rel) {
-        String alias;
-        for (int n = aliases.size() + 1; ; n++) {
-            alias = "$" + n;
-            if (aliases.add(alias)) {
-                break;
-            }
-        }
+        String alias = fresh("$");
         List<String> columns = new ArrayList<>();
         for (int i = 0; i < rel.getRowType().getFieldCount(); i++) {
             columns.add(alias + "." + name(rel, i));
@@ -292,6 +377,15 @@ final class RelLowering {
     }
 
     /** Calcite's name of field {@code i}, with any dot replaced: Troupe reads the last dot as the qualifier's end. */
+    /** A name of {@code prefix} and a number that no other alias or shared subplan of the statement has. */
+    private String fresh(String prefix) {
+        for (int n = aliases.size() + 1; ; n++) {
+            if (aliases.add(prefix + n)) {
+                return prefix + n;
+            }
+        }
+    }
+
     private static String name(RelNode rel, int i) {
         return rel.getRowType().getFieldNames().get(i).replace('.', '_');
     }

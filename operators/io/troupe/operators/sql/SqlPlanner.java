@@ -48,9 +48,13 @@ import static io.troupe.operators.Arguments.notNull;
  */
 public final class SqlPlanner {
 
-    /** Subqueries to joins over correlates, which {@link RelDecorrelator} then turns into plain joins. */
+    /**
+     * Subqueries to joins over correlates, which {@link RelDecorrelator} then turns into plain joins; INTERSECT and
+     * EXCEPT (distinct) to a UNION ALL of the inputs' counts, aggregated and filtered.
+     */
     private static final List<RelOptRule> SUBQUERIES = List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
-            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE);
+            CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
+            CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT);
 
     /** Filters into and through joins and projections, down to the scans; adjacent projections merged. */
     private static final List<RelOptRule> PUSH_DOWN = List.of(CoreRules.FILTER_INTO_JOIN,

@@ -19,7 +19,7 @@ import java.util.Set;
 
 /**
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
- * window functions, grouping sets, INTERSECT and EXCEPT, LATERAL/UNNEST and the like, CASTs
+ * window functions, GROUP_ID(), LATERAL/UNNEST and the like, CASTs
  * to types Troupe does not have, and outer joins whose ON has no equality.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
  * shows after conversion (a FROM list joined on no equality, an uncorrelated scalar subquery, a
@@ -47,8 +47,7 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
         }
         String what = switch (call.getKind()) {
             case OVER, WINDOW -> "window functions (" + call + ")";
-            case ROLLUP, CUBE, GROUPING_SETS, GROUPING, GROUP_ID, GROUPING_ID -> call.getKind() + " (grouping sets)";
-            case INTERSECT, EXCEPT -> call.getKind().toString();
+            case GROUP_ID -> "GROUP_ID()";
             case LATERAL, UNNEST, COLLECTION_TABLE, TABLESAMPLE, MATCH_RECOGNIZE, UNPIVOT ->
                     call.getKind().toString();
             default -> null;

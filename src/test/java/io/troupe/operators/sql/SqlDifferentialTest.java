@@ -161,6 +161,19 @@ class SqlDifferentialTest {
                 + "AND cust IS NOT NULL)");
         multiset("SELECT id, cust FROM orders WHERE cust NOT IN (SELECT id FROM customers WHERE id > 1000)");
         multiset("SELECT id, cust IN (SELECT id FROM customers WHERE region = 'north') FROM orders");
+        // grouping sets, FILTER, INTERSECT and EXCEPT
+        multiset("SELECT region, active, COUNT(*), SUM(credit) FROM customers GROUP BY ROLLUP(region, active)");
+        multiset("SELECT status, qty > 5 AS big, COUNT(*), MAX(amount), GROUPING(status), GROUPING(status, qty > 5) "
+                + "FROM orders GROUP BY CUBE(status, qty > 5)");
+        multiset("SELECT status, cust % 3, SUM(qty) FROM orders GROUP BY GROUPING SETS ((status), (cust % 3), ())");
+        multiset("SELECT c.region, o.status, COUNT(*) FROM orders o JOIN customers c ON o.cust = c.id "
+                + "WHERE o.qty > 2 GROUP BY ROLLUP(c.region, o.status) HAVING COUNT(*) > 3");
+        multiset("SELECT status, COUNT(*) FILTER (WHERE qty > 5), SUM(amount) FILTER (WHERE cust < 100), "
+                + "AVG(qty) FILTER (WHERE status IS NULL) FROM orders GROUP BY status");
+        multiset("SELECT cust FROM orders WHERE qty > 7 INTERSECT SELECT id FROM customers WHERE region = 'north'");
+        multiset("SELECT cust, status FROM orders INTERSECT SELECT cust, status FROM orders WHERE qty = 3");
+        multiset("SELECT id FROM customers EXCEPT SELECT cust FROM orders WHERE qty > 2");
+        multiset("SELECT status, qty FROM orders EXCEPT SELECT status, qty FROM orders WHERE amount > 500");
         // constant dates plus or minus intervals
         multiset("SELECT id FROM orders WHERE odate >= DATE '2024-03-01' - INTERVAL '1' MONTH "
                 + "AND odate < DATE '2024-01-31' + INTERVAL '1' MONTH");

@@ -82,10 +82,10 @@ class SqlErrorsTest {
     void shouldSayWhatElseIsUnsupported() {
         assertTrue(error("INSERT INTO regions SELECT * FROM regions").getMessage()
                 .startsWith("unsupported in SQL: INSERT statements"));
-        assertTrue(error("SELECT name FROM regions INTERSECT SELECT region FROM customers").getMessage()
-                .startsWith("unsupported in SQL: INTERSECT at line 1, column"));
-        assertTrue(error("SELECT region, COUNT(*) FROM customers GROUP BY ROLLUP(region)").getMessage()
-                .startsWith("unsupported in SQL: ROLLUP"));
+        assertTrue(error("SELECT name FROM regions INTERSECT ALL SELECT region FROM customers").getMessage()
+                .startsWith("unsupported in SQL: INTERSECT"));
+        assertTrue(error("SELECT region, GROUP_ID() FROM customers GROUP BY ROLLUP(region)").getMessage()
+                .startsWith("unsupported in SQL: GROUP_ID() at line 1, column 16"));
         assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
                 .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) "
                         + "at line 1, column 23"));
