@@ -1,0 +1,16 @@
+package io.troupe.operators.table;
+
+/**
+ * What the planner knows of one column of a table ({@link TableStatistics}).
+ *
+ * @param distinct how many distinct non-NULL values it holds: a HyperLogLog estimate (0.8% standard
+ *                 error, nearly exact below some 40,000), never more than its non-NULL rows
+ * @param nulls    how many rows are NULL, exactly
+ * @param min      its least non-NULL value as a query returns it (Integer, Long, BigDecimal, Double,
+ *                 LocalDate, Boolean or String), null when every row is NULL
+ * @param max      its greatest, likewise
+ * @param unique   true when no two rows hold the same value and none is NULL, checked exactly; the
+ *                 planner may rely on it (a key)
+ */
+public record ColumnStatistics(long distinct, long nulls, Object min, Object max, boolean unique) {
+}
