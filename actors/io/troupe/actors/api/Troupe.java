@@ -668,7 +668,7 @@ public final class Troupe implements AutoCloseable {
     public Plan planSql(String sql) {
         notNull(sql, "Troupe.planSql", "sql");
         checkOpen();
-        return new SqlPlanner(catalog).plan(sql);
+        return new SqlPlanner(catalog, settings.sql().joinOrderLimit()).plan(sql);
     }
 
     /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */

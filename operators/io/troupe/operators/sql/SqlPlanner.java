@@ -74,21 +74,13 @@ public final class SqlPlanner {
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
 
-    /**
-     * The default bound on ordering one statement's joins: LoptOptimizeJoinRule takes a few milliseconds
-     * for TPC-DS's star joins of 4-6 tables; the bound is for the statement of dozens.
-     */
-    public static final Duration JOIN_ORDER_LIMIT = Duration.ofSeconds(1);
-
     private final Catalog catalog;
     private final Duration joinOrderLimit;
 
-    /** A planner whose join ordering stops after {@link #JOIN_ORDER_LIMIT}. */
-    public SqlPlanner(Catalog catalog) {
-        this(catalog, JOIN_ORDER_LIMIT);
-    }
-
-    /** A planner whose join ordering stops after {@code joinOrderLimit}, the joins then kept as written. */
+    /**
+     * A planner whose join ordering stops after {@code joinOrderLimit} ({@code troupe.sql.join-order-limit}),
+     * the joins then kept as written.
+     */
     public SqlPlanner(Catalog catalog, Duration joinOrderLimit) {
         this.catalog = notNull(catalog, "SqlPlanner", "catalog");
         this.joinOrderLimit = notNull(joinOrderLimit, "SqlPlanner", "joinOrderLimit");
