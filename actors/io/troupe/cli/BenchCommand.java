@@ -46,7 +46,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2) "
+            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), star (TPC-DS query 52) "
                     + "(default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
@@ -56,6 +56,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--peers", split = ",", paramLabel = "P",
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
+
+    @Option(names = "--sql",
+            description = {"also run each workload's SQL text through Troupe's SQL planner (engine troupe-sql, "
+                    + "planned afresh each run, the planning untimed), beside engine troupe's hand-built plan"})
+    boolean sql;
 
     @Option(names = "--nodes", split = ",", paramLabel = "NxW",
             description = {"also run Troupe as local clusters of N node JVMs with W workers each, e.g. 1x2,2x1 "
@@ -256,6 +261,9 @@ final class BenchCommand implements Callable<Integer> {
             throw bad(e.getMessage());
         }
         engines.add(new TroupeBenchEngine());
+        if (sql) {
+            engines.add(new TroupeSqlBenchEngine());
+        }
         for (int d : divisors) {
             engines.add(new TroupeBenchEngine(d));
         }

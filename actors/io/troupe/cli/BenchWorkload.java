@@ -23,8 +23,8 @@ import static io.troupe.operators.plan.Expr.lit;
  * The workloads of {@code troupe bench} (shared/design.md, "Benchmarks"): the tables each one
  * generates, how a SQL peer makes them, and the query it times, as a Troupe plan and as SQL. W1 and
  * W2 read one INT32 series of {@link BenchSize#rows()} rows, which a peer generates itself; W3
- * reads TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's generated
- * values. Used by {@code troupe bench} and {@code troupe loadtest}. Immutable (an enum), so threadsafe.
+ * and STAR read TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's
+ * generated values. Used by {@code troupe bench} and {@code troupe loadtest}. Immutable (an enum), so threadsafe.
  */
 public enum BenchWorkload {
 
@@ -57,8 +57,7 @@ public enum BenchWorkload {
 
         @Override
         public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
-            return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), tableNames(),
-                    Runtime.getRuntime().availableProcessors(), progress).tables();
+            return tpcds(size, progress, tableNames());
         }
 
         @Override
@@ -68,7 +67,30 @@ public enum BenchWorkload {
 
         @Override
         public String size(BenchSize size) {
-            return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
+            return scaleFactor(size);
+        }
+    },
+
+    /** TPC-DS query 52 over store_sales, date_dim and item, a star join ({@link TpcdsStarQuery}). */
+    STAR(TpcdsStarQuery.TABLES, TpcdsStarQuery.SQL) {
+        @Override
+        public Plan query() {
+            return TpcdsStarQuery.plan();
+        }
+
+        @Override
+        public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
+            return tpcds(size, progress, tableNames());
+        }
+
+        @Override
+        public Optional<String> createTableSql(BenchSize size) {
+            return Optional.empty();
+        }
+
+        @Override
+        public String size(BenchSize size) {
+            return scaleFactor(size);
         }
     };
 
@@ -99,6 +121,17 @@ public enum BenchWorkload {
             }
         }
         return null;
+    }
+
+    /** The TPC-DS tables {@code names} generated at {@code size}'s scale factor, with a progress bar. */
+    private static List<Table> tpcds(BenchSize size, PrintWriter progress, List<String> names)
+            throws InterruptedException {
+        return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), names,
+                Runtime.getRuntime().availableProcessors(), progress).tables();
+    }
+
+    private static String scaleFactor(BenchSize size) {
+        return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
     }
 
     /** The lower-case name used on the command line and in results.csv. */
