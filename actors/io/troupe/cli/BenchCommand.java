@@ -29,7 +29,8 @@ import java.util.concurrent.Callable;
  * to stdout. With {@code --nodes NxW,...} Troupe runs again as local clusters of N node JVMs with W
  * workers each ({@link ClusterBenchEngine}, engines {@code troupe NxW}), one cluster per workload and
  * configuration, started after the tables are written as CSV and stopped (by pid) when the workload is
- * done or the bench fails. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * done or the bench fails. With {@code --sql} Troupe runs each workload's SQL text as well ({@link TroupeSqlBenchEngine},
+ * engine {@code troupe-sql}), to hold the SQL planner's plan against the hand-built one. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
  * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.

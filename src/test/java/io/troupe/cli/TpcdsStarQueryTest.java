@@ -14,9 +14,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.troupe.operators.sql.PlanShape.joins;
+import static io.troupe.operators.sql.PlanShape.scans;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -71,23 +72,5 @@ class TpcdsStarQueryTest {
         for (Plan join : joins) {
             assertFalse(scans(join.children().get(1)).contains("store_sales"), () -> troupe.explain(plan));
         }
-    }
-
-    private static List<Plan> joins(Plan plan) {
-        List<Plan> joins = new ArrayList<>();
-        if (plan.label().startsWith("Hash Join")) {
-            joins.add(plan);
-        }
-        plan.children().forEach(c -> joins.addAll(joins(c)));
-        return joins;
-    }
-
-    private static List<String> scans(Plan plan) {
-        List<String> tables = new ArrayList<>();
-        if (plan.label().startsWith("Scan ")) {
-            tables.add(plan.label().split(" ")[1]);
-        }
-        plan.children().forEach(c -> tables.addAll(scans(c)));
-        return tables;
     }
 }

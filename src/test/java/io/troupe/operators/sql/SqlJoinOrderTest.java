@@ -13,9 +13,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.troupe.operators.sql.PlanShape.joins;
+import static io.troupe.operators.sql.PlanShape.scans;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -103,25 +104,5 @@ class SqlJoinOrderTest {
                 troupe.execute(plan, QueryOptions.defaults().withWorkers(2)).rows());
         assertTrue(!expected.isEmpty());
         assertNull(ResultComparator.compare(expected, actual, false), () -> sql + "\n" + troupe.explain(plan));
-    }
-
-    /** The hash joins of {@code plan}, top down. */
-    private static List<Plan> joins(Plan plan) {
-        List<Plan> joins = new ArrayList<>();
-        if (plan.label().startsWith("Hash Join")) {
-            joins.add(plan);
-        }
-        plan.children().forEach(c -> joins.addAll(joins(c)));
-        return joins;
-    }
-
-    /** The tables {@code plan} scans, left to right. */
-    private static List<String> scans(Plan plan) {
-        List<String> tables = new ArrayList<>();
-        if (plan.label().startsWith("Scan ")) {
-            tables.add(plan.label().split(" ")[1]);
-        }
-        plan.children().forEach(c -> tables.addAll(scans(c)));
-        return tables;
     }
 }
