@@ -23,8 +23,9 @@ import java.util.Set;
 /**
  * The cost-based phase of {@link SqlPlanner}, run once filters are pushed down: each tree of inner joins
  * becomes one multi-join that Calcite's {@code LoptOptimizeJoinRule} orders by estimated rows (from
- * {@link StatisticsMetadata}), left-deep, the largest input probing; then every join whose left input is
- * estimated smaller than its right is swapped, so that the smaller is the hash table Troupe builds (the
+ * {@link StatisticsMetadata}), left-deep, the largest input probing; two hash tables that a probe side
+ * meets one after the other are put in the order of lower probe cost ({@link ProbeOrder}); then every
+ * join whose left input is estimated smaller than its right is swapped, so that the smaller is the hash table Troupe builds (the
  * right input), a LEFT join becoming a RIGHT one and the other way round. Semi and anti joins keep their
  * sides. The phase has a time bound: past it, the statement keeps its joins as written (with filters still
  * pushed down), and a warning in the log says so. Stateless; threadsafe.
@@ -60,7 +61,8 @@ final class JoinOrdering {
         planner.setRoot(rel);
         try {
             RelNode ordered = planner.findBestExp();
-            return ordered.accept(new BuildSides(deadline));
+            check(deadline);
+            return ordered.accept(new ProbeOrder()).accept(new BuildSides(deadline));
         } catch (OutOfTime e) {
             LOG.warn("[sql] join ordering took past its bound of [{}] ms: the joins run as written",
                     limit.toMillis());

@@ -57,8 +57,11 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
         int minRow = -1;
         ColumnVector maxVector = null;
         int maxRow = -1;
+        long repeats = 0;
+        long pairs = 0;
         for (Batch chunk : table.chunks()) {
             ColumnVector v = chunk.column(c);
+            long nullsBefore = nulls;
             int lo = -1;
             int hi = -1;
             if (chunk.size() > 0 && !v.mayHaveNulls() && v instanceof IntVector ints) {
@@ -66,6 +69,7 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
                 int[] values = ints.values();
                 for (int r = 0, n = chunk.size(); r < n; r++) {
                     distinct.add(VectorHash.mix(values[r]));
+                    repeats += r > 0 && values[r] == values[r - 1] ? 1 : 0;
                     lo = values[r] < values[lo] ? r : lo;
                     hi = values[r] > values[hi] ? r : hi;
                 }
@@ -74,16 +78,20 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
                 long[] values = longs.values();
                 for (int r = 0, n = chunk.size(); r < n; r++) {
                     distinct.add(VectorHash.mix(values[r]));
+                    repeats += r > 0 && values[r] == values[r - 1] ? 1 : 0;
                     lo = values[r] < values[lo] ? r : lo;
                     hi = values[r] > values[hi] ? r : hi;
                 }
             } else {
+                int previous = -1;
                 for (int r = 0, n = chunk.size(); r < n; r++) {
                     if (v.mayHaveNulls() && v.isNull(r)) {
                         nulls++;
                         continue;
                     }
                     distinct.add(VectorHash.hashAt(v, r));
+                    repeats += previous >= 0 && compare(v, r, v, previous) == 0 ? 1 : 0;
+                    previous = r;
                     if (lo < 0 || compare(v, r, v, lo) < 0) {
                         lo = r;
                     }
@@ -92,6 +100,7 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
                     }
                 }
             }
+            pairs += Math.max(0, chunk.size() - (nulls - nullsBefore) - 1);
             if (lo >= 0 && (minVector == null || compare(v, lo, minVector, minRow) < 0)) {
                 minVector = v;
                 minRow = lo;
@@ -107,7 +116,8 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
         Object max = maxVector == null ? null : maxVector.getObject(maxRow);
         boolean unique = nulls == 0 && present > 0 && estimate >= UNIQUE_CANDIDATE * present
                 && unique(table, c, min, max);
-        return new ColumnStatistics(unique ? present : estimate, nulls, min, max, unique);
+        return new ColumnStatistics(unique ? present : estimate, nulls, min, max, unique,
+                pairs == 0 ? 0 : (double) repeats / pairs);
     }
 
     /**

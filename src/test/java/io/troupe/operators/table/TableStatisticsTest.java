@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Table statistics against DuckDB's own counts over the same rows: exact NULL counts, least and greatest
  * values and row counts; distinct counts within the HyperLogLog's error (nearly exact when small);
- * uniqueness exact, a column one duplicate short of unique included.
+ * uniqueness exact, a column one duplicate short of unique included; repeats of the row before.
  */
 class TableStatisticsTest {
 
@@ -52,6 +52,9 @@ class TableStatisticsTest {
         assertTrue(stats.column(0).unique(), "id");
         assertFalse(stats.column(1).unique(), "almost, one duplicate");
         assertFalse(stats.column(2).unique(), "wide");
+        assertEquals(0, stats.column(0).repeats(), "id");
+        assertEquals(90_000 / 99_999.0, stats.column(9).repeats(), 1e-4, "runs of 10 (chunks' first rows unpaired)");
+        assertTrue(stats.column(7).repeats() < 0.01, "names in random order: " + stats.column(7).repeats());
     }
 
     @Test
@@ -79,7 +82,8 @@ class TableStatisticsTest {
                 Field.of("score", DataType.FLOAT64),
                 Field.of("flag", DataType.BOOLEAN),
                 Field.of("name", DataType.VARCHAR),
-                Field.of("never", DataType.INT32)));
+                Field.of("never", DataType.INT32),
+                new Field(null, "runs", DataType.INT32, false)));
         int rows = 100_000;
         for (int i = 0; i < rows; i++) {
             t.addRow((long) i * 7 - 300_000,
@@ -90,7 +94,8 @@ class TableStatisticsTest {
                     random.nextInt(10) == 0 ? null : random.nextGaussian(),
                     random.nextInt(10) == 0 ? null : random.nextBoolean(),
                     random.nextInt(10) == 0 ? null : "n" + random.nextInt(500),
-                    null);
+                    null,
+                    i / 10);
         }
         return t.build();
     }
