@@ -29,8 +29,9 @@ import java.util.concurrent.Callable;
  * to stdout. With {@code --nodes NxW,...} Troupe runs again as local clusters of N node JVMs with W
  * workers each ({@link ClusterBenchEngine}, engines {@code troupe NxW}), one cluster per workload and
  * configuration, started after the tables are written as CSV and stopped (by pid) when the workload is
- * done or the bench fails. With {@code --sql} Troupe runs each workload's SQL text as well ({@link TroupeSqlBenchEngine},
- * engine {@code troupe-sql}), to hold the SQL planner's plan against the hand-built one. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * done or the bench fails. With {@code --sql} Troupe runs each workload's SQL text as well
+ * ({@link TroupeSqlBenchEngine}, engine {@code troupe-sql}), to hold the SQL planner's plan against the
+ * hand-built one. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
  * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
@@ -47,8 +48,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), star (TPC-DS query 52) "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), "
+                    + "star (TPC-DS query 52) (default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
     @Mixin

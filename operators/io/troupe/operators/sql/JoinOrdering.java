@@ -25,9 +25,9 @@ import java.util.Set;
  * becomes one multi-join that Calcite's {@code LoptOptimizeJoinRule} orders by estimated rows (from
  * {@link StatisticsMetadata}), left-deep, the largest input probing; two hash tables that a probe side
  * meets one after the other are put in the order of lower probe cost ({@link ProbeOrder}); then every
- * join whose left input is estimated smaller than its right is swapped, so that the smaller is the hash table Troupe builds (the
- * right input), a LEFT join becoming a RIGHT one and the other way round. Semi and anti joins keep their
- * sides. The phase has a time bound: past it, the statement keeps its joins as written (with filters still
+ * join whose left input is estimated smaller than its right is swapped, so that the smaller is the hash
+ * table Troupe builds (the right input), a LEFT join becoming a RIGHT one and the other way round. Semi
+ * and anti joins keep their sides. The phase has a time bound: past it, the statement keeps its joins as written (with filters still
  * pushed down), and a warning in the log says so. Stateless; threadsafe.
  */
 final class JoinOrdering {
@@ -53,7 +53,10 @@ final class JoinOrdering {
     private JoinOrdering() {
     }
 
-    /** {@code rel} with its joins ordered and their build sides chosen, or as it is when that takes past {@code limit}. */
+    /**
+     * {@code rel} with its joins ordered and their build sides chosen, or as it is when that takes past
+     * {@code limit}.
+     */
     static RelNode order(RelNode rel, Duration limit) {
         long deadline = System.nanoTime() + limit.toNanos();
         HepPlanner planner = new HepPlanner(MULTI_JOIN);

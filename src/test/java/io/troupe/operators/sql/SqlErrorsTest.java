@@ -25,7 +25,8 @@ class SqlErrorsTest {
     }
 
     private static SqlException error(String sql) {
-        return assertThrows(SqlException.class, () -> new SqlPlanner(CATALOG, TroupeSettings.load().sql().joinOrderLimit()).plan(sql));
+        return assertThrows(SqlException.class,
+                () -> new SqlPlanner(CATALOG, TroupeSettings.load().sql().joinOrderLimit()).plan(sql));
     }
 
     @Test

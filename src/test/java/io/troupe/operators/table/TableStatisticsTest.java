@@ -45,8 +45,8 @@ class TableStatisticsTest {
                 List<Object> range = new ArrayList<>();
                 range.add(column.min());
                 range.add(column.max());
-                assertEquals(DuckDbOracle.normalise(List.of(exact.subList(2, 4))), DuckDbOracle.normalise(List.of(range)),
-                        name);
+                assertEquals(DuckDbOracle.normalise(List.of(exact.subList(2, 4))),
+                        DuckDbOracle.normalise(List.of(range)), name);
             }
         }
         assertTrue(stats.column(0).unique(), "id");
