@@ -29,7 +29,9 @@ import java.util.concurrent.Callable;
  * to stdout. With {@code --nodes NxW,...} Troupe runs again as local clusters of N node JVMs with W
  * workers each ({@link ClusterBenchEngine}, engines {@code troupe NxW}), one cluster per workload and
  * configuration, started after the tables are written as CSV and stopped (by pid) when the workload is
- * done or the bench fails. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * done or the bench fails. With {@code --sql} Troupe runs each workload's SQL text as well
+ * ({@link TroupeSqlBenchEngine}, engine {@code troupe-sql}), to hold the SQL planner's plan against the
+ * hand-built one. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
  * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
@@ -46,8 +48,8 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2) "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), "
+                    + "star (TPC-DS query 52) (default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
     @Mixin
@@ -56,6 +58,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--peers", split = ",", paramLabel = "P",
             description = "peers measured in the same run: duckdb, or none (default: ${DEFAULT-VALUE})")
     List<String> peers = new ArrayList<>(List.of("duckdb"));
+
+    @Option(names = "--sql",
+            description = {"also run each workload's SQL text through Troupe's SQL planner (engine troupe-sql, "
+                    + "planned afresh each run, the planning untimed), beside engine troupe's hand-built plan"})
+    boolean sql;
 
     @Option(names = "--nodes", split = ",", paramLabel = "NxW",
             description = {"also run Troupe as local clusters of N node JVMs with W workers each, e.g. 1x2,2x1 "
@@ -256,6 +263,9 @@ final class BenchCommand implements Callable<Integer> {
             throw bad(e.getMessage());
         }
         engines.add(new TroupeBenchEngine());
+        if (sql) {
+            engines.add(new TroupeSqlBenchEngine());
+        }
         for (int d : divisors) {
             engines.add(new TroupeBenchEngine(d));
         }

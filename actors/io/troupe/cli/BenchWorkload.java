@@ -23,8 +23,8 @@ import static io.troupe.operators.plan.Expr.lit;
  * The workloads of {@code troupe bench} (shared/design.md, "Benchmarks"): the tables each one
  * generates, how a SQL peer makes them, and the query it times, as a Troupe plan and as SQL. W1 and
  * W2 read one INT32 series of {@link BenchSize#rows()} rows, which a peer generates itself; W3
- * reads TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's generated
- * values. Used by {@code troupe bench} and {@code troupe loadtest}. Immutable (an enum), so threadsafe.
+ * and STAR read TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's
+ * generated values. Used by {@code troupe bench} and {@code troupe loadtest}. Immutable (an enum), so threadsafe.
  */
 public enum BenchWorkload {
 
@@ -54,21 +54,13 @@ public enum BenchWorkload {
         public Plan query() {
             return TpcdsQuery2.plan();
         }
+    },
 
+    /** TPC-DS query 52 over store_sales, date_dim and item, a star join ({@link TpcdsStarQuery}). */
+    STAR(TpcdsStarQuery.TABLES, TpcdsStarQuery.SQL) {
         @Override
-        public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
-            return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), tableNames(),
-                    Runtime.getRuntime().availableProcessors(), progress).tables();
-        }
-
-        @Override
-        public Optional<String> createTableSql(BenchSize size) {
-            return Optional.empty();
-        }
-
-        @Override
-        public String size(BenchSize size) {
-            return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
+        public Plan query() {
+            return TpcdsStarQuery.plan();
         }
     };
 
@@ -84,7 +76,7 @@ public enum BenchWorkload {
         this.sql = sql;
     }
 
-    /** A workload over benchmark tables, which override {@link #tables} and {@link #createTableSql}. */
+    /** A workload over TPC-DS tables {@code tables}, generated at the bench's scale factor. */
     BenchWorkload(List<String> tables, String sql) {
         this.tableNames = tables;
         this.column = null;
@@ -113,10 +105,14 @@ public enum BenchWorkload {
 
     /**
      * The tables the query reads, in Troupe's columnar form, made once per bench and registered
-     * into every Troupe that runs the workload: here one INT32 column = 1..rows (W3 generates its
-     * TPC-DS tables, with a progress bar on {@code progress}).
+     * into every Troupe that runs the workload: one INT32 column = 1..rows for W1 and W2; W3 and STAR
+     * generate their TPC-DS tables, with a progress bar on {@code progress}.
      */
     public List<Table> tables(BenchSize size, PrintWriter progress) throws InterruptedException {
+        if (column == null) {
+            return GenerateCommand.generateWithProgress(Benchmark.TPCDS, size.scale(), tableNames,
+                    Runtime.getRuntime().availableProcessors(), progress).tables();
+        }
         int[] values = new int[Math.toIntExact(size.rows())];
         for (int i = 0; i < values.length; i++) {
             values[i] = i + 1;
@@ -130,12 +126,18 @@ public enum BenchWorkload {
      * empty when the peer must load the values of {@link #tables} instead.
      */
     public Optional<String> createTableSql(BenchSize size) {
+        if (column == null) {
+            return Optional.empty();
+        }
         return Optional.of("create or replace table " + tableNames.get(0) + " as select generate_series::int " + column
                 + " from generate_series(1, " + size.rows() + ")");
     }
 
     /** How big its data is, for the chart's titles and the printed header: "1,000,000 rows", "SF 1". */
     public String size(BenchSize size) {
+        if (column == null) {
+            return "SF " + BigDecimal.valueOf(size.scale()).stripTrailingZeros().toPlainString();
+        }
         return String.format(Locale.ROOT, "%,d rows", size.rows());
     }
 

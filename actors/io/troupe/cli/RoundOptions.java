@@ -23,11 +23,11 @@ import java.util.TreeSet;
 final class RoundOptions {
 
     @Option(names = "--rows", paramLabel = "N",
-            description = "rows N of w1's and w2's generated table; w3 ignores it (default: ${DEFAULT-VALUE})")
+            description = "rows N of w1's and w2's generated table; w3 and star ignore it (default: ${DEFAULT-VALUE})")
     long rows;
 
     @Option(names = "--scale", paramLabel = "SF",
-            description = "TPC-DS scale factor of w3's tables, > 0; w1 and w2 ignore it (default: ${DEFAULT-VALUE})")
+            description = "TPC-DS scale factor of w3's and star's tables, > 0; w1 and w2 ignore it (default: ${DEFAULT-VALUE})")
     double scale = 1;
 
     @Option(names = "--workers", split = ",", paramLabel = "K",

@@ -23,9 +23,11 @@ import java.util.Locale;
  * @param admission  how many queries run at once and how the others wait ({@code troupe.admission.*})
  * @param metrics    how a Troupe is monitored ({@code troupe.metrics.*})
  * @param spread     how a query spread over nodes joins ({@code troupe.spread.*})
+ * @param sql        how SQL statements are planned ({@code troupe.sql.*})
  */
 public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers,
-                             Memory memory, Spill spill, Admission admission, Metrics metrics, Spread spread) {
+                             Memory memory, Spill spill, Admission admission, Metrics metrics, Spread spread,
+                             Sql sql) {
 
     /** Lesson 1's switch: see {@code troupe.hash.match-flags} in reference.conf. */
     public enum MatchFlags {
@@ -293,6 +295,21 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
     }
 
+    /**
+     * How SQL statements are planned.
+     *
+     * @param joinOrderLimit {@code troupe.sql.join-order-limit}: how long one statement's joins may take to
+     *                       order by cost before they run as written
+     */
+    public record Sql(Duration joinOrderLimit) {
+        public Sql {
+            if (joinOrderLimit == null || joinOrderLimit.isNegative()) {
+                throw new IllegalArgumentException("troupe.sql.join-order-limit must be 0 or more, got "
+                        + joinOrderLimit);
+            }
+        }
+    }
+
     public static final int MAX_BATCH_SIZE = 1 << 20;
 
     /** The settings before lesson 2's: memory and spill as reference.conf's defaults give them. */
@@ -325,6 +342,13 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                 from(ConfigFactory.empty()).spread());
     }
 
+    /** The settings with SQL planning as reference.conf's defaults give it. */
+    public TroupeSettings(int batchSize, MatchFlags matchFlags, Transport transport, Workers workers, Memory memory,
+                          Spill spill, Admission admission, Metrics metrics, Spread spread) {
+        this(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics, spread,
+                from(ConfigFactory.empty()).sql());
+    }
+
     public TroupeSettings {
         if (memory == null) {
             throw new IllegalArgumentException("troupe memory settings must not be null");
@@ -340,6 +364,9 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
         }
         if (spread == null) {
             throw new IllegalArgumentException("troupe spread settings must not be null");
+        }
+        if (sql == null) {
+            throw new IllegalArgumentException("troupe sql settings must not be null");
         }
         if (transport == null) {
             throw new IllegalArgumentException("troupe transport settings must not be null");
@@ -393,7 +420,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     admission(c),
                     new Metrics(c.getBoolean("metrics.jmx")),
                     new Spread(parseEnum(JoinDistribution.class, c, "spread.join"),
-                            integer(c, "spread.broadcast-max-rows")));
+                            integer(c, "spread.broadcast-max-rows")),
+                    new Sql(c.getDuration("sql.join-order-limit")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
@@ -401,17 +429,17 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     public TroupeSettings withBatchSize(int newBatchSize) {
         return new TroupeSettings(newBatchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
-                spread);
+                spread, sql);
     }
 
     public TroupeSettings withMatchFlags(MatchFlags newMatchFlags) {
         return new TroupeSettings(batchSize, newMatchFlags, transport, workers, memory, spill, admission, metrics,
-                spread);
+                spread, sql);
     }
 
     public TroupeSettings withWorkers(Workers newWorkers) {
         return new TroupeSettings(batchSize, matchFlags, transport, newWorkers, memory, spill, admission, metrics,
-                spread);
+                spread, sql);
     }
 
     /** These settings with {@code troupe.workers.default = defaultWorkers} (0: the caller's thread alone). */
@@ -421,27 +449,32 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     public TroupeSettings withMemory(Memory newMemory) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, newMemory, spill, admission, metrics,
-                spread);
+                spread, sql);
     }
 
     public TroupeSettings withSpill(Spill newSpill) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, newSpill, admission, metrics,
-                spread);
+                spread, sql);
     }
 
     public TroupeSettings withAdmission(Admission newAdmission) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, newAdmission, metrics,
-                spread);
+                spread, sql);
     }
 
     public TroupeSettings withMetrics(Metrics newMetrics) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, newMetrics,
-                spread);
+                spread, sql);
+    }
+
+    public TroupeSettings withSql(Sql newSql) {
+        return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
+                spread, newSql);
     }
 
     public TroupeSettings withSpread(Spread newSpread) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
-                newSpread);
+                newSpread, sql);
     }
 
     private static Memory memory(Config c) {

@@ -26,6 +26,7 @@ import io.troupe.operators.spill.SpillSpace;
 import io.troupe.operators.sql.SqlPlanner;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableStatistics;
 import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
@@ -210,6 +211,21 @@ public final class Troupe implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * ANALYZE: the statistics the SQL planner orders joins by (row count; per column distinct values,
+     * NULLs, least and greatest value), read now if not yet read for the table registered as {@code table}.
+     * The planner reads them itself for the tables of the first statement that uses them; call this after
+     * {@link #register} to pay that cost up front (some 0.05 s per million rows and column; see
+     * {@link TableStatistics}).
+     *
+     * @throws io.troupe.operators.TroupeException naming the known tables when there is no such table
+     */
+    public TableStatistics analyze(String table) {
+        notNull(table, "Troupe.analyze", "table");
+        checkOpen();
+        return catalog.statistics(table);
     }
 
     /** The hash-table memory that every query of this Troupe takes from (for monitoring). */
@@ -652,7 +668,7 @@ public final class Troupe implements AutoCloseable {
     public Plan planSql(String sql) {
         notNull(sql, "Troupe.planSql", "sql");
         checkOpen();
-        return new SqlPlanner(catalog).plan(sql);
+        return new SqlPlanner(catalog, settings.sql().joinOrderLimit()).plan(sql);
     }
 
     /**

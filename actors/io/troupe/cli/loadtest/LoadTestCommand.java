@@ -100,7 +100,7 @@ public final class LoadTestCommand implements Callable<Integer> {
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
             description = "the bench's workloads and their generated data: w1 (self join), w2 (grouping), "
-                    + "w3 (TPC-DS query 2)")
+                    + "w3 (TPC-DS query 2), star (TPC-DS query 52)")
     List<String> workloads = new ArrayList<>();
 
     @Option(names = "--rows", paramLabel = "N", description = "rows of w1's and w2's table (default: ${DEFAULT-VALUE})")
@@ -510,7 +510,7 @@ public final class LoadTestCommand implements Callable<Integer> {
         for (String name : workloads) {
             BenchWorkload w = BenchWorkload.parse(name);
             if (w == null) {
-                throw bad("unknown workload '" + name + "' in --workload (known: w1, w2, w3)");
+                throw bad("unknown workload '" + name + "' in --workload (known: w1, w2, w3, star)");
             }
             if (!chosen.contains(w)) {
                 chosen.add(w);

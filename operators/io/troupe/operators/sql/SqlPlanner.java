@@ -23,6 +23,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
@@ -30,6 +31,7 @@ import org.apache.calcite.tools.Planner;
 import org.apache.calcite.tools.RelConversionException;
 import org.apache.calcite.tools.ValidationException;
 
+import java.time.Duration;
 import java.util.List;
 
 import static io.troupe.operators.Arguments.notNull;
@@ -37,9 +39,10 @@ import static io.troupe.operators.Arguments.notNull;
 /**
  * SQL in, Troupe plan out: Calcite parses the statement, validates it against the catalog's tables
  * ({@link CatalogSchema}), converts it to relational algebra, removes subqueries and decorrelates them
- * where it can, pushes filters and projections down (a Hep pass), and {@link RelLowering} turns the
- * result into the same plan nodes the Java API builds. Calcite is the front end only: nothing of it runs
- * when the plan executes.
+ * where it can, pushes filters down (a Hep pass), orders the joins and chooses their build sides by the
+ * tables' statistics ({@link JoinOrdering}, within a time bound), trims the columns each relation passes
+ * on to those its parents use, and {@link RelLowering} turns the result into the same plan nodes the Java
+ * API builds. Calcite is the front end only: nothing of it runs when the plan executes.
  *
  * <p>Every failure is a {@link SqlException}: a syntax or validation error with its line, column and a
  * caret under the statement's line, unknown names with the nearest known ones ({@link SqlErrors}), and
@@ -74,10 +77,19 @@ public final class SqlPlanner {
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED);
 
-    private final Catalog catalog;
+    /** Adjacent projections merged, and those that pass their input on unchanged removed. */
+    private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
 
-    public SqlPlanner(Catalog catalog) {
+    private final Catalog catalog;
+    private final Duration joinOrderLimit;
+
+    /**
+     * A planner whose join ordering stops after {@code joinOrderLimit} ({@code troupe.sql.join-order-limit}),
+     * the joins then kept as written.
+     */
+    public SqlPlanner(Catalog catalog, Duration joinOrderLimit) {
         this.catalog = notNull(catalog, "SqlPlanner", "catalog");
+        this.joinOrderLimit = notNull(joinOrderLimit, "SqlPlanner", "joinOrderLimit");
     }
 
     /**
@@ -165,8 +177,13 @@ public final class SqlPlanner {
                 .build();
     }
 
-    /** Subqueries removed and decorrelated, then filters pushed down; each Hep program is the statement's own. */
-    private static RelNode rewrite(RelNode rel) {
+    /**
+     * Subqueries removed and decorrelated, filters pushed down, joins ordered, columns trimmed; each Hep
+     * planner is the statement's own.
+     */
+    private RelNode rewrite(RelNode rel) {
+        rel.getCluster().setMetadataProvider(StatisticsMetadata.PROVIDER);
+        rel.getCluster().invalidateMetadataQuery();
         HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
         subqueries.setRoot(rel);
         RelNode plain = subqueries.findBestExp();
@@ -174,7 +191,12 @@ public final class SqlPlanner {
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
         HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
         pushDown.setRoot(decorrelated);
-        return pushDown.findBestExp();
+        RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
+        RelNode trimmed = new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(ordered.getCluster(), null))
+                .trim(ordered);
+        HepPlanner projections = new HepPlanner(program(PROJECTIONS));
+        projections.setRoot(trimmed);
+        return projections.findBestExp();
     }
 
     private static HepProgram program(List<RelOptRule> rules) {

@@ -12,22 +12,30 @@ import java.util.concurrent.ConcurrentHashMap;
 import static io.troupe.operators.Arguments.notNull;
 
 /**
- * The tables a query can scan, by case-insensitive name. Threadsafe: tables may be registered
- * while queries run; a query sees the table that was registered when it was planned.
+ * The tables a query can scan, by case-insensitive name, and their {@link TableStatistics} once asked
+ * for (kept until the table is replaced or dropped). Threadsafe: tables may be registered while queries
+ * run; a query sees the table that was registered when it was planned.
  */
 public final class Catalog {
 
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Map<String, Analyzed> statistics = new ConcurrentHashMap<>();
+
+    /** Statistics and the table they were read from: a table registered under the same name is another. */
+    private record Analyzed(Table table, TableStatistics statistics) {
+    }
 
     /** Registers {@code table} under its name, replacing any table of that name. */
     public void register(Table table) {
         notNull(table, "Catalog.register", "table");
         tables.put(key(table.name()), table);
+        statistics.remove(key(table.name()));
     }
 
     public void drop(String name) {
         notNull(name, "Catalog.drop", "name");
         tables.remove(key(name));
+        statistics.remove(key(name));
     }
 
     /** @throws TroupeException naming the known tables when there is no such table */
@@ -39,6 +47,18 @@ public final class Catalog {
                     "unknown table '" + name + "'; known tables: " + new TreeMap<>(tables).keySet());
         }
         return t;
+    }
+
+    /**
+     * The statistics of the table registered as {@code name}: read on the first call for that table
+     * ({@link TableStatistics#of}, one pass over its rows per column), then kept.
+     *
+     * @throws TroupeException naming the known tables when there is no such table
+     */
+    public TableStatistics statistics(String name) {
+        Table t = table(name);
+        return statistics.compute(key(name), (k, old) -> old != null && old.table() == t ? old
+                : new Analyzed(t, TableStatistics.of(t))).statistics();
     }
 
     public boolean contains(String name) {

@@ -58,6 +58,7 @@ class NullArgumentsTest {
                 call("Troupe.explain: plan must not be null", () -> troupe.explain(null)),
                 call("Troupe.createTable: name must not be null", () -> troupe.createTable(null, facts)),
                 call("Troupe.createTable: plan must not be null", () -> troupe.createTable("t", null)),
+                call("Troupe.analyze: table must not be null", () -> troupe.analyze(null)),
                 call("Troupe.sql: sql must not be null", () -> troupe.sql(null)),
                 call("Troupe.sql: sql must not be null", () -> troupe.sql(null, leader)),
                 call("Troupe.sql: options must not be null", () -> troupe.sql("SELECT id FROM facts", null)),

@@ -240,7 +240,7 @@ class LoadTestCommandTest {
                 badArgument(out, "--workload", "w1", "--arrival", "poisson"));
         assertEquals("--arrival must be fixed or poisson, got 'bursty'",
                 badArgument(out, "--workload", "w1", "--rate", "5", "--arrival", "bursty"));
-        assertEquals("unknown workload 'w9' in --workload (known: w1, w2, w3)", badArgument(out, "--workload", "w9"));
+        assertEquals("unknown workload 'w9' in --workload (known: w1, w2, w3, star)", badArgument(out, "--workload", "w9"));
         assertEquals("nothing to run: give --workload w1,w2,w3 and/or --queries FILE|DIR", badArgument(out));
         assertEquals("--workers must be in 0..256, got 300", badArgument(out, "--workload", "w1", "--workers", "300"));
         assertEquals("unknown peer 'postgres' in --peer (known: duckdb, none)",

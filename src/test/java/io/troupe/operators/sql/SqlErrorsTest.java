@@ -1,5 +1,6 @@
 package io.troupe.operators.sql;
 
+import io.troupe.config.TroupeSettings;
 import io.troupe.operators.table.Catalog;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +25,8 @@ class SqlErrorsTest {
     }
 
     private static SqlException error(String sql) {
-        return assertThrows(SqlException.class, () -> new SqlPlanner(CATALOG).plan(sql));
+        return assertThrows(SqlException.class,
+                () -> new SqlPlanner(CATALOG, TroupeSettings.load().sql().joinOrderLimit()).plan(sql));
     }
 
     @Test

@@ -1,0 +1,108 @@
+package io.troupe.operators.sql;
+
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.Troupe;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Table;
+import io.troupe.oracle.DuckDbOracle;
+import io.troupe.oracle.ResultComparator;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.troupe.operators.sql.PlanShape.joins;
+import static io.troupe.operators.sql.PlanShape.scans;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The cost-based join order over a star schema of skewed sizes ({@link StarTables}): whatever order the
+ * statement writes, the fact table probes and every dimension is a build side; an outer join builds its
+ * smaller side; past the time bound the joins run as written. Every plan returns DuckDB's rows.
+ */
+class SqlJoinOrderTest {
+
+    /** Dimensions first, the fact table last: as written, the first join would build the fact table. */
+    private static final String STAR = """
+            SELECT d.moy, i.category, st.state, COUNT(*) AS n, SUM(s.price) AS total
+            FROM days d JOIN items i ON i.brand = d.moy
+            JOIN sales s ON s.sold_day = d.id AND s.item = i.id
+            JOIN stores st ON s.store = st.id
+            WHERE d.yr = 2000 AND i.category = 'category3'
+            GROUP BY d.moy, i.category, st.state""";
+
+    /** The same as written in a TPC-DS query: a FROM list, the fact table first, every condition in WHERE. */
+    private static final String FROM_LIST = """
+            SELECT d.moy, st.state, SUM(s.price) AS total
+            FROM sales s, stores st, days d, items i
+            WHERE s.sold_day = d.id AND s.item = i.id AND s.store = st.id AND d.moy = 11 AND i.brand = 7
+            GROUP BY d.moy, st.state""";
+
+    private static Troupe troupe;
+    private static DuckDbOracle duck;
+
+    @BeforeAll
+    static void load() throws Exception {
+        List<Table> tables = StarTables.generate(5);
+        troupe = Troupe.start(TroupeSettings.load());
+        tables.forEach(troupe::register);
+        duck = new DuckDbOracle();
+        duck.load(tables);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (troupe != null) {
+            troupe.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    @Test
+    void shouldProbeWithTheFactTableAndBuildEveryDimension() throws Exception {
+        for (String sql : List.of(STAR, FROM_LIST)) {
+            Plan plan = troupe.planSql(sql);
+            List<Plan> joins = joins(plan);
+            assertTrue(joins.size() >= 3, () -> troupe.explain(plan));
+            for (Plan join : joins) {
+                assertTrue(!scans(join.children().get(1)).contains("sales"), () -> troupe.explain(plan));
+            }
+            assertEquals("sales", scans(joins.get(0)).get(0), () -> troupe.explain(plan));
+            check(sql, plan);
+        }
+    }
+
+    @Test
+    void shouldBuildTheSmallerSideOfAnOuterJoin() throws Exception {
+        String sql = "SELECT st.id, COUNT(s.price) FROM stores st LEFT JOIN sales s ON s.store = st.id GROUP BY st.id";
+        Plan plan = troupe.planSql(sql);
+        Plan join = joins(plan).get(0);
+        assertTrue(join.label().contains("RIGHT"), () -> troupe.explain(plan));
+        assertEquals(List.of("stores"), scans(join.children().get(1)), () -> troupe.explain(plan));
+        check(sql, plan);
+    }
+
+    @Test
+    void shouldKeepTheWrittenOrderPastTheTimeBound() throws Exception {
+        Plan plan = new SqlPlanner(troupe.catalog(), Duration.ZERO).plan(STAR);
+        assertTrue(joins(plan).stream().anyMatch(j -> scans(j.children().get(1)).contains("sales")),
+                () -> troupe.explain(plan));
+        check(STAR, plan);
+    }
+
+    private static void check(String sql, Plan plan) throws Exception {
+        List<List<Object>> expected = duck.query(sql).rows();
+        List<List<Object>> actual = DuckDbOracle.normalise(
+                troupe.execute(plan, QueryOptions.defaults().withWorkers(2)).rows());
+        assertTrue(!expected.isEmpty());
+        assertNull(ResultComparator.compare(expected, actual, false), () -> sql + "\n" + troupe.explain(plan));
+    }
+}
