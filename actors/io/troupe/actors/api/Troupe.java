@@ -668,7 +668,7 @@ public final class Troupe implements AutoCloseable {
     public Plan planSql(String sql) {
         notNull(sql, "Troupe.planSql", "sql");
         checkOpen();
-        return new SqlPlanner(catalog, settings.sql().joinOrderLimit()).plan(sql);
+        return sqlPlanner().plan(sql);
     }
 
     /**
@@ -681,7 +681,12 @@ public final class Troupe implements AutoCloseable {
     public PreparedSql prepareSql(String sql) {
         notNull(sql, "Troupe.prepareSql", "sql");
         checkOpen();
-        return new PreparedSql(this, new SqlPlanner(catalog).prepare(sql));
+        return new PreparedSql(this, sqlPlanner().prepare(sql));
+    }
+
+    /** A planner over this Troupe's catalog, bounded by {@code troupe.sql.join-order-limit}. */
+    private SqlPlanner sqlPlanner() {
+        return new SqlPlanner(catalog, settings.sql().joinOrderLimit());
     }
 
     /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */
