@@ -48,8 +48,9 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), "
-                    + "star (TPC-DS query 52) (default: ${DEFAULT-VALUE})")
+            description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), star (TPC-DS "
+                    + "query 52), or tpch alone (the 22 TPC-H queries from SQL at --scale, against DuckDB; writes "
+                    + "DIR/tpch.csv) (default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
 
     @Mixin
@@ -93,6 +94,9 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** The workload of the 22 TPC-H queries, run by {@link TpchBench}. */
+    private static final String TPCH = "tpch";
+
     /** How long a cluster of --nodes may take to come up, and its client to see every node. */
     private static final Duration CLUSTER_UP = Duration.ofSeconds(120);
 
@@ -122,6 +126,9 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (parsed.hasMatchedOption("--lessons")) {
             throw RoundOptions.bad(spec, "--lessons needs --ablation (or run troupe ablation)");
+        }
+        if (workloads.stream().anyMatch(w -> w.equalsIgnoreCase(TPCH))) {
+            return tpch(parsed);
         }
         List<BenchWorkload> chosen = parseWorkloads();
         List<Integer> counts = rounds.check(spec, 0, "");
@@ -170,6 +177,33 @@ final class BenchCommand implements Callable<Integer> {
             for (BenchEngine engine : engines) {
                 engine.close();
             }
+        }
+    }
+
+    /** {@code --workload tpch}: the 22 TPC-H queries against DuckDB ({@link TpchBench}), a run of its own. */
+    private int tpch(ParseResult parsed) throws Exception {
+        if (workloads.size() != 1) {
+            throw RoundOptions.bad(spec, "--workload tpch runs alone (its 22 queries are a bench of their own)");
+        }
+        for (String option : List.of("--nodes", "--memory", "--rows")) {
+            if (parsed.hasMatchedOption(option)) {
+                throw RoundOptions.bad(spec, option + " does not go with --workload tpch");
+            }
+        }
+        if (!parsePeers().equals(List.of("duckdb"))) {
+            throw RoundOptions.bad(spec, "--workload tpch compares with DuckDB: give --peers duckdb (the default)");
+        }
+        List<Integer> counts = rounds.check(spec, 0, "");
+        OutDirectory.prepare(spec, rounds.out);
+        PrintWriter err = spec.commandLine().getErr();
+        try {
+            new TpchBench(rounds.scale, counts, rounds.warmups, rounds.runs, duckDbUrl, err)
+                    .run(rounds.out, spec.commandLine().getOut());
+            return 0;
+        } catch (BenchMismatchException e) {
+            err.println("troupe bench: FAILED: " + e.getMessage());
+            err.flush();
+            return 1;
         }
     }
 

@@ -122,6 +122,30 @@ class BenchCommandTest {
     }
 
     @Test
+    void tpchRunsThe22QueriesFromSqlAgainstDuckDb(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "tpch", "--scale", "0.01", "--workers", "2",
+                "--runs", "1", "--warmups", "0", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("tpch.csv"));
+        assertEquals("query,engine,workers,run,plan_seconds,seconds,rows,checksum", lines.get(0));
+        List<String[]> rows = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
+        assertEquals(44, rows.size(), "22 queries on troupe and duckdb");
+        for (int q = 1; q <= 22; q++) {
+            String name = "q" + q;
+            List<String[]> runs = rows.stream().filter(row -> row[0].equals(name)).toList();
+            assertEquals(Set.of("troupe", "duckdb"), runs.stream().map(row -> row[1]).collect(Collectors.toSet()), name);
+            assertEquals(1, runs.stream().map(row -> row[6]).distinct().count(), name + ": rows agree");
+            assertTrue(runs.stream().filter(row -> row[1].equals("troupe")).allMatch(row -> Double.parseDouble(row[4]) > 0),
+                    name + ": troupe's planning is timed apart");
+        }
+        assertTrue(r.out().contains("geometric mean of troupe/duckdb at 2 workers over 22 queries: "), r.out());
+        assertBad("--workload tpch runs alone (its 22 queries are a bench of their own)", "--workload", "tpch,w1",
+                "--out", dir.toString());
+        assertBad("--workload tpch compares with DuckDB: give --peers duckdb (the default)", "--workload", "tpch",
+                "--peers", "none", "--out", dir.toString());
+    }
+
+    @Test
     void troupeAloneWithoutAOneWorkerRunDrawsTimesOnly(@TempDir Path dir) throws IOException {
         CliRun r = CliRun.of(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
                 "--warmups", "0", "--peers", "none", "--out", dir.toString());
