@@ -19,6 +19,8 @@ import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What {@code bin/troupe sql} does with one statement or one backslash command, wherever it came from (the
@@ -42,6 +44,8 @@ final class SqlSession {
     enum Timing { ON, OFF }
 
     private static final long POLL_MILLIS = 200;
+    /** {@code EXPLAIN [ANALYZE] statement}: the plan, or the plan run with each node's rows and time. */
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final String HELP = """
             \\d          list the tables
             \\d NAME     a table's columns and types
@@ -130,6 +134,13 @@ final class SqlSession {
     }
 
     private Outcome statement(String sql) {
+        Matcher explain = EXPLAIN.matcher(sql);
+        if (explain.matches()) {
+            Plan plan = troupe.planSql(explain.group(2));
+            out.print(explain.group(1) == null ? troupe.explain(plan, options)
+                    : troupe.explainAnalyze(plan, options).render());
+            return Outcome.DONE;
+        }
         long start = System.nanoTime();
         Plan plan = troupe.planSql(sql);
         long planned = System.nanoTime();

@@ -103,6 +103,16 @@ class SqlCommandTest {
     }
 
     @Test
+    void shouldExplainAndExplainAnalyze() {
+        CliRun r = CliRun.of(new TroupeCli(), "sql", "--generate", GENERATE, "--tables", "region,nation", "-c",
+                "EXPLAIN SELECT n_name FROM nation JOIN region ON n_regionkey = r_regionkey WHERE r_name = 'ASIA';"
+                        + "explain analyze SELECT COUNT(*) FROM nation");
+        assertEquals(0, r.exitCode(), r.err());
+        assertTrue(r.out().contains("Hash Join INNER") && r.out().contains("Scan region"), r.out());
+        assertTrue(r.out().contains("Scan nation") && r.out().contains("rows=25"), r.out());
+    }
+
+    @Test
     void shouldExitWithOneAtAnErrorInC() {
         CliRun r = CliRun.of(new TroupeCli(), "sql", "--generate", GENERATE, "--tables", "region", "-c",
                 "SELECT r_name FROM region; SELECT r_nmae FROM region; SELECT 1 FROM region");

@@ -2,7 +2,6 @@ package io.troupe.operators.sql;
 
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
 import io.troupe.oracle.DuckDbOracle;
@@ -44,25 +43,21 @@ class SqlJoinOrderTest {
             WHERE s.sold_day = d.id AND s.item = i.id AND s.store = st.id AND d.moy = 11 AND i.brand = 7
             GROUP BY d.moy, st.state""";
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
-        List<Table> tables = StarTables.generate(5);
-        troupe = Troupe.start(TroupeSettings.load());
-        tables.forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(tables);
+        engines = SqlEngines.over(StarTables.generate(5));
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 

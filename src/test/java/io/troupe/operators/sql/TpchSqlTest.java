@@ -6,7 +6,6 @@ import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.cli.data.GenerationProgress;
 import io.troupe.cli.data.TpchQueries;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
@@ -34,26 +33,22 @@ class TpchSqlTest {
     private static final List<String> ONLY = Stream.of(System.getProperty("troupe.tpch.queries", "").split(","))
             .map(String::strip).filter(q -> !q.isEmpty()).toList();
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
-        BenchmarkDataGenerator.GeneratedData data = BenchmarkDataGenerator.generate(Benchmark.TPCH, SCALE, List.of(),
-                2, new GenerationProgress());
-        troupe = Troupe.start(TroupeSettings.load());
-        data.tables().forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(data.tables());
+        engines = SqlEngines.over(BenchmarkDataGenerator.generate(Benchmark.TPCH, SCALE, List.of(), 2,
+                new GenerationProgress()).tables());
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 
