@@ -8,9 +8,9 @@ import io.troupe.oracle.DuckDbOracle;
 import java.util.List;
 
 /** A Troupe and DuckDB holding the same {@link SqlTables}, for the SQL tests that compare the two. */
-record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoCloseable {
+public record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoCloseable {
 
-    static SqlEngines start(long seed) throws Exception {
+    public static SqlEngines start(long seed) throws Exception {
         List<Table> tables = SqlTables.generate(seed);
         Troupe troupe = Troupe.start(TroupeSettings.load());
         tables.forEach(troupe::register);
