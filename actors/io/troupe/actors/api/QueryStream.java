@@ -60,6 +60,7 @@ import java.util.function.Consumer;
  * interruptible ({@link #next()}).
  *
  * <p>Not threadsafe: one thread reads a stream at a time; {@link #close()} only from that thread too.
+ * {@link #cancel} alone may be called from any thread.
  */
 public final class QueryStream implements AutoCloseable {
 
@@ -177,6 +178,16 @@ public final class QueryStream implements AutoCloseable {
     }
 
     /**
+     * Asks the query to stop, from any thread (a JDBC {@code Statement.cancel} while another thread
+     * reads): the reader's next call, or the one waiting now, throws a {@link QueryCancelledException}
+     * with {@code reason}. Threadsafe; no effect once the query has ended. The reader still closes the
+     * stream, which then waits for the query's actors as {@link #close()} says.
+     */
+    public void cancel(String reason) {
+        cursor.cancel(reason);
+    }
+
+    /**
      * Cancels the query unless it has finished, and waits, at most
      * {@code ExecutorRuntime.SHUTDOWN_TIMEOUT}, until its actors have stopped and its channels and
      * memory are released. Idempotent. An interrupt ends the wait early (the interrupt stays set).
@@ -203,6 +214,9 @@ public final class QueryStream implements AutoCloseable {
 
         /** Releases the query: cancels it first unless it {@code finished}. */
         void close(boolean finished);
+
+        /** Asks the query to stop; threadsafe. */
+        void cancel(String reason);
     }
 
     /** Takes from the Gather's hand-over. */
@@ -236,6 +250,11 @@ public final class QueryStream implements AutoCloseable {
             } catch (ExecutionException | TimeoutException e) {
                 // Cancelled as asked (or failed before): the query has stopped either way, or is past the bound.
             }
+        }
+
+        @Override
+        public void cancel(String reason) {
+            canceller.accept(reason);
         }
     }
 
@@ -273,6 +292,11 @@ public final class QueryStream implements AutoCloseable {
         @Override
         public void close(boolean finished) {
             run.stop("the stream was closed");
+        }
+
+        @Override
+        public void cancel(String reason) {
+            run.cancel(reason);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.troupe.operators.agg;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
@@ -120,6 +121,7 @@ abstract class AggregateState {
 
     /** The error for a sum that does not fit {@code type}, naming the aggregate. */
     QueryFailedException overflow(Object type) {
-        return new QueryFailedException("overflow in " + spec.text() + ": the sum does not fit " + type);
+        return new QueryDataException(QueryDataException.Kind.OVERFLOW,
+                "overflow in " + spec.text() + ": the sum does not fit " + type);
     }
 }

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
@@ -479,6 +480,7 @@ final class CastExpression implements Expression {
     }
 
     private QueryFailedException cannotCast(String value) {
-        return new QueryFailedException("cannot cast " + value + " to " + target + " in " + text);
+        return new QueryDataException(QueryDataException.Kind.INVALID_CAST,
+                "cannot cast " + value + " to " + target + " in " + text);
     }
 }

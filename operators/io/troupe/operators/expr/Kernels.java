@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.Validity;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
 
@@ -83,11 +84,12 @@ final class Kernels {
     }
 
     static QueryFailedException divisionByZero(String text) {
-        return new QueryFailedException("division by zero in " + text);
+        return new QueryDataException(QueryDataException.Kind.DIVISION_BY_ZERO, "division by zero in " + text);
     }
 
     static QueryFailedException overflow(String text, DataType type) {
-        return new QueryFailedException("overflow in " + text + ": the result does not fit " + type);
+        return new QueryDataException(QueryDataException.Kind.OVERFLOW,
+                "overflow in " + text + ": the result does not fit " + type);
     }
 
     /** A dense identity selection 0..n-1, for narrowing a batch that had none. */

@@ -70,7 +70,8 @@ public final class PreparedPlan {
             values = new Object[] {null};
         }
         if (values.length != parameterCount) {
-            throw new SqlException("the statement has " + parameterCount + " parameter" + (parameterCount == 1 ? "" : "s")
+            throw new SqlException(SqlException.Kind.PARAMETER, "the statement has " + parameterCount + " parameter"
+                    + (parameterCount == 1 ? "" : "s")
                     + " (?), got " + values.length + " value" + (values.length == 1 ? "" : "s") + ": "
                     + Arrays.toString(values), 0, 0, null);
         }
@@ -135,7 +136,8 @@ public final class PreparedPlan {
     }
 
     private SqlException wrongValue(int position, DataType type, Object value, String expected) {
-        return new SqlException("parameter " + position + " of " + parameterCount + " is " + type + ": got "
+        return new SqlException(SqlException.Kind.PARAMETER, "parameter " + position + " of " + parameterCount + " is "
+                + type + ": got "
                 + value.getClass().getSimpleName() + " " + value + "; pass " + expected, 0, 0, null);
     }
 }

@@ -44,35 +44,41 @@ final class SqlErrors {
             first = first.substring(0, first.length() - 1);
         }
         String message = "syntax error: " + first.replace("Encountered", "unexpected");
-        return located(message, pos.getLineNum(), pos.getColumnNum(), !first.contains(" at line "), e);
+        return located(SqlException.Kind.SYNTAX, message, pos.getLineNum(), pos.getColumnNum(), !first.contains(" at line "),
+                e);
     }
 
     SqlException validation(CalciteContextException e) {
         String message = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
         Matcher table = UNKNOWN_TABLE.matcher(message);
         Matcher column = UNKNOWN_COLUMN.matcher(message);
+        SqlException.Kind kind = SqlException.Kind.INVALID;
         if (table.matches()) {
+            kind = SqlException.Kind.UNKNOWN_TABLE;
             message = "unknown table '" + table.group(1) + "'" + suggest(table.group(1), catalog.names(), "tables");
         } else if (column.matches()) {
+            kind = SqlException.Kind.UNKNOWN_COLUMN;
             message = "unknown column '" + column.group(1) + "'" + suggest(column.group(1), columnsOfNamedTables(),
                     "columns");
         }
-        return located(message, e.getPosLine(), e.getPosColumn(), true, e);
+        return located(kind, message, e.getPosLine(), e.getPosColumn(), true, e);
     }
 
     SqlException unsupported(String what, SqlParserPos pos, Throwable cause) {
         String message = "unsupported in SQL: " + what;
-        return pos.getLineNum() > 0 ? located(message, pos.getLineNum(), pos.getColumnNum(), true, cause)
-                : new SqlException(message, 0, 0, cause);
+        return pos.getLineNum() > 0
+                ? located(SqlException.Kind.UNSUPPORTED, message, pos.getLineNum(), pos.getColumnNum(), true, cause)
+                : new SqlException(SqlException.Kind.UNSUPPORTED, message, 0, 0, cause);
     }
 
     SqlException other(Exception e) {
-        return new SqlException("cannot plan SQL: " + e.getMessage(), 0, 0, e);
+        return new SqlException(SqlException.Kind.INVALID, "cannot plan SQL: " + e.getMessage(), 0, 0, e);
     }
 
-    private SqlException located(String message, int line, int column, boolean sayWhere, Throwable cause) {
+    private SqlException located(SqlException.Kind kind, String message, int line, int column, boolean sayWhere,
+                                 Throwable cause) {
         String text = message + (sayWhere ? " at line " + line + ", column " + column : "") + caret(line, column);
-        return new SqlException(text, line, column, cause);
+        return new SqlException(kind, text, line, column, cause);
     }
 
     /** The statement's line {@code line}, then a caret under column {@code column}; empty when out of range. */

@@ -15,13 +15,35 @@ import io.troupe.operators.TroupeException;
  */
 public final class SqlException extends TroupeException {
 
+    /** What was wrong, for callers that act on it (a JDBC driver's SQLState) rather than read it. */
+    public enum Kind {
+        /** The statement does not parse. */
+        SYNTAX,
+        /** It names a table the catalog does not hold. */
+        UNKNOWN_TABLE,
+        /** It names a column none of its tables has. */
+        UNKNOWN_COLUMN,
+        /** It parses, but does not validate: a type error, a wrong argument, an ambiguous name. */
+        INVALID,
+        /** Troupe does not run what it asks for yet. */
+        UNSUPPORTED,
+        /** Its parameters' values ({@code ?}) are too few, too many, or do not fit their types. */
+        PARAMETER
+    }
+
+    private final Kind kind;
     private final int line;
     private final int column;
 
-    SqlException(String message, int line, int column, Throwable cause) {
+    SqlException(Kind kind, String message, int line, int column, Throwable cause) {
         super(Category.QUERY, message, cause);
+        this.kind = kind;
         this.line = line;
         this.column = column;
+    }
+
+    public Kind kind() {
+        return kind;
     }
 
     /** The 1-based line of the error in the statement; 0 when the error has no position. */

@@ -102,7 +102,8 @@ public final class SqlPlanner {
         notNull(sql, "SqlPlanner.plan", "sql");
         PreparedPlan prepared = prepare(sql);
         if (prepared.parameterCount() > 0) {
-            throw new SqlException("the statement has " + prepared.parameterCount() + " parameter(s) (?): prepare it "
+            throw new SqlException(SqlException.Kind.PARAMETER, "the statement has " + prepared.parameterCount()
+                    + " parameter(s) (?): prepare it "
                     + "and give their values with each execution", 0, 0, null);
         }
         return prepared.plan();

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * transport -> config (+ the batch format); operators -> config; and the command line (io.troupe.cli)
  * on top, which no library package imports, so that a service embedding the library needs none of
  * the command line's optional dependencies (picocli, XChart, the TPC generators, HdrHistogram).
+ * The JDBC driver (io.troupe.jdbc) is a client of the facade that the facade never imports.
  * Micrometer, optional too, is used by one package, io.troupe.actors.metrics, that nothing else
  * imports, so that a service without Micrometer never loads it. Reads the import lines of every source
  * file (and, for Micrometer, every line), so a forbidden dependency fails here before anyone builds on it.
@@ -33,7 +34,8 @@ class ArchitectureTest {
                     "io.troupe.operators.exec", "io.troupe.operators.join", "io.troupe.operators.agg",
                     "io.troupe.operators.sort"),
             "config", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.operators"),
-            "actors/io/troupe/actors", COMMAND_LINE_ONLY);
+            "actors/io/troupe/actors", with(COMMAND_LINE_ONLY, "io.troupe.jdbc"),
+            "actors/io/troupe/jdbc", COMMAND_LINE_ONLY);
 
     private static final List<String> SOURCE_ROOTS = List.of("config", "operators", "transport", "actors");
     /** The one package that may use Micrometer. */

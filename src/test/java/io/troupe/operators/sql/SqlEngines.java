@@ -8,14 +8,14 @@ import io.troupe.oracle.DuckDbOracle;
 import java.util.List;
 
 /** A Troupe and DuckDB holding the same tables, for the SQL tests that compare the two. */
-record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoCloseable {
+public record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoCloseable {
 
     /** Over the {@link SqlTables} of {@code seed}. */
-    static SqlEngines start(long seed) throws Exception {
+    public static SqlEngines start(long seed) throws Exception {
         return over(SqlTables.generate(seed));
     }
 
-    static SqlEngines over(List<Table> tables) throws Exception {
+    public static SqlEngines over(List<Table> tables) throws Exception {
         Troupe troupe = Troupe.start(TroupeSettings.load());
         tables.forEach(troupe::register);
         DuckDbOracle duck = new DuckDbOracle();

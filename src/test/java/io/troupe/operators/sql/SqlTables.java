@@ -17,7 +17,7 @@ import java.util.Random;
  * orders whose customer does not exist and customers without orders, so that every join kind has rows of
  * each sort.
  */
-final class SqlTables {
+public final class SqlTables {
 
     static final String[] STATUSES = {"open", "closed", "shipped", "returned"};
     static final String[] REGIONS = {"north", "south", "east", "west", "centre"};
@@ -26,7 +26,7 @@ final class SqlTables {
     private SqlTables() {
     }
 
-    static List<Table> generate(long seed) {
+    public static List<Table> generate(long seed) {
         Random random = new Random(seed);
         TableBuilder orders = new TableBuilder("orders", Schema.of(
                 new Field(null, "id", DataType.INT64, false),

@@ -1,0 +1,91 @@
+package io.troupe.jdbc;
+
+import io.troupe.operators.types.DataType;
+
+import java.math.BigDecimal;
+import java.sql.Types;
+
+/**
+ * How each Troupe type shows in JDBC: its {@link Types} code and name, the Java class of
+ * {@code getObject}, and its precision and scale as {@code ResultSetMetaData} and
+ * {@code DatabaseMetaData.getColumns} report them (the digits of a number, the characters of a date;
+ * {@link Integer#MAX_VALUE} for a VARCHAR, which has no length limit).
+ */
+final class JdbcTypes {
+
+    /** Decimal digits of a double, as PostgreSQL reports {@code float8}. */
+    private static final int DOUBLE_DIGITS = 17;
+    /** Characters of {@code yyyy-mm-dd}. */
+    private static final int DATE_CHARACTERS = 10;
+
+    private JdbcTypes() {
+    }
+
+    /** The {@link Types} code of {@code type}. */
+    static int code(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> Types.INTEGER;
+            case INT64 -> Types.BIGINT;
+            case FLOAT64 -> Types.DOUBLE;
+            case DECIMAL -> Types.DECIMAL;
+            case DATE -> Types.DATE;
+            case BOOLEAN -> Types.BOOLEAN;
+            case VARCHAR -> Types.VARCHAR;
+        };
+    }
+
+    /** The SQL name of {@code type}, as a statement writes it ({@code DECIMAL}, without precision). */
+    static String name(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case FLOAT64 -> "DOUBLE";
+            case DECIMAL -> "DECIMAL";
+            case DATE -> "DATE";
+            case BOOLEAN -> "BOOLEAN";
+            case VARCHAR -> "VARCHAR";
+        };
+    }
+
+    /** The class {@code getObject} returns for {@code type}. */
+    static Class<?> javaClass(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> Integer.class;
+            case INT64 -> Long.class;
+            case FLOAT64 -> Double.class;
+            case DECIMAL -> BigDecimal.class;
+            case DATE -> java.sql.Date.class;
+            case BOOLEAN -> Boolean.class;
+            case VARCHAR -> String.class;
+        };
+    }
+
+    /** Digits of a number, characters of a date or string, 1 for a boolean. */
+    static int precision(DataType type) {
+        return switch (type.id()) {
+            case INT32 -> 10;
+            case INT64 -> 19;
+            case FLOAT64 -> DOUBLE_DIGITS;
+            case DECIMAL -> type.precision();
+            case DATE -> DATE_CHARACTERS;
+            case BOOLEAN -> 1;
+            case VARCHAR -> Integer.MAX_VALUE;
+        };
+    }
+
+    /** Characters the widest value takes printed: the precision, with a sign and a point where they apply. */
+    static int displaySize(DataType type) {
+        return switch (type.id()) {
+            case INT32, INT64 -> precision(type) + 1;
+            case FLOAT64 -> 24;
+            case DECIMAL -> type.precision() + (type.scale() > 0 ? 2 : 1);
+            case DATE -> DATE_CHARACTERS;
+            case BOOLEAN -> 5;
+            case VARCHAR -> Integer.MAX_VALUE;
+        };
+    }
+
+    static boolean signed(DataType type) {
+        return type.isNumeric();
+    }
+}

@@ -1,0 +1,29 @@
+package io.troupe.operators.exec;
+
+/**
+ * A query failed on a value: a division by zero, a result or sum too large for its type, a value that
+ * does not cast. Its {@link Kind} lets a caller act on it without reading the message (a JDBC driver's
+ * SQLState, class 22).
+ */
+public final class QueryDataException extends QueryFailedException {
+
+    /** What the value did. */
+    public enum Kind {
+        DIVISION_BY_ZERO,
+        /** A result, or a sum, does not fit its type. */
+        OVERFLOW,
+        /** A value does not cast to the type asked for. */
+        INVALID_CAST
+    }
+
+    private final Kind kind;
+
+    public QueryDataException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+}
