@@ -18,9 +18,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
- * Calcite's selectivity of a predicate over a scan, from the table's statistics, and over a join: each
+ * Calcite's selectivity of a predicate over a scan, from the table's statistics, and over a join: an
  * equality between a column of either side is 1 / the larger of the two columns' distinct counts there
- * (every value of the side with fewer finds a match, the textbook estimate). Part of
+ * (every value of the side with fewer finds a match, the textbook estimate). Of several such equalities only
+ * the most selective counts: the columns of a composite key are correlated (lineitem's (partkey, suppkey) is
+ * one of partsupp's rows), and their product, which assumes them independent, put TPC-H q9's 6M-row join
+ * below partsupp's size and so on the build side of every join above it. Part of
  * {@link StatisticsMetadata}; public because Calcite's generated dispatch calls it. Stateless.
  */
 public final class StatisticsSelectivity implements MetadataHandler<BuiltInMetadata.Selectivity> {
@@ -41,14 +44,19 @@ public final class StatisticsSelectivity implements MetadataHandler<BuiltInMetad
             return 1.0;
         }
         int leftCount = join.getLeft().getRowType().getFieldCount();
-        double product = 1;
+        double keys = 1;
+        double others = 1;
         for (RexNode conjunct : RelOptUtil.conjunctions(predicate)) {
             Double distinct = conjunct.getKind() == SqlKind.EQUALS ? largerDistinct(join, mq,
                     ((RexCall) conjunct).getOperands().get(0), ((RexCall) conjunct).getOperands().get(1), leftCount)
                     : null;
-            product *= distinct == null ? RelMdUtil.guessSelectivity(conjunct) : 1 / Math.max(1, distinct);
+            if (distinct == null) {
+                others *= RelMdUtil.guessSelectivity(conjunct);
+            } else {
+                keys = Math.min(keys, 1 / Math.max(1, distinct));
+            }
         }
-        return product;
+        return keys * others;
     }
 
     /** The larger distinct count of two columns, one of each side; null unless {@code a = b} is such. */
