@@ -382,6 +382,7 @@ final class BenchCommand implements Callable<Integer> {
         for (BenchWorkload w : BenchWorkload.values()) {
             ids.add(w.id());
         }
+        ids.add(TPCH);
         return String.join(", ", ids);
     }
 

@@ -189,7 +189,7 @@ class BenchCommandTest {
     @Test
     void badArgumentsExitWithTwoAndSayWhatIsWrong(@TempDir Path dir) throws IOException {
         String out = dir.toString();
-        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3, star)", "--workload", "w1,w9", "--out", out);
+        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3, star, tpch)", "--workload", "w1,w9", "--out", out);
         assertBad("unknown peer 'postgres' in --peers (known: duckdb, none)", "--peers", "postgres", "--out", out);
         assertBad("--rows", "--rows", "many", "--out", out);
         assertBad("--rows must be in 1..2147483647", "--rows", "0", "--out", out);
