@@ -24,7 +24,6 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
@@ -137,9 +136,7 @@ final class RelLowering {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         Expr on = null;
         Expr rest = null;
-        // An equality common to every branch of an OR (TPC-H q19) is a key: pulled out, it is one more conjunct.
-        RexNode condition = RexUtil.pullFactors(join.getCluster().getRexBuilder(), join.getCondition());
-        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+        for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
             Expr e = rex(joined, join, conjunct);
             if (equatesSides(conjunct, leftCount)) {
                 on = on == null ? e : on.and(e);

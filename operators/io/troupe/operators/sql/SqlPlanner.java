@@ -10,8 +10,14 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.logical.LogicalFilter;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
@@ -58,6 +64,18 @@ public final class SqlPlanner {
     private static final List<RelOptRule> SUBQUERIES = List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
             CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
             CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT);
+
+    /**
+     * Of a disjunction over several tables (TPC-H q7's two nation pairs, q19's three part-lineitem
+     * conjunctions), the part each table's columns make on their own, added as a filter of that table for
+     * {@link #PUSH_DOWN} to take below the joins; the disjunction stays where it was. Once over the tree:
+     * each firing adds filters, so their firings are bounded ({@link #DISJUNCTION_MATCHES}).
+     */
+    private static final List<RelOptRule> DISJUNCTIONS = List.of(CoreRules.EXPAND_FILTER_DISJUNCTION_GLOBAL,
+            CoreRules.EXPAND_JOIN_DISJUNCTION_GLOBAL);
+
+    /** How many times {@link #DISJUNCTIONS} may fire in one statement: a bound, as each firing adds a filter. */
+    private static final int DISJUNCTION_MATCHES = 64;
 
     /** Filters into and through joins and projections, down to the scans; adjacent projections merged. */
     private static final List<RelOptRule> PUSH_DOWN = List.of(CoreRules.FILTER_INTO_JOIN,
@@ -190,14 +208,41 @@ public final class SqlPlanner {
         RelNode plain = subqueries.findBestExp();
         RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
+        HepPlanner disjunctions = new HepPlanner(new HepProgramBuilder().addMatchLimit(DISJUNCTION_MATCHES)
+                .addRuleCollection(DISJUNCTIONS).build());
+        disjunctions.setRoot(pullFactors(decorrelated));
         HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
-        pushDown.setRoot(decorrelated);
+        pushDown.setRoot(disjunctions.findBestExp());
         RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
         RelNode trimmed = new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(ordered.getCluster(), null))
                 .trim(ordered);
         HepPlanner projections = new HepPlanner(program(PROJECTIONS));
         projections.setRoot(trimmed);
         return projections.findBestExp();
+    }
+
+    /**
+     * Each filter's and join's condition with what every branch of an OR shares pulled out as a conjunct of its
+     * own (TPC-H q19's join key and lineitem's shipping conditions), which push-down then takes below the
+     * joins, and a join hashes on.
+     */
+    private static RelNode pullFactors(RelNode rel) {
+        return rel.accept(new RelShuttleImpl() {
+            @Override
+            public RelNode visit(LogicalFilter filter) {
+                Filter visited = (Filter) super.visit(filter);
+                return visited.copy(visited.getTraitSet(), visited.getInput(),
+                        RexUtil.pullFactors(visited.getCluster().getRexBuilder(), visited.getCondition()));
+            }
+
+            @Override
+            public RelNode visit(LogicalJoin join) {
+                Join visited = (Join) super.visit(join);
+                return visited.copy(visited.getTraitSet(), RexUtil.pullFactors(visited.getCluster().getRexBuilder(),
+                        visited.getCondition()), visited.getLeft(), visited.getRight(), visited.getJoinType(),
+                        visited.isSemiJoinDone());
+            }
+        });
     }
 
     private static HepProgram program(List<RelOptRule> rules) {
