@@ -85,7 +85,7 @@ final class AggregateMemory {
 
     /** A new, empty aggregation that reserves from this aggregate's account. */
     Aggregation newAggregation() {
-        return new Aggregation(keyTypes, aggregates, step, inputAt, memory);
+        return new Aggregation(keyTypes, aggregates, step, inputAt, memory, maySpill);
     }
 
     /** The live rows of {@code batch} as partial rows of one group each ({@link Aggregation#singletonRows}). */

@@ -48,6 +48,8 @@ final class Aggregation implements ResultPart {
     /** Per aggregate, the input column where its partial state starts (FINAL step), or -1: it takes its argument. */
     private final int[] inputAt;
     private final MemoryReservation memory;
+    /** Whether a refusal makes the caller spill: it then leaves the budget's last share to what cannot. */
+    private final boolean spillable;
     /** Bytes reserved for the arrays: at least what they take. */
     private long reserved;
     /** What the last refused reservation asked for, for the error when nothing else can be done. */
@@ -56,8 +58,9 @@ final class Aggregation implements ResultPart {
     private int[] partialAt;
 
     Aggregation(List<DataType> keyTypes, List<AggregateSpec> aggregates, AggregateStep step, int[] inputAt,
-                MemoryReservation memory) {
+                MemoryReservation memory, boolean spillable) {
         this.memory = memory;
+        this.spillable = spillable;
         this.step = step;
         this.inputAt = inputAt;
         keyCount = keyTypes.size();
@@ -305,7 +308,7 @@ final class Aggregation implements ResultPart {
         long growth = Math.max(0, bytes - reserved);
         long copied = growth > 0 ? reserved : 0;
         long asked = growth + copied + scratch;
-        if (asked > 0 && !memory.tryGrow(asked)) {
+        if (asked > 0 && !(spillable ? memory.tryGrowSpillable(asked) : memory.tryGrow(asked))) {
             refused = asked;
             return -1;
         }

@@ -169,9 +169,14 @@ public final class MemoryArena {
      * are dropped to the garbage collector one by one until the bytes fit.
      */
     boolean tryReserve(long bytes) {
+        return tryReserve(bytes, 0);
+    }
+
+    /** As {@link #tryReserve(long)}, but false unless {@code leave} bytes of the budget stay free after it. */
+    boolean tryReserve(long bytes, long leave) {
         while (true) {
             long used = reservedBytes.get();
-            if (bytes > budgetBytes - used) {
+            if (bytes > budgetBytes - leave - used) {
                 return false;
             }
             if (bytes > budgetBytes - used - freeChunks.get() * chunkBytes) {

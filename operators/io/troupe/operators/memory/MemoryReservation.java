@@ -45,10 +45,23 @@ public final class MemoryReservation {
      * @throws QueryFailedException when the query's memory was already released
      */
     public boolean tryGrow(long bytes) {
+        return tryGrow(bytes, false);
+    }
+
+    /**
+     * As {@link #tryGrow}, for an operator that spills when refused: refused also when less than
+     * 1/{@link QueryMemory#SPILL_HEADROOM} of the query's limit or of the budget would stay free, which is
+     * left to the operators that cannot spill.
+     */
+    public boolean tryGrowSpillable(long bytes) {
+        return tryGrow(bytes, true);
+    }
+
+    private boolean tryGrow(long bytes, boolean spillable) {
         if (bytes < 0) {
             throw new IllegalArgumentException(label + ": cannot grow by " + bytes + " bytes");
         }
-        if (!query.tryGrow(bytes, label)) {
+        if (!query.tryGrow(bytes, label, spillable)) {
             return false;
         }
         long held = heldBytes.addAndGet(bytes);

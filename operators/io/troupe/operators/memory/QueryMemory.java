@@ -28,6 +28,9 @@ import java.util.Set;
  */
 public final class QueryMemory {
 
+    /** Operators that can spill leave 1/SPILL_HEADROOM of the limit and of the budget to those that cannot. */
+    static final int SPILL_HEADROOM = 8;
+
     /** The handle's life. */
     private enum State {
         /** Operators may reserve. */
@@ -121,20 +124,23 @@ public final class QueryMemory {
 
     /**
      * Adds {@code bytes} to what the query uses; false (having added nothing) when that would pass the
-     * query's limit or the budget.
+     * query's limit or the budget. For an operator that can spill ({@code spillable}), false unless
+     * 1/{@link #SPILL_HEADROOM} of the query's limit and of the budget stay free after it: what cannot spill (an
+     * aggregate without keys) gets that last share, so that an operator which could have spilled never starves
+     * one that cannot.
      *
      * @throws QueryFailedException when the query's memory was already released
      */
-    synchronized boolean tryGrow(long bytes, String label) {
+    synchronized boolean tryGrow(long bytes, String label, boolean spillable) {
         if (state == State.RELEASED) {
             throw released(label);
         }
         long after = usedBytes + bytes;
-        if (after > limitBytes) {
+        if (after > limitBytes - (spillable ? limitBytes / SPILL_HEADROOM : 0)) {
             return false;
         }
         long excess = after - Math.max(reservationBytes, usedBytes);
-        if (excess > 0 && !arena.tryReserve(excess)) {
+        if (excess > 0 && !arena.tryReserve(excess, spillable ? arena.budgetBytes() / SPILL_HEADROOM : 0)) {
             return false;
         }
         usedBytes = after;

@@ -27,6 +27,25 @@ class MemoryArenaTest {
 
     private static final int KIB_32 = 32 * 1024;
 
+    /**
+     * An operator that spills when refused stops at 7/8 of the budget; the last eighth is for those that cannot
+     * (an aggregate without keys), so that one which could have spilled never starves one that cannot.
+     */
+    @Test
+    void spillableGrowthLeavesTheBudgetsLastEighthToWhatCannotSpill() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 8L * KIB_32);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation spills = q.reservation("a", "partial aggregate");
+        MemoryReservation cannot = q.reservation("b", "aggregate without keys");
+        assertTrue(spills.tryGrowSpillable(7L * KIB_32));
+        assertFalse(spills.tryGrowSpillable(1), "past 7/8 of the budget");
+        assertTrue(cannot.tryGrow(KIB_32), "the last eighth");
+        assertFalse(cannot.tryGrow(1), "nothing past the budget");
+        spills.shrink(7L * KIB_32);
+        assertTrue(spills.tryGrowSpillable(6L * KIB_32));
+        q.releaseAll();
+    }
+
     @Test
     void chunksComeBackAndTheNextQueryReusesThem() {
         MemoryArena arena = new MemoryArena(KIB_32, 3L * KIB_32, Long.MAX_VALUE);
