@@ -10,9 +10,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * into joins). Rows compare as multisets, in order where the statement orders them totally. Each
  * statement runs with 0 workers and with 2.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SqlDifferentialTest {
 
     /** A statement, and whether its ORDER BY fixes the order of every row. */
@@ -183,6 +187,9 @@ class SqlDifferentialTest {
                 + "WHERE odate < CAST('2024-03-01' AS DATE) - INTERVAL '14' DAY");
     }
 
+    /** Each query's bound: a dynamic test is not under the class's {@code @Timeout}. */
+    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
+
     private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
@@ -210,7 +217,8 @@ class SqlDifferentialTest {
 
     private static void check(Case c, int workers) throws Exception {
         List<List<Object>> expected = duck.query(c.sql()).rows();
-        QueryResult result = troupe.sql(c.sql(), QueryOptions.defaults().withWorkers(workers));
+        QueryResult result = troupe.sql(c.sql(), QueryOptions.defaults().withWorkers(workers)
+                .withTimeout(QUERY_TIMEOUT));
         List<List<Object>> actual = DuckDbOracle.normalise(result.rows());
         assertNull(ResultComparator.compare(expected, actual, c.ordered()),
                 () -> c.sql() + "\n" + troupe.explainSql(c.sql()));

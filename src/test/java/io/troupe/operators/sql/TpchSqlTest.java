@@ -18,8 +18,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,11 +35,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * default, as the issue asks of CI). Each query runs with 0 workers and with 2. {@code -Dtroupe.tpch.queries=q1,q19}
  * runs only those.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TpchSqlTest {
 
     private static final double SCALE = Double.parseDouble(System.getProperty("troupe.tpch.scale", "0.1"));
     private static final List<String> ONLY = Stream.of(System.getProperty("troupe.tpch.queries", "").split(","))
             .map(String::strip).filter(q -> !q.isEmpty()).toList();
+
+    /** Each query's bound: a dynamic test is not under the class's {@code @Timeout}. */
+    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
 
     private static SqlEngines engines;
     private static Troupe troupe;
@@ -112,7 +119,8 @@ class TpchSqlTest {
 
     private static void check(TpchQueries.Query q, int workers) throws Exception {
         List<List<Object>> expected = duck.query(q.sql()).rows();
-        QueryResult result = troupe.sql(q.sql(), QueryOptions.defaults().withWorkers(workers));
+        QueryResult result = troupe.sql(q.sql(), QueryOptions.defaults().withWorkers(workers)
+                .withTimeout(QUERY_TIMEOUT));
         List<List<Object>> actual = DuckDbOracle.normalise(result.rows());
         assertNull(ResultComparator.compare(expected, actual, q.ordered()),
                 () -> q.name() + "\n" + q.sql() + "\n" + troupe.explainSql(q.sql()));
