@@ -20,7 +20,6 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
-import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -245,7 +244,7 @@ final class RelLowering {
             // GROUPING(...) is the branch's constant; a placeholder keeps the fields' positions.
             calls.add((isGrouping(call) ? Expr.count() : aggregateCall(in, aggregate, call)).as(name(aggregate, field++)));
         }
-        if (keys.size() < set.cardinality() || keys.isEmpty() && calls.isEmpty()) {
+        if (keys.isEmpty() && calls.isEmpty()) {
             throw new UnsupportedSqlException("a grouping set of no key and no aggregate (" + aggregate + ")");
         }
         return in.plan.aggregate(keys, calls.toArray(Expr[]::new));
@@ -273,39 +272,28 @@ final class RelLowering {
         }
         List<Integer> args = call.getArgList();
         SqlKind kind = call.getAggregation().getKind();
-        if (call.hasFilter()) {
-            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
-            Expr filter = Expr.col(in.columns.get(call.filterArg));
-            RelDataType argType = args.isEmpty() ? null
-                    : aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType();
-            Expr value = args.isEmpty() ? Expr.lit(1) : Expr.col(in.columns.get(args.get(0)));
-            Expr masked = new Call(Function.CASE, List.of(Expr.coalesce(filter, Expr.lit(false)), value,
-                    new Literal(null, argType == null ? DataType.INT32 : SqlTypes.toTroupe(argType))), null);
-            if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
-                throw new UnsupportedSqlException("aggregate " + call);
-            }
-            return switch (kind) {
-                case COUNT -> call.isDistinct() ? Expr.countDistinct(masked) : Expr.count(masked);
-                case SUM, SUM0 -> Expr.sum(masked);
-                case MIN -> Expr.min(masked);
-                case MAX -> Expr.max(masked);
-                case AVG -> Expr.avg(masked);
-                default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName()
-                        + " with FILTER");
-            };
-        }
         if (kind == SqlKind.LITERAL_AGG) {
             // Its literal for every group (the marker Calcite's IN and NOT IN rewrites join on): every group has a
             // row, so the MAX of the literal is the literal.
             return Expr.max(rex(in, aggregate, call.rexList.get(0)));
         }
-        if (kind == SqlKind.COUNT && args.isEmpty()) {
-            return Expr.count();
-        }
-        if (args.size() != 1 || call.isDistinct() && kind != SqlKind.COUNT) {
+        if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
             throw new UnsupportedSqlException("aggregate " + call);
         }
-        Expr arg = Expr.col(in.columns.get(args.get(0)));
+        Expr arg = args.isEmpty() ? null : Expr.col(in.columns.get(args.get(0)));
+        if (call.hasFilter()) {
+            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
+            DataType type = arg == null ? DataType.INT32
+                    : SqlTypes.toTroupe(aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType());
+            arg = new Call(Function.CASE, List.of(Expr.coalesce(Expr.col(in.columns.get(call.filterArg)),
+                    Expr.lit(false)), arg == null ? Expr.lit(1) : arg, new Literal(null, type)), null);
+        }
+        if (arg == null) {
+            if (kind == SqlKind.COUNT) {
+                return Expr.count();
+            }
+            throw new UnsupportedSqlException("aggregate " + call);
+        }
         return switch (kind) {
             case COUNT -> call.isDistinct() ? Expr.countDistinct(arg) : Expr.count(arg);
             case SUM -> Expr.sum(arg);
