@@ -21,6 +21,7 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
@@ -37,7 +38,7 @@ import java.util.TreeMap;
 
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
- * project, hash join (inner, left, right, full, semi, anti) on equalities, aggregate, sort, limit/offset,
+ * project, hash join (inner, left, right, full, semi, anti) on equalities and a residual, aggregate, sort, limit/offset,
  * union [all]. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
  * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
  * its name where it is read once). Anything else is refused as "unsupported in SQL".
@@ -121,10 +122,12 @@ final class RelLowering {
 
     /**
      * A hash join on the conjuncts that equate an expression over the left input with one over the right;
-     * for an inner join the other conjuncts filter its output, for the other kinds they are refused. A join
-     * with no such equality (a cross join, an inequality, the single row of an uncorrelated scalar subquery or
-     * of NOT IN's counts) hashes on the constant 0: every build row is in one chain, which each probe row
-     * walks, so it is a nested loop over the build side: meant for a small one.
+     * the other conjuncts are its residual, which decides with the keys which pairs match (so an outer, semi
+     * or anti join keeps SQL's ON semantics). A join with no such equality (a cross join, an inequality, the
+     * single row of an uncorrelated scalar subquery or of NOT IN's counts) hashes on the constant 0: every
+     * build row is in one chain, which each probe row walks, so it is a nested loop over the build side:
+     * meant for a small one. A semi or anti join builds on its smaller input by the statistics: when that is
+     * the left one (the rows to keep), it becomes a RIGHT_SEMI or RIGHT_ANTI join probed by the right input.
      */
     private Lowered join(Join join) {
         Lowered left = lower(join.getLeft());
@@ -143,6 +146,12 @@ final class RelLowering {
                 rest = rest == null ? e : rest.and(e);
             }
         }
+        if (on == null) {
+            on = Expr.lit(0).eq(Expr.lit(0));
+        }
+        if (rest != null) {
+            on = on.and(rest);
+        }
         JoinType type = switch (join.getJoinType()) {
             case INNER -> JoinType.INNER;
             case LEFT -> JoinType.LEFT;
@@ -152,16 +161,19 @@ final class RelLowering {
             case ANTI -> JoinType.ANTI;
             default -> throw new UnsupportedSqlException(join.getJoinType() + " joins");
         };
-        if (rest != null && type != JoinType.INNER) {
-            throw new UnsupportedSqlException("a condition other than equalities between the two inputs in an "
-                    + type + " join's ON (" + rest + ")");
+        if ((type == JoinType.SEMI || type == JoinType.ANTI) && buildsLeft(join)) {
+            return new Lowered(right.plan.join(left.plan, type == JoinType.SEMI ? JoinType.RIGHT_SEMI
+                    : JoinType.RIGHT_ANTI, on), left.columns);
         }
-        if (on == null) {
-            on = Expr.lit(0).eq(Expr.lit(0));
-        }
-        Plan plan = left.plan.join(right.plan, type, on);
-        List<String> columns = type.emitsRight() ? both : left.columns;
-        return new Lowered(rest == null ? plan : plan.filter(rest), columns);
+        return new Lowered(left.plan.join(right.plan, type, on), type.emitsRight() ? both : left.columns);
+    }
+
+    /** Whether the left input is estimated smaller than the right: the side to build the hash table of. */
+    private static boolean buildsLeft(Join join) {
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        Double left = mq.getRowCount(join.getLeft());
+        Double right = mq.getRowCount(join.getRight());
+        return left != null && right != null && left < right;
     }
 
     /** True for {@code a = b} with one side over the left input only and the other over the right only. */

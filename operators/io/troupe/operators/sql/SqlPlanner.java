@@ -197,14 +197,15 @@ public final class SqlPlanner {
     }
 
     /**
-     * Subqueries removed and decorrelated, filters pushed down, joins ordered, columns trimmed; each Hep
+     * WHERE's EXISTS and IN as semi and anti joins ({@link SemiJoins}), other subqueries removed and
+     * decorrelated, filters pushed down, joins ordered, columns trimmed; each Hep
      * planner is the statement's own.
      */
     private RelNode rewrite(RelNode rel) {
         rel.getCluster().setMetadataProvider(StatisticsMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
         HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
-        subqueries.setRoot(rel);
+        subqueries.setRoot(SemiJoins.rewrite(rel));
         RelNode plain = subqueries.findBestExp();
         RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
