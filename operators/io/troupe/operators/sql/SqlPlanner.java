@@ -198,8 +198,8 @@ public final class SqlPlanner {
 
     /**
      * WHERE's EXISTS and IN as semi and anti joins ({@link SemiJoins}), other subqueries removed and
-     * decorrelated, filters pushed down, joins ordered, columns trimmed; each Hep
-     * planner is the statement's own.
+     * decorrelated, filters pushed down, joins ordered, aggregates that a join matches by key reduced to the
+     * keys it can keep ({@link GroupReduction}), columns trimmed; each Hep planner is the statement's own.
      */
     private RelNode rewrite(RelNode rel) {
         rel.getCluster().setMetadataProvider(StatisticsMetadata.PROVIDER);
@@ -214,7 +214,7 @@ public final class SqlPlanner {
         disjunctions.setRoot(pullFactors(decorrelated));
         HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
         pushDown.setRoot(disjunctions.findBestExp());
-        RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
+        RelNode ordered = GroupReduction.rewrite(JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit));
         RelNode trimmed = new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(ordered.getCluster(), null))
                 .trim(ordered);
         HepPlanner projections = new HepPlanner(program(PROJECTIONS));

@@ -180,6 +180,11 @@ class SqlDifferentialTest {
                 + "WHERE o.qty > 5 AND o.cust IN (SELECT id FROM customers WHERE region = 'north'))");
         multiset("SELECT r.code FROM regions r WHERE EXISTS (SELECT 1 FROM customers c WHERE c.region = r.name "
                 + "AND EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 9))");
+        // aggregates a join matches by key, reduced to the keys the other side has (GroupReduction)
+        multiset("SELECT c.id, s.total, s.n FROM customers c JOIN (SELECT cust, SUM(amount) AS total, COUNT(*) AS n "
+                + "FROM orders GROUP BY cust) s ON s.cust = c.id WHERE c.region = 'north' AND c.id < 40");
+        multiset("SELECT o.id FROM orders o JOIN customers c ON o.cust = c.id WHERE c.region = 'north' "
+                + "AND o.qty < (SELECT AVG(o2.qty) FROM orders o2 WHERE o2.cust = c.id)");
         // joins whose ON has more than equalities, or no equality at all: the residual decides with the keys
         multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND o.qty > 8");
         multiset("SELECT c.id, o.id FROM orders o RIGHT JOIN customers c ON o.cust = c.id AND o.amount < c.credit");
