@@ -19,11 +19,12 @@ import java.util.Set;
 
 /**
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
- * window functions, GROUP_ID(), LATERAL/UNNEST and the like, CASTs
+ * GROUP_ID(), LATERAL/UNNEST and the like, CASTs
  * to types Troupe does not have, and outer joins whose ON has no equality.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
  * shows after conversion (a FROM list joined on no equality, an uncorrelated scalar subquery, a
- * correlated subquery left over) {@link RelLowering} refuses, without a position.
+ * correlated subquery left over, a window frame or function Troupe lacks) {@link RelLowering} refuses,
+ * without a position.
  */
 final class SupportedSql extends SqlBasicVisitor<Void> {
 
@@ -46,7 +47,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
             checkJoin(join);
         }
         String what = switch (call.getKind()) {
-            case OVER, WINDOW -> "window functions (" + call + ")";
             case GROUP_ID -> "GROUP_ID()";
             case LATERAL, UNNEST, COLLECTION_TABLE, TABLESAMPLE, MATCH_RECOGNIZE, UNPIVOT ->
                     call.getKind().toString();
