@@ -258,13 +258,7 @@ public final class PlanParser {
         if (AGGREGATES.contains(f)) {
             return aggregateCall(name, f);
         }
-        List<Expr> args = new ArrayList<>();
-        if (!acceptSymbol(")")) {
-            do {
-                args.add(expr());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
-        }
+        List<Expr> args = arguments();
         switch (f) {
             case "ntile" -> {
                 arity(name, args, 1);
@@ -323,7 +317,12 @@ public final class PlanParser {
         if (!unbounded && t.kind() != Kind.INTEGER) {
             throw error(t, "expected a frame bound (unbounded, current row or a row count) but found " + t.describe());
         }
-        long rows = unbounded ? 0 : Long.parseLong(t.text());
+        long rows;
+        try {
+            rows = unbounded ? 0 : Long.parseLong(t.text());
+        } catch (NumberFormatException e) {
+            throw error(t, "frame offset " + t.text() + " does not fit INT64");
+        }
         Token side = next();
         if (side.isKeyword("preceding")) {
             return unbounded ? WindowFrame.UNBOUNDED_PRECEDING : -rows;
@@ -632,13 +631,7 @@ public final class PlanParser {
         if (AGGREGATES.contains(f)) {
             return aggregateCall(name, f);
         }
-        List<Expr> args = new ArrayList<>();
-        if (!acceptSymbol(")")) {
-            do {
-                args.add(expr());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
-        }
+        List<Expr> args = arguments();
         if (ONE_ARGUMENT.contains(f)) {
             arity(name, args, 1);
             Expr a = args.get(0);
@@ -688,6 +681,18 @@ public final class PlanParser {
             case "max" -> Expr.max(arg);
             default -> Expr.avg(arg);
         };
+    }
+
+    /** A call's arguments, after its {@code (}, up to and with its {@code )}. */
+    private List<Expr> arguments() {
+        List<Expr> args = new ArrayList<>();
+        if (!acceptSymbol(")")) {
+            do {
+                args.add(expr());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        return args;
     }
 
     private void arity(Token name, List<Expr> args, int expected) {

@@ -150,28 +150,17 @@ final class PartitionFunctions {
         }
     }
 
-    /** Each position's frame, {@code starts[i]..ends[i]} for position {@code from + i}, cut to the partition. */
+    /**
+     * Each position's frame, {@code starts[i]..ends[i]} for position {@code from + i}, cut to the partition: an
+     * offset (an unbounded one included) counted from the position, a RANGE frame's CURRENT ROW from its peers.
+     */
     private void frames(int from, int to, int[] peerStart, int[] peerEnd, int[] starts, int[] ends) {
         WindowFrame frame = call.frame();
+        boolean peersStart = !frame.rows() && frame.start() == WindowFrame.CURRENT_ROW;
+        boolean peersEnd = !frame.rows() && frame.end() == WindowFrame.CURRENT_ROW;
         for (int pos = from; pos < to; pos++) {
-            int start;
-            if (frame.start() == WindowFrame.UNBOUNDED_PRECEDING) {
-                start = from;
-            } else if (!frame.rows()) {
-                start = peerStart[pos];
-            } else {
-                start = clamp(pos, frame.start(), from, to);
-            }
-            int end;
-            if (frame.end() == WindowFrame.UNBOUNDED_FOLLOWING) {
-                end = to;
-            } else if (!frame.rows()) {
-                end = peerEnd[pos];
-            } else {
-                end = clamp(pos, frame.end(), from - 1, to - 1) + 1;
-            }
-            starts[pos - from] = start;
-            ends[pos - from] = end;
+            starts[pos - from] = peersStart ? peerStart[pos] : clamp(pos, frame.start(), from, to);
+            ends[pos - from] = peersEnd ? peerEnd[pos] : clamp(pos, frame.end(), from - 1, to - 1) + 1;
         }
     }
 
@@ -230,7 +219,7 @@ final class PartitionFunctions {
             boolean fitsLong = high == (low >> 63);
             if (function == WindowFunction.AVG) {
                 double sum = fitsLong ? low : high * 0x1p64 + ((double) (low >>> 1) * 2.0 + (low & 1));
-                setDouble(pos, sum / n / Decimals.pow10(value.type().id() == TypeId.DECIMAL ? value.type().scale() : 0));
+                setDouble(pos, sum / n / Decimals.pow10(decimal ? value.type().scale() : 0));
             } else if (!fitsLong || decimal && (low > MAX_DECIMAL || low < -MAX_DECIMAL)) {
                 throw new QueryDataException(QueryDataException.Kind.OVERFLOW,
                         "overflow in " + call.text() + ": the sum does not fit " + call.type());

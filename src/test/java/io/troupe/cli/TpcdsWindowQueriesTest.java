@@ -6,6 +6,7 @@ import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.cli.data.GenerationProgress;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.sql.SqlEngines;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
 
@@ -55,6 +56,7 @@ class TpcdsWindowQueriesTest {
             order by i_category nulls first, rk, i_item_id
             """;
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
@@ -62,19 +64,15 @@ class TpcdsWindowQueriesTest {
     static void generate() throws Exception {
         List<Table> tables = BenchmarkDataGenerator.generate(Benchmark.TPCDS, 0.1,
                 List.of("store_sales", "date_dim", "item"), 2, new GenerationProgress()).tables();
-        troupe = Troupe.start();
-        tables.forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(tables);
+        engines = SqlEngines.over(tables);
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 

@@ -2,7 +2,6 @@ package io.troupe.operators.sql;
 
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
-import io.troupe.config.TroupeSettings;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.table.Table;
@@ -114,25 +113,22 @@ class WindowSqlTest {
     private static final List<String> ORDERED = List.of(
             "SELECT id, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM t ORDER BY rn DESC, id LIMIT 40");
 
+    private static SqlEngines engines;
     private static Troupe troupe;
     private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
         List<Table> tables = List.of(table("t", 2000, 5), table("e", 0, 0));
-        troupe = Troupe.start(TroupeSettings.load());
-        tables.forEach(troupe::register);
-        duck = new DuckDbOracle();
-        duck.load(tables);
+        engines = SqlEngines.over(tables);
+        troupe = engines.troupe();
+        duck = engines.duck();
     }
 
     @AfterAll
     static void close() throws Exception {
-        if (troupe != null) {
-            troupe.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (engines != null) {
+            engines.close();
         }
     }
 
