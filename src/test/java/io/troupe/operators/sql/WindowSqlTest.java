@@ -100,6 +100,10 @@ class WindowSqlTest {
             // a window in a subquery, filtered on its result: the top two of each group
             "SELECT * FROM (SELECT id, g, row_number() OVER (PARTITION BY g ORDER BY k NULLS LAST, id) AS rn FROM t) s "
                     + "WHERE rn <= 2",
+            // a window over a join, and a windowed subquery joined
+            "SELECT a.id, rank() OVER (PARTITION BY b.g ORDER BY a.k NULLS LAST) FROM t a JOIN t b ON a.id = b.id + 1",
+            "SELECT a.id, a.rn, b.x FROM (SELECT id, row_number() OVER (PARTITION BY g ORDER BY id) AS rn FROM t) a "
+                    + "JOIN t b ON a.id = b.id WHERE a.rn <= 3",
             // a window over an aggregate
             "SELECT g, sum(x), rank() OVER (ORDER BY sum(x) DESC NULLS LAST) FROM t GROUP BY g",
             // ratio to report (TPC-DS q12, q98)
