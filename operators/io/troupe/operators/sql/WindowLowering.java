@@ -165,6 +165,10 @@ final class WindowLowering {
             throw new UnsupportedSqlException("IGNORE NULLS in window function " + name + " (" + call + ")");
         }
         List<RexNode> ops = call.getOperands();
+        boolean shift = call.getKind() == SqlKind.LAG || call.getKind() == SqlKind.LEAD;
+        if (ops.size() > (shift ? 3 : 1)) {
+            throw new UnsupportedSqlException("window function " + name + " with " + ops.size() + " arguments");
+        }
         boolean emptyIsZero = false;
         Expr lowered = switch (call.getKind()) {
             case ROW_NUMBER -> Expr.rowNumber();
@@ -187,10 +191,6 @@ final class WindowLowering {
             case LAG, LEAD -> shift(call);
             default -> throw new UnsupportedSqlException("window function " + name + " (" + call + ")");
         };
-        if (ops.size() > (call.getKind() == SqlKind.LAG
-                || call.getKind() == SqlKind.LEAD ? 3 : 1)) {
-            throw new UnsupportedSqlException("window function " + name + " with " + ops.size() + " arguments");
-        }
         DataType argument = ops.isEmpty() || call.getKind() == SqlKind.NTILE ? null
                 : SqlTypes.toTroupe(operandType(ops.get(0)));
         WindowCall framed = (WindowCall) lowered.over(frame);
@@ -198,8 +198,8 @@ final class WindowLowering {
     }
 
     /**
-     * lag/lead(value [, offset [, default]]): a default of another type than the value is cast to the value's
-     * (Calcite checked that they are of one family).
+     * lag/lead(value [, offset [, default]]): a default of another type than the value is cast to the value's, as
+     * DuckDB does ({@code lag(i, 1, 1.5)} is an INTEGER, its default 2); the result then to the call's type.
      */
     private Expr shift(Window.RexWinAggCall call) {
         List<RexNode> ops = call.getOperands();
@@ -212,12 +212,14 @@ final class WindowLowering {
         if (ops.size() < 3) {
             return lag ? Expr.lag(value, offset) : Expr.lead(value, offset);
         }
-        DataType valueType = SqlTypes.toTroupe(operandType(ops.get(0)));
-        Expr fallback = argument(ops.get(2));
-        if (!SqlTypes.toTroupe(operandType(ops.get(2))).equals(valueType)) {
-            fallback = fallback.cast(valueType);
-        }
+        Expr fallback = argument(ops.get(2), SqlTypes.toTroupe(operandType(ops.get(0))));
         return lag ? Expr.lag(value, offset, fallback) : Expr.lead(value, offset, fallback);
+    }
+
+    /** {@code operand} as {@code type}: cast when its own type differs. */
+    private Expr argument(RexNode operand, DataType type) {
+        Expr e = argument(operand);
+        return SqlTypes.toTroupe(operandType(operand)).equals(type) ? e : e.cast(type);
     }
 
     /** An operand: a field of the input, or one of the window's constants (a reference past the input's fields). */

@@ -79,7 +79,7 @@ class WindowSqlTest {
                     + "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t",
             // lag, lead, first and last values
             "SELECT id, lag(x) OVER w, lag(x, 2) OVER w, lead(s, 1, 'none') OVER w, lead(d, 3, 0.00) OVER w, "
-                    + "lag(dt, 1) OVER w, lead(x, 0) OVER w "
+                    + "lag(dt, 1) OVER w, lead(x, 0) OVER w, lag(x, 1, 1.5) OVER w, lead(d, 1, x) OVER w "
                     + "FROM t WINDOW w AS (PARTITION BY g ORDER BY k NULLS FIRST, id)",
             "SELECT id, first_value(s) OVER w, last_value(s) OVER w, first_value(x) OVER (PARTITION BY g ORDER BY k "
                     + "NULLS FIRST, id ROWS BETWEEN 2 FOLLOWING AND 4 FOLLOWING), last_value(d) OVER (PARTITION BY g "
