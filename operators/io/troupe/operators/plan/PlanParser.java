@@ -271,7 +271,8 @@ public final class PlanParser {
                 long offset = args.size() > 1 ? intLiteral(name, args.get(1)) : 1;
                 boolean lag = f.equals("lag");
                 if (args.size() == 3) {
-                    return lag ? Expr.lag(args.get(0), offset, args.get(2)) : Expr.lead(args.get(0), offset, args.get(2));
+                    return lag ? Expr.lag(args.get(0), offset, args.get(2))
+                            : Expr.lead(args.get(0), offset, args.get(2));
                 }
                 return lag ? Expr.lag(args.get(0), offset) : Expr.lead(args.get(0), offset);
             }
@@ -292,7 +293,10 @@ public final class PlanParser {
         }
     }
 
-    /** {@code rows|range between bound and bound}; a bound is {@code unbounded preceding|following}, {@code current row} or {@code n preceding|following}. */
+    /**
+     * {@code rows|range between bound and bound}; a bound is {@code unbounded preceding|following},
+     * {@code current row} or {@code n preceding|following}.
+     */
     private WindowFrame frame() {
         Token kind = next();
         boolean rows = kind.isKeyword("rows");

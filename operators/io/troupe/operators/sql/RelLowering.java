@@ -40,8 +40,8 @@ import java.util.TreeMap;
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
  * project, hash join (inner, left, right, full, semi, anti) on equalities, aggregate, sort, limit/offset,
- * union [all], window ({@link WindowLowering}). Calcite addresses fields by position and Troupe by name, so each lowered relation comes
- * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
+ * union [all], window ({@link WindowLowering}). Calcite addresses fields by position and Troupe by name, so
+ * each lowered relation comes with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
  * its name where it is read once). Anything else is refused as "unsupported in SQL".
  */
 final class RelLowering {

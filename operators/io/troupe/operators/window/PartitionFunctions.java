@@ -84,7 +84,8 @@ final class PartitionFunctions {
                         for (int pos = from; pos < to; pos++) {
                             int s = starts[pos - from];
                             int e = ends[pos - from];
-                            sources[pos] = s >= e ? NULL_SOURCE : order[function == WindowFunction.FIRST_VALUE ? s : e - 1];
+                            int at = function == WindowFunction.FIRST_VALUE ? s : e - 1;
+                            sources[pos] = s >= e ? NULL_SOURCE : order[at];
                         }
                     }
                     default -> throw new AssertionError(function);

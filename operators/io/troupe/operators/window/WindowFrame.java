@@ -40,7 +40,7 @@ public record WindowFrame(boolean rows, long start, long end) {
         return new WindowFrame(true, start, end);
     }
 
-    /** RANGE BETWEEN start AND end, each {@link #UNBOUNDED_PRECEDING}, {@link #CURRENT_ROW} or {@link #UNBOUNDED_FOLLOWING}. */
+    /** RANGE BETWEEN start AND end, each {@link #UNBOUNDED_PRECEDING}, {@link #CURRENT_ROW} or UNBOUNDED_FOLLOWING. */
     public static WindowFrame range(long start, long end) {
         return new WindowFrame(false, start, end);
     }

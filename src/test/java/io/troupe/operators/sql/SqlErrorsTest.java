@@ -74,8 +74,8 @@ class SqlErrorsTest {
 
     @Test
     void shouldSayWhichWindowFrameIsUnsupported() {
-        SqlException e = error("SELECT id,\n  SUM(qty) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) AS n"
-                + "\nFROM orders");
+        SqlException e = error("SELECT id,\n  SUM(qty) OVER (ORDER BY id RANGE BETWEEN 2 PRECEDING AND CURRENT ROW)"
+                + " AS n\nFROM orders");
         assertTrue(e.getMessage().startsWith("unsupported in SQL: RANGE frames with an offset (2 PRECEDING)"),
                 e.getMessage());
     }

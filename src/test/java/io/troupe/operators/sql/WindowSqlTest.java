@@ -60,21 +60,28 @@ class WindowSqlTest {
             "SELECT id, count(*) OVER w, sum(x) OVER w, avg(f) OVER w, min(x) OVER w, max(s) OVER w, max(d) OVER w "
                     + "FROM t WINDOW w AS (PARTITION BY g)",
             // ROWS frames
-            "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
-                    + "avg(d) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
-                    + "min(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING), "
+            "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
+                    + "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), "
+                    + "avg(d) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
+                    + "ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), "
+                    + "min(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
+                    + "ROWS BETWEEN CURRENT ROW AND 3 FOLLOWING), "
                     + "max(f) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
                     + "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), "
                     + "count(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
                     + "ROWS BETWEEN 2 FOLLOWING AND UNBOUNDED FOLLOWING), "
                     + "sum(f) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
                     + "ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), "
-                    + "max(s) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING), "
-                    + "count(*) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) "
+                    + "max(s) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
+                    + "ROWS BETWEEN 3 PRECEDING AND 2 PRECEDING), "
+                    + "count(*) OVER (PARTITION BY g ORDER BY k NULLS FIRST, id "
+                    + "ROWS BETWEEN 1 FOLLOWING AND 2 FOLLOWING) "
                     + "FROM t",
             // RANGE frames over peers
-            "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY k NULLS LAST RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
-                    + "count(*) OVER (PARTITION BY g ORDER BY k NULLS LAST RANGE BETWEEN CURRENT ROW AND CURRENT ROW), "
+            "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY k NULLS LAST "
+                    + "RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING), "
+                    + "count(*) OVER (PARTITION BY g ORDER BY k NULLS LAST "
+                    + "RANGE BETWEEN CURRENT ROW AND CURRENT ROW), "
                     + "min(d) OVER (PARTITION BY g ORDER BY k NULLS LAST "
                     + "RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM t",
             // lag, lead, first and last values
@@ -193,11 +200,13 @@ class WindowSqlTest {
     @Test
     void shouldExplainTheWindowNode() {
         String explain = troupe.explainSql("SELECT id, rank() OVER (PARTITION BY g ORDER BY k NULLS FIRST) AS r, "
-                + "sum(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t");
+                + "sum(x) OVER (PARTITION BY g ORDER BY k NULLS FIRST ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) "
+                + "FROM t");
         // One window node: the calls share their partitions and order, each with its own frame.
-        assertTrue(explain.matches("(?s).*->  Window rank\\(\\) AS window\\$\\d+, count\\(\\$\\d+\\.x\\) ROWS BETWEEN 2 PRECEDING "
-                + "AND CURRENT ROW AS window\\$\\d+, sum\\(\\$\\d+\\.x\\) ROWS BETWEEN 2 PRECEDING AND CURRENT ROW AS "
-                + "window\\$\\d+ Partition By: \\$\\d+\\.g Order By: \\$\\d+\\.k ASC NULLS FIRST\n.*"), explain);
+        assertTrue(explain.matches("(?s).*->  Window rank\\(\\) AS window\\$\\d+, count\\(\\$\\d+\\.x\\) "
+                + "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW AS window\\$\\d+, sum\\(\\$\\d+\\.x\\) "
+                + "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW AS window\\$\\d+ "
+                + "Partition By: \\$\\d+\\.g Order By: \\$\\d+\\.k ASC NULLS FIRST\n.*"), explain);
         assertEquals(1, explain.split("->  Window ", -1).length - 1, explain);
     }
 

@@ -104,7 +104,7 @@ class WindowSinkTest {
         assertEquals(0, arena.inUseBytes());
     }
 
-    /** Every worker's batches through its own local on its own thread; then {@code readers} readers, each on its own. */
+    /** Every worker's batches through its own local on its own thread; then {@code readers} readers on theirs. */
     private static List<List<String>> run(WindowSpec spec, List<List<Batch>> perWorker, ExecContext ctx, int readers)
             throws Exception {
         StateKey<WindowParts> key = new StateKey<>("window", WindowParts.class);
@@ -180,7 +180,7 @@ class WindowSinkTest {
         return out;
     }
 
-    /** The window in plain Java: rank, dense_rank, sum up to the last peer, count of the partition, max of the peers. */
+    /** The window in plain Java: rank, dense_rank, sum up to the last peer, the partition's count, the peers' max. */
     private static List<String> expected(List<List<Batch>> perWorker, boolean partitioned) {
         List<Object[]> rows = new ArrayList<>();
         for (List<Batch> batches : perWorker) {
