@@ -23,6 +23,7 @@ import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanSerializer;
 import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.plan.WindowCall;
 import io.troupe.operators.profile.Counts;
 import io.troupe.operators.profile.NodeProfile;
 import io.troupe.operators.profile.PartProfile;
@@ -30,6 +31,8 @@ import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.window.WindowFrame;
+import io.troupe.operators.window.WindowFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 
@@ -103,6 +106,9 @@ public final class WireRegistry {
             family(43, Plan.class, refs -> new PlanSerializer()),
             record(44, Field.class),
             record(45, Parameter.class),
+            record(46, WindowCall.class),
+            record(47, WindowFrame.class),
+            enumeration(48, WindowFunction.class),
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),

@@ -5,6 +5,8 @@ import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.window.WindowFrame;
+import io.troupe.operators.window.WindowFunction;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -25,7 +27,7 @@ import static io.troupe.operators.Arguments.notNull;
  * is {@link #nullOf}. Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
  * error messages.
  */
-public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, AggregateCall, Alias {
+public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, AggregateCall, WindowCall, Alias {
 
     /**
      * Resolves column names against {@code input} and checks types.
@@ -287,6 +289,105 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
 
     static Expr avg(Expr value) {
         return new AggregateCall(AggregateFunction.AVG, value, false);
+    }
+
+    // ------------------------------------------------------------------ window functions (Plan.window)
+
+    /** 1, 2, 3 ... in the partition's order. */
+    static Expr rowNumber() {
+        return window(WindowFunction.ROW_NUMBER);
+    }
+
+    /** 1 + the rows before the row's peers: ties share a rank, and leave gaps after them. */
+    static Expr rank() {
+        return window(WindowFunction.RANK);
+    }
+
+    /** 1 + the peer groups before the row's: ties share a rank, without gaps. */
+    static Expr denseRank() {
+        return window(WindowFunction.DENSE_RANK);
+    }
+
+    /** (rank - 1) / (rows of the partition - 1), 0 for a partition of one row. */
+    static Expr percentRank() {
+        return window(WindowFunction.PERCENT_RANK);
+    }
+
+    /** The share of the partition's rows up to the row's last peer. */
+    static Expr cumeDist() {
+        return window(WindowFunction.CUME_DIST);
+    }
+
+    /** The bucket, 1..buckets, of the row, the partition cut into {@code buckets} as equal as can be. */
+    static Expr ntile(long buckets) {
+        return new WindowCall(WindowFunction.NTILE, List.of(lit(buckets)), WindowFrame.DEFAULT);
+    }
+
+    /** {@code value} of the row before in the partition, NULL for the first. */
+    static Expr lag(Expr value) {
+        return lag(value, 1);
+    }
+
+    /** {@code value} of the row {@code offset} rows before, NULL where there is none. */
+    static Expr lag(Expr value, long offset) {
+        return shift(WindowFunction.LAG, value, offset, null);
+    }
+
+    /** {@code value} of the row {@code offset} rows before, {@code fallback} (of the same type) where there is none. */
+    static Expr lag(Expr value, long offset, Expr fallback) {
+        return shift(WindowFunction.LAG, value, offset, notNull(fallback, "Expr.lag", "fallback"));
+    }
+
+    /** {@code value} of the row after in the partition, NULL for the last. */
+    static Expr lead(Expr value) {
+        return lead(value, 1);
+    }
+
+    static Expr lead(Expr value, long offset) {
+        return shift(WindowFunction.LEAD, value, offset, null);
+    }
+
+    static Expr lead(Expr value, long offset, Expr fallback) {
+        return shift(WindowFunction.LEAD, value, offset, notNull(fallback, "Expr.lead", "fallback"));
+    }
+
+    /** {@code value} of the first row of the frame (default: the partition's first row). */
+    static Expr firstValue(Expr value) {
+        return new WindowCall(WindowFunction.FIRST_VALUE, List.of(notNull(value, "Expr.firstValue", "value")),
+                WindowFrame.DEFAULT);
+    }
+
+    /** {@code value} of the last row of the frame (default: the row's last peer). */
+    static Expr lastValue(Expr value) {
+        return new WindowCall(WindowFunction.LAST_VALUE, List.of(notNull(value, "Expr.lastValue", "value")),
+                WindowFrame.DEFAULT);
+    }
+
+    private static Expr window(WindowFunction function) {
+        return new WindowCall(function, List.of(), WindowFrame.DEFAULT);
+    }
+
+    private static Expr shift(WindowFunction function, Expr value, long offset, Expr fallback) {
+        notNull(value, "Expr." + function.sqlName(), "value");
+        List<Expr> args = fallback == null ? List.of(value, lit(offset)) : List.of(value, lit(offset), fallback);
+        return new WindowCall(function, args, WindowFrame.DEFAULT);
+    }
+
+    /**
+     * This aggregate ({@code sum(x)}, {@code count()} ...) or window function as a window function over
+     * {@code frame} instead of the default one, keeping its name if it has one.
+     *
+     * @throws IllegalArgumentException for any other expression, or count(DISTINCT)
+     */
+    default Expr over(WindowFrame frame) {
+        notNull(frame, "Expr.over", "frame");
+        Expr e = this instanceof Alias a ? a.expr() : this;
+        WindowCall call = WindowCall.of(e);
+        if (call == null) {
+            throw new IllegalArgumentException("Expr.over: " + e + " is not an aggregate or a window function");
+        }
+        WindowCall framed = new WindowCall(call.function(), call.arguments(), frame);
+        return this instanceof Alias a ? framed.as(a.name()) : framed;
     }
 
     // ------------------------------------------------------------------ naming and ordering

@@ -43,6 +43,9 @@ final class ParameterBinding {
         if (e instanceof Alias a) {
             return new Alias(expr(a.expr()), a.name());
         }
+        if (e instanceof WindowCall w) {
+            return new WindowCall(w.function(), exprs(w.arguments()), w.frame());
+        }
         if (e instanceof AggregateCall a && a.argument() != null) {
             return new AggregateCall(a.function(), expr(a.argument()), a.distinct());
         }

@@ -103,6 +103,26 @@ public abstract class Plan {
         return new AggregateNode(this, groupBy, Arrays.asList(noNulls(aggregates, "Plan.aggregate", "aggregates")));
     }
 
+    /**
+     * Window functions: every row of this plan, then one column per function, computed over the rows of its
+     * partition (those equal on {@code partitionBy}; all rows without keys) in {@code orderBy}'s order: ranks
+     * ({@code Expr.rowNumber()}, {@code rank()} ...), {@code lag}/{@code lead}, {@code firstValue}/{@code lastValue},
+     * and aggregates ({@code sum(x)}, {@code count()} ...) over the default frame or
+     * {@code over(WindowFrame.rows(-2, 0))}. Name them with {@code as}. Partitions are computed in parallel, by
+     * hash of their keys; without keys one worker computes the window.
+     */
+    public Plan window(List<Expr> partitionBy, List<SortKey> orderBy, Expr... functions) {
+        noNulls(partitionBy, "Plan.window", "partitionBy");
+        noNulls(orderBy, "Plan.window", "orderBy");
+        List<Expr> calls = new ArrayList<>();
+        for (Expr f : noNulls(functions, "Plan.window", "functions")) {
+            Expr e = f instanceof Alias a ? a.expr() : f;
+            WindowCall call = WindowCall.of(e);
+            calls.add(call == null || call == e ? f : f instanceof Alias a ? call.as(a.name()) : call);
+        }
+        return new WindowNode(this, partitionBy, orderBy, calls);
+    }
+
     /** A filter over the output of {@link #aggregate}: SQL's HAVING. */
     public Plan having(Expr predicate) {
         notNull(predicate, "Plan.having", "predicate");

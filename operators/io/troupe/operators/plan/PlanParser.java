@@ -3,6 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.window.WindowFrame;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -46,6 +47,8 @@ public final class PlanParser {
             "right_semi", "right_anti");
     private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+    private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
+            "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
     private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, coalesce, "
             + "count, sum, min, max, avg";
 
@@ -137,6 +140,10 @@ public final class PlanParser {
                     ordered = false;
                 }
                 case "having" -> plan = plan.having(expr());
+                case "window" -> {
+                    plan = window(plan);
+                    ordered = false;
+                }
                 case "sort" -> {
                     plan = plan.sort(sortKeys().toArray(new SortKey[0]));
                     ordered = true;
@@ -151,8 +158,8 @@ public final class PlanParser {
                     plan = plan.distinct();
                     ordered = false;
                 }
-                default -> throw error(step, "expected a step (as, filter, project, join, aggregate, having, sort, "
-                        + "limit, union all, distinct) but found " + step.describe());
+                default -> throw error(step, "expected a step (as, filter, project, join, aggregate, having, window, "
+                        + "sort, limit, union all, distinct) but found " + step.describe());
             }
         }
         return new ParsedPlan(plan, ordered);
@@ -212,6 +219,123 @@ public final class PlanParser {
             aggregates = namedList();
         }
         return input.aggregate(keys, aggregates.toArray(new Expr[0]));
+    }
+
+    /** {@code window [partition by keys] [order by sort keys] : functions}, each {@code f(...) [frame] [as name]}. */
+    private Plan window(Plan input) {
+        List<Expr> partitionBy = new ArrayList<>();
+        List<SortKey> orderBy = new ArrayList<>();
+        if (acceptKeyword("partition")) {
+            expectKeyword("by");
+            do {
+                partitionBy.add(expr());
+            } while (acceptSymbol(","));
+        }
+        if (acceptKeyword("order")) {
+            expectKeyword("by");
+            orderBy = sortKeys();
+        }
+        expectSymbol(":");
+        List<Expr> functions = new ArrayList<>();
+        do {
+            Expr f = windowCall();
+            if (peek().isKeyword("rows") || peek().isKeyword("range")) {
+                f = f.over(frame());
+            }
+            functions.add(acceptKeyword("as") ? f.as(identifier("a column name")) : f);
+        } while (acceptSymbol(","));
+        return input.window(partitionBy, orderBy, functions.toArray(new Expr[0]));
+    }
+
+    /** A window function or an aggregate, as a call. */
+    private Expr windowCall() {
+        Token name = next();
+        String f = name.kind() == Kind.IDENT ? name.text().toLowerCase(Locale.ROOT) : "";
+        if (!WINDOW_FUNCTIONS.contains(f) && !AGGREGATES.contains(f)) {
+            throw error(name, "expected a window function (" + String.join(", ", WINDOW_FUNCTIONS.stream().sorted()
+                    .toList()) + ") or an aggregate but found " + name.describe());
+        }
+        expectSymbol("(");
+        if (AGGREGATES.contains(f)) {
+            return aggregateCall(name, f);
+        }
+        List<Expr> args = arguments();
+        switch (f) {
+            case "ntile" -> {
+                arity(name, args, 1);
+                return Expr.ntile(intLiteral(name, args.get(0)));
+            }
+            case "lag", "lead" -> {
+                if (args.isEmpty() || args.size() > 3) {
+                    throw error(name, f + " takes 1 to 3 arguments, got " + args.size());
+                }
+                long offset = args.size() > 1 ? intLiteral(name, args.get(1)) : 1;
+                boolean lag = f.equals("lag");
+                if (args.size() == 3) {
+                    return lag ? Expr.lag(args.get(0), offset, args.get(2))
+                            : Expr.lead(args.get(0), offset, args.get(2));
+                }
+                return lag ? Expr.lag(args.get(0), offset) : Expr.lead(args.get(0), offset);
+            }
+            case "first_value", "last_value" -> {
+                arity(name, args, 1);
+                return f.equals("first_value") ? Expr.firstValue(args.get(0)) : Expr.lastValue(args.get(0));
+            }
+            default -> {
+                arity(name, args, 0);
+                return switch (f) {
+                    case "row_number" -> Expr.rowNumber();
+                    case "rank" -> Expr.rank();
+                    case "dense_rank" -> Expr.denseRank();
+                    case "percent_rank" -> Expr.percentRank();
+                    default -> Expr.cumeDist();
+                };
+            }
+        }
+    }
+
+    /**
+     * {@code rows|range between bound and bound}; a bound is {@code unbounded preceding|following},
+     * {@code current row} or {@code n preceding|following}.
+     */
+    private WindowFrame frame() {
+        Token kind = next();
+        boolean rows = kind.isKeyword("rows");
+        expectKeyword("between");
+        long start = frameBound();
+        expectKeyword("and");
+        long end = frameBound();
+        try {
+            return new WindowFrame(rows, start, end);
+        } catch (IllegalArgumentException e) {
+            throw error(kind, e.getMessage());
+        }
+    }
+
+    private long frameBound() {
+        Token t = next();
+        if (t.isKeyword("current")) {
+            expectKeyword("row");
+            return WindowFrame.CURRENT_ROW;
+        }
+        boolean unbounded = t.isKeyword("unbounded");
+        if (!unbounded && t.kind() != Kind.INTEGER) {
+            throw error(t, "expected a frame bound (unbounded, current row or a row count) but found " + t.describe());
+        }
+        long rows;
+        try {
+            rows = unbounded ? 0 : Long.parseLong(t.text());
+        } catch (NumberFormatException e) {
+            throw error(t, "frame offset " + t.text() + " does not fit INT64");
+        }
+        Token side = next();
+        if (side.isKeyword("preceding")) {
+            return unbounded ? WindowFrame.UNBOUNDED_PRECEDING : -rows;
+        }
+        if (side.isKeyword("following")) {
+            return unbounded ? WindowFrame.UNBOUNDED_FOLLOWING : rows;
+        }
+        throw error(side, "expected PRECEDING or FOLLOWING but found " + side.describe());
     }
 
     private Plan limit(Plan input) {
@@ -512,13 +636,7 @@ public final class PlanParser {
         if (AGGREGATES.contains(f)) {
             return aggregateCall(name, f);
         }
-        List<Expr> args = new ArrayList<>();
-        if (!acceptSymbol(")")) {
-            do {
-                args.add(expr());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
-        }
+        List<Expr> args = arguments();
         if (ONE_ARGUMENT.contains(f)) {
             arity(name, args, 1);
             Expr a = args.get(0);
@@ -568,6 +686,18 @@ public final class PlanParser {
             case "max" -> Expr.max(arg);
             default -> Expr.avg(arg);
         };
+    }
+
+    /** A call's arguments, after its {@code (}, up to and with its {@code )}. */
+    private List<Expr> arguments() {
+        List<Expr> args = new ArrayList<>();
+        if (!acceptSymbol(")")) {
+            do {
+                args.add(expr());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        return args;
     }
 
     private void arity(Token name, List<Expr> args, int expected) {

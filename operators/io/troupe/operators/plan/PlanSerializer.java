@@ -49,7 +49,8 @@ public final class PlanSerializer extends Serializer<Plan> {
         LIMIT(9, LimitNode.class, 1),
         UNION_ALL(10, UnionAllNode.class, 2),
         DISTINCT(11, DistinctNode.class, 1),
-        CTE_SCAN(12, CteScanNode.class, 0);
+        CTE_SCAN(12, CteScanNode.class, 0),
+        WINDOW(13, WindowNode.class, 1);
 
         final int tag;
         final Class<? extends Plan> type;
@@ -130,6 +131,12 @@ public final class PlanSerializer extends Serializer<Plan> {
                 kryo.writeClassAndObject(out, n.aggregates());
             }
             case SORT -> kryo.writeClassAndObject(out, ((SortNode) plan).keys());
+            case WINDOW -> {
+                WindowNode n = (WindowNode) plan;
+                kryo.writeClassAndObject(out, n.partitionBy());
+                kryo.writeClassAndObject(out, n.orderBy());
+                kryo.writeClassAndObject(out, n.functions());
+            }
             case LIMIT -> {
                 LimitNode n = (LimitNode) plan;
                 out.writeVarLong(n.count(), false);
@@ -206,6 +213,12 @@ public final class PlanSerializer extends Serializer<Plan> {
             case SORT -> {
                 List<SortKey> keys = list(kryo, in, SortKey.class, "a sort's keys");
                 yield new SortNode(read(kryo, in, Plan.class), keys);
+            }
+            case WINDOW -> {
+                List<Expr> partitionBy = list(kryo, in, Expr.class, "a window's partition keys");
+                List<SortKey> orderBy = list(kryo, in, SortKey.class, "a window's order keys");
+                List<Expr> functions = list(kryo, in, Expr.class, "a window's functions");
+                yield new WindowNode(read(kryo, in, Plan.class), partitionBy, orderBy, functions);
             }
             case LIMIT -> {
                 long count = in.readVarLong(false);

@@ -157,7 +157,7 @@ public final class NormalisedKeys {
      * Bytes of heap {@link #of} makes per row and key at most (a word and a NULL rank): what a sort
      * reserves for the keys of the rows it buffers before it normalises them.
      */
-    static final int BYTES_PER_ROW_AND_KEY = Long.BYTES + 1;
+    public static final int BYTES_PER_ROW_AND_KEY = Long.BYTES + 1;
 
     /** Bytes of heap these keys' arrays hold (words and NULL ranks; the strings are the run's own). */
     long sizeInBytes() {
@@ -217,7 +217,19 @@ public final class NormalisedKeys {
      * when {@code a} sorts first, zero when they tie on those keys.
      */
     int compareFrom(int first, int a, NormalisedKeys other, int b) {
-        for (int k = first; k < words.length; k++) {
+        return compareKeys(first, words.length, a, other, b);
+    }
+
+    /**
+     * Orders rows {@code a} and {@code b} of these keys on the first {@code keyCount} keys only: zero when they
+     * tie on those (a window's rows of one partition, or peers).
+     */
+    public int compareFirst(int keyCount, int a, int b) {
+        return compareKeys(0, keyCount, a, this, b);
+    }
+
+    private int compareKeys(int first, int end, int a, NormalisedKeys other, int b) {
+        for (int k = first; k < end; k++) {
             byte[] ra = nullRanks[k];
             byte[] rb = other.nullRanks[k];
             int rankA = ra == null ? VALUE_RANK : ra[a];

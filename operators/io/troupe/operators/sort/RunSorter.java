@@ -35,7 +35,7 @@ public final class RunSorter {
     private static final int BUCKETS = 1 << RADIX_BITS;
     private static final int PASSES = Long.SIZE / RADIX_BITS;
     /** Bytes of heap {@link #sort} makes per row: the order it returns and its scratch (two words, a row). */
-    static final int BYTES_PER_ROW = 2 * Integer.BYTES + 2 * Long.BYTES;
+    public static final int BYTES_PER_ROW = 2 * Integer.BYTES + 2 * Long.BYTES;
 
     private final NormalisedKeys keys;
     private final int[] order;

@@ -20,6 +20,8 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexLiteral;
@@ -38,10 +40,11 @@ import java.util.TreeMap;
 
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
- * project, hash join (inner, left, right, full, semi, anti) on equalities and a residual, aggregate, sort, limit/offset,
- * union [all]. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
- * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
- * its name where it is read once). Anything else is refused as "unsupported in SQL".
+ * project, hash join (inner, left, right, full, semi, anti) on equalities and a residual, aggregate, sort,
+ * limit/offset, union [all], window ({@link WindowLowering}). Calcite addresses fields by position and Troupe
+ * by name, so each lowered relation comes with one column reference per field, made unique by a fresh alias
+ * over the node (a table's scan keeps its name where it is read once). Anything else is refused as
+ * "unsupported in SQL".
  */
 final class RelLowering {
 
@@ -103,6 +106,10 @@ final class RelLowering {
         }
         if (rel instanceof Union union) {
             return union(union);
+        }
+        if (rel instanceof Window window) {
+            Lowered in = lower(window.getInput());
+            return aliased(WindowLowering.lower(in.plan, in.columns, window, parameters), window);
         }
         throw new UnsupportedSqlException(what(rel));
     }
@@ -397,7 +404,6 @@ final class RelLowering {
             case "Values" -> "VALUES and SELECT without FROM";
             case "Correlate" -> "correlated subqueries that cannot be decorrelated";
             case "Minus", "Intersect" -> kind.toUpperCase(Locale.ROOT).replace("MINUS", "EXCEPT");
-            case "Window" -> "window functions";
             default -> kind;
         };
     }

@@ -59,11 +59,14 @@ public final class SqlPlanner {
 
     /**
      * Subqueries to joins over correlates, which {@link RelDecorrelator} then turns into plain joins; INTERSECT and
-     * EXCEPT (distinct) to a UNION ALL of the inputs' counts, aggregated and filtered.
+     * EXCEPT (distinct) to a UNION ALL of the inputs' counts, aggregated and filtered; a projection's window
+     * functions ({@code RexOver}) to a Window relation of their own ({@link WindowLowering}), before any rule
+     * could move a filter or a projection across them.
      */
     private static final List<RelOptRule> SUBQUERIES = List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
             CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE,
-            CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT);
+            CoreRules.INTERSECT_TO_DISTINCT, CoreRules.MINUS_TO_DISTINCT,
+            CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW);
 
     /**
      * Of a disjunction over several tables (TPC-H q7's two nation pairs, q19's three part-lineitem

@@ -14,9 +14,10 @@ import java.util.Set;
 
 /**
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
- * window functions, GROUP_ID(), LATERAL/UNNEST and the like, and CASTs to types Troupe does not have.
+ * GROUP_ID(), LATERAL/UNNEST and the like, and CASTs to types Troupe does not have.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
- * shows after conversion (a correlated subquery left over) {@link RelLowering} refuses, without a position.
+ * shows after conversion (a correlated subquery left over, a window frame or function Troupe lacks)
+ * {@link RelLowering} refuses, without a position.
  */
 final class SupportedSql extends SqlBasicVisitor<Void> {
 
@@ -36,7 +37,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
     @Override
     public Void visit(SqlCall call) {
         String what = switch (call.getKind()) {
-            case OVER, WINDOW -> "window functions (" + call + ")";
             case GROUP_ID -> "GROUP_ID()";
             case LATERAL, UNNEST, COLLECTION_TABLE, TABLESAMPLE, MATCH_RECOGNIZE, UNPIVOT ->
                     call.getKind().toString();

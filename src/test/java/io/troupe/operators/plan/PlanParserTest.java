@@ -1,6 +1,7 @@
 package io.troupe.operators.plan;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.window.WindowFrame;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -98,6 +99,28 @@ class PlanParserTest {
         assertFalse(PlanParser.parse("series x 1 3 | union all (series y -1 0)", 1, "t.test").ordered());
         assertTrue(PlanParser.parse("scan t | sort a | project a | limit 1", 1, "t.test").ordered());
         assertEquals("Alias s", PlanParser.parse("(scan t | project a) as s", 1, "t.test").plan().label());
+    }
+
+    @Test
+    void shouldParseWindowsIntoTheBuildersPlan() {
+        Plan parsed = PlanParser.parse("scan t | window partition by g, h order by k desc, id : rank() as r, "
+                + "sum(x) rows between 2 preceding and unbounded following as s, lag(x, 2, 0) as l, ntile(4), "
+                + "max(x) range between current row and current row as m | window : count(*) as n", 1, "t.test")
+                .plan();
+        Plan built = Plan.scan("t").window(List.of(Expr.col("g"), Expr.col("h")),
+                        List.of(Expr.col("k").desc(), Expr.col("id").asc()), Expr.rank().as("r"),
+                        Expr.sum(Expr.col("x")).over(WindowFrame.rows(-2, WindowFrame.UNBOUNDED_FOLLOWING)).as("s"),
+                        Expr.lag(Expr.col("x"), 2, Expr.lit(0)).as("l"), Expr.ntile(4),
+                        Expr.max(Expr.col("x")).over(WindowFrame.range(0, 0)).as("m"))
+                .window(List.of(), List.of(), Expr.count().as("n"));
+        PlanShapes.assertSamePlan(built, parsed);
+        assertEquals("x.test:1:26: a RANGE frame with an offset (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW): only "
+                + "UNBOUNDED and CURRENT ROW bounds; use ROWS for offsets",
+                syntaxError("scan t | window : sum(x) range between 1 preceding and current row"));
+        assertEquals("x.test:1:41: expected PRECEDING or FOLLOWING but found 'row'",
+                syntaxError("scan t | window : sum(x) rows between 1 row and current row"));
+        String unknown = syntaxError("scan t | window : nth_value(x, 2)");
+        assertTrue(unknown.startsWith("x.test:1:19: expected a window function (cume_dist, dense_rank"), unknown);
     }
 
     private static String syntaxError(String plan) {

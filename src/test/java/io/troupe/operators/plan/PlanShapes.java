@@ -72,6 +72,8 @@ public final class PlanShapes {
             return List.of(n.groupBy(), n.aggregates());
         } else if (p instanceof SortNode n) {
             return List.of(n.keys());
+        } else if (p instanceof WindowNode n) {
+            return List.of(n.partitionBy(), n.orderBy(), n.functions());
         } else if (p instanceof LimitNode n) {
             return List.of(n.count(), n.offset());
         } else if (p instanceof CteScanNode n) {
@@ -133,6 +135,9 @@ public final class PlanShapes {
             }
         } else if (e instanceof AggregateCall a) {
             out.add("aggregate " + a.function() + (a.distinct() ? " DISTINCT" : ""));
+        } else if (e instanceof WindowCall w) {
+            out.add("window " + w.function());
+            out.add("frame " + (w.frame().rows() ? "ROWS" : "RANGE"));
         } else if (e instanceof Literal l) {
             out.add((l.value() == null ? "null " : "literal ") + (l.type() == null ? "untyped" : l.type().id()));
         }

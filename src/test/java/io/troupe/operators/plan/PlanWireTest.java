@@ -12,6 +12,8 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.window.WindowFrame;
+import io.troupe.operators.window.WindowFunction;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -34,6 +36,16 @@ import static io.troupe.operators.plan.Expr.caseWhen;
 import static io.troupe.operators.plan.Expr.coalesce;
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
+import static io.troupe.operators.plan.Expr.cumeDist;
+import static io.troupe.operators.plan.Expr.denseRank;
+import static io.troupe.operators.plan.Expr.firstValue;
+import static io.troupe.operators.plan.Expr.lag;
+import static io.troupe.operators.plan.Expr.lastValue;
+import static io.troupe.operators.plan.Expr.lead;
+import static io.troupe.operators.plan.Expr.ntile;
+import static io.troupe.operators.plan.Expr.percentRank;
+import static io.troupe.operators.plan.Expr.rank;
+import static io.troupe.operators.plan.Expr.rowNumber;
 import static io.troupe.operators.plan.Expr.countDistinct;
 import static io.troupe.operators.plan.Expr.day;
 import static io.troupe.operators.plan.Expr.length;
@@ -118,7 +130,18 @@ class PlanWireTest {
                 nullOf(DataType.INT32).as("n32"), nullOf(DataType.INT64).as("n64"), nullOf(DataType.FLOAT64).as("nf"),
                 nullOf(DataType.decimal(5, 1)).as("nd"), nullOf(DataType.DATE).as("ndt"),
                 nullOf(DataType.BOOLEAN).as("nb"), nullOf(DataType.VARCHAR).as("ns"));
-        Plan grouped = computed.filter(col("i").ge(lit(0)))
+        Plan windowed = computed.filter(col("i").ge(lit(0)))
+                .window(List.of(col("s")), List.of(col("i").asc(), col("dt").desc().withNullsLast()),
+                        rowNumber().as("w1"), rank().as("w2"), denseRank().as("w3"), percentRank().as("w4"),
+                        cumeDist().as("w5"), ntile(3).as("w6"), count().over(WindowFrame.rows(-2, 1)).as("w7"),
+                        count(col("i")).as("w8"), sum(col("dec")).as("w9"),
+                        avg(col("dbl")).over(WindowFrame.rows(WindowFrame.UNBOUNDED_PRECEDING,
+                                WindowFrame.UNBOUNDED_FOLLOWING)).as("w10"),
+                        min(col("s")).over(WindowFrame.range(WindowFrame.CURRENT_ROW, WindowFrame.CURRENT_ROW))
+                                .as("w11"), max(col("dt")).as("w12"), lag(col("i")).as("w13"),
+                        lead(col("big"), 2, lit(0L)).as("w14"), firstValue(col("s")).as("w15"),
+                        lastValue(col("dec")).over(WindowFrame.rows(0, 3)).as("w16"));
+        Plan grouped = windowed
                 .aggregate(List.of(col("s")), count().as("n"), count(col("i")).as("ni"), sum(col("big")).as("sb"),
                         min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"))
                 .having(col("n").gt(lit(0L)));
@@ -180,6 +203,11 @@ class PlanWireTest {
             kinds.add("aggregate " + f);
         }
         kinds.add("aggregate COUNT DISTINCT");
+        for (WindowFunction f : WindowFunction.values()) {
+            kinds.add("window " + f);
+        }
+        kinds.add("frame ROWS");
+        kinds.add("frame RANGE");
         for (JoinType t : JoinType.values()) {
             kinds.add("join " + t);
         }
