@@ -403,7 +403,6 @@ final class RelLowering {
         return switch (kind) {
             case "Values" -> "VALUES and SELECT without FROM";
             case "Correlate" -> "correlated subqueries that cannot be decorrelated";
-            case "Minus", "Intersect" -> kind.toUpperCase(Locale.ROOT).replace("MINUS", "EXCEPT");
             default -> kind;
         };
     }

@@ -200,7 +200,8 @@ public final class SqlPlanner {
     }
 
     /**
-     * WHERE's EXISTS and IN as semi and anti joins ({@link SemiJoins}), other subqueries removed and
+     * WHERE's EXISTS and IN as semi and anti joins ({@link SemiJoins}), INTERSECT and EXCEPT ALL over occurrence
+     * numbers ({@link SetOperationsAll}), other subqueries removed and
      * decorrelated, filters pushed down, joins ordered, aggregates that a join matches by key reduced to the
      * keys it can keep ({@link GroupReduction}), columns trimmed; each Hep planner is the statement's own.
      */
@@ -208,7 +209,7 @@ public final class SqlPlanner {
         rel.getCluster().setMetadataProvider(StatisticsMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
         HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
-        subqueries.setRoot(SemiJoins.rewrite(rel));
+        subqueries.setRoot(SetOperationsAll.rewrite(SemiJoins.rewrite(rel)));
         RelNode plain = subqueries.findBestExp();
         RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));

@@ -205,6 +205,13 @@ class SqlDifferentialTest {
         multiset("SELECT cust, status FROM orders INTERSECT SELECT cust, status FROM orders WHERE qty = 3");
         multiset("SELECT id FROM customers EXCEPT SELECT cust FROM orders WHERE qty > 2");
         multiset("SELECT status, qty FROM orders EXCEPT SELECT status, qty FROM orders WHERE amount > 500");
+        // INTERSECT ALL and EXCEPT ALL keep multiplicities: the least count, the left's count less the right's
+        multiset("SELECT cust, status FROM orders INTERSECT ALL SELECT cust, status FROM orders WHERE qty > 3");
+        multiset("SELECT status, qty % 3 FROM orders EXCEPT ALL SELECT status, qty % 3 FROM orders WHERE qty > 6");
+        multiset("SELECT cust FROM orders EXCEPT ALL SELECT id FROM customers EXCEPT ALL SELECT cust FROM orders "
+                + "WHERE status = 'open'");
+        multiset("SELECT region FROM customers INTERSECT ALL SELECT region FROM customers WHERE id % 2 = 0 "
+                + "INTERSECT ALL SELECT region FROM customers WHERE active");
         // constant dates plus or minus intervals
         multiset("SELECT id FROM orders WHERE odate >= DATE '2024-03-01' - INTERVAL '1' MONTH "
                 + "AND odate < DATE '2024-01-31' + INTERVAL '1' MONTH");

@@ -84,8 +84,6 @@ class SqlErrorsTest {
     void shouldSayWhatElseIsUnsupported() {
         assertTrue(error("INSERT INTO regions SELECT * FROM regions").getMessage()
                 .startsWith("unsupported in SQL: INSERT statements"));
-        assertTrue(error("SELECT name FROM regions INTERSECT ALL SELECT region FROM customers").getMessage()
-                .startsWith("unsupported in SQL: INTERSECT"));
         assertTrue(error("SELECT region, GROUP_ID() FROM customers GROUP BY ROLLUP(region)").getMessage()
                 .startsWith("unsupported in SQL: GROUP_ID() at line 1, column 16"));
         assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
