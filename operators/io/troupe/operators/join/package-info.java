@@ -20,7 +20,8 @@
  *                             input ends, its last, and leaves
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
- *                             heads (a power of two at least the row count, all END) and, for
+ *                             heads (a power of two at least the row count, up to eight a row for a
+ *                             small table: see HashJoinTable.buckets, all END) and, for
  *                             RIGHT, FULL, RIGHT_SEMI and RIGHT_ANTI (every join under always-write),
  *                             one match flag per row; the phase becomes INSERTING
  *   INSERTING           all   inserters claim whole chunks from an atomic counter and link each
