@@ -20,6 +20,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexLiteral;
@@ -39,7 +40,7 @@ import java.util.TreeMap;
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
  * project, hash join (inner, left, right, full, semi, anti) on equalities, aggregate, sort, limit/offset,
- * union [all]. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
+ * union [all], values. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
  * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
  * its name where it is read once). Anything else is refused as "unsupported in SQL".
  */
@@ -103,6 +104,9 @@ final class RelLowering {
         }
         if (rel instanceof Union union) {
             return union(union);
+        }
+        if (rel instanceof Values values) {
+            return values(values);
         }
         throw new UnsupportedSqlException(what(rel));
     }
@@ -363,6 +367,25 @@ final class RelLowering {
         return aliased(union.all ? plan : plan.distinct(), union);
     }
 
+    /** VALUES (and the one row of no column that SELECT without FROM reads): each literal of its column's type. */
+    private Lowered values(Values values) {
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (int c = 0; c < values.getRowType().getFieldCount(); c++) {
+            names.add(name(values, c));
+            types.add(SqlTypes.toTroupe(values.getRowType().getFieldList().get(c).getType()));
+        }
+        List<List<Literal>> rows = new ArrayList<>();
+        for (List<RexLiteral> tuple : values.getTuples()) {
+            List<Literal> row = new ArrayList<>();
+            for (int c = 0; c < tuple.size(); c++) {
+                row.add(RexLowering.constant(tuple.get(c), types.get(c)));
+            }
+            rows.add(row);
+        }
+        return aliased(Plan.values(names, types, rows), values);
+    }
+
     /** {@code plan} under a fresh alias, its fields named as Calcite names {@code rel}'s. */
     private Lowered aliased(Plan plan, RelNode rel) {
         String alias = fresh("$");
@@ -394,7 +417,6 @@ final class RelLowering {
     private static String what(RelNode rel) {
         String kind = rel.getRelTypeName().replaceFirst("^Logical", "");
         return switch (kind) {
-            case "Values" -> "VALUES and SELECT without FROM";
             case "Correlate" -> "correlated subqueries that cannot be decorrelated";
             case "Minus", "Intersect" -> kind.toUpperCase(Locale.ROOT).replace("MINUS", "EXCEPT");
             case "Window" -> "window functions";

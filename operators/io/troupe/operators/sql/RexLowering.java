@@ -169,6 +169,11 @@ final class RexLowering {
         return lower(operand).cast(target);
     }
 
+    /** A literal of VALUES as its column's {@code type}, as a cast would read it. */
+    static Literal constant(RexLiteral literal, DataType type) {
+        return (Literal) literal(literal, type);
+    }
+
     private static Expr literal(RexLiteral literal, DataType type) {
         if (literal.isNull()) {
             return Expr.nullOf(type);

@@ -71,6 +71,11 @@ final class SqlErrors {
                 : new SqlException(SqlException.Kind.UNSUPPORTED, message, 0, 0, cause);
     }
 
+    /** {@code message} at a position Troupe's own parser found ({@link DdlParser}). */
+    SqlException at(SqlException.Kind kind, String message, int line, int column) {
+        return located(kind, message, line, column, true, null);
+    }
+
     SqlException other(Exception e) {
         return new SqlException(SqlException.Kind.INVALID, "cannot plan SQL: " + e.getMessage(), 0, 0, e);
     }

@@ -89,7 +89,8 @@ public final class SqlPlanner {
      */
     private static final SqlConformanceEnum CONFORMANCE = SqlConformanceEnum.LENIENT;
 
-    private static final SqlParser.Config PARSER = SqlParser.config()
+    /** Also INSERT's ({@link SqlStatements}). */
+    static final SqlParser.Config PARSER = SqlParser.config()
             .withConformance(CONFORMANCE)
             .withCaseSensitive(false)
             .withUnquotedCasing(Casing.UNCHANGED)
@@ -140,7 +141,8 @@ public final class SqlPlanner {
         try {
             SqlNode parsed = planner.parse(sql);
             if (!parsed.isA(SqlKind.QUERY)) {
-                throw new UnsupportedSqlException(parsed.getKind() + " statements (only queries run for now)",
+                throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
+                        + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
                         parsed.getParserPosition());
             }
             SqlNode validated = planner.validate(parsed);
