@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 /**
  * What {@code bin/troupe sql} does with one statement or one backslash command, wherever it came from (the
  * keyboard, {@code -f}, {@code -c}). CREATE TABLE, INSERT, DROP TABLE and COPY run through {@link Troupe#sql},
- * which prints the rows they stored ({@code OK, 3 rows}). A query is planned ({@link Troupe#planSql}), then run with the
+ * and the rows they stored print ({@code OK, 3 rows}). A query is planned ({@link Troupe#planSql}), then run with the
  * session's options while a {@link StatementProgress} line shows how long it has run; its rows print in the
  * session's {@link ResultFormat} on {@code out}; with {@code \timing} on, the planning and execution times go
  * to {@code err}, apart. An error (a {@link io.troupe.operators.sql.SqlException} with its caret, a failed

@@ -92,10 +92,6 @@ final class ValuesNode extends Plan {
             }
             table.addRow(values);
         }
-        int[] all = new int[columns.size()];
-        for (int c = 0; c < all.length; c++) {
-            all[c] = c;
-        }
-        return compiler.source(new TableScanSource(table.build(), all));
+        return compiler.source(TableScanSource.ofAllColumns(table.build()));
     }
 }

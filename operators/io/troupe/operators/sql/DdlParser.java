@@ -97,6 +97,11 @@ final class DdlParser {
 
     private Ddl statement() {
         Token first = take();
+        if ((first.is("CREATE") || first.is("DROP")) && !peek().is("TABLE")) {
+            Token what = peek();
+            throw unsupported(what, first.text.toUpperCase(Locale.ROOT) + " " + what.text.toUpperCase(Locale.ROOT)
+                    + " (of CREATE and DROP, Troupe runs CREATE TABLE and DROP TABLE)");
+        }
         if (first.is("CREATE")) {
             expect("TABLE");
             boolean ifNotExists = accept("IF");

@@ -203,7 +203,8 @@ final class Insert {
                 return number.getValueAs(Double.class);
             }
             BigDecimal value = number.getValueAs(BigDecimal.class);
-            return value.scale() <= 0 && value.toBigInteger().bitLength() < 64 ? (Object) value.longValueExact() : value;
+            boolean integral = value.scale() <= 0 && value.toBigInteger().bitLength() < 64;
+            return integral ? (Object) value.longValueExact() : value;
         }
         if (node instanceof SqlCharStringLiteral string) {
             return string.getValueAs(String.class);

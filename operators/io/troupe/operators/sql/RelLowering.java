@@ -23,9 +23,12 @@ import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
 
@@ -140,7 +143,11 @@ final class RelLowering {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         Expr on = null;
         Expr rest = null;
+        List<RexNode> conjuncts = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+            conjuncts.addAll(nullSafeKeys(conjunct, join, leftCount));
+        }
+        for (RexNode conjunct : conjuncts) {
             Expr e = rex(joined, join, conjunct);
             if (equatesSides(conjunct, leftCount)) {
                 on = on == null ? e : on.and(e);
@@ -169,12 +176,34 @@ final class RelLowering {
         return new Lowered(rest == null ? plan : plan.filter(rest), columns);
     }
 
+    /**
+     * {@code a IS NOT DISTINCT FROM b} between the two inputs (the key of a decorrelated subquery) as two equalities
+     * that a hash join matches NULL with NULL on, since neither side is ever NULL: {@code COALESCE(a, 0) =
+     * COALESCE(b, 0) AND (a IS NULL) = (b IS NULL)}. Any other conjunct as it is.
+     */
+    private static List<RexNode> nullSafeKeys(RexNode conjunct, Join join, int leftCount) {
+        if (conjunct.getKind() != SqlKind.IS_NOT_DISTINCT_FROM) {
+            return List.of(conjunct);
+        }
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        RexNode a = ((RexCall) conjunct).getOperands().get(0);
+        RexNode b = ((RexCall) conjunct).getOperands().get(1);
+        if (!equatesSides(rex.makeCall(SqlStdOperatorTable.EQUALS, a, b), leftCount)) {
+            return List.of(conjunct);
+        }
+        return List.of(rex.makeCall(SqlStdOperatorTable.EQUALS,
+                        rex.makeCall(SqlStdOperatorTable.COALESCE, a, rex.makeZeroLiteral(a.getType())),
+                        rex.makeCall(SqlStdOperatorTable.COALESCE, b, rex.makeZeroLiteral(b.getType()))),
+                rex.makeCall(SqlStdOperatorTable.EQUALS, rex.makeCall(SqlStdOperatorTable.IS_NULL, a),
+                        rex.makeCall(SqlStdOperatorTable.IS_NULL, b)));
+    }
+
     /** True for {@code a = b} with one side over the left input only and the other over the right only. */
     private static boolean equatesSides(RexNode conjunct, int leftCount) {
         if (conjunct.getKind() != SqlKind.EQUALS) {
             return false;
         }
-        List<RexNode> sides = ((org.apache.calcite.rex.RexCall) conjunct).getOperands();
+        List<RexNode> sides = ((RexCall) conjunct).getOperands();
         ImmutableBitSet a = RelOptUtil.InputFinder.bits(sides.get(0));
         ImmutableBitSet b = RelOptUtil.InputFinder.bits(sides.get(1));
         return !a.isEmpty() && !b.isEmpty() && (leftOnly(a, leftCount) && rightOnly(b, leftCount)

@@ -192,7 +192,7 @@ public final class SqlPlanner {
                 .typeSystem(TroupeTypeSystem.INSTANCE)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
-                // (by default Calcite joins a list of 20 or more with a VALUES relation, which Troupe lacks).
+                // (by default Calcite joins a list of 20 or more with a VALUES relation).
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
                         .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .build();

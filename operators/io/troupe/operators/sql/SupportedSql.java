@@ -23,7 +23,9 @@ import java.util.Set;
  * to types Troupe does not have, and outer joins whose ON has no equality.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
  * shows after conversion (a FROM list joined on no equality, an uncorrelated scalar subquery, a
- * correlated subquery left over) {@link RelLowering} refuses, without a position.
+ * correlated subquery left over) {@link RelLowering} refuses, without a position. Statements other than queries
+ * are {@link SqlStatements}'s: it runs CREATE TABLE [AS], INSERT, DROP TABLE and COPY, and refuses UPDATE, DELETE,
+ * MERGE, views, indexes, triggers, and column constraints other than NOT NULL.
  */
 final class SupportedSql extends SqlBasicVisitor<Void> {
 

@@ -171,7 +171,8 @@ class SqlStatementsTest {
     @Test
     void shouldCopyADelimitedFileAsDuckDbDoes(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("people.csv");
-        Files.writeString(file, "id|name|born|score\n1|ann|1990-01-02|1.50\n2|\"b|o\"|1985-12-31|\n3||2001-07-04|-2.25\n");
+        Files.writeString(file,
+                "id|name|born|score\n1|ann|1990-01-02|1.50\n2|\"b|o\"|1985-12-31|\n3||2001-07-04|-2.25\n");
         both("CREATE TABLE people (id INTEGER NOT NULL, name VARCHAR, born DATE, score DECIMAL(6,2))", 2);
         both("COPY people FROM '" + file + "' (HEADER, DELIMITER '|')", 2);
         both("COPY people FROM '" + file + "' (HEADER true, DELIMITER '|')", 0);
@@ -276,7 +277,8 @@ class SqlStatementsTest {
     void shouldLetARunningQueryReadTheTableItStartedWith() throws Exception {
         troupe.sql("CREATE TABLE t (i INTEGER)");
         troupe.sql("INSERT INTO t VALUES (1), (2)");
-        try (QueryStream rows = troupe.stream(troupe.planSql("SELECT i FROM t"), QueryOptions.defaults().withWorkers(0))) {
+        QueryOptions leader = QueryOptions.defaults().withWorkers(0);
+        try (QueryStream rows = troupe.stream(troupe.planSql("SELECT i FROM t"), leader)) {
             troupe.sql("INSERT INTO t VALUES (3)");
             troupe.sql("DROP TABLE t");
             assertEquals(2, rows.remaining().rowCount());
