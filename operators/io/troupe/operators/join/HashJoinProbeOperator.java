@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The probe side of a hash join: a streaming operator over the join's left input that looks each
  * row's key up in the {@link HashJoinTable} the build pipeline published, and emits the joined
- * rows (left columns, then right columns; left columns only for SEMI and ANTI). For RIGHT and
- * FULL joins the last prober to finish also emits the build rows nobody matched. When the build
+ * rows (left columns, then right columns; left columns only for SEMI and ANTI). For RIGHT, FULL and
+ * RIGHT_ANTI joins the last prober to finish emits the build rows nobody matched, for RIGHT_SEMI
+ * those somebody did (and the probes emit nothing). When the build
  * spilled, the probers write their rows to the partitions' files instead ({@link SpillingProbe}) and
  * the last opens the partitions to {@link SpilledPartitionsSource}.
  *
@@ -29,6 +30,7 @@ public final class HashJoinProbeOperator implements Operator {
     private final StateKey<HashJoinTable> key;
     private final JoinType type;
     private final Expression[] keys;
+    private final Expression residual;
     private final DataType[] leftTypes;
     private final TroupeSettings.MatchFlags matchFlags;
     /** Both sides came repartitioned by the join keys: see {@link #needsWholeInput()}. */
@@ -38,32 +40,29 @@ public final class HashJoinProbeOperator implements Operator {
      * @param key        where the build pipeline published the table
      * @param type       the join type
      * @param keys       the probe-side key expressions, over the left input's columns
+     * @param residual   what a pair of rows with equal keys must also pass to match, over the left
+     *                   columns then the build's (null: nothing); the build then keeps its columns
      * @param leftTypes  the left input's column types
      * @param matchFlags how probes record matches (lesson 1: in any table built with flags)
+     * @param keysMeet   both sides reach this probe repartitioned by the join keys (a spread query's
+     *                   repartitioned join): each node's table then holds every build row of the keys whose
+     *                   every probe it sees, so the build rows a join emits at the end are its own to emit
      */
     public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
-                                 DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags) {
-        this(key, type, keys, leftTypes, matchFlags, false);
-    }
-
-    /**
-     * As the other constructor; {@code keysMeet} when both sides reach this probe repartitioned by the
-     * join keys (a spread query's repartitioned join): each node's table then holds every build row of
-     * the keys whose every probe it sees, so a RIGHT or FULL join's unmatched rows are its own to emit.
-     */
-    public HashJoinProbeOperator(StateKey<HashJoinTable> key, JoinType type, List<Expression> keys,
-                                 DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags, boolean keysMeet) {
+                                 Expression residual, DataType[] leftTypes, TroupeSettings.MatchFlags matchFlags,
+                                 boolean keysMeet) {
         this.key = key;
         this.type = type;
         this.keys = keys.toArray(new Expression[0]);
+        this.residual = residual;
         this.leftTypes = leftTypes.clone();
         this.matchFlags = matchFlags;
         this.keysMeet = keysMeet;
     }
 
     /**
-     * A RIGHT or FULL join emits the build rows no probe matched: every probe of a key must be seen by the
-     * table that holds the key, which a broadcast table on every node is not.
+     * A join that emits build rows at the end (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI) decides on them once every
+     * probe of their keys was seen by the table that holds them, which a broadcast table on every node is not.
      */
     @Override
     public boolean needsWholeInput() {
@@ -128,7 +127,7 @@ public final class HashJoinProbeOperator implements Operator {
                             + " (every prober must bind before the last one finishes): " + table.name());
                 }
             } while (!activeProbers.compareAndSet(active, active + 1));
-            ProbeWorker prober = new ProbeWorker(this, downstream, type, keys, leftTypes,
+            ProbeWorker prober = new ProbeWorker(this, downstream, type, keys, residual, leftTypes,
                     matchFlags == TroupeSettings.MatchFlags.CHECK_BEFORE_WRITE);
             return table.spilled() ? new SpillingProbe(prober, table, keys, leftTypes) : prober;
         }

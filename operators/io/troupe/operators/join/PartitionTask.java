@@ -50,7 +50,7 @@ record PartitionTask(String name, int level, List<SpillFile> build, List<SpillFi
         for (int p = 0; p < Radix.PARTITIONS; p++) {
             long rows = table.spilledBuildRows(p);
             long probeRows = table.spilledProbeRows(p);
-            boolean output = rows > 0 ? probeRows > 0 || type.needsMatchFlags() : probeRows > 0 && probeRowsAlone;
+            boolean output = rows > 0 ? probeRows > 0 || type.emitsUnmatchedBuildRows() : probeRows > 0 && probeRowsAlone;
             List<SpillFile> buildFiles = table.spilledBuildFiles(p);
             List<SpillFile> probeFiles = table.spilledProbeFiles(p);
             if (!output) {

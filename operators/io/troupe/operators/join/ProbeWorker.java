@@ -24,15 +24,18 @@ import static io.troupe.operators.join.HashJoinTable.END;
  *   <li>walk the chains breadth-first (one step on every open chain per round), collecting
  *       (probe row, build row) pairs into a buffer of {@code batchSize} pairs: on the fast path
  *       the stored key equals the probe key, on the generic path the stored hash does and each
- *       key column is then compared over the whole buffer; SEMI and ANTI on the fast path close a
- *       chain at its first match;</li>
- *   <li>whenever the buffer is full, and at the end, record the matches: the probe rows' own
- *       flags (LEFT, FULL, SEMI, ANTI) and the build rows' shared match flags (RIGHT, FULL;
- *       written only when not set yet, lesson 1);</li>
+ *       key column is then compared over the whole buffer; SEMI and ANTI with no residual, on the
+ *       fast path, close a chain at its first match;</li>
+ *   <li>whenever the buffer is full, and at the end, keep the pairs that pass the residual (the join
+ *       condition's conjuncts beyond the keys: evaluated over the pairs' gathered columns) and record
+ *       the matches: the probe rows' own flags (LEFT, FULL, SEMI, ANTI) and the build rows' shared
+ *       match flags (RIGHT, FULL, RIGHT_SEMI, RIGHT_ANTI; written only when not set yet, lesson 1);</li>
  *   <li>emit the pairs by gathering left columns from the batch and right columns from the
  *       table; then the unmatched left rows (LEFT, FULL: right columns NULL), or the matched
  *       (SEMI) or unmatched (ANTI) rows as a narrower selection of the input batch.</li>
  * </ol>
+ * The last prober to finish emits the build rows by their flags: unmatched (RIGHT, FULL, RIGHT_ANTI)
+ * or matched (RIGHT_SEMI).
  *
  * <p>Not threadsafe: owned by one worker. Shares only the {@link HashJoinProbeOperator.ProbeState}.
  */
@@ -44,13 +47,15 @@ final class ProbeWorker implements BatchConsumer {
     private final BatchConsumer downstream;
     private final JoinType type;
     private final Expression[] keys;
+    /** The pairs' condition beyond the keys, over the left columns then the build's; null when none. */
+    private final Expression residual;
     private final DataType[] leftTypes;
     private final boolean checkBeforeWrite;
 
     private final boolean fastPath;
     /** Whether each probe row's "matched at least once" is needed (LEFT, FULL, SEMI, ANTI). */
     private final boolean trackProbeMatches;
-    /** Whether matches become output pairs (all but SEMI and ANTI). */
+    /** Whether matches become output pairs (INNER, LEFT, RIGHT, FULL). */
     private final boolean emitsPairs;
     private final byte[] matchFlags;
     private final long[][] entries;
@@ -77,20 +82,21 @@ final class ProbeWorker implements BatchConsumer {
     private boolean stopped;
 
     ProbeWorker(HashJoinProbeOperator.ProbeState state, BatchConsumer downstream, JoinType type,
-                Expression[] keys, DataType[] leftTypes, boolean checkBeforeWrite) {
+                Expression[] keys, Expression residual, DataType[] leftTypes, boolean checkBeforeWrite) {
         this.state = state;
         this.table = state.table;
         this.ctx = state.ctx;
         this.downstream = downstream;
         this.type = type;
         this.keys = keys;
+        this.residual = residual;
         this.leftTypes = leftTypes;
         this.checkBeforeWrite = checkBeforeWrite;
         this.fastPath = table.fastPath();
         this.trackProbeMatches = type == JoinType.LEFT || type == JoinType.FULL
                 || type == JoinType.SEMI || type == JoinType.ANTI;
-        this.emitsPairs = type.emitsRight();
-        // Present for RIGHT and FULL, and for every type under the always-write baseline.
+        this.emitsPairs = type.emitsPairs();
+        // Present for the types that need them, and for every type under the always-write baseline.
         this.matchFlags = table.matchFlags();
         if (type.needsMatchFlags() && matchFlags == null) {
             throw new IllegalStateException("hash join " + type + " probing a table built without match flags: "
@@ -209,7 +215,7 @@ final class ProbeWorker implements BatchConsumer {
         int offsetMask = table.chunkRows() - 1;
         // The fast path compares keys, the generic path hashes (then the key columns, in flush).
         long[] probe = fastPath ? probeKeys : hashes;
-        boolean firstMatchOnly = !emitsPairs && fastPath;
+        boolean firstMatchOnly = trackProbeMatches && !emitsPairs && fastPath && residual == null;
         boolean packed = table.packed();
         int[] left = pairLeft;
         int[] right = pairId;
@@ -257,7 +263,10 @@ final class ProbeWorker implements BatchConsumer {
         return count == 0 || flush(batch, keyVectors, count) || stop();
     }
 
-    /** Checks the key columns of the buffered pairs (generic path), records the matches, emits the pairs. */
+    /**
+     * Checks the key columns of the buffered pairs (generic path) and the residual, records the matches,
+     * emits the pairs.
+     */
     private boolean flush(Batch batch, ColumnVector[] keyVectors, int candidates) {
         int count = candidates;
         if (!fastPath) {
@@ -268,8 +277,28 @@ final class ProbeWorker implements BatchConsumer {
         if (count == 0) {
             return true;
         }
+        Batch pairs = null;
+        if (residual != null) {
+            pairs = pairs(batch, count, false);
+            int[] passed = new int[count];
+            int kept = residual.select(pairs, passed);
+            // passed is ascending, so the buffer compacts in place.
+            for (int j = 0; j < kept; j++) {
+                pairLeft[j] = pairLeft[passed[j]];
+                pairId[j] = pairId[passed[j]];
+            }
+            if (kept == 0) {
+                return true;
+            }
+            pairs = kept == count ? pairs : pairs.withSelection(passed, kept);
+            count = kept;
+        }
         recordMatches(count);
-        return !emitsPairs || emitPairs(batch, count, false);
+        if (!emitsPairs) {
+            return true;
+        }
+        ctx.checkCancelled();
+        return downstream.accept(pairs != null ? pairs : pairs(batch, count, false));
     }
 
     // ------------------------------------------------------------------ pass 3: record matches
@@ -308,6 +337,11 @@ final class ProbeWorker implements BatchConsumer {
 
     private boolean emitPairs(Batch batch, int count, boolean withMissing) {
         ctx.checkCancelled();
+        return downstream.accept(pairs(batch, count, withMissing));
+    }
+
+    /** The buffered pairs' rows: the probe rows' columns, then the build rows' (NULL for END where withMissing). */
+    private Batch pairs(Batch batch, int count, boolean withMissing) {
         int leftColumns = batch.columnCount();
         ColumnVector[] out = new ColumnVector[leftColumns + table.payloadCount()];
         for (int c = 0; c < leftColumns; c++) {
@@ -316,7 +350,7 @@ final class ProbeWorker implements BatchConsumer {
         for (int c = 0; c < table.payloadCount(); c++) {
             out[leftColumns + c] = table.payload(c).gather(pairId, count, withMissing);
         }
-        return downstream.accept(Batch.of(count, out));
+        return Batch.of(count, out);
     }
 
     /** After the walk: LEFT/FULL unmatched rows with NULL right columns; SEMI matched rows; ANTI unmatched rows. */
@@ -362,34 +396,38 @@ final class ProbeWorker implements BatchConsumer {
         return false;
     }
 
-    // ------------------------------------------------------------------ finish: unmatched build rows
+    // ------------------------------------------------------------------ finish: build rows by their flags
 
     @Override
     public void finish() {
         if (state.finishProbing()) {
             if (type.needsMatchFlags() && !stopped) {
-                emitUnmatchedBuildRows();
+                emitBuildRowsByFlag();
             }
             state.done();
         }
         downstream.finish();
     }
 
-    /** The last prober's duty (RIGHT, FULL): every build row whose flag is still 0, left columns NULL. */
-    private void emitUnmatchedBuildRows() {
+    /**
+     * The last prober's duty: every build row whose flag is still 0 (RIGHT, FULL with the left columns NULL;
+     * RIGHT_ANTI), or is 1 (RIGHT_SEMI).
+     */
+    private void emitBuildRowsByFlag() {
         int cap = pairId.length;
-        ColumnVector[] nullLeft = new ColumnVector[leftTypes.length];
+        ColumnVector[] nullLeft = new ColumnVector[type.emitsLeft() ? leftTypes.length : 0];
         for (int c = 0; c < nullLeft.length; c++) {
             nullLeft[c] = ColumnVector.allocate(leftTypes[c], cap);
             nullLeft[c].setValidity(new long[(cap + 63) >>> 6]);
         }
         byte[] flags = matchFlags;
+        byte wanted = (byte) (type.emitsUnmatchedBuildRows() ? 0 : 1);
         int count = 0;
         for (int c = 0; c < table.chunkCount(); c++) {
             int base = c << table.chunkShift();
             int rows = table.chunk(c).rows;
             for (int o = 0; o < rows; o++) {
-                if (flags[base | o] == 0) {
+                if (flags[base | o] == wanted) {
                     pairId[count++] = base | o;
                     if (count == cap) {
                         if (!emitBuildRows(nullLeft, count)) {

@@ -21,8 +21,8 @@
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
  *                             heads (a power of two at least the row count, all END) and, for
- *                             RIGHT and FULL (every join under always-write), one match flag per
- *                             row; the phase becomes INSERTING
+ *                             RIGHT, FULL, RIGHT_SEMI and RIGHT_ANTI (every join under always-write),
+ *                             one match flag per row; the phase becomes INSERTING
  *   INSERTING           all   inserters claim whole chunks from an atomic counter and link each
  *                             row: write its next slot, then CAS the bucket head to its id. Rows
  *                             with a NULL key are never linked. Every build worker calls
@@ -38,7 +38,8 @@
  *                             done: they never wait for the others
  *   EMITTING_UNMATCHED  one   the prober that brought activeProbers to zero (and won the CAS from
  *                             0 to CLOSED) emits, for RIGHT and FULL joins, every build row whose
- *                             flag is still 0 with NULL left columns, then forwards its finish()
+ *                             flag is still 0 with NULL left columns (RIGHT_ANTI: those rows alone;
+ *                             RIGHT_SEMI: the rows whose flag is 1), then forwards its finish()
  *   DONE                one   that same prober marks the join done; the table may be dropped
  *                             (a spilled join's partitions are joined after: see Spilling)
  *   (query end)               the executor returns the entries to the arena once no worker of the

@@ -23,8 +23,10 @@ import java.util.Optional;
 
 /**
  * Hash join: the right input is built into a hash table, the left input probes it. The condition
- * is a conjunction of equalities, each between an expression over the left input and one over the
- * right; those pairs are the join keys. Compiles to a build pipeline (the right input into a
+ * is a conjunction: its equalities between an expression over the left input and one over the
+ * right are the join keys (at least one); any other conjunct is the residual, which a pair of rows
+ * with equal keys must also pass to match (checked on each batch of candidate pairs, before matches
+ * are recorded, so that it decides for outer, semi and anti joins as SQL's ON does). Compiles to a build pipeline (the right input into a
  * {@link HashJoinBuildSink}) and a {@link HashJoinProbeOperator} on the left input's pipeline,
  * followed there by a branch that joins the partitions the build spilled, if it did
  * ({@link SpilledPartitionsSource}).
@@ -61,8 +63,11 @@ final class JoinNode extends Plan {
         return "Hash Join " + type + " on " + on;
     }
 
-    /** The bound key pairs: leftKeys.get(i) = rightKeys.get(i). */
-    record Keys(List<Expression> leftKeys, List<Expression> rightKeys) {
+    /**
+     * The bound condition: leftKeys.get(i) = rightKeys.get(i), and the residual over the left columns then
+     * the right ones (null when every conjunct is a key pair).
+     */
+    record Keys(List<Expression> leftKeys, List<Expression> rightKeys, Expression residual) {
     }
 
     Keys bindKeys(Schema leftSchema, Schema rightSchema) {
@@ -70,24 +75,21 @@ final class JoinNode extends Plan {
         flattenAnd(on, conjuncts);
         List<Expression> leftKeys = new ArrayList<>();
         List<Expression> rightKeys = new ArrayList<>();
+        Expr residual = null;
+        Schema joint = leftSchema.concat(rightSchema);
         for (Expr c : conjuncts) {
-            if (!(c instanceof Call call) || call.function() != Function.EQ) {
-                throw new PlanException(label(), "join condition " + c
-                        + " is not an equality; a hash join needs left = right conditions joined by AND");
+            Expression[] pair = null;
+            if (c instanceof Call call && call.function() == Function.EQ) {
+                Expr a = call.args().get(0);
+                Expr b = call.args().get(1);
+                pair = bindPair(a, b, leftSchema, rightSchema);
+                if (pair == null) {
+                    pair = bindPair(b, a, leftSchema, rightSchema);
+                }
             }
-            Expr a = call.args().get(0);
-            Expr b = call.args().get(1);
-            Expression[] pair = bindPair(a, b, leftSchema, rightSchema);
             if (pair == null) {
-                pair = bindPair(b, a, leftSchema, rightSchema);
-            }
-            if (pair == null) {
-                // Bind both against the joint schema to report the precise unknown or ambiguous column.
-                Schema joint = leftSchema.concat(rightSchema);
-                a.bind(joint, label());
-                b.bind(joint, label());
-                throw new PlanException(label(), "join condition " + c
-                        + " must compare an expression over the left input with one over the right input");
+                residual = residual == null ? c : residual.and(c);
+                continue;
             }
             if (!pair[0].type().equals(pair[1].type())) {
                 throw new PlanException(label(), "join keys of " + c + " differ in type: " + pair[0].type()
@@ -96,7 +98,17 @@ final class JoinNode extends Plan {
             leftKeys.add(pair[0]);
             rightKeys.add(pair[1]);
         }
-        return new Keys(leftKeys, rightKeys);
+        Expression boundResidual = residual == null ? null : residual.bind(joint, label());
+        if (leftKeys.isEmpty()) {
+            throw new PlanException(label(), "join condition " + on + " has no equality between an expression over"
+                    + " the left input and one over the right; a hash join needs at least one (for a cross join,"
+                    + " equate a constant on each side)");
+        }
+        if (boundResidual != null && !boundResidual.type().equals(DataType.BOOLEAN)) {
+            throw new PlanException(label(), "join condition " + residual + " is " + boundResidual.type()
+                    + ", not BOOLEAN");
+        }
+        return new Keys(leftKeys, rightKeys, boundResidual);
     }
 
     private Expression[] bindPair(Expr l, Expr r, Schema leftSchema, Schema rightSchema) {
@@ -127,6 +139,7 @@ final class JoinNode extends Plan {
             case RIGHT -> l.asNullable().concat(r);
             case FULL -> l.asNullable().concat(r.asNullable());
             case SEMI, ANTI -> l;
+            case RIGHT_SEMI, RIGHT_ANTI -> r;
         };
     }
 
@@ -145,7 +158,8 @@ final class JoinNode extends Plan {
         Schema r = right.deriveSchema(compiler.catalog());
         Keys keys = bindKeys(l, r);
         StateKey<HashJoinTable> table = compiler.newKey("hash-join", HashJoinTable.class);
-        DataType[] payload = type.emitsRight() ? types(r) : new DataType[0];
+        // The residual reads the build rows' columns, whichever side the join emits.
+        DataType[] payload = type.emitsRight() || keys.residual() != null ? types(r) : new DataType[0];
         // Lesson 1's baseline is PostgreSQL 12's executor, which stored the match bit on every match
         // of every hash join, whether or not its type ever read it.
         boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
@@ -154,8 +168,8 @@ final class JoinNode extends Plan {
         Optional<ExchangeKind.Forward> coLocated = coLocated(compiler, keys);
         if (coLocated.isPresent()) {
             // Both sides sit by the hash of a key pair already: each node joins its own parts.
-            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
-                    compiler.settings().matchFlags(), true);
+            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
+                    types(l), compiler.settings().matchFlags(), true);
             return left.compile(compiler)
                     .dependsOn(build, coLocated.get(), right)
                     .then(probe)
@@ -165,16 +179,16 @@ final class JoinNode extends Plan {
             // Each node's share of the probe side, by the hash of its keys, is kept whole and then probed.
             StateKey<CollectSink.Collected> probeSide = compiler.newKey("probe-side", CollectSink.Collected.class);
             Pipeline kept = left.compile(compiler).into(new CollectSink(probeSide, "the probe side of " + label()));
-            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
-                    compiler.settings().matchFlags(), true);
+            HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
+                    types(l), compiler.settings().matchFlags(), true);
             return compiler.source(new CollectedScanSource(probeSide))
                     .dependsOn(build, new ExchangeKind.Repartition(keys.rightKeys()), right)
                     .dependsOn(kept, new ExchangeKind.Repartition(keys.leftKeys()), left)
                     .then(probe)
                     .branch(new SpilledPartitionsSource(probe));
         }
-        HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), types(l),
-                compiler.settings().matchFlags());
+        HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
+                types(l), compiler.settings().matchFlags(), false);
         return left.compile(compiler)
                 .dependsOn(build, new ExchangeKind.Broadcast(), right)
                 .then(probe)

@@ -42,7 +42,8 @@ public final class PlanParser {
     public record ParsedPlan(Plan plan, boolean ordered) {
     }
 
-    private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti");
+    private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti",
+            "right_semi", "right_anti");
     private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
     private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, coalesce, "

@@ -21,7 +21,7 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
-import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -42,7 +42,7 @@ import java.util.TreeMap;
 
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
- * project, hash join (inner, left, right, full, semi, anti) on equalities, aggregate, sort, limit/offset,
+ * project, hash join (inner, left, right, full, semi, anti) on equalities and a residual, aggregate, sort, limit/offset,
  * union [all], values. Calcite addresses fields by position and Troupe by name, so each lowered relation comes
  * with one column reference per field, made unique by a fresh alias over the node (a table's scan keeps
  * its name where it is read once). Anything else is refused as "unsupported in SQL".
@@ -129,10 +129,12 @@ final class RelLowering {
 
     /**
      * A hash join on the conjuncts that equate an expression over the left input with one over the right;
-     * for an inner join the other conjuncts filter its output, for the other kinds they are refused. A join
-     * with no such equality (a cross join, an inequality, the single row of an uncorrelated scalar subquery or
-     * of NOT IN's counts) hashes on the constant 0: every build row is in one chain, which each probe row
-     * walks, so it is a nested loop over the build side: meant for a small one.
+     * the other conjuncts are its residual, which decides with the keys which pairs match (so an outer, semi
+     * or anti join keeps SQL's ON semantics). A join with no such equality (a cross join, an inequality, the
+     * single row of an uncorrelated scalar subquery or of NOT IN's counts) hashes on the constant 0: every
+     * build row is in one chain, which each probe row walks, so it is a nested loop over the build side:
+     * meant for a small one. A semi or anti join builds on its smaller input by the statistics: when that is
+     * the left one (the rows to keep), it becomes a RIGHT_SEMI or RIGHT_ANTI join probed by the right input.
      */
     private Lowered join(Join join) {
         Lowered left = lower(join.getLeft());
@@ -155,6 +157,12 @@ final class RelLowering {
                 rest = rest == null ? e : rest.and(e);
             }
         }
+        if (on == null) {
+            on = Expr.lit(0).eq(Expr.lit(0));
+        }
+        if (rest != null) {
+            on = on.and(rest);
+        }
         JoinType type = switch (join.getJoinType()) {
             case INNER -> JoinType.INNER;
             case LEFT -> JoinType.LEFT;
@@ -164,16 +172,19 @@ final class RelLowering {
             case ANTI -> JoinType.ANTI;
             default -> throw new UnsupportedSqlException(join.getJoinType() + " joins");
         };
-        if (rest != null && type != JoinType.INNER) {
-            throw new UnsupportedSqlException("a condition other than equalities between the two inputs in an "
-                    + type + " join's ON (" + rest + ")");
+        if ((type == JoinType.SEMI || type == JoinType.ANTI) && buildsLeft(join)) {
+            return new Lowered(right.plan.join(left.plan, type == JoinType.SEMI ? JoinType.RIGHT_SEMI
+                    : JoinType.RIGHT_ANTI, on), left.columns);
         }
-        if (on == null) {
-            on = Expr.lit(0).eq(Expr.lit(0));
-        }
-        Plan plan = left.plan.join(right.plan, type, on);
-        List<String> columns = type.emitsRight() ? both : left.columns;
-        return new Lowered(rest == null ? plan : plan.filter(rest), columns);
+        return new Lowered(left.plan.join(right.plan, type, on), type.emitsRight() ? both : left.columns);
+    }
+
+    /** Whether the left input is estimated smaller than the right: the side to build the hash table of. */
+    private static boolean buildsLeft(Join join) {
+        RelMetadataQuery mq = join.getCluster().getMetadataQuery();
+        Double left = mq.getRowCount(join.getLeft());
+        Double right = mq.getRowCount(join.getRight());
+        return left != null && right != null && left < right;
     }
 
     /**
@@ -278,7 +289,7 @@ final class RelLowering {
             // GROUPING(...) is the branch's constant; a placeholder keeps the fields' positions.
             calls.add((isGrouping(call) ? Expr.count() : aggregateCall(in, aggregate, call)).as(name(aggregate, field++)));
         }
-        if (keys.size() < set.cardinality() || keys.isEmpty() && calls.isEmpty()) {
+        if (keys.isEmpty() && calls.isEmpty()) {
             throw new UnsupportedSqlException("a grouping set of no key and no aggregate (" + aggregate + ")");
         }
         return in.plan.aggregate(keys, calls.toArray(Expr[]::new));
@@ -306,39 +317,28 @@ final class RelLowering {
         }
         List<Integer> args = call.getArgList();
         SqlKind kind = call.getAggregation().getKind();
-        if (call.hasFilter()) {
-            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
-            Expr filter = Expr.col(in.columns.get(call.filterArg));
-            RelDataType argType = args.isEmpty() ? null
-                    : aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType();
-            Expr value = args.isEmpty() ? Expr.lit(1) : Expr.col(in.columns.get(args.get(0)));
-            Expr masked = new Call(Function.CASE, List.of(Expr.coalesce(filter, Expr.lit(false)), value,
-                    new Literal(null, argType == null ? DataType.INT32 : SqlTypes.toTroupe(argType))), null);
-            if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
-                throw new UnsupportedSqlException("aggregate " + call);
-            }
-            return switch (kind) {
-                case COUNT -> call.isDistinct() ? Expr.countDistinct(masked) : Expr.count(masked);
-                case SUM, SUM0 -> Expr.sum(masked);
-                case MIN -> Expr.min(masked);
-                case MAX -> Expr.max(masked);
-                case AVG -> Expr.avg(masked);
-                default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName()
-                        + " with FILTER");
-            };
-        }
         if (kind == SqlKind.LITERAL_AGG) {
             // Its literal for every group (the marker Calcite's IN and NOT IN rewrites join on): every group has a
             // row, so the MAX of the literal is the literal.
             return Expr.max(rex(in, aggregate, call.rexList.get(0)));
         }
-        if (kind == SqlKind.COUNT && args.isEmpty()) {
-            return Expr.count();
-        }
-        if (args.size() != 1 || call.isDistinct() && kind != SqlKind.COUNT) {
+        if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
             throw new UnsupportedSqlException("aggregate " + call);
         }
-        Expr arg = Expr.col(in.columns.get(args.get(0)));
+        Expr arg = args.isEmpty() ? null : Expr.col(in.columns.get(args.get(0)));
+        if (call.hasFilter()) {
+            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
+            DataType type = arg == null ? DataType.INT32
+                    : SqlTypes.toTroupe(aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType());
+            arg = new Call(Function.CASE, List.of(Expr.coalesce(Expr.col(in.columns.get(call.filterArg)),
+                    Expr.lit(false)), arg == null ? Expr.lit(1) : arg, new Literal(null, type)), null);
+        }
+        if (arg == null) {
+            if (kind == SqlKind.COUNT) {
+                return Expr.count();
+            }
+            throw new UnsupportedSqlException("aggregate " + call);
+        }
         return switch (kind) {
             case COUNT -> call.isDistinct() ? Expr.countDistinct(arg) : Expr.count(arg);
             case SUM -> Expr.sum(arg);

@@ -199,14 +199,15 @@ public final class SqlPlanner {
     }
 
     /**
-     * Subqueries removed and decorrelated, filters pushed down, joins ordered, columns trimmed; each Hep
-     * planner is the statement's own.
+     * WHERE's EXISTS and IN as semi and anti joins ({@link SemiJoins}), other subqueries removed and
+     * decorrelated, filters pushed down, joins ordered, aggregates that a join matches by key reduced to the
+     * keys it can keep ({@link GroupReduction}), columns trimmed; each Hep planner is the statement's own.
      */
     private RelNode rewrite(RelNode rel) {
         rel.getCluster().setMetadataProvider(StatisticsMetadata.PROVIDER);
         rel.getCluster().invalidateMetadataQuery();
         HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
-        subqueries.setRoot(rel);
+        subqueries.setRoot(SemiJoins.rewrite(rel));
         RelNode plain = subqueries.findBestExp();
         RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
                 RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
@@ -215,7 +216,7 @@ public final class SqlPlanner {
         disjunctions.setRoot(pullFactors(decorrelated));
         HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
         pushDown.setRoot(disjunctions.findBestExp());
-        RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
+        RelNode ordered = GroupReduction.rewrite(JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit));
         RelNode trimmed = new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(ordered.getCluster(), null))
                 .trim(ordered);
         HepPlanner projections = new HepPlanner(program(PROJECTIONS));

@@ -5,11 +5,6 @@ import io.troupe.operators.types.DataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
-import org.apache.calcite.sql.JoinConditionType;
-import org.apache.calcite.sql.JoinType;
-import org.apache.calcite.sql.SqlJoin;
-import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -19,13 +14,11 @@ import java.util.Set;
 
 /**
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
- * window functions, GROUP_ID(), LATERAL/UNNEST and the like, CASTs
- * to types Troupe does not have, and outer joins whose ON has no equality.
+ * window functions, GROUP_ID(), LATERAL/UNNEST and the like, and CASTs to types Troupe does not have.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
- * shows after conversion (a FROM list joined on no equality, an uncorrelated scalar subquery, a
- * correlated subquery left over) {@link RelLowering} refuses, without a position. Statements other than queries
- * are {@link SqlStatements}'s: it runs CREATE TABLE [AS], INSERT, DROP TABLE and COPY, and refuses UPDATE, DELETE,
- * MERGE, views, indexes, triggers, and column constraints other than NOT NULL.
+ * shows after conversion (a correlated subquery left over) {@link RelLowering} refuses, without a position.
+ * Statements other than queries are {@link SqlStatements}'s: it runs CREATE TABLE [AS], INSERT, DROP TABLE and
+ * COPY, and refuses UPDATE, DELETE, MERGE, views, indexes, triggers, and column constraints other than NOT NULL.
  */
 final class SupportedSql extends SqlBasicVisitor<Void> {
 
@@ -44,9 +37,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
 
     @Override
     public Void visit(SqlCall call) {
-        if (call instanceof SqlJoin join) {
-            checkJoin(join);
-        }
         String what = switch (call.getKind()) {
             case OVER, WINDOW -> "window functions (" + call + ")";
             case GROUP_ID -> "GROUP_ID()";
@@ -59,33 +49,6 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
         }
         return super.visit(call);
     }
-
-    /**
-     * An outer join's ON is evaluated inside the join, and Troupe's joins match rows by hashing equalities: an
-     * outer join whose ON has no equality (but for ON TRUE) has nothing to hash on. An inner join without one
-     * (a CROSS JOIN, an ON of inequalities) runs with its condition as a filter over every pair.
-     */
-    private static void checkJoin(SqlJoin join) {
-        SqlNode on = join.getCondition();
-        boolean outer = join.getJoinType() == JoinType.LEFT || join.getJoinType() == JoinType.RIGHT
-                || join.getJoinType() == JoinType.FULL;
-        if (outer && join.getConditionType() == JoinConditionType.ON && on != null && !hasEquality(on)
-                && !(on instanceof SqlLiteral literal && Boolean.TRUE.equals(literal.getValue()))) {
-            throw new UnsupportedSqlException("an outer join on " + on
-                    + " (Troupe's outer joins are hash joins on equalities for now)", on.getParserPosition());
-        }
-    }
-
-    private static boolean hasEquality(SqlNode condition) {
-        if (!(condition instanceof SqlCall call)) {
-            return false;
-        }
-        if (call.getKind() == SqlKind.EQUALS) {
-            return true;
-        }
-        return call.getKind() == SqlKind.AND && call.getOperandList().stream().anyMatch(SupportedSql::hasEquality);
-    }
-
 
     /** A type Troupe has no column type for, e.g. DECIMAL(30,2), which Calcite would otherwise narrow silently. */
     @Override

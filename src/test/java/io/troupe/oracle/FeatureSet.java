@@ -31,7 +31,7 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
 
     /** The operators beyond scan, alias, project, filter, limit, union all and series, which always work. */
     enum Feature {
-        JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI,
+        JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI, JOIN_RIGHT_SEMI, JOIN_RIGHT_ANTI,
         COUNT_STAR, COUNT, COUNT_DISTINCT, SUM, MIN, MAX, AVG,
         SORT, TOP_N, DISTINCT;
 
@@ -47,6 +47,8 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
                 case JOIN_FULL -> a.join(b, JoinType.FULL, col("a").eq(col("b")));
                 case JOIN_SEMI -> a.join(b, JoinType.SEMI, col("a").eq(col("b")));
                 case JOIN_ANTI -> a.join(b, JoinType.ANTI, col("a").eq(col("b")));
+                case JOIN_RIGHT_SEMI -> a.join(b, JoinType.RIGHT_SEMI, col("a").eq(col("b")));
+                case JOIN_RIGHT_ANTI -> a.join(b, JoinType.RIGHT_ANTI, col("a").eq(col("b")));
                 case COUNT_STAR -> a.aggregate(keys, Expr.count().as("n"));
                 case COUNT -> a.aggregate(keys, Expr.count(col("a")).as("n"));
                 case COUNT_DISTINCT -> a.aggregate(keys, Expr.countDistinct(col("a")).as("n"));

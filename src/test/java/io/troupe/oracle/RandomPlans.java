@@ -322,10 +322,26 @@ final class RandomPlans {
             on = on == null ? eq : on.and(eq);
             cond.append(cond.length() == 0 ? "" : " AND ").append(k[0].sql()).append(" = ").append(k[1].sql());
         }
+        // Now and then a residual: a predicate over both sides that the pairs of equal keys must pass too.
+        if (rnd.nextInt(4) == 0) {
+            List<Term> both = new ArrayList<>(left.terms(la, false));
+            both.addAll(right.terms(ra, false));
+            Term residual = exprs.predicate(both, 1 + rnd.nextInt(2));
+            if (!hasEquality(residual.expr())) {
+                on = on.and(residual.expr());
+                cond.append(" AND ").append(residual.sql());
+                count("join residual");
+            }
+        }
         count("join " + type + " (" + keys.size() + " key" + (keys.size() > 1 ? "s)" : ")"));
         Plan plan = left.plan().join(right.plan(), type, used(on));
         String l = "(" + left.sql() + ") AS " + la;
         String r = "(" + right.sql() + ") AS " + ra;
+        if (type == JoinType.RIGHT_SEMI || type == JoinType.RIGHT_ANTI) {
+            String sql = "SELECT " + right.passThrough(ra) + " FROM " + r + " WHERE "
+                    + (type == JoinType.RIGHT_ANTI ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + l + " WHERE " + cond + ")";
+            return finish(Rel.of(plan, sql, right.cols(), right.maxRows()));
+        }
         if (type == JoinType.SEMI || type == JoinType.ANTI) {
             String sql;
             if (rnd.nextBoolean()) {
@@ -354,6 +370,17 @@ final class RandomPlans {
         cols.addAll(right.cols());
         double rows = left.maxRows() * right.maxRows() + left.maxRows() + right.maxRows();
         return finish(Rel.of(plan, select + " FROM " + l + " " + keyword + " " + r + " ON " + cond, cols, rows));
+    }
+
+    /**
+     * Whether a conjunct of {@code e} is an equality, which the join would take for a key pair (and refuse
+     * when its sides differ in type) rather than a residual.
+     */
+    private static boolean hasEquality(Expr e) {
+        if (e instanceof Call call && call.function() == Function.AND) {
+            return hasEquality(call.args().get(0)) || hasEquality(call.args().get(1));
+        }
+        return e instanceof Call call && call.function() == Function.EQ;
     }
 
     /** One or two pairs (left term, right term) of equal type; cast to a common type when CAST is on. */

@@ -125,8 +125,8 @@ class HashJoinProtocolTest {
     }
 
     private static HashJoinProbeOperator probe(JoinType type, TroupeSettings.MatchFlags matchFlags) {
-        return new HashJoinProbeOperator(KEY, type, List.of(new ColumnExpression(0, DataType.INT32, "k")), TYPES,
-                matchFlags);
+        return new HashJoinProbeOperator(KEY, type, List.of(new ColumnExpression(0, DataType.INT32, "k")), null, TYPES,
+                matchFlags, false);
     }
 
     private static Batch batch(int... keys) {

@@ -123,13 +123,22 @@ class PlanWireTest {
                         min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"))
                 .having(col("n").gt(lit(0L)));
         Plan distinctCount = Plan.scan("t").aggregate(List.of(col("b")), countDistinct(col("i")).as("di"));
-        Plan joins = grouped.as("g")
+        // Each series value but -5..-1 probes the chain, which keeps its rows some value matched.
+        Plan probes = Plan.series("rs", -5, 5).as("rs").join(Plan.series("ra", -100, 100).as("ra"), JoinType.RIGHT_ANTI,
+                col("rs.rs").eq(col("ra.ra")).and(col("rs.rs").lt(lit(0L))));
+        Plan chain = grouped.as("g")
                 .join(shared.as("c1"), JoinType.INNER, col("g.s").eq(col("c1.s")))
                 .join(nested.as("k1"), JoinType.LEFT, col("c1.i").eq(col("k1.k")).and(col("c1.s").eq(col("k1.w"))))
                 .join(nested.as("k2"), JoinType.RIGHT, col("c1.i").eq(col("k2.k")))
                 .join(distinctCount.as("dc"), JoinType.FULL, col("c1.b").eq(col("dc.b")))
                 .join(Plan.scan("t").as("t2"), JoinType.SEMI, col("c1.i").eq(col("t2.i")))
                 .join(Plan.series("v", -3, 40).as("sr"), JoinType.ANTI, col("c1.l").eq(col("sr.v")))
+                .join(Plan.values(List.of("vk", "vs"), List.of(DataType.INT32, DataType.VARCHAR),
+                        List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),
+                                List.of(new Literal(null, DataType.INT32), new Literal(null, DataType.VARCHAR))))
+                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")));
+        Plan joins = probes.join(chain, JoinType.RIGHT_SEMI, col("ra.ra").eq(col("c1.i").cast(DataType.INT64))
+                        .and(col("ra.ra").plus(col("c1.l")).ge(lit(0L))))
                 .project(col("g.s"), col("g.n"), col("c1.i"), col("k2.w"), col("dc.di"), col("g.ma"));
         return joins.unionAll(joins.filter(col("n").gt(lit(1L))))
                 .distinct()

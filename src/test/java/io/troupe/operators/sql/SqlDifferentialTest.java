@@ -174,6 +174,33 @@ class SqlDifferentialTest {
                 + "AND cust IS NOT NULL)");
         multiset("SELECT id, cust FROM orders WHERE cust NOT IN (SELECT id FROM customers WHERE id > 1000)");
         multiset("SELECT id, cust IN (SELECT id FROM customers WHERE region = 'north') FROM orders");
+        // WHERE's EXISTS, NOT EXISTS and IN as semi and anti joins: residuals, both build sides, nesting, NULLs
+        multiset("SELECT o.id FROM orders o WHERE EXISTS (SELECT 1 FROM orders o2 WHERE o2.cust = o.cust "
+                + "AND o2.id <> o.id AND o2.qty > o.qty)");
+        multiset("SELECT o.id FROM orders o WHERE NOT EXISTS (SELECT 1 FROM orders o2 WHERE o2.cust = o.cust "
+                + "AND o2.id <> o.id AND o2.status = 'open')");
+        multiset("SELECT c.id, c.name FROM customers c WHERE EXISTS (SELECT * FROM orders o WHERE o.cust = c.id "
+                + "AND o.amount > c.credit) AND c.region <> 'west'");
+        multiset("SELECT c.id FROM customers c WHERE NOT EXISTS (SELECT * FROM orders o WHERE o.cust = c.id "
+                + "AND o.odate < DATE '2024-02-01') AND EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id)");
+        multiset("SELECT o.id FROM orders o WHERE o.cust IN (SELECT c.id FROM customers c WHERE c.credit > o.amount)");
+        multiset("SELECT id FROM orders WHERE (cust, qty) IN (SELECT cust, qty + 1 FROM orders WHERE status = 'open')");
+        multiset("SELECT c.id FROM customers c WHERE c.id IN (SELECT o.cust FROM orders o "
+                + "WHERE o.qty > 5 AND o.cust IN (SELECT id FROM customers WHERE region = 'north'))");
+        multiset("SELECT r.code FROM regions r WHERE EXISTS (SELECT 1 FROM customers c WHERE c.region = r.name "
+                + "AND EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id AND o.qty > 9))");
+        // aggregates a join matches by key, reduced to the keys the other side has (GroupReduction)
+        multiset("SELECT c.id, s.total, s.n FROM customers c JOIN (SELECT cust, SUM(amount) AS total, COUNT(*) AS n "
+                + "FROM orders GROUP BY cust) s ON s.cust = c.id WHERE c.region = 'north' AND c.id < 40");
+        multiset("SELECT o.id FROM orders o JOIN customers c ON o.cust = c.id WHERE c.region = 'north' "
+                + "AND o.qty < (SELECT AVG(o2.qty) FROM orders o2 WHERE o2.cust = c.id)");
+        // joins whose ON has more than equalities, or no equality at all: the residual decides with the keys
+        multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND o.qty > 8");
+        multiset("SELECT c.id, o.id FROM orders o RIGHT JOIN customers c ON o.cust = c.id AND o.amount < c.credit");
+        multiset("SELECT c.id, o.id FROM customers c FULL JOIN orders o ON o.cust = c.id AND o.status = 'open'");
+        multiset("SELECT r.code, c.id FROM regions r LEFT JOIN customers c ON c.id < 4 AND c.region <> r.name");
+        multiset("SELECT c.id, r.code FROM regions r RIGHT JOIN customers c ON c.credit < 100 * CHAR_LENGTH(r.name) "
+                + "WHERE c.id < 30");
         // grouping sets, FILTER, INTERSECT and EXCEPT
         multiset("SELECT region, active, COUNT(*), SUM(credit) FROM customers GROUP BY ROLLUP(region, active)");
         multiset("SELECT status, qty > 5 AS big, COUNT(*), MAX(amount), GROUPING(status), GROUPING(status, qty > 5) "

@@ -99,6 +99,34 @@ class TpchSqlTest {
         assertTrue(filtersBelowJoins(q19, "lineitem") && filtersBelowJoins(q19, "part"), () -> troupe.explain(q19));
     }
 
+    /**
+     * q4's EXISTS and q21's EXISTS and NOT EXISTS (with its {@code <>}) are joins built on the outer rows and
+     * probed by lineitem's, keeping the outer rows by match flags; q17's and q20's decorrelated aggregates
+     * group only the lineitem rows of the keys their join can keep (a semi join below the aggregate).
+     */
+    @Test
+    void subqueriesBecomeSemiJoinsAndReducedAggregates() {
+        String q4 = troupe.explain(troupe.planSql(TpchQueries.all().get(3).sql()));
+        assertTrue(q4.contains("Hash Join RIGHT_SEMI") && !q4.contains("Hash Aggregate  Group Key"), q4);
+        String q21 = troupe.explain(troupe.planSql(TpchQueries.all().get(20).sql()));
+        assertTrue(q21.contains("Hash Join RIGHT_SEMI") && q21.contains("Hash Join RIGHT_ANTI")
+                && q21.contains("<>"), q21);
+        for (int q : new int[] {17, 20}) {
+            Plan plan = troupe.planSql(TpchQueries.all().get(q - 1).sql());
+            assertTrue(semiJoinUnderAggregate(plan, false), () -> "q" + q + "\n" + troupe.explain(plan));
+        }
+    }
+
+    /** Whether a semi join of {@code plan} sits under a grouped aggregate, with nothing but filters and projections between. */
+    private static boolean semiJoinUnderAggregate(Plan plan, boolean underAggregate) {
+        if (underAggregate && plan.label().startsWith("Hash Join SEMI")) {
+            return true;
+        }
+        boolean aggregate = plan.label().startsWith("Hash Aggregate") && plan.label().contains("Group Key");
+        boolean passes = aggregate || underAggregate && !plan.label().startsWith("Hash Join");
+        return plan.children().stream().anyMatch(c -> semiJoinUnderAggregate(c, passes));
+    }
+
     /** Whether a filter of {@code plan} reads {@code table}'s scan with no join between them. */
     private static boolean filtersBelowJoins(Plan plan, String table) {
         return plan.label().startsWith("Filter") && scansBelow(plan).contains(table)
