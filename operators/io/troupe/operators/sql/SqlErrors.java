@@ -76,7 +76,7 @@ final class SqlErrors {
         return located(kind, message, line, column, true, null);
     }
 
-    SqlException other(Exception e) {
+    SqlException other(Throwable e) {
         return new SqlException(SqlException.Kind.INVALID, "cannot plan SQL: " + e.getMessage(), 0, 0, e);
     }
 
