@@ -83,7 +83,13 @@ final class Insert {
         for (int r = 0; r < source.size(); r++) {
             rows.add(row(name, schema, targets, source.get(r), r + 1));
         }
-        append.accept(name, old -> appended(old, rows));
+        append.accept(name, old -> {
+            if (!old.schema().equals(schema)) {
+                throw new SqlException(SqlException.Kind.INVALID, "INSERT INTO " + name + ": the table was dropped "
+                        + "and created again with other columns while the statement ran", 0, 0, null);
+            }
+            return appended(old, rows);
+        });
         return rows.size();
     }
 
