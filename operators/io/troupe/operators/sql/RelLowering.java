@@ -425,7 +425,6 @@ final class RelLowering {
         return new Lowered(plan.as(alias), columns);
     }
 
-    /** Calcite's name of field {@code i}, with any dot replaced: Troupe reads the last dot as the qualifier's end. */
     /** A name of {@code prefix} and a number that no other alias or shared subplan of the statement has. */
     private String fresh(String prefix) {
         for (int n = aliases.size() + 1; ; n++) {
@@ -435,8 +434,20 @@ final class RelLowering {
         }
     }
 
+    /**
+     * Calcite's name of field {@code i}, any dot replaced (Troupe reads the last dot as the qualifier's end), and
+     * {@code $i} added when an earlier field has the name too ({@code SELECT a c1, b c1}): Troupe's names must
+     * tell the fields apart.
+     */
     private static String name(RelNode rel, int i) {
-        return rel.getRowType().getFieldNames().get(i).replace('.', '_');
+        List<String> names = rel.getRowType().getFieldNames();
+        String name = names.get(i).replace('.', '_');
+        for (int j = 0; j < i; j++) {
+            if (names.get(j).equalsIgnoreCase(names.get(i))) {
+                return name + "$" + i;
+            }
+        }
+        return name;
     }
 
     private Expr rex(Lowered in, RelNode where, RexNode node) {

@@ -158,6 +158,7 @@ class SqlStatementsTest {
     void shouldRunValuesAndSelectWithoutFromAsDuckDbDoes(int workers) throws Exception {
         sameRows("SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, NULL)) AS t(x, y)", workers);
         sameRows("SELECT 1 + 2, 'x', CAST(NULL AS INTEGER)", workers);
+        sameRows("SELECT NULLIF(CAST(NULL AS DOUBLE), 84 - AVG(21)) c1, 54 AS c1", workers);
         sameRows("SELECT y, sum(x), count(*) FROM (VALUES (1, 'a'), (2, 'b'), (3, 'a'), (4.5, NULL)) AS t(x, y) "
                 + "GROUP BY y", workers);
         sameRows("VALUES (1, DATE '2024-01-01', TRUE), (2, DATE '2024-02-01', NULL)", workers);
