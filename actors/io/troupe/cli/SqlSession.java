@@ -8,6 +8,7 @@ import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.sql.SqlStatements;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.types.Field;
 
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code bin/troupe sql} does with one statement or one backslash command, wherever it came from (the
- * keyboard, {@code -f}, {@code -c}). A statement is planned ({@link Troupe#planSql}), then run with the
+ * keyboard, {@code -f}, {@code -c}). CREATE TABLE, INSERT, DROP TABLE and COPY run through {@link Troupe#sql},
+ * and the rows they stored print ({@code OK, 3 rows}). A query is planned ({@link Troupe#planSql}), then run with the
  * session's options while a {@link StatementProgress} line shows how long it has run; its rows print in the
  * session's {@link ResultFormat} on {@code out}; with {@code \timing} on, the planning and execution times go
  * to {@code err}, apart. An error (a {@link io.troupe.operators.sql.SqlException} with its caret, a failed
@@ -139,6 +141,11 @@ final class SqlSession {
             Plan plan = troupe.planSql(explain.group(2));
             out.print(explain.group(1) == null ? troupe.explain(plan, options)
                     : troupe.explainAnalyze(plan, options).render());
+            return Outcome.DONE;
+        }
+        if (!SqlStatements.isQuery(sql)) {
+            long rows = troupe.sql(sql, options).updateCount().orElseThrow();
+            out.println("OK, " + rows + (rows == 1 ? " row" : " rows"));
             return Outcome.DONE;
         }
         long start = System.nanoTime();

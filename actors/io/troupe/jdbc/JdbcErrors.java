@@ -21,6 +21,7 @@ import java.sql.SQLTransientException;
  * <pre>
  *   42000  syntax error, or a statement that does not validate   SQLSyntaxErrorException
  *   42S02  unknown table                                          SQLSyntaxErrorException
+ *   42S01  CREATE TABLE of a name that is taken                   SQLSyntaxErrorException
  *   42S22  unknown column (in SQL, or a result set's label)       SQLSyntaxErrorException
  *   0A000  what Troupe or this driver does not support            SQLFeatureNotSupportedException
  *   07001  a parameter without a value, or too many values        SQLException
@@ -28,7 +29,7 @@ import java.sql.SQLTransientException;
  *   07009  a column or parameter index out of range               SQLException
  *   22003  a number out of its type's range                       SQLDataException
  *   22012  division by zero                                       SQLDataException
- *   22018  a value that does not cast                             SQLDataException
+ *   22018  a value that does not cast (or fit INSERT's column)    SQLDataException
  *   22023  a parameter's value that does not fit its type         SQLDataException
  *   57014  the query was cancelled                                SQLException
  *   HYT00  the statement's query timeout passed                   SQLTimeoutException
@@ -59,9 +60,11 @@ final class JdbcErrors {
             return switch (sql.kind()) {
                 case SYNTAX, INVALID -> new SQLSyntaxErrorException(message, "42000", e);
                 case UNKNOWN_TABLE -> new SQLSyntaxErrorException(message, "42S02", e);
+                case DUPLICATE_TABLE -> new SQLSyntaxErrorException(message, "42S01", e);
                 case UNKNOWN_COLUMN -> new SQLSyntaxErrorException(message, "42S22", e);
                 case UNSUPPORTED -> new SQLFeatureNotSupportedException(message, "0A000", e);
                 case PARAMETER -> new SQLDataException(message, INVALID_PARAMETER, e);
+                case VALUE -> new SQLDataException(message, "22018", e);
             };
         }
         if (e instanceof QueryDataException data) {

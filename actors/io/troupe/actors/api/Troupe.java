@@ -24,6 +24,7 @@ import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.spill.SpillSpace;
 import io.troupe.operators.sql.SqlPlanner;
+import io.troupe.operators.sql.SqlStatements;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableStatistics;
@@ -636,8 +637,9 @@ public final class Troupe implements AutoCloseable {
     }
 
     /**
-     * Runs one SQL SELECT statement with {@link QueryOptions#defaults()}, returning all its rows, as
-     * {@link #execute(Plan)} runs the plan it lowers to ({@link #planSql}).
+     * Runs one SQL statement with {@link QueryOptions#defaults()}: a query's rows, as {@link #execute(Plan)} runs
+     * the plan it lowers to ({@link #planSql}), or the update count of CREATE TABLE [AS], INSERT, DROP TABLE or
+     * COPY ({@link QueryResult#updateCount}; see {@link SqlStatements}).
      *
      * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned (before anything runs)
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running
@@ -648,7 +650,7 @@ public final class Troupe implements AutoCloseable {
     }
 
     /**
-     * Runs one SQL SELECT statement with {@code options}, waiting for all its rows.
+     * Runs one SQL statement with {@code options} (those of the queries it runs), waiting for its end.
      *
      * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned (before anything runs)
      * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, as {@link #execute}
@@ -656,7 +658,8 @@ public final class Troupe implements AutoCloseable {
     public QueryResult sql(String sql, QueryOptions options) {
         notNull(sql, "Troupe.sql", "sql");
         notNull(options, "Troupe.sql", "options");
-        return execute(planSql(sql), options);
+        checkOpen();
+        return new SqlStatements(catalog, sqlPlanner(), plan -> execute(plan, options)).run(sql);
     }
 
     /**

@@ -1,23 +1,38 @@
 package io.troupe.operators.exec;
 
 import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.table.Table;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
- * The rows a query returned, as columnar batches with their schema. Immutable and threadsafe.
+ * The rows a query returned, as columnar batches with their schema; or, of a statement that changes tables
+ * (INSERT, CREATE TABLE, DROP TABLE, COPY), its {@link #updateCount}, which it also returns as one row of one
+ * BIGINT column {@code count}, as DuckDB does. Immutable and threadsafe.
  */
 public final class QueryResult {
+
+    private static final Schema COUNT = Schema.of(new Field(null, "count", DataType.INT64, false));
 
     private final Schema schema;
     private final List<Batch> batches;
     private final long rowCount;
+    /** Rows the statement stored, or -1 for a query's result. */
+    private final long updateCount;
 
     public QueryResult(Schema schema, List<Batch> batches) {
+        this(schema, batches, -1);
+    }
+
+    private QueryResult(Schema schema, List<Batch> batches, long updateCount) {
+        this.updateCount = updateCount;
         this.schema = schema;
         this.batches = List.copyOf(batches);
         long rows = 0;
@@ -25,6 +40,19 @@ public final class QueryResult {
             rows += b.size();
         }
         this.rowCount = rows;
+    }
+
+    /** The result of a statement that stored {@code rows} rows (0 for CREATE TABLE and DROP TABLE). */
+    public static QueryResult ofUpdate(long rows) {
+        if (rows < 0) {
+            throw new IllegalArgumentException("a negative update count: " + rows);
+        }
+        return new QueryResult(COUNT, List.of(Batch.of(1, new LongVector(DataType.INT64, new long[] {rows}))), rows);
+    }
+
+    /** How many rows a statement that changes tables stored; empty for a query's rows. */
+    public OptionalLong updateCount() {
+        return updateCount < 0 ? OptionalLong.empty() : OptionalLong.of(updateCount);
     }
 
     public Schema schema() {

@@ -1,6 +1,7 @@
 package io.troupe.operators.plan;
 
 import io.troupe.operators.table.Catalog;
+import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
@@ -57,6 +58,20 @@ public abstract class Plan {
     public static Plan series(String column, long start, long stop) {
         notNull(column, "Plan.series", "column");
         return new SeriesNode(column, start, stop);
+    }
+
+    /**
+     * Constant rows (SQL's {@code VALUES}): column {@code c} is named {@code columns.get(c)} and has type
+     * {@code types.get(c)}, and each row holds one literal of that type per column.
+     */
+    public static Plan values(List<String> columns, List<DataType> types, List<List<Literal>> rows) {
+        noNulls(columns, "Plan.values", "columns");
+        noNulls(types, "Plan.values", "types");
+        noNulls(rows, "Plan.values", "rows");
+        for (List<Literal> row : rows) {
+            noNulls(row, "Plan.values", "rows");
+        }
+        return new ValuesNode(columns, types, rows);
     }
 
     // ------------------------------------------------------------------ relational operators

@@ -1,5 +1,7 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.types.DataType;
+
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
@@ -50,7 +52,8 @@ public final class PlanSerializer extends Serializer<Plan> {
         UNION_ALL(10, UnionAllNode.class, 2),
         DISTINCT(11, DistinctNode.class, 1),
         CTE_SCAN(12, CteScanNode.class, 0),
-        WINDOW(13, WindowNode.class, 1);
+        WINDOW(13, WindowNode.class, 1),
+        VALUES(14, ValuesNode.class, 0);
 
         final int tag;
         final Class<? extends Plan> type;
@@ -150,6 +153,12 @@ public final class PlanSerializer extends Serializer<Plan> {
                 writeShared(kryo, out, n.cte());
                 out.writeString(n.alias());
             }
+            case VALUES -> {
+                ValuesNode n = (ValuesNode) plan;
+                kryo.writeClassAndObject(out, n.columns());
+                kryo.writeClassAndObject(out, n.types());
+                kryo.writeClassAndObject(out, n.rows());
+            }
             default -> throw new AssertionError(kind);
         }
         List<Plan> children = plan.children();
@@ -234,6 +243,15 @@ public final class PlanSerializer extends Serializer<Plan> {
                 CteNode cte = readShared(kryo, in);
                 yield new CteScanNode(cte, in.readString());
             }
+            case VALUES -> {
+                List<String> columns = list(kryo, in, String.class, "a VALUES' column names");
+                List<DataType> types = list(kryo, in, DataType.class, "a VALUES' column types");
+                List<List<Literal>> rows = new ArrayList<>();
+                for (List<?> row : list(kryo, in, List.class, "a VALUES' rows")) {
+                    rows.add(checked(row, Literal.class, "a VALUES row"));
+                }
+                yield new ValuesNode(columns, types, rows);
+            }
         };
     }
 
@@ -277,7 +295,10 @@ public final class PlanSerializer extends Serializer<Plan> {
     }
 
     private static <T> List<T> list(Kryo kryo, Input in, Class<T> element, String what) {
-        List<?> list = object(kryo, in, List.class, what);
+        return checked(object(kryo, in, List.class, what), element, what);
+    }
+
+    private static <T> List<T> checked(List<?> list, Class<T> element, String what) {
         for (Object e : list) {
             if (!element.isInstance(e)) {
                 throw new KryoException(what + " must be " + element.getSimpleName() + "s, got "

@@ -71,11 +71,6 @@ final class ScanNode extends Plan {
 
     @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
-        Table t = resolve(compiler.catalog());
-        int[] all = new int[t.schema().size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = i;
-        }
-        return compiler.source(new TableScanSource(t, all));
+        return compiler.source(TableScanSource.ofAllColumns(resolve(compiler.catalog())));
     }
 }

@@ -20,13 +20,18 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
 
@@ -41,9 +46,9 @@ import java.util.TreeMap;
 /**
  * Lowers Calcite's logical relations into Troupe's plan nodes, the same the Java API builds: scan, filter,
  * project, hash join (inner, left, right, full, semi, anti) on equalities and a residual, aggregate, sort,
- * limit/offset, union [all], window ({@link WindowLowering}). Calcite addresses fields by position and Troupe
- * by name, so each lowered relation comes with one column reference per field, made unique by a fresh alias
- * over the node (a table's scan keeps its name where it is read once). Anything else is refused as
+ * limit/offset, union [all], window ({@link WindowLowering}), values. Calcite addresses fields by position and
+ * Troupe by name, so each lowered relation comes with one column reference per field, made unique by a fresh
+ * alias over the node (a table's scan keeps its name where it is read once). Anything else is refused as
  * "unsupported in SQL".
  */
 final class RelLowering {
@@ -111,6 +116,9 @@ final class RelLowering {
             Lowered in = lower(window.getInput());
             return aliased(WindowLowering.lower(in.plan, in.columns, window, parameters), window);
         }
+        if (rel instanceof Values values) {
+            return values(values);
+        }
         throw new UnsupportedSqlException(what(rel));
     }
 
@@ -145,7 +153,11 @@ final class RelLowering {
         int leftCount = join.getLeft().getRowType().getFieldCount();
         Expr on = null;
         Expr rest = null;
+        List<RexNode> conjuncts = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(join.getCondition())) {
+            conjuncts.addAll(nullSafeKeys(conjunct, join, leftCount));
+        }
+        for (RexNode conjunct : conjuncts) {
             Expr e = rex(joined, join, conjunct);
             if (equatesSides(conjunct, leftCount)) {
                 on = on == null ? e : on.and(e);
@@ -183,12 +195,34 @@ final class RelLowering {
         return left != null && right != null && left < right;
     }
 
+    /**
+     * {@code a IS NOT DISTINCT FROM b} between the two inputs (the key of a decorrelated subquery) as two equalities
+     * that a hash join matches NULL with NULL on, since neither side is ever NULL: {@code COALESCE(a, 0) =
+     * COALESCE(b, 0) AND (a IS NULL) = (b IS NULL)}. Any other conjunct as it is.
+     */
+    private static List<RexNode> nullSafeKeys(RexNode conjunct, Join join, int leftCount) {
+        if (conjunct.getKind() != SqlKind.IS_NOT_DISTINCT_FROM) {
+            return List.of(conjunct);
+        }
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        RexNode a = ((RexCall) conjunct).getOperands().get(0);
+        RexNode b = ((RexCall) conjunct).getOperands().get(1);
+        if (!equatesSides(rex.makeCall(SqlStdOperatorTable.EQUALS, a, b), leftCount)) {
+            return List.of(conjunct);
+        }
+        return List.of(rex.makeCall(SqlStdOperatorTable.EQUALS,
+                        rex.makeCall(SqlStdOperatorTable.COALESCE, a, rex.makeZeroLiteral(a.getType())),
+                        rex.makeCall(SqlStdOperatorTable.COALESCE, b, rex.makeZeroLiteral(b.getType()))),
+                rex.makeCall(SqlStdOperatorTable.EQUALS, rex.makeCall(SqlStdOperatorTable.IS_NULL, a),
+                        rex.makeCall(SqlStdOperatorTable.IS_NULL, b)));
+    }
+
     /** True for {@code a = b} with one side over the left input only and the other over the right only. */
     private static boolean equatesSides(RexNode conjunct, int leftCount) {
         if (conjunct.getKind() != SqlKind.EQUALS) {
             return false;
         }
-        List<RexNode> sides = ((org.apache.calcite.rex.RexCall) conjunct).getOperands();
+        List<RexNode> sides = ((RexCall) conjunct).getOperands();
         ImmutableBitSet a = RelOptUtil.InputFinder.bits(sides.get(0));
         ImmutableBitSet b = RelOptUtil.InputFinder.bits(sides.get(1));
         return !a.isEmpty() && !b.isEmpty() && (leftOnly(a, leftCount) && rightOnly(b, leftCount)
@@ -370,6 +404,25 @@ final class RelLowering {
         return aliased(union.all ? plan : plan.distinct(), union);
     }
 
+    /** VALUES (and the one row of no column that SELECT without FROM reads): each literal of its column's type. */
+    private Lowered values(Values values) {
+        List<String> names = new ArrayList<>();
+        List<DataType> types = new ArrayList<>();
+        for (int c = 0; c < values.getRowType().getFieldCount(); c++) {
+            names.add(name(values, c));
+            types.add(SqlTypes.toTroupe(values.getRowType().getFieldList().get(c).getType()));
+        }
+        List<List<Literal>> rows = new ArrayList<>();
+        for (List<RexLiteral> tuple : values.getTuples()) {
+            List<Literal> row = new ArrayList<>();
+            for (int c = 0; c < tuple.size(); c++) {
+                row.add(RexLowering.constant(tuple.get(c), types.get(c)));
+            }
+            rows.add(row);
+        }
+        return aliased(Plan.values(names, types, rows), values);
+    }
+
     /** {@code plan} under a fresh alias, its fields named as Calcite names {@code rel}'s. */
     private Lowered aliased(Plan plan, RelNode rel) {
         String alias = fresh("$");
@@ -380,7 +433,6 @@ final class RelLowering {
         return new Lowered(plan.as(alias), columns);
     }
 
-    /** Calcite's name of field {@code i}, with any dot replaced: Troupe reads the last dot as the qualifier's end. */
     /** A name of {@code prefix} and a number that no other alias or shared subplan of the statement has. */
     private String fresh(String prefix) {
         for (int n = aliases.size() + 1; ; n++) {
@@ -390,8 +442,20 @@ final class RelLowering {
         }
     }
 
+    /**
+     * Calcite's name of field {@code i}, any dot replaced (Troupe reads the last dot as the qualifier's end), and
+     * {@code $i} added when an earlier field has the name too ({@code SELECT a c1, b c1}): Troupe's names must
+     * tell the fields apart.
+     */
     private static String name(RelNode rel, int i) {
-        return rel.getRowType().getFieldNames().get(i).replace('.', '_');
+        List<String> names = rel.getRowType().getFieldNames();
+        String name = names.get(i).replace('.', '_');
+        for (int j = 0; j < i; j++) {
+            if (names.get(j).equalsIgnoreCase(names.get(i))) {
+                return name + "$" + i;
+            }
+        }
+        return name;
     }
 
     private Expr rex(Lowered in, RelNode where, RexNode node) {
@@ -401,7 +465,6 @@ final class RelLowering {
     private static String what(RelNode rel) {
         String kind = rel.getRelTypeName().replaceFirst("^Logical", "");
         return switch (kind) {
-            case "Values" -> "VALUES and SELECT without FROM";
             case "Correlate" -> "correlated subqueries that cannot be decorrelated";
             default -> kind;
         };

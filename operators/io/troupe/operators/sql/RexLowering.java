@@ -9,6 +9,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -112,6 +113,9 @@ final class RexLowering {
             case COALESCE -> Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
             case CAST -> cast(ops.get(0), SqlTypes.toTroupe(call.getType()));
             case EXTRACT -> extract(call);
+            // CASE WHEN a IS NULL THEN b IS NULL WHEN b IS NULL THEN FALSE ELSE a = b END, or its negation.
+            case IS_NOT_DISTINCT_FROM, IS_DISTINCT_FROM -> lower(RelOptUtil.isDistinctFrom(rexBuilder, ops.get(0),
+                    ops.get(1), call.getKind() == SqlKind.IS_NOT_DISTINCT_FROM));
             default -> function(call, op);
         };
     }
@@ -129,6 +133,13 @@ final class RexLowering {
         }
         if (op == SqlStdOperatorTable.SUBSTRING && ops.size() == 3) {
             return new Call(Function.SUBSTRING, lowerAll(ops), null);
+        }
+        if (op == SqlStdOperatorTable.ABS) {
+            RexNode x = ops.get(0);
+            RexNode negative = rexBuilder.makeCall(SqlStdOperatorTable.LESS_THAN, x,
+                    rexBuilder.makeZeroLiteral(x.getType()));
+            return lower(rexBuilder.makeCall(SqlStdOperatorTable.CASE, negative,
+                    rexBuilder.makeCall(SqlStdOperatorTable.UNARY_MINUS, x), x));
         }
         if (op == SqlStdOperatorTable.ROUND) {
             List<Expr> args = lowerAll(ops);
@@ -167,6 +178,11 @@ final class RexLowering {
             return lower(operand);
         }
         return lower(operand).cast(target);
+    }
+
+    /** A literal of VALUES as its column's {@code type}, as a cast would read it. */
+    static Literal constant(RexLiteral literal, DataType type) {
+        return (Literal) literal(literal, type);
     }
 
     private static Expr literal(RexLiteral literal, DataType type) {

@@ -71,7 +71,12 @@ final class SqlErrors {
                 : new SqlException(SqlException.Kind.UNSUPPORTED, message, 0, 0, cause);
     }
 
-    SqlException other(Exception e) {
+    /** {@code message} at a position Troupe's own parser found ({@link DdlParser}). */
+    SqlException at(SqlException.Kind kind, String message, int line, int column) {
+        return located(kind, message, line, column, true, null);
+    }
+
+    SqlException other(Throwable e) {
         return new SqlException(SqlException.Kind.INVALID, "cannot plan SQL: " + e.getMessage(), 0, 0, e);
     }
 

@@ -27,6 +27,10 @@ public final class SqlException extends TroupeException {
         INVALID,
         /** Troupe does not run what it asks for yet. */
         UNSUPPORTED,
+        /** It creates a table whose name is taken. */
+        DUPLICATE_TABLE,
+        /** A value it stores does not fit its column (INSERT: a string into an INTEGER, a NULL into NOT NULL). */
+        VALUE,
         /** Its parameters' values ({@code ?}) are too few, too many, or do not fit their types. */
         PARAMETER
     }

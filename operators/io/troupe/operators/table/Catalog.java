@@ -32,10 +32,46 @@ public final class Catalog {
         statistics.remove(key(table.name()));
     }
 
-    public void drop(String name) {
+    /**
+     * Registers {@code table} unless a table of its name is registered (SQL's CREATE TABLE).
+     *
+     * @return false, registering nothing, when the name is taken
+     */
+    public boolean add(Table table) {
+        notNull(table, "Catalog.add", "table");
+        if (tables.putIfAbsent(key(table.name()), table) != null) {
+            return false;
+        }
+        statistics.remove(key(table.name()));
+        return true;
+    }
+
+    /**
+     * Registers {@code next} in place of {@code current} if {@code current} is still the table registered
+     * under its name (compare and set: what INSERT does with its table of old and new rows, so that of two
+     * inserts at once neither loses the other's rows).
+     *
+     * @return false, changing nothing, when another table took {@code current}'s place first, or it was dropped
+     */
+    public boolean replace(Table current, Table next) {
+        notNull(current, "Catalog.replace", "current");
+        notNull(next, "Catalog.replace", "next");
+        if (!key(current.name()).equals(key(next.name()))) {
+            throw new IllegalArgumentException("table " + next.name() + " cannot replace table " + current.name());
+        }
+        if (!tables.replace(key(current.name()), current, next)) {
+            return false;
+        }
+        statistics.remove(key(next.name()));
+        return true;
+    }
+
+    /** @return whether a table of that name was registered */
+    public boolean drop(String name) {
         notNull(name, "Catalog.drop", "name");
-        tables.remove(key(name));
+        boolean dropped = tables.remove(key(name)) != null;
         statistics.remove(key(name));
+        return dropped;
     }
 
     /** @throws TroupeException naming the known tables when there is no such table */

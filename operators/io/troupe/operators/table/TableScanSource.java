@@ -6,6 +6,7 @@ import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.exec.Source;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,6 +25,13 @@ public final class TableScanSource implements Source {
     public TableScanSource(Table table, int[] columns) {
         this.table = table;
         this.columns = columns.clone();
+    }
+
+    /** Scans every column of {@code table}, in order. */
+    public static TableScanSource ofAllColumns(Table table) {
+        int[] columns = new int[table.schema().size()];
+        Arrays.setAll(columns, c -> c);
+        return new TableScanSource(table, columns);
     }
 
     public Table table() {

@@ -113,6 +113,16 @@ class SqlCommandTest {
     }
 
     @Test
+    void shouldCreateInsertAndDropTablesPrintingTheRowsStored() {
+        CliRun r = CliRun.of(new TroupeCli(), "sql", "--generate", GENERATE, "--tables", "region", "--format", "csv",
+                "-c", "CREATE TABLE names (n VARCHAR, k INTEGER NOT NULL); INSERT INTO names VALUES ('x', 1), ('y', 2);"
+                        + "INSERT INTO names SELECT r_name, r_regionkey FROM region; SELECT count(*) FROM names;"
+                        + "DROP TABLE names");
+        assertEquals(0, r.exitCode(), r.err());
+        assertEquals("OK, 0 rows\nOK, 2 rows\nOK, 5 rows\nEXPR$0\n7\nOK, 0 rows\n", r.out());
+    }
+
+    @Test
     void shouldExitWithOneAtAnErrorInC() {
         CliRun r = CliRun.of(new TroupeCli(), "sql", "--generate", GENERATE, "--tables", "region", "-c",
                 "SELECT r_name FROM region; SELECT r_nmae FROM region; SELECT 1 FROM region");

@@ -296,6 +296,26 @@ class TroupeJdbcTest {
     }
 
     @Test
+    void shouldRunUpdatesToTheirCounts() throws Exception {
+        try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+            assertEquals(0, s.executeUpdate("CREATE TABLE jdbc_made (id INTEGER NOT NULL, name VARCHAR)"));
+            assertEquals(3, s.executeUpdate("INSERT INTO jdbc_made VALUES (1, 'a'), (2, 'b'), (3, NULL)"));
+            assertFalse(s.execute("INSERT INTO jdbc_made (id) SELECT id + 10 FROM jdbc_made"));
+            assertEquals(3, s.getUpdateCount());
+            assertNull(s.getResultSet());
+            assertFalse(s.getMoreResults());
+            assertEquals(-1, s.getUpdateCount());
+            assertEquals(6L, s.executeLargeUpdate("CREATE TABLE jdbc_copy AS SELECT * FROM jdbc_made"));
+            assertTrue(s.execute("SELECT count(*), count(name) FROM jdbc_copy"));
+            assertEquals(-1, s.getUpdateCount());
+            assertEquals(List.of(List.of(6L, 2L)), rows(s.getResultSet()));
+            assertEquals(0, s.executeUpdate("DROP TABLE jdbc_copy"));
+            assertEquals(0, s.executeUpdate("DROP TABLE jdbc_made"));
+            assertFalse(troupe.catalog().contains("jdbc_made"));
+        }
+    }
+
+    @Test
     void shouldMapErrorsToSqlStates() throws Exception {
         try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
             SQLException syntax = assertThrows(SQLException.class, () -> s.executeQuery("SELECT id FROM orders WHERE"));
@@ -309,10 +329,13 @@ class TroupeJdbcTest {
                     () -> s.executeQuery("SELECT amout FROM orders")).getSQLState());
             SQLException insert = assertThrows(SQLException.class, () -> s.executeQuery("INSERT INTO regions VALUES "
                     + "('x', 1)"));
-            assertInstanceOf(SQLFeatureNotSupportedException.class, insert);
-            assertEquals("0A000", insert.getSQLState());
-            assertInstanceOf(SQLFeatureNotSupportedException.class, assertThrows(SQLException.class,
-                    () -> s.executeUpdate("SELECT 1 FROM regions")));
+            assertEquals("HY000", insert.getSQLState());
+            assertEquals("HY000", assertThrows(SQLException.class,
+                    () -> s.executeUpdate("SELECT 1 FROM regions")).getSQLState());
+            assertEquals("42S01", assertThrows(SQLException.class,
+                    () -> s.executeUpdate("CREATE TABLE regions (x INTEGER)")).getSQLState());
+            assertEquals("22018", assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO regions VALUES ('x', 'abc')")).getSQLState());
             try (ResultSet rs = s.executeQuery("SELECT qty / (qty - qty) FROM orders")) {
                 SQLException zero = assertThrows(SQLException.class, () -> rows(rs));
                 assertEquals("22012", zero.getSQLState(), zero.getMessage());

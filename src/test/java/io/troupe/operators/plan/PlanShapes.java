@@ -80,6 +80,8 @@ public final class PlanShapes {
             return List.of(n.alias());
         } else if (p instanceof CteNode n) {
             return List.of(n.name());
+        } else if (p instanceof ValuesNode n) {
+            return List.of(String.valueOf(n.columns()), String.valueOf(n.types()), String.valueOf(n.rows()));
         } else if (p instanceof UnionAllNode || p instanceof DistinctNode) {
             return List.of();
         }

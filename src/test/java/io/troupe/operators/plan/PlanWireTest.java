@@ -155,7 +155,11 @@ class PlanWireTest {
                 .join(nested.as("k2"), JoinType.RIGHT, col("c1.i").eq(col("k2.k")))
                 .join(distinctCount.as("dc"), JoinType.FULL, col("c1.b").eq(col("dc.b")))
                 .join(Plan.scan("t").as("t2"), JoinType.SEMI, col("c1.i").eq(col("t2.i")))
-                .join(Plan.series("v", -3, 40).as("sr"), JoinType.ANTI, col("c1.l").eq(col("sr.v")));
+                .join(Plan.series("v", -3, 40).as("sr"), JoinType.ANTI, col("c1.l").eq(col("sr.v")))
+                .join(Plan.values(List.of("vk", "vs"), List.of(DataType.INT32, DataType.VARCHAR),
+                        List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),
+                                List.of(new Literal(null, DataType.INT32), new Literal(null, DataType.VARCHAR))))
+                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")));
         Plan joins = probes.join(chain, JoinType.RIGHT_SEMI, col("ra.ra").eq(col("c1.i").cast(DataType.INT64))
                         .and(col("ra.ra").plus(col("c1.l")).ge(lit(0L))))
                 .project(col("g.s"), col("g.n"), col("c1.i"), col("k2.w"), col("dc.di"), col("g.ma"));

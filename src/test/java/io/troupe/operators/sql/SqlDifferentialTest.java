@@ -72,7 +72,16 @@ class SqlDifferentialTest {
         multiset("SELECT id FROM customers WHERE active IS NOT TRUE AND (score > 0.3) IS TRUE");
         multiset("SELECT id, active = (score > 0.5), active IS FALSE, active IS NOT FALSE FROM customers");
         multiset("SELECT id, odate FROM orders WHERE odate > '2024-05-01'");
+        multiset("SELECT id FROM orders WHERE cust IS NOT DISTINCT FROM qty OR status IS NOT DISTINCT FROM NULL");
+        multiset("SELECT id, status IS DISTINCT FROM 'open', cust IS DISTINCT FROM id FROM orders");
+        // correlated on an inequality: decorrelated into a join on the correlation value, NULL matching NULL
+        multiset("SELECT id, (SELECT count(*) FROM orders x WHERE x.qty <= o.qty) FROM orders o");
+        multiset("SELECT id FROM orders o WHERE amount > (SELECT avg(amount) FROM orders x WHERE x.cust <= o.cust)");
+        multiset("SELECT id, CASE WHEN qty > (SELECT avg(qty) FROM orders x WHERE x.cust < o.cust) THEN 1 ELSE 0 END "
+                + "FROM orders o");
         // projections
+        multiset("SELECT id, abs(qty - 5), abs(amount - 500), abs(cust - 100) FROM orders");
+        multiset("SELECT id, abs(score - 0.5), abs(credit) FROM customers");
         multiset("SELECT id, qty * 2 + 1 AS q, amount * 2, -qty FROM orders");
         multiset("SELECT id, amount - 10.25, amount * qty, cust + id FROM orders");
         multiset("SELECT id, CASE WHEN qty > 5 THEN 'big' WHEN qty > 2 THEN 'mid' ELSE 'small' END FROM orders");
