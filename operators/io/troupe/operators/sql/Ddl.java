@@ -25,6 +25,10 @@ sealed interface Ddl {
     record DropTable(String name, boolean ifExists) implements Ddl {
     }
 
+    /** {@code ANALYZE [TABLE] name}: the table's statistics read now rather than by the first statement over it. */
+    record Analyze(String name) implements Ddl {
+    }
+
     /** {@code COPY name FROM 'file' [(HEADER, DELIMITER '|', ...)]}: the file's rows appended to the table. */
     record Copy(String name, Path file, DelimitedFormat format, int line, int column) implements Ddl {
     }

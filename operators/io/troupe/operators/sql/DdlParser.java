@@ -137,7 +137,12 @@ final class DdlParser {
             accept("WITH");
             return new Ddl.Copy(name, Path.of(file.text), copyOptions(), file.line, file.column);
         }
-        throw error(first, "syntax error: expected CREATE TABLE, DROP TABLE or COPY but found " + first.describe());
+        if (first.is("ANALYZE")) {
+            accept("TABLE");
+            return new Ddl.Analyze(name("a table name"));
+        }
+        throw error(first, "syntax error: expected CREATE TABLE, DROP TABLE, COPY or ANALYZE but found "
+                + first.describe());
     }
 
     /** {@code (name type [NOT NULL | NULL], ...)}. */

@@ -18,9 +18,9 @@ import java.util.function.UnaryOperator;
 import static io.troupe.operators.Arguments.notNull;
 
 /**
- * Runs one SQL statement of any kind Troupe has: a query (its rows), or CREATE TABLE [AS], INSERT, DROP TABLE
- * and COPY, which return their update count ({@link QueryResult#ofUpdate}). The first word tells them apart
- * ({@link #isQuery}); CREATE, DROP and COPY are read by {@link DdlParser}, INSERT by Calcite ({@link Insert}),
+ * Runs one SQL statement of any kind Troupe has: a query (its rows), or CREATE TABLE [AS], INSERT, DROP TABLE,
+ * COPY and ANALYZE, which return their update count ({@link QueryResult#ofUpdate}). The first word tells them
+ * apart ({@link #isQuery}); CREATE, DROP, COPY and ANALYZE are read by {@link DdlParser}, INSERT by Calcite ({@link Insert}),
  * and the queries inside (CREATE TABLE AS, INSERT ... SELECT) are planned by the {@link SqlPlanner} and run by
  * the caller's runner, in parallel like any query.
  *
@@ -33,7 +33,7 @@ import static io.troupe.operators.Arguments.notNull;
 public final class SqlStatements {
 
     /** The first words of the statements that are not queries. */
-    private static final Set<String> UPDATES = Set.of("CREATE", "DROP", "INSERT", "COPY");
+    private static final Set<String> UPDATES = Set.of("CREATE", "DROP", "INSERT", "COPY", "ANALYZE");
 
     private final Catalog catalog;
     private final SqlPlanner planner;
@@ -94,10 +94,18 @@ public final class SqlStatements {
             }
             return QueryResult.ofUpdate(0);
         }
+        if (ddl instanceof Ddl.Analyze analyze) {
+            catalog.statistics(existing(analyze.name()).name());
+            return QueryResult.ofUpdate(0);
+        }
         Ddl.Copy copy = (Ddl.Copy) ddl;
         Table table = existing(copy.name());
         Table loaded = new DelimitedFileLoader(table.schema(), copy.format()).load(copy.file(), table.name());
         append(copy.name(), old -> {
+            if (!old.schema().equals(loaded.schema())) {
+                throw new SqlException(SqlException.Kind.UNSUPPORTED, "COPY " + copy.name() + ": the table was"
+                        + " dropped and created again with other columns while its file was read", 0, 0, null);
+            }
             List<Batch> chunks = new ArrayList<>(old.chunks());
             chunks.addAll(loaded.chunks());
             return new Table(old.name(), old.schema(), chunks);

@@ -27,6 +27,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -248,6 +249,21 @@ class SqlStatementsTest {
         assertEquals(8, inner.column());
         assertEquals(SqlException.Kind.UNKNOWN_COLUMN, assertThrows(SqlException.class,
                 () -> troupe.sql("INSERT INTO t SELECT nope FROM t")).kind());
+    }
+
+    /** ANALYZE reads a table's statistics now; an INSERT drops them, to be read again over the new rows. */
+    @Test
+    void shouldAnalyzeATableByName() {
+        troupe.sql("CREATE TABLE s AS SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (2, NULL)) AS v(x, y)");
+        assertEquals(OptionalLong.of(0), troupe.sql("ANALYZE s").updateCount());
+        assertEquals(3, troupe.catalog().statistics("s").rowCount());
+        troupe.sql("INSERT INTO s VALUES (3, 'c')");
+        assertEquals(OptionalLong.of(0), troupe.sql("analyze table S;").updateCount());
+        assertEquals(4, troupe.catalog().statistics("s").rowCount());
+        SqlException unknown = assertThrows(SqlException.class, () -> troupe.sql("ANALYZE nope"));
+        assertEquals(SqlException.Kind.UNKNOWN_TABLE, unknown.kind());
+        assertEquals("syntax error: expected a table name but found the end of the statement at line 1, column 8\n  ANALYZE\n"
+                + "         ^", assertThrows(SqlException.class, () -> troupe.sql("ANALYZE")).getMessage());
     }
 
     @Test
