@@ -44,7 +44,14 @@ public enum Function {
     EXTRACT_MONTH("month", false),
     EXTRACT_DAY("day", false),
     /** args: value, digits (an INT32 literal) */
-    ROUND("round", false);
+    ROUND("round", false),
+    /** args: date, days (INT32 or INT64): the date that many days later, earlier when negative */
+    ADD_DAYS("add_days", false),
+    /**
+     * args: date, months (INT32 or INT64): that many months later, the day clamped to the month's last
+     * (2024-01-31 plus one month is 2024-02-29), as SQL, DuckDB and PostgreSQL add a month interval
+     */
+    ADD_MONTHS("add_months", false);
 
     private final String symbol;
     private final boolean infix;

@@ -93,6 +93,7 @@ public final class Functions {
             case LENGTH -> Length.bind(args.get(0), text);
             case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> DatePart.bind(function, args.get(0), text);
             case ROUND -> Round.bind(args.get(0), args.get(1), text);
+            case ADD_DAYS, ADD_MONTHS -> DateShift.bind(function, args.get(0), args.get(1), text);
         };
     }
 

@@ -222,6 +222,16 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
     }
 
     /** Rounds half away from zero to {@code digits} decimal places. */
+    /** {@code date} moved by {@code days} days (an INT32 or INT64 expression; negative: earlier). */
+    static Expr addDays(Expr date, Expr days) {
+        return Call.of(Function.ADD_DAYS, date, days);
+    }
+
+    /** {@code date} moved by {@code months} months, its day clamped to the month's last (Jan 31 + 1: Feb 28/29). */
+    static Expr addMonths(Expr date, Expr months) {
+        return Call.of(Function.ADD_MONTHS, date, months);
+    }
+
     static Expr round(Expr value, int digits) {
         return Call.of(Function.ROUND, value, lit(digits));
     }

@@ -49,8 +49,8 @@ public final class PlanParser {
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
-    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, coalesce, "
-            + "count, sum, min, max, avg";
+    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, add_days, "
+            + "add_months, coalesce, count, sum, min, max, avg";
 
     private final String source;
     private final List<Token> tokens;
@@ -657,6 +657,11 @@ public final class PlanParser {
             case "round" -> {
                 arity(name, args, 2);
                 return Expr.round(args.get(0), intLiteral(name, args.get(1)));
+            }
+            case "add_days", "add_months" -> {
+                arity(name, args, 2);
+                return f.equals("add_days") ? Expr.addDays(args.get(0), args.get(1))
+                        : Expr.addMonths(args.get(0), args.get(1));
             }
             case "coalesce" -> {
                 if (args.isEmpty()) {

@@ -79,8 +79,8 @@ final class RexLowering {
     }
 
     private Expr call(RexCall call) {
-        if (ConstantDates.isIntervalArithmetic(call)) {
-            return Expr.lit(ConstantDates.fold(call));
+        if (DateIntervals.isIntervalArithmetic(call)) {
+            return DateIntervals.lower(call, this::lower);
         }
         List<RexNode> ops = call.getOperands();
         SqlOperator op = call.getOperator();

@@ -232,6 +232,11 @@ final class RandomExprs {
         if ((kind == Kind.DATE || kind == Kind.BOOLEAN) && fs.has(Function.CAST)) {
             o.add(() -> castThroughText(kind, scope, d));
         }
+        for (Function shift : List.of(Function.ADD_DAYS, Function.ADD_MONTHS)) {
+            if (kind == Kind.DATE && fs.has(shift)) {
+                o.add(() -> dateShift(shift, scope, d));
+            }
+        }
         if (kind == Kind.DATE && fs.has(Function.CAST)) {
             o.add(() -> {
                 LocalDate date = LocalDate.of(2000, 1, 1).plusDays(rnd.nextInt(80) - 10);
@@ -249,6 +254,19 @@ final class RandomExprs {
             o.add(() -> coalesce(kind, scope, d));
         }
         return o;
+    }
+
+    /**
+     * A date moved by a literal count of days (DuckDB: {@code date + integer}) or months ({@code date +
+     * to_months(n)} is a TIMESTAMP there: cast back to DATE); month ends clamp alike in both.
+     */
+    private Term dateShift(Function f, List<Term> scope, int d) {
+        Term date = of(Kind.DATE, scope, d);
+        boolean days = f == Function.ADD_DAYS;
+        int n = days ? rnd.nextInt(2001) - 1000 : rnd.nextInt(241) - 120;
+        Expr e = days ? Expr.addDays(date.expr(), Expr.lit(n)) : Expr.addMonths(date.expr(), Expr.lit(n));
+        String sql = days ? "(" + date.sql() + " + " + n + ")" : "CAST(" + date.sql() + " + to_months(" + n + ") AS DATE)";
+        return Term.plain(e, sql, DataType.DATE);
     }
 
     private void addPredicateOptions(List<Supplier<Term>> o, List<Term> scope, int d) {

@@ -225,6 +225,13 @@ class SqlDifferentialTest {
         multiset("SELECT id FROM orders WHERE odate >= DATE '2024-03-01' - INTERVAL '1' MONTH "
                 + "AND odate < DATE '2024-01-31' + INTERVAL '1' MONTH");
         multiset("SELECT id FROM orders WHERE odate BETWEEN DATE '2024-02-20' AND DATE '2024-02-20' + INTERVAL '10' DAY");
+        // dates of a column plus or minus intervals (month ends clamp; NULL dates stay NULL)
+        multiset("SELECT id, CAST(odate + INTERVAL '3' DAY AS DATE), CAST(odate - INTERVAL '1' MONTH AS DATE), "
+                + "CAST(odate + INTERVAL '1' YEAR AS DATE) FROM orders");
+        multiset("SELECT id FROM orders WHERE odate + INTERVAL '10' DAY > DATE '2024-03-01' "
+                + "AND odate - INTERVAL '2' MONTH < DATE '2024-01-15'");
+        ordered("SELECT CAST(DATE '2024-01-31' + INTERVAL '1' MONTH AS DATE), CAST(DATE '2024-03-31' - INTERVAL '1' "
+                + "MONTH AS DATE), CAST(DATE '2023-12-31' + INTERVAL '14' MONTH AS DATE) FROM regions ORDER BY 1 LIMIT 1");
         // (DuckDB's DATE + INTERVAL is a TIMESTAMP, SQL's a DATE: the CAST makes both a DATE)
         multiset("SELECT id, CAST(DATE '2023-02-28' + INTERVAL '1' YEAR AS DATE) FROM orders "
                 + "WHERE odate < CAST('2024-03-01' AS DATE) - INTERVAL '14' DAY");
