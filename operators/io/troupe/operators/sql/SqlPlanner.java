@@ -11,11 +11,14 @@ import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.RelShuttleImpl;
+import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -98,6 +101,16 @@ public final class SqlPlanner {
             .withCaseSensitive(false)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED);
+
+    /**
+     * An aggregate with a DISTINCT call that Troupe's aggregates lack (sum, avg, min, max of DISTINCT; a
+     * count(DISTINCT) they have) as Calcite's expansion: the distinct values grouped first, then aggregated,
+     * joined back to the other calls or as grouping sets when there are several.
+     */
+    private static final RelOptRule EXPAND_DISTINCT = AggregateExpandDistinctAggregatesRule.Config.DEFAULT
+            .withOperandSupplier(b -> b.operand(LogicalAggregate.class)
+                    .predicate(SqlPlanner::hasDistinctBeyondCount).anyInputs())
+            .as(AggregateExpandDistinctAggregatesRule.Config.class).toRule();
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
@@ -221,8 +234,10 @@ public final class SqlPlanner {
         HepPlanner subqueries = new HepPlanner(program(SUBQUERIES));
         subqueries.setRoot(SetOperationsAll.rewrite(SemiJoins.rewrite(rel)));
         RelNode plain = subqueries.findBestExp();
-        RelNode decorrelated = RelDecorrelator.decorrelateQuery(plain,
-                RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null));
+        HepPlanner distinct = new HepPlanner(program(List.of(EXPAND_DISTINCT)));
+        distinct.setRoot(RelDecorrelator.decorrelateQuery(plain,
+                RelFactories.LOGICAL_BUILDER.create(plain.getCluster(), null)));
+        RelNode decorrelated = distinct.findBestExp();
         HepPlanner disjunctions = new HepPlanner(new HepProgramBuilder().addMatchLimit(DISJUNCTION_MATCHES)
                 .addRuleCollection(DISJUNCTIONS).build());
         disjunctions.setRoot(pullFactors(decorrelated));
@@ -258,6 +273,11 @@ public final class SqlPlanner {
                         visited.isSemiJoinDone());
             }
         });
+    }
+
+    private static boolean hasDistinctBeyondCount(Aggregate aggregate) {
+        return aggregate.getAggCallList().stream()
+                .anyMatch(call -> call.isDistinct() && call.getAggregation().getKind() != SqlKind.COUNT);
     }
 
     private static HepProgram program(List<RelOptRule> rules) {

@@ -214,6 +214,11 @@ class SqlDifferentialTest {
         multiset("SELECT cust, status FROM orders INTERSECT SELECT cust, status FROM orders WHERE qty = 3");
         multiset("SELECT id FROM customers EXCEPT SELECT cust FROM orders WHERE qty > 2");
         multiset("SELECT status, qty FROM orders EXCEPT SELECT status, qty FROM orders WHERE amount > 500");
+        // DISTINCT inside sum, avg, min, max (and beside count(DISTINCT) and plain calls)
+        multiset("SELECT status, SUM(DISTINCT qty), AVG(DISTINCT qty), COUNT(*), MAX(DISTINCT cust) FROM orders "
+                + "GROUP BY status");
+        multiset("SELECT SUM(DISTINCT cust), COUNT(DISTINCT status), SUM(qty) FROM orders");
+        multiset("SELECT cust % 5, SUM(DISTINCT amount), AVG(DISTINCT amount) FROM orders GROUP BY cust % 5");
         // INTERSECT ALL and EXCEPT ALL keep multiplicities: the least count, the left's count less the right's
         multiset("SELECT cust, status FROM orders INTERSECT ALL SELECT cust, status FROM orders WHERE qty > 3");
         multiset("SELECT status, qty % 3 FROM orders EXCEPT ALL SELECT status, qty % 3 FROM orders WHERE qty > 6");
