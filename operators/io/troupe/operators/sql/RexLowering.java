@@ -19,6 +19,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
@@ -128,11 +129,15 @@ final class RexLowering {
         if (op == SqlStdOperatorTable.LOWER) {
             return Expr.lower(lower(ops.get(0)));
         }
-        if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH) {
+        if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
+                || op == SqlLibraryOperators.LENGTH) {
             return Expr.length(lower(ops.get(0)));
         }
-        if (op == SqlStdOperatorTable.SUBSTRING && ops.size() == 3) {
+        if ((op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) && ops.size() == 3) {
             return new Call(Function.SUBSTRING, lowerAll(ops), null);
+        }
+        if (op == SqlLibraryOperators.IFNULL || op == SqlLibraryOperators.NVL) {
+            return Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
         }
         if (op == SqlStdOperatorTable.ABS) {
             RexNode x = ops.get(0);

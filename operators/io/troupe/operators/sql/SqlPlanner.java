@@ -26,6 +26,10 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -111,6 +115,14 @@ public final class SqlPlanner {
             .withOperandSupplier(b -> b.operand(LogicalAggregate.class)
                     .predicate(SqlPlanner::hasDistinctBeyondCount).anyInputs())
             .as(AggregateExpandDistinctAggregatesRule.Config.class).toRule();
+
+    /**
+     * SQL's standard functions and the spellings PostgreSQL and DuckDB users write for some of them: length(s),
+     * substr(s, start, length), ifnull(a, b) and nvl(a, b).
+     */
+    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
+                    SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
@@ -214,6 +226,7 @@ public final class SqlPlanner {
                 .parserConfig(PARSER)
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
+                .operatorTable(OPERATORS)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
                 // (by default Calcite joins a list of 20 or more with a VALUES relation).

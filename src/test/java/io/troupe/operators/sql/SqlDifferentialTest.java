@@ -214,6 +214,8 @@ class SqlDifferentialTest {
         multiset("SELECT cust, status FROM orders INTERSECT SELECT cust, status FROM orders WHERE qty = 3");
         multiset("SELECT id FROM customers EXCEPT SELECT cust FROM orders WHERE qty > 2");
         multiset("SELECT status, qty FROM orders EXCEPT SELECT status, qty FROM orders WHERE amount > 500");
+        // PostgreSQL's and DuckDB's spellings: length, substr, ifnull
+        multiset("SELECT id, LENGTH(name), SUBSTR(name, 2, 3), IFNULL(region, 'none') FROM customers");
         // DISTINCT inside sum, avg, min, max (and beside count(DISTINCT) and plain calls)
         multiset("SELECT status, SUM(DISTINCT qty), AVG(DISTINCT qty), COUNT(*), MAX(DISTINCT cust) FROM orders "
                 + "GROUP BY status");
