@@ -30,8 +30,9 @@ import java.util.concurrent.Callable;
  * workers each ({@link ClusterBenchEngine}, engines {@code troupe NxW}), one cluster per workload and
  * configuration, started after the tables are written as CSV and stopped (by pid) when the workload is
  * done or the bench fails. With {@code --sql} Troupe runs each workload's SQL text as well
- * ({@link TroupeSqlBenchEngine}, engine {@code troupe-sql}), to hold the SQL planner's plan against the
- * hand-built one. With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
+ * ({@link TroupePlannerBenchEngine}, engine {@code troupe-sql}), to hold the SQL planner's plan against the
+ * hand-built one; with {@code --optimize} it runs the optimizer's plan of each workload's plan as first written
+ * (engine {@code troupe-optimized}). With {@code --ablation} it runs {@code troupe ablation} instead ({@link AblationCommand}),
  * with the ablation's defaults for what it was not given. Both run the rounds of {@link Rounds}.
  *
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
@@ -64,6 +65,11 @@ final class BenchCommand implements Callable<Integer> {
             description = {"also run each workload's SQL text through Troupe's SQL planner (engine troupe-sql, "
                     + "planned afresh each run, the planning untimed), beside engine troupe's hand-built plan"})
     boolean sql;
+
+    @Option(names = "--optimize",
+            description = {"also run each workload's plan as first written through Troupe's optimizer (engine "
+                    + "troupe-optimized, optimized afresh each run, untimed; STAR's is written in a bad order)"})
+    boolean optimize;
 
     @Option(names = "--nodes", split = ",", paramLabel = "NxW",
             description = {"also run Troupe as local clusters of N node JVMs with W workers each, e.g. 1x2,2x1 "
@@ -298,7 +304,10 @@ final class BenchCommand implements Callable<Integer> {
         }
         engines.add(new TroupeBenchEngine());
         if (sql) {
-            engines.add(new TroupeSqlBenchEngine());
+            engines.add(TroupePlannerBenchEngine.sql());
+        }
+        if (optimize) {
+            engines.add(TroupePlannerBenchEngine.optimized());
         }
         for (int d : divisors) {
             engines.add(new TroupeBenchEngine(d));

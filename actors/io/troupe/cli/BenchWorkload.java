@@ -62,6 +62,11 @@ public enum BenchWorkload {
         public Plan query() {
             return TpcdsStarQuery.plan();
         }
+
+        @Override
+        public Plan literal() {
+            return TpcdsStarQuery.literal();
+        }
     };
 
     private final List<String> tableNames;
@@ -148,4 +153,12 @@ public enum BenchWorkload {
 
     /** The query timed, as a Troupe plan. */
     public abstract Plan query();
+
+    /**
+     * The query as a user may first write it with the Java API, unordered, for the optimizer to order
+     * ({@code bench --optimize}); the plan of {@link #query} where that is how it is written already.
+     */
+    public Plan literal() {
+        return query();
+    }
 }

@@ -14,7 +14,8 @@ import static io.troupe.operators.plan.Expr.sum;
  * 2000. The SQL is the official template with its FROM list's fact table first, every condition in WHERE
  * above the joins, as a user writes it; the plan is the same query ordered by hand: each dimension
  * filtered and narrowed to the columns the query reads, the fact table probing them (date_dim's 30 days
- * first, then item's manager). Troupe's SQL planner has to find the second from the first.
+ * first, then item's manager). Troupe's SQL planner has to find the second from the first, and its
+ * optimizer the second's order from a plan written in a bad one ({@link #literal}).
  *
  * <p>Stateless; threadsafe.
  */
@@ -46,6 +47,24 @@ final class TpcdsStarQuery {
             """;
 
     private TpcdsStarQuery() {
+    }
+
+    /**
+     * q52 as a plan written in no good order: the item dimension first, the fact table its hash table, then
+     * date_dim's, every condition above the joins, all columns carried; {@code Troupe.optimize} has to find
+     * {@link #plan}'s order in it.
+     */
+    static Plan literal() {
+        return Plan.scan("item")
+                .join(Plan.scan("store_sales"), JoinType.INNER, col("ss_item_sk").eq(col("i_item_sk")))
+                .join(Plan.scan("date_dim").as("dt"), JoinType.INNER, col("dt.d_date_sk").eq(col("ss_sold_date_sk")))
+                .filter(col("i_manager_id").eq(lit(1)).and(col("dt.d_moy").eq(lit(11)))
+                        .and(col("dt.d_year").eq(lit(2000))))
+                .aggregate(List.of(col("dt.d_year").as("d_year"), col("i_brand").as("brand"),
+                        col("i_brand_id").as("brand_id")), sum(col("ss_ext_sales_price")).as("ext_price"))
+                .project(col("d_year"), col("brand_id"), col("brand"), col("ext_price"))
+                .sort(col("d_year").asc(), col("ext_price").desc(), col("brand_id").asc())
+                .limit(100);
     }
 
     /** q52 ordered by hand: d_year, brand_id, brand, ext_price, ordered as the SQL orders them. */

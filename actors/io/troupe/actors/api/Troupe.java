@@ -23,6 +23,7 @@ import io.troupe.operators.profile.PartProfile;
 import io.troupe.operators.profile.Profiler;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.spill.SpillSpace;
+import io.troupe.operators.sql.PlanOptimizer;
 import io.troupe.operators.sql.SqlPlanner;
 import io.troupe.operators.sql.SqlStatements;
 import io.troupe.operators.table.Catalog;
@@ -685,6 +686,21 @@ public final class Troupe implements AutoCloseable {
         notNull(sql, "Troupe.prepareSql", "sql");
         checkOpen();
         return new PreparedSql(this, sqlPlanner().prepare(sql));
+    }
+
+    /**
+     * {@code plan}, built with the Java API, optimized as a SQL statement is ({@link PlanOptimizer}): in each tree of
+     * inner joins and filters over table scans, the filters pushed down to the scans and the joins ordered and
+     * their build sides chosen by the tables' statistics, within {@code troupe.sql.join-order-limit}; the same
+     * rows, columns and column names. The rest of the plan, and a region whose conditions use what the optimizer
+     * does not carry, stay as written. Runs nothing.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan is not valid over this Troupe's tables
+     */
+    public Plan optimize(Plan plan) {
+        notNull(plan, "Troupe.optimize", "plan");
+        checkOpen();
+        return new PlanOptimizer(catalog, settings.sql().joinOrderLimit()).optimize(plan);
     }
 
     /** A planner over this Troupe's catalog, bounded by {@code troupe.sql.join-order-limit}. */

@@ -4,25 +4,34 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
- * Rebuilds a plan with each {@link Parameter} replaced by its value's literal ({@link Plan#withParameters}):
- * every node and expression that holds a parameter is copied, the rest reused. A shared subplan is rebuilt
- * once, so that it stays shared. One binding per call; not threadsafe.
+ * Rebuilds a plan top down ({@link Plan#withParameters}): each {@link Parameter} replaced by its value's literal,
+ * and each node that {@code replace} takes (it returns non-null) replaced by what it returns, whose subtree is
+ * then not visited. Every node and expression is copied. A shared subplan is rebuilt once, so that it stays
+ * shared. One binding per call; not threadsafe.
  */
 final class ParameterBinding {
 
     private final List<Literal> values;
+    private final UnaryOperator<Plan> replace;
     private final Map<Plan, Plan> rebuilt = new IdentityHashMap<>();
 
     ParameterBinding(List<Literal> values) {
+        this(values, node -> null);
+    }
+
+    ParameterBinding(List<Literal> values, UnaryOperator<Plan> replace) {
         this.values = values;
+        this.replace = replace;
     }
 
     Plan plan(Plan node) {
         Plan done = rebuilt.get(node);
         if (done == null) {
-            done = node.withParameters(this);
+            Plan replaced = replace.apply(node);
+            done = replaced != null ? replaced : node.withParameters(this);
             rebuilt.put(node, done);
         }
         return done;

@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * k runs holds O(k) batches, never a run:
  * <ul>
  *   <li>writing a run: {@link #writeRoom()}, the writer's buffer and the slice of rows gathered for it
- *       (a {@link RunBuilder} reserves it when it spills, mostly out of what its buffer held; a pass
- *       reserves its own);</li>
+ *       (a {@link RunBuilder} reserves it with its first batch and holds it until it finishes; a
+ *       pass reserves its own);</li>
  *   <li>reading a spilled run: its reader's buffer, the batch being merged and the next, and the keys
  *       of one ({@link #inputBytes(SpilledRun)});</li>
  *   <li>reading a run kept in memory: two slices of it and their keys (the run itself is the

@@ -21,7 +21,9 @@ import java.util.function.LongSupplier;
  * keeps. So the sort's own arrays are reserved before they are made. With spilling on, a builder
  * keeps to its share of the query's memory (the limit over the sort's workers, less the room to
  * write a run: DuckDB and PostgreSQL give each sorting thread its share the same way), so that a
- * worker that starts late is not refused by one that took everything; past its share, or when the
+ * worker that starts late is not refused by one that took everything. With its first batch it reserves
+ * the room to write a run ({@link ExternalMerge#writeRoom()}) and holds it until it finishes, so that a
+ * spill never asks for memory when the others may hold it all. Past its share, or when the
  * account refuses a batch, it sorts what it holds into a run, writes the run to a spill file in
  * sorted order ({@link ExternalMerge#write}), gives the memory back and goes on buffering. A worker
  * that spilled writes its last run out too, which leaves the memory to the merge's read buffers;
@@ -61,6 +63,8 @@ final class RunBuilder implements BatchConsumer {
     private long pendingRows;
     /** What the account holds for the pending batches and their sort. */
     private long pendingBytes;
+    /** What the account holds for writing a run, from the first batch to finish (0 with spilling off). */
+    private long roomBytes;
     private final List<SpilledRun> spilled = new ArrayList<>();
     /** Top-N, once {@code keep} rows are held or spilled: the keys of the worst of them (one row). */
     private NormalisedKeys boundary;
@@ -117,20 +121,25 @@ final class RunBuilder implements BatchConsumer {
         return 2 * rows.sizeInBytes() + rows.size() * sortBytesPerRow;
     }
 
-    /** Reserves {@code bytes} for a batch to keep, spilling what is held first when past the share or refused. */
+    /**
+     * Reserves {@code bytes} for a batch to keep (with the first, the room to write a run), spilling what is held
+     * first when past the share or refused.
+     */
     private void reserve(long bytes) {
+        long room = spill != null && roomBytes == 0 ? spill.writeRoom() : 0;
         if (spill != null && !pending.isEmpty() && pendingBytes + bytes > bufferShare.getAsLong()) {
             spillPending();
         }
-        if (!memory.tryGrow(bytes)) {
+        if (!memory.tryGrow(bytes + room)) {
             if (spill == null) {
                 throw memory.overBudget(bytes);
             }
             if (!pending.isEmpty()) {
                 spillPending();
             }
-            memory.grow(bytes);
+            memory.grow(bytes + room);
         }
+        roomBytes += room;
         pendingBytes += bytes;
     }
 
@@ -161,14 +170,14 @@ final class RunBuilder implements BatchConsumer {
     }
 
     /**
-     * Sorts the buffer into a run, writes it out in sorted order and gives its memory back. Writing
-     * holds the run and {@link ExternalMerge#writeRoom()}: usually less than the buffer held, since its
-     * batches went once the run was concatenated.
+     * Sorts the buffer into a run, writes it out in sorted order (in the room held since the first batch) and
+     * gives its memory back. The run holds less than the buffer did, since its batches went once the run was
+     * concatenated.
      */
     private void spillPending() {
         SortedRun run = SortedRun.sort(spec, pending, keep);
         pending.clear();
-        holdForBuffer(run.sizeInBytes() + spill.writeRoom());
+        holdForBuffer(run.sizeInBytes());
         spilled.add(spill.write(run));
         if (run.size() == keep) {
             boundary = worstOf(run);
@@ -203,6 +212,8 @@ final class RunBuilder implements BatchConsumer {
         } else if (!pending.isEmpty()) {
             spillPending();
         }
+        memory.shrink(roomBytes);
+        roomBytes = 0;
         if (last != null || !spilled.isEmpty()) {
             output.accept(new WorkerRuns(last, spilled));
         }

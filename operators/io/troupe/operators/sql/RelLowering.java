@@ -28,6 +28,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
@@ -58,8 +59,41 @@ final class RelLowering {
     }
 
     private final Set<String> aliases = new HashSet<>();
+    /**
+     * A Java plan's join region ({@link PlanOptimizer}): each scan's plan by the names of its columns, which
+     * its relation is a projection of, naming them; empty for a statement.
+     */
+    private final Map<String, Plan> leaves;
     /** The type of each parameter ({@code ?}) met, by 1-based position. */
     private final Map<Integer, DataType> parameters = new TreeMap<>();
+
+    /** A lowering of a statement's relations. */
+    RelLowering() {
+        this(Map.of());
+    }
+
+    /**
+     * A lowering of a Java plan's join region whose scans are the projections naming their columns as keyed in
+     * {@code leaves}: each becomes that plan, and a projection that only reorders columns becomes no node, so
+     * that every column keeps its own name and qualifier.
+     */
+    RelLowering(Map<String, Plan> leaves) {
+        this.leaves = leaves;
+    }
+
+    /**
+     * The plan of a Java plan's join region ({@link #RelLowering(Map)}) whose columns are {@code names}, in order.
+     *
+     * @throws UnsupportedSqlException when the region lost a scan (Calcite removes a self-join on a unique key,
+     *                                 reading the other scan's columns twice)
+     */
+    Plan lowerRegion(RelNode rel, List<String> names) {
+        Lowered top = lower(rel);
+        if (!top.columns.equals(names)) {
+            throw new UnsupportedSqlException("a Java plan's join region without one of its scans");
+        }
+        return top.plan.project(top.columns.stream().map(Expr::col).toArray(Expr[]::new));
+    }
 
     /** The type of each parameter of the relations lowered so far, by 1-based position. */
     Map<Integer, DataType> parameters() {
@@ -84,6 +118,23 @@ final class RelLowering {
     }
 
     private Lowered lower(RelNode rel) {
+        if (!leaves.isEmpty() && rel instanceof Project project && reordersOnly(project)) {
+            List<String> names = project.getRowType().getFieldNames();
+            Plan leaf = leaves.get(names.get(0));
+            if (project.getInput() instanceof TableScan && leaf != null) {
+                return new Lowered(leaf, names);
+            }
+            Lowered in = lower(project.getInput());
+            List<String> columns = new ArrayList<>();
+            for (RexNode e : project.getProjects()) {
+                columns.add(in.columns.get(((RexInputRef) e).getIndex()));
+            }
+            return new Lowered(in.plan, columns);
+        }
+        if (!leaves.isEmpty() && !(rel instanceof Filter) && !(rel instanceof Join)) {
+            // A region's columns keep their names only through filters, joins and reorderings.
+            throw new UnsupportedSqlException(what(rel) + " in a Java plan's join region");
+        }
         if (rel instanceof TableScan scan) {
             return scan(scan);
         }
@@ -120,6 +171,10 @@ final class RelLowering {
             return values(values);
         }
         throw new UnsupportedSqlException(what(rel));
+    }
+
+    private static boolean reordersOnly(Project project) {
+        return project.getProjects().stream().allMatch(e -> e instanceof RexInputRef);
     }
 
     private Lowered scan(TableScan scan) {

@@ -126,9 +126,11 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
      * no two equal hashes means no two equal values.
      */
     private static boolean unique(Table table, int c, Object min, Object max) {
-        if (min instanceof Number lo && max instanceof Number hi && !(min instanceof BigDecimal)
-                && !(min instanceof Double) && hi.longValue() - lo.longValue() < DENSE_RANGE * table.rowCount()) {
-            BitSet seen = new BitSet(Math.toIntExact(hi.longValue() - lo.longValue() + 1));
+        long range = min instanceof Number lo && max instanceof Number hi ? hi.longValue() - lo.longValue() : -1;
+        // A range past a long (the least and greatest 64-bit values) overflows to below 0: hashed, not marked.
+        if (min instanceof Number lo && !(min instanceof BigDecimal) && !(min instanceof Double) && range >= 0
+                && range < Math.min(DENSE_RANGE * table.rowCount(), Integer.MAX_VALUE)) {
+            BitSet seen = new BitSet((int) range + 1);
             for (Batch chunk : table.chunks()) {
                 ColumnVector v = chunk.column(c);
                 for (int r = 0, n = chunk.size(); r < n; r++) {

@@ -1,11 +1,17 @@
 package io.troupe.operators.sql;
 
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
 import io.troupe.oracle.DuckDbOracle;
+import io.troupe.oracle.ResultComparator;
 
 import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** A Troupe and DuckDB holding the same tables, for the SQL tests that compare the two. */
 public record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoCloseable {
@@ -21,6 +27,15 @@ public record SqlEngines(Troupe troupe, DuckDbOracle duck) implements AutoClosea
         DuckDbOracle duck = new DuckDbOracle();
         duck.load(tables);
         return new SqlEngines(troupe, duck);
+    }
+
+    /** Asserts that {@code plan}, run with 2 workers, returns DuckDB's rows of {@code sql}, as multisets, and some. */
+    public void assertSameRows(String sql, Plan plan) throws Exception {
+        List<List<Object>> expected = duck.query(sql).rows();
+        List<List<Object>> actual = DuckDbOracle.normalise(
+                troupe.execute(plan, QueryOptions.defaults().withWorkers(2)).rows());
+        assertFalse(expected.isEmpty(), sql);
+        assertNull(ResultComparator.compare(expected, actual, false), () -> sql + "\n" + troupe.explain(plan));
     }
 
     @Override

@@ -1,11 +1,8 @@
 package io.troupe.operators.sql;
 
-import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Table;
-import io.troupe.oracle.DuckDbOracle;
-import io.troupe.oracle.ResultComparator;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +14,6 @@ import java.util.List;
 import static io.troupe.operators.sql.PlanShape.joins;
 import static io.troupe.operators.sql.PlanShape.scans;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -45,13 +41,11 @@ class SqlJoinOrderTest {
 
     private static SqlEngines engines;
     private static Troupe troupe;
-    private static DuckDbOracle duck;
 
     @BeforeAll
     static void load() throws Exception {
         engines = SqlEngines.over(StarTables.generate(5));
         troupe = engines.troupe();
-        duck = engines.duck();
     }
 
     @AfterAll
@@ -94,10 +88,6 @@ class SqlJoinOrderTest {
     }
 
     private static void check(String sql, Plan plan) throws Exception {
-        List<List<Object>> expected = duck.query(sql).rows();
-        List<List<Object>> actual = DuckDbOracle.normalise(
-                troupe.execute(plan, QueryOptions.defaults().withWorkers(2)).rows());
-        assertTrue(!expected.isEmpty());
-        assertNull(ResultComparator.compare(expected, actual, false), () -> sql + "\n" + troupe.explain(plan));
+        engines.assertSameRows(sql, plan);
     }
 }

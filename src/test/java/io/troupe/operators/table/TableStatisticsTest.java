@@ -71,6 +71,16 @@ class TableStatisticsTest {
         assertFalse(second.column(0).unique());
     }
 
+    @Test
+    void shouldTellUniquenessOfIntegersSpanningTheWholeLong() {
+        long[] extremes = {Long.MIN_VALUE, 0, Long.MAX_VALUE};
+        Table table = Tables.fromColumns("t", Schema.of(new Field(null, "x", DataType.INT64, false)), (Object) extremes);
+        assertTrue(TableStatistics.of(table).column(0).unique());
+        long[] twice = {Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE};
+        Table repeated = Tables.fromColumns("t", Schema.of(new Field(null, "x", DataType.INT64, false)), (Object) twice);
+        assertFalse(TableStatistics.of(repeated).column(0).unique());
+    }
+
     /** 100,000 rows of every type, with NULLs, small and large distinct counts. */
     private static Table table(Random random) {
         TableBuilder t = new TableBuilder("t", Schema.of(

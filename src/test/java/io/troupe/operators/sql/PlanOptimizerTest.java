@@ -1,0 +1,139 @@
+package io.troupe.operators.sql;
+
+import io.troupe.actors.api.Troupe;
+import io.troupe.operators.plan.JoinType;
+import io.troupe.operators.plan.Plan;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+
+import static io.troupe.operators.plan.Expr.col;
+import static io.troupe.operators.plan.Expr.count;
+import static io.troupe.operators.plan.Expr.lit;
+import static io.troupe.operators.plan.Expr.sum;
+import static io.troupe.operators.sql.PlanShape.joins;
+import static io.troupe.operators.sql.PlanShape.scans;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Java plans through the optimizer ({@link Troupe#optimize}): over a star schema of skewed sizes
+ * ({@link StarTables}), a star join written dimensions first with its filters above the joins comes out with the
+ * fact table probing, every dimension built and the filters on the scans; the columns keep their names and
+ * order; what is not a tree of inner joins and filters over scans stays as written. Every plan returns DuckDB's
+ * rows for the same query in SQL.
+ */
+@Timeout(120)
+class PlanOptimizerTest {
+
+    /** Dimensions first, the fact table built by the second join, every filter above the joins. */
+    private static final Plan STAR = Plan.scan("days").as("d")
+            .join(Plan.scan("items").as("i"), JoinType.INNER, col("i.brand").eq(col("d.moy")))
+            .join(Plan.scan("sales").as("s"), JoinType.INNER,
+                    col("s.sold_day").eq(col("d.id")).and(col("s.item").eq(col("i.id"))))
+            .join(Plan.scan("stores").as("st"), JoinType.INNER, col("s.store").eq(col("st.id")))
+            .filter(col("d.yr").eq(lit(2000)).and(col("i.category").eq(lit("category3"))));
+
+    private static final String STAR_SQL = """
+            SELECT d.moy, i.category, st.state, COUNT(*) AS n, SUM(s.price) AS total
+            FROM days d JOIN items i ON i.brand = d.moy
+            JOIN sales s ON s.sold_day = d.id AND s.item = i.id
+            JOIN stores st ON s.store = st.id
+            WHERE d.yr = 2000 AND i.category = 'category3'
+            GROUP BY d.moy, i.category, st.state""";
+
+    private static SqlEngines engines;
+    private static Troupe troupe;
+
+    @BeforeAll
+    static void load() throws Exception {
+        engines = SqlEngines.over(StarTables.generate(7));
+        troupe = engines.troupe();
+        // Calcite's first plan in a JVM loads its classes, past the join ordering's time bound on a busy machine.
+        troupe.optimize(STAR);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (engines != null) {
+            engines.close();
+        }
+    }
+
+    @Test
+    void shouldProbeWithTheFactTableAndPushTheFiltersToTheScans() throws Exception {
+        Plan grouped = STAR.aggregate(List.of(col("d.moy"), col("i.category"), col("st.state")),
+                count().as("n"), sum(col("s.price")).as("total"));
+        Plan optimized = troupe.optimize(grouped);
+        List<Plan> joins = joins(optimized);
+        assertEquals(3, joins.size(), () -> troupe.explain(optimized));
+        for (Plan join : joins) {
+            assertTrue(!scans(join.children().get(1)).contains("sales"), () -> troupe.explain(optimized));
+        }
+        assertEquals("sales", scans(joins.get(0)).get(0), () -> troupe.explain(optimized));
+        for (Plan filter : filters(optimized)) {
+            assertTrue(filter.children().get(0).label().startsWith("Scan "), () -> troupe.explain(optimized));
+        }
+        assertEquals(2, filters(optimized).size(), () -> troupe.explain(optimized));
+        assertEquals(grouped.validate(troupe.catalog()), optimized.validate(troupe.catalog()));
+        check(STAR_SQL, optimized);
+        check(STAR_SQL, grouped);
+    }
+
+    @Test
+    void shouldKeepTheRegionsColumnsTheirNamesAndOrder() throws Exception {
+        Plan optimized = troupe.optimize(STAR);
+        assertEquals(STAR.validate(troupe.catalog()), optimized.validate(troupe.catalog()));
+        Plan picked = optimized.project(col("s.price"), col("st.state"), col("d.id"), col("i.id"));
+        check("SELECT s.price, st.state, d.id, i.id FROM days d JOIN items i ON i.brand = d.moy "
+                + "JOIN sales s ON s.sold_day = d.id AND s.item = i.id JOIN stores st ON s.store = st.id "
+                + "WHERE d.yr = 2000 AND i.category = 'category3'", picked);
+    }
+
+    @Test
+    void shouldOrderTheJoinsUnderAnOuterJoinAndKeepTheOuterJoinAsWritten() throws Exception {
+        Plan inner = Plan.scan("stores").as("st")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")))
+                .filter(col("s.price").gt(lit(new java.math.BigDecimal("400.00"))));
+        Plan plan = Plan.scan("days").as("d").join(inner, JoinType.LEFT, col("s.sold_day").eq(col("d.id")))
+                .aggregate(List.of(col("d.yr")), count(col("s.item")).as("n"));
+        Plan optimized = troupe.optimize(plan);
+        Plan outer = joins(optimized).get(0);
+        assertTrue(outer.label().startsWith("Hash Join LEFT"), () -> troupe.explain(optimized));
+        assertEquals(List.of("days"), scans(outer.children().get(0)), () -> troupe.explain(optimized));
+        Plan under = joins(outer.children().get(1)).get(0);
+        assertEquals(List.of("sales", "stores"), scans(under), () -> troupe.explain(optimized));
+        check("SELECT d.yr, COUNT(x.item) AS n FROM days d LEFT JOIN (SELECT s.item, s.sold_day FROM stores st "
+                + "JOIN sales s ON s.store = st.id WHERE s.price > 400.00) x ON x.sold_day = d.id GROUP BY d.yr",
+                optimized);
+    }
+
+    @Test
+    void shouldKeepAConditionThatIsNotCarriedWhereItWasWrittenAndOrderTheJoinsBelowIt() throws Exception {
+        Plan plan = Plan.scan("stores").as("st")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")))
+                .filter(col("st.state").like("T%"));
+        Plan optimized = troupe.optimize(plan);
+        assertTrue(optimized.label().startsWith("Filter (st.state LIKE"), () -> troupe.explain(optimized));
+        assertEquals(List.of("sales", "stores"), scans(joins(optimized).get(0)), () -> troupe.explain(optimized));
+        assertEquals(plan.validate(troupe.catalog()), optimized.validate(troupe.catalog()));
+        check("SELECT st.*, s.* FROM stores st JOIN sales s ON s.store = st.id WHERE st.state LIKE 'T%'", optimized);
+    }
+
+    private static List<Plan> filters(Plan plan) {
+        List<Plan> found = new java.util.ArrayList<>();
+        if (plan.label().startsWith("Filter")) {
+            found.add(plan);
+        }
+        plan.children().forEach(c -> found.addAll(filters(c)));
+        return found;
+    }
+
+    private static void check(String sql, Plan plan) throws Exception {
+        engines.assertSameRows(sql, plan);
+    }
+}
