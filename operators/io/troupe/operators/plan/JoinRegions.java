@@ -1,6 +1,12 @@
 package io.troupe.operators.plan;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 import static io.troupe.operators.Arguments.notNull;
 
@@ -13,7 +19,11 @@ import static io.troupe.operators.Arguments.notNull;
  * its inputs are still found. Shared subplans ({@link Plan#share}) are left as they are.
  *
  * <p>{@link #rewrite} walks the plan top down and hands each largest region to an {@link Orderer}, which returns
- * its plan or null to keep it as written; the rest of the plan is rebuilt around them. Stateless; threadsafe.
+ * its plan or null to keep it as written; the rest of the plan is rebuilt around them. Where every row of a region
+ * reaches a projection or an aggregate before the plan's output, through nodes that read only the columns they
+ * name (filters, joins, sorts, limits, aliases, windows; not a DISTINCT or a UNION ALL, which read every column),
+ * the region may keep only the columns that some expression of the plan names: the orderer is told their names,
+ * SQL's column pruning for a plan whose scans carry every column. Stateless; threadsafe.
  */
 public final class JoinRegions {
 
@@ -40,8 +50,12 @@ public final class JoinRegions {
         /**
          * A plan of {@code region} with the same output (columns, their names and order, and rows), or null to
          * run the region as written.
+         *
+         * @param named the names (lower case, without qualifier) of the columns that the plan's expressions
+         *              name, of which alone the output may keep those the region has, in their order; null when
+         *              the output must keep every column
          */
-        Plan order(Node region);
+        Plan order(Node region, Set<String> named);
     }
 
     private JoinRegions() {
@@ -51,10 +65,67 @@ public final class JoinRegions {
     public static Plan rewrite(Plan plan, Orderer orderer) {
         notNull(plan, "JoinRegions.rewrite", "plan");
         notNull(orderer, "JoinRegions.rewrite", "orderer");
+        Set<String> named = new HashSet<>();
+        Set<Plan> narrowable = Collections.newSetFromMap(new IdentityHashMap<>());
+        walk(plan, false, named, narrowable);
         return new ParameterBinding(List.of(), node -> {
             Node region = hasJoin(node) ? region(node) : null;
-            return region == null ? null : orderer.order(region);
+            return region == null ? null : orderer.order(region, narrowable.contains(node) ? named : null);
         }).plan(plan);
+    }
+
+    /**
+     * Collects the column names that {@code node}'s expressions and its subtree's name, and the nodes whose columns
+     * reach a projection or an aggregate ({@code projected}) through nodes that read only the columns they name.
+     * A shared subplan's nodes are not narrowable; their names are collected all the same.
+     */
+    private static void walk(Plan node, boolean projected, Set<String> named, Set<Plan> narrowable) {
+        if (projected) {
+            narrowable.add(node);
+        }
+        for (Expr e : expressions(node)) {
+            names(e, named);
+        }
+        boolean below = node instanceof ProjectNode || node instanceof AggregateNode
+                || projected && (node instanceof FilterNode || node instanceof JoinNode || node instanceof SortNode
+                || node instanceof LimitNode || node instanceof AliasNode || node instanceof WindowNode);
+        for (Plan child : node.children()) {
+            walk(child, below, named, narrowable);
+        }
+        if (node instanceof CteScanNode scan) {
+            walk(scan.cte(), false, named, narrowable);
+        }
+    }
+
+    private static List<Expr> expressions(Plan node) {
+        List<Expr> found = new ArrayList<>();
+        if (node instanceof FilterNode filter) {
+            found.add(filter.predicate());
+        } else if (node instanceof ProjectNode project) {
+            found.addAll(project.columns());
+        } else if (node instanceof JoinNode join) {
+            found.add(join.on());
+        } else if (node instanceof AggregateNode aggregate) {
+            found.addAll(aggregate.groupBy());
+            found.addAll(aggregate.aggregates());
+        } else if (node instanceof SortNode sort) {
+            sort.keys().forEach(k -> found.add(k.expr()));
+        } else if (node instanceof WindowNode window) {
+            found.addAll(window.partitionBy());
+            window.orderBy().forEach(k -> found.add(k.expr()));
+            found.addAll(window.functions());
+        }
+        return found;
+    }
+
+    private static void names(Expr e, Set<String> named) {
+        if (e instanceof ColumnRef ref) {
+            String reference = ref.reference();
+            named.add(reference.substring(reference.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT));
+        }
+        for (Expr child : e.children()) {
+            names(child, named);
+        }
     }
 
     private static boolean hasJoin(Plan node) {

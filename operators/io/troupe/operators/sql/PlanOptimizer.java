@@ -56,7 +56,9 @@ import static io.troupe.operators.Arguments.notNull;
  * filters over table scans, {@link JoinRegions}) becomes Calcite's relations, its filters are pushed into and
  * below the joins, {@link JoinOrdering} orders the joins and chooses their build sides by the tables'
  * statistics, and {@link RelLowering} turns the result back into plan nodes over the region's own scans, with
- * its columns in their written order and names. The rest of the plan is kept as written.
+ * its columns in their written order and names. Where the region's columns reach a projection or an aggregate
+ * ({@link JoinRegions}), each scan keeps only the columns that the plan's expressions name (a projection over it),
+ * as SQL's column trimming does. The rest of the plan is kept as written.
  *
  * <p>A condition that uses what this translation does not carry over to Calcite (it carries comparisons, AND, OR,
  * NOT, IS [NOT] NULL, IN, BETWEEN and +, -, * over columns and typed literals) stays where it was written, and so
@@ -98,8 +100,11 @@ public final class PlanOptimizer {
         return JoinRegions.rewrite(plan, this::order);
     }
 
-    /** The plan of one region, or null to keep it as written. */
-    private Plan order(JoinRegions.Node region) {
+    /**
+     * The plan of one region, or null to keep it as written; with {@code named}, each scan narrowed to the columns
+     * named there.
+     */
+    private Plan order(JoinRegions.Node region, Set<String> named) {
         JavaTypeFactoryImpl types = new JavaTypeFactoryImpl(TroupeTypeSystem.INSTANCE);
         RelOptCluster cluster = RelOptCluster.create(new VolcanoPlanner(), new RexBuilder(types));
         cluster.setHintStrategies(HintStrategyTable.builder().hintStrategy(LEAF, HintPredicates.PROJECT).build());
@@ -109,7 +114,7 @@ public final class PlanOptimizer {
         root.add(SCHEMA, new CatalogSchema(catalog));
         CalciteCatalogReader tables = new CalciteCatalogReader(CalciteSchema.from(root), List.of(SCHEMA), types,
                 CalciteConnectionConfig.DEFAULT);
-        Translation translation = new Translation(RelFactories.LOGICAL_BUILDER.create(cluster, tables));
+        Translation translation = new Translation(RelFactories.LOGICAL_BUILDER.create(cluster, tables), named);
         List<Field> fields = translation.push(region);
         if (fields == null) {
             return null;
@@ -133,11 +138,14 @@ public final class PlanOptimizer {
     private final class Translation {
 
         private final RelBuilder builder;
+        /** The columns a scan keeps, by name; null for all. */
+        private final Set<String> named;
         private final Map<String, Plan> leaves = new HashMap<>();
         private final Set<String> names = new HashSet<>();
 
-        Translation(RelBuilder builder) {
+        Translation(RelBuilder builder, Set<String> named) {
             this.builder = builder;
+            this.named = named;
         }
 
         /** Pushes {@code node}'s relation and returns its columns, or null when the region stays as written. */
@@ -173,18 +181,31 @@ public final class PlanOptimizer {
             return both;
         }
 
+        /** A scan, narrowed to the columns named above the region (at least one). */
         private List<Field> scan(JoinRegions.Scan scan) {
-            List<Field> fields = scan.plan().validate(catalog).fields();
+            List<Field> all = scan.plan().validate(catalog).fields();
+            List<Field> fields = new ArrayList<>();
+            List<RexNode> refs = new ArrayList<>();
+            builder.scan(catalog.table(scan.table()).name());
+            for (int i = 0; i < all.size(); i++) {
+                Field f = all.get(i);
+                if (named == null || named.contains(f.name().toLowerCase(Locale.ROOT))
+                        || i == all.size() - 1 && fields.isEmpty()) {
+                    fields.add(f);
+                    refs.add(builder.field(i));
+                }
+            }
+            Plan leaf = fields.size() == all.size() ? scan.plan()
+                    : scan.plan().project(fields.stream().map(f -> Expr.col(f.qualifiedName())).toArray(Expr[]::new));
             List<String> columns = new ArrayList<>();
             for (Field f : fields) {
                 if (!names.add(f.qualifiedName().toLowerCase(Locale.ROOT))) {
                     return null;
                 }
                 columns.add(f.qualifiedName());
-                leaves.put(f.qualifiedName(), scan.plan());
+                leaves.put(f.qualifiedName(), leaf);
             }
-            builder.scan(catalog.table(scan.table()).name());
-            builder.project(builder.fields(), columns, true);
+            builder.project(refs, columns, true);
             // Named by a hint too, which is part of its digest (its field names are not): so that Calcite's Hep
             // planners, which share equal relations, keep two scans of one table apart.
             builder.hints(RelHint.builder(LEAF).hintOption(scan.alias()).build());

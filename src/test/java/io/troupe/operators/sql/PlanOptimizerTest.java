@@ -95,6 +95,26 @@ class PlanOptimizerTest {
     }
 
     @Test
+    void shouldNarrowTheScansToTheColumnsAProjectionOrAnAggregateAboveNames() throws Exception {
+        Plan region = Plan.scan("stores").as("st")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")));
+        Plan grouped = region.aggregate(List.of(col("st.state")), sum(col("s.price")).as("total"));
+        Plan optimized = troupe.optimize(grouped);
+        String explain = troupe.explain(optimized);
+        assertTrue(explain.contains("Project s.store, s.price\n"), explain);
+        assertTrue(explain.contains("Scan stores AS st\n"), explain);
+        assertEquals(grouped.validate(troupe.catalog()), optimized.validate(troupe.catalog()));
+        check("SELECT st.state, SUM(s.price) AS total FROM stores st JOIN sales s ON s.store = st.id "
+                + "GROUP BY st.state", optimized);
+
+        // DISTINCT reads every column: under it the scans keep them all, projected above or not.
+        Plan distinct = region.distinct().project(col("st.state"));
+        Plan kept = troupe.optimize(distinct);
+        assertTrue(!troupe.explain(kept).contains("Project s.store"), () -> troupe.explain(kept));
+        check("SELECT x.state FROM (SELECT DISTINCT * FROM stores st JOIN sales s ON s.store = st.id) x", kept);
+    }
+
+    @Test
     void shouldOrderTheJoinsUnderAnOuterJoinAndKeepTheOuterJoinAsWritten() throws Exception {
         Plan inner = Plan.scan("stores").as("st")
                 .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")))
