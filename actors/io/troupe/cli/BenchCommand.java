@@ -50,9 +50,14 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
             description = "workloads to run, of w1 (self join), w2 (grouping), w3 (TPC-DS query 2), star (TPC-DS "
-                    + "query 52), or tpch alone (the 22 TPC-H queries from SQL at --scale, against DuckDB; writes "
-                    + "DIR/tpch.csv) (default: ${DEFAULT-VALUE})")
+                    + "query 52), or tpch or tpcds alone (the 22 TPC-H or the TPC-DS queries from SQL at --scale, against "
+                    + "DuckDB, those Troupe does not plan skipped; writes DIR/tpch.csv or DIR/tpcds.csv) "
+                    + "(default: ${DEFAULT-VALUE})")
     List<String> workloads = new ArrayList<>(List.of("w1", "w2"));
+
+    @Option(names = "--queries", split = ",", paramLabel = "Q",
+            description = "with --workload tpch or tpcds: only these of its queries, e.g. q1,q14a (default: all)")
+    List<String> queries = new ArrayList<>();
 
     @Mixin
     RoundOptions rounds = new RoundOptions(1_000_000, List.of(0, 1, 2));
@@ -100,9 +105,6 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The workload of the 22 TPC-H queries, run by {@link TpchBench}. */
-    private static final String TPCH = "tpch";
-
     /** How long a cluster of --nodes may take to come up, and its client to see every node. */
     private static final Duration CLUSTER_UP = Duration.ofSeconds(120);
 
@@ -133,8 +135,14 @@ final class BenchCommand implements Callable<Integer> {
         if (parsed.hasMatchedOption("--lessons")) {
             throw RoundOptions.bad(spec, "--lessons needs --ablation (or run troupe ablation)");
         }
-        if (workloads.stream().anyMatch(w -> w.equalsIgnoreCase(TPCH))) {
-            return tpch(parsed);
+        for (String workload : workloads) {
+            QuerySetBench.QuerySet set = QuerySetBench.QuerySet.named(workload);
+            if (set != null) {
+                return querySet(set, parsed);
+            }
+        }
+        if (!queries.isEmpty()) {
+            throw bad("--queries goes with --workload tpch or tpcds");
         }
         List<BenchWorkload> chosen = parseWorkloads();
         List<Integer> counts = rounds.check(spec, 0, "");
@@ -186,24 +194,33 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --workload tpch}: the 22 TPC-H queries against DuckDB ({@link TpchBench}), a run of its own. */
-    private int tpch(ParseResult parsed) throws Exception {
+    /** {@code --workload tpch} or {@code tpcds}: a benchmark's queries against DuckDB ({@link QuerySetBench}). */
+    private int querySet(QuerySetBench.QuerySet set, ParseResult parsed) throws Exception {
+        String id = set.id();
         if (workloads.size() != 1) {
-            throw RoundOptions.bad(spec, "--workload tpch runs alone (its 22 queries are a bench of their own)");
+            throw RoundOptions.bad(spec, "--workload " + id + " runs alone (its " + set.queries().size()
+                    + " queries are a bench of their own)");
+        }
+        QuerySetBench.QuerySet chosen;
+        try {
+            chosen = set.only(queries);
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
         }
         for (String option : List.of("--nodes", "--memory", "--rows")) {
             if (parsed.hasMatchedOption(option)) {
-                throw RoundOptions.bad(spec, option + " does not go with --workload tpch");
+                throw RoundOptions.bad(spec, option + " does not go with --workload " + id);
             }
         }
         if (!parsePeers().equals(List.of("duckdb"))) {
-            throw RoundOptions.bad(spec, "--workload tpch compares with DuckDB: give --peers duckdb (the default)");
+            throw RoundOptions.bad(spec, "--workload " + id
+                    + " compares with DuckDB: give --peers duckdb (the default)");
         }
         List<Integer> counts = rounds.check(spec, 0, "");
         OutDirectory.prepare(spec, rounds.out);
         PrintWriter err = spec.commandLine().getErr();
         try {
-            new TpchBench(rounds.scale, counts, rounds.warmups, rounds.runs, duckDbUrl, err)
+            new QuerySetBench(chosen, rounds.scale, counts, rounds.warmups, rounds.runs, duckDbUrl, err)
                     .run(rounds.out, spec.commandLine().getOut());
             return 0;
         } catch (BenchMismatchException e) {
@@ -391,7 +408,7 @@ final class BenchCommand implements Callable<Integer> {
         for (BenchWorkload w : BenchWorkload.values()) {
             ids.add(w.id());
         }
-        ids.add(TPCH);
+        ids.addAll(QuerySetBench.QuerySet.IDS);
         return String.join(", ", ids);
     }
 

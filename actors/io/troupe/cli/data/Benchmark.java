@@ -1,7 +1,10 @@
 package io.troupe.cli.data;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The benchmarks whose data {@link BenchmarkDataGenerator} makes, and how their '|'-separated
@@ -39,6 +42,21 @@ public enum Benchmark {
             return TPCH;
         }
         throw new IllegalArgumentException("unknown benchmark '" + text + "'; known: tpcds, tpch");
+    }
+
+    /**
+     * The names of the benchmark's tables that {@code sqls} name, as words of their text, in the generator's order:
+     * what to generate for only some of its queries (a word that is also a column's name would add its table).
+     */
+    public List<String> tablesNamedIn(Collection<String> sqls) {
+        List<String> names = new ArrayList<>();
+        for (BenchmarkTable table : tables(1)) {
+            Pattern word = Pattern.compile("(?i)\\b" + Pattern.quote(table.name()) + "\\b");
+            if (sqls.stream().anyMatch(sql -> word.matcher(sql).find())) {
+                names.add(table.name());
+            }
+        }
+        return names;
     }
 
     /** Every table of the benchmark at {@code scale}, in the generator's order. */

@@ -118,11 +118,12 @@ public final class SqlPlanner {
 
     /**
      * SQL's standard functions and the spellings PostgreSQL and DuckDB users write for some of them: length(s),
-     * substr(s, start, length), ifnull(a, b) and nvl(a, b).
+     * substr(s, start, length), ifnull(a, b) and nvl(a, b); and concat(a, ...), known so that it is named
+     * unsupported (Troupe has no string concatenation yet) rather than an unknown function.
      */
     private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
             SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
-                    SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL));
+                    SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL, SqlLibraryOperators.CONCAT_FUNCTION));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);

@@ -29,7 +29,8 @@ import java.util.List;
  * selectivity of a predicate over a scan (equality 1/distinct, ranges by the column's least and greatest
  * value, IS NULL by its NULL count) and of a join's equalities (1 / the larger distinct count of the two
  * sides, so that a fact table joined with a filtered dimension shrinks as it does), and a scan's distinct
- * rows. Everything else stays Calcite's ({@link DefaultRelMetadataProvider}). {@link #PROVIDER} is made
+ * rows; and no column origins through an aggregate ({@link AggregateOrigins}). Everything else stays
+ * Calcite's ({@link DefaultRelMetadataProvider}). {@link #PROVIDER} is made
  * once per JVM: Calcite compiles a provider's dispatch with Janino, some 100 ms each time.
  */
 final class StatisticsMetadata {
@@ -39,6 +40,8 @@ final class StatisticsMetadata {
                     BuiltInMetadata.Selectivity.Handler.class),
             ReflectiveRelMetadataProvider.reflectiveSource(new StatisticsDistinctRows(),
                     BuiltInMetadata.DistinctRowCount.Handler.class),
+            ReflectiveRelMetadataProvider.reflectiveSource(new AggregateOrigins(),
+                    BuiltInMetadata.ColumnOrigin.Handler.class),
             DefaultRelMetadataProvider.INSTANCE));
 
     private StatisticsMetadata() {

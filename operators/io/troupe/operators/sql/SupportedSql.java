@@ -16,8 +16,9 @@ import java.util.Set;
  * Refuses, with its position, what a validated statement uses that Troupe has no operator for yet:
  * GROUP_ID(), LATERAL/UNNEST and the like, and CASTs to types Troupe does not have.
  * Checked on the syntax tree because positions are lost once it becomes relational algebra; what only
- * shows after conversion (a correlated subquery left over, a window frame or function Troupe lacks)
- * {@link RelLowering} refuses, without a position. Statements other than queries are {@link SqlStatements}'s:
+ * shows after conversion (a correlated subquery left over, a window frame or function Troupe lacks, an
+ * aggregate it lacks such as stddev_samp, a scalar subquery not known to return one row (SINGLE_VALUE), string
+ * concatenation) {@link RelLowering} refuses, without a position. Statements other than queries are {@link SqlStatements}'s:
  * it runs CREATE TABLE [AS], INSERT, DROP TABLE and COPY, and refuses UPDATE, DELETE, MERGE, views, indexes,
  * triggers, and column constraints other than NOT NULL.
  */

@@ -42,7 +42,7 @@ class BadArgumentsTest {
         assertBad("troupe bench: --warmups must be 0 or more, got -1", "bench", "--warmups", "-1", "--out", out);
         assertBad("troupe bench: --scale must be a positive scale factor, got Infinity", "bench", "--scale",
                 "Infinity", "--out", out);
-        assertBad("troupe bench: unknown workload 'w4' in --workload (known: w1, w2, w3, star, tpch)", "bench", "--workload", "w4",
+        assertBad("troupe bench: unknown workload 'w4' in --workload (known: w1, w2, w3, star, tpch, tpcds)", "bench", "--workload", "w4",
                 "--out", out);
         assertBad("troupe bench: --lessons needs --ablation (or run troupe ablation)", "bench", "--lessons", "s1",
                 "--out", out);

@@ -164,6 +164,36 @@ class BenchCommandTest {
                 "--peers", "none", "--out", dir.toString());
     }
 
+    /**
+     * TPC-DS queries from SQL: q1, q24a and q75 timed on both engines with the same rows; q5, which Troupe does not
+     * plan, and q12, whose ratio divides by zero at SF 0.01 (both engines refuse it), skipped with the reason.
+     */
+    @Test
+    void tpcdsRunsItsQueriesFromSqlAndSkipsThoseNotRun(@TempDir Path dir) throws IOException {
+        CliRun r = CliRun.of(new TroupeCli(), "bench", "--workload", "tpcds", "--queries", "q1,q5,q12,q24a,q75",
+                "--scale", "0.01", "--workers", "2", "--runs", "1", "--warmups", "0", "--out", dir.toString());
+        assertEquals(0, r.exitCode(), r.err());
+        List<String> lines = Files.readAllLines(dir.resolve("tpcds.csv"));
+        assertEquals(QuerySetBench.HEADER, lines.get(0));
+        Map<String, List<String[]>> byQuery = lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1))
+                .collect(Collectors.groupingBy(row -> row[0]));
+        assertEquals(Set.of("q1", "q24a", "q75"), byQuery.keySet());
+        for (List<String[]> runs : byQuery.values()) {
+            assertEquals(Set.of("troupe", "duckdb"), runs.stream().map(row -> row[1]).collect(Collectors.toSet()));
+            assertEquals(1, runs.stream().map(row -> row[6]).distinct().count(), runs.get(0)[0] + ": rows agree");
+        }
+        assertTrue(r.out().contains("q5    skipped: unsupported in SQL: function or operator CONCAT"), r.out());
+        assertTrue(r.out().contains("q12   skipped: duckdb failed: Invalid Input Error: Division by zero"), r.out());
+        assertTrue(r.out().contains("geometric mean of troupe/duckdb at 2 workers over 3 queries: "), r.out());
+        assertTrue(r.out().contains("2 of 5 queries skipped"), r.out());
+        assertBad("--workload tpcds runs alone (its 96 queries are a bench of their own)", "--workload",
+                "w1,tpcds", "--out", dir.toString());
+        assertBad("unknown query 'q3' in --queries (tpcds has q1, q2, q4, ", "--workload", "tpcds", "--queries",
+                "q3", "--out", dir.toString());
+        assertBad("--queries goes with --workload tpch or tpcds", "--workload", "w1", "--queries", "q1",
+                "--out", dir.toString());
+    }
+
     @Test
     void troupeAloneWithoutAOneWorkerRunDrawsTimesOnly(@TempDir Path dir) throws IOException {
         CliRun r = CliRun.of(new BenchCommand(), "--workload", "W2", "--rows", "1000", "--workers", "0", "--runs", "1",
@@ -208,7 +238,7 @@ class BenchCommandTest {
     @Test
     void badArgumentsExitWithTwoAndSayWhatIsWrong(@TempDir Path dir) throws IOException {
         String out = dir.toString();
-        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3, star, tpch)", "--workload", "w1,w9", "--out", out);
+        assertBad("unknown workload 'w9' in --workload (known: w1, w2, w3, star, tpch, tpcds)", "--workload", "w1,w9", "--out", out);
         assertBad("unknown peer 'postgres' in --peers (known: duckdb, none)", "--peers", "postgres", "--out", out);
         assertBad("--rows", "--rows", "many", "--out", out);
         assertBad("--rows must be in 1..2147483647", "--rows", "0", "--out", out);

@@ -105,6 +105,13 @@ public final class DuckDbOracle implements AutoCloseable {
         }
     }
 
+    /** Runs {@code sql}, a statement without rows ({@code SET ...}). */
+    public void execute(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
     /** Runs {@code sql} and returns its rows, normalised. */
     public Result query(String sql) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {

@@ -101,6 +101,9 @@ class SqlDifferentialTest {
         multiset("SELECT o.id, c.id FROM orders o RIGHT JOIN customers c ON o.cust = c.id");
         multiset("SELECT o.id, c.id, c.region FROM orders o FULL JOIN customers c ON o.cust = c.id");
         multiset("SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id AND o.qty > 5");
+        // two aggregates of one table joined on a key unique in one: not a self-join of the table's rows (TPC-DS q75)
+        multiset("WITH s AS (SELECT qty, cust, COUNT(*) AS c FROM orders GROUP BY qty, cust) "
+                + "SELECT p.qty, c.qty, c.cust, c.c FROM s c, s p WHERE c.cust = p.cust AND c.qty = 3");
         multiset("SELECT o.id, c.name, r.code FROM orders o JOIN customers c ON o.cust = c.id "
                 + "JOIN regions r ON c.region = r.name WHERE o.qty < 4");
         multiset("SELECT o.id, c.id FROM orders o JOIN customers c ON o.cust = c.id AND o.qty > c.id % 10");

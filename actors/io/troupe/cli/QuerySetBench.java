@@ -2,8 +2,11 @@ package io.troupe.cli;
 
 import io.troupe.actors.api.Troupe;
 import io.troupe.cli.data.Benchmark;
+import io.troupe.cli.data.TpcdsQueries;
 import io.troupe.cli.data.TpchQueries;
+import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.sql.SqlException;
 import io.troupe.operators.table.Table;
 
 import java.io.IOException;
@@ -23,20 +26,61 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code troupe bench --workload tpch}: the 22 TPC-H queries ({@link TpchQueries}) from their SQL text, on Troupe
- * and on DuckDB in the same rounds, over the same tables generated at the scale factor. Each Troupe run plans the
+ * {@code troupe bench --workload tpch} and {@code --workload tpcds}: a benchmark's queries ({@link TpchQueries},
+ * {@link TpcdsQueries}) from their SQL text, on Troupe and on DuckDB in the same rounds, over the same tables
+ * generated at the scale factor. A query that Troupe does not plan (what its SQL does not run yet, a
+ * {@link SqlException}), or that an engine fails on the data (a division by zero at a small scale), is skipped, and
+ * the table says why; it does not stop the bench. A disagreement does. Each Troupe run plans the
  * statement afresh ({@link Troupe#planSql}) and times planning and execution apart; DuckDB's time is its whole
  * statement, as a client sees it (its planning is inside and takes a millisecond or two). After loading, Troupe
  * reads every table's statistics ({@link Troupe#analyze}), untimed, as a user would.
  *
  * <p>Every run of a query must return the same number of rows as DuckDB's first, and a checksum (the sum of every
  * numeric value) within a relative 1e-9 of it: the engines agree on exact decimals, but an AVG is a DOUBLE in
- * DuckDB and rounds in its last digits. Writes DIR/tpch.csv (one line per run) and prints, per query and worker
+ * DuckDB and rounds in its last digits. Writes DIR/ID.csv (one line per run) and prints, per query and worker
  * count, the medians and Troupe/DuckDB, and the geometric mean of those ratios.
  *
  * <p>Not threadsafe; owns its Troupe and its DuckDB connection and closes them.
  */
-final class TpchBench {
+final class QuerySetBench {
+
+    /** A query of a set: its name ({@code q1}) and its SQL text. */
+    record Query(String name, String sql) {
+    }
+
+    /**
+     * A workload: its id ({@code tpch}, the CSV's name), the benchmark whose tables it reads (those its queries
+     * name are generated), and its queries.
+     */
+    record QuerySet(String id, Benchmark benchmark, List<Query> queries) {
+
+        /** The ids of {@link #named}. */
+        static final List<String> IDS = List.of("tpch", "tpcds");
+
+        /** The set called {@code id} (any case), or null. */
+        static QuerySet named(String id) {
+            return switch (id.toLowerCase(Locale.ROOT)) {
+                case "tpch" -> new QuerySet("tpch", Benchmark.TPCH,
+                        TpchQueries.all().stream().map(q -> new Query(q.name(), q.sql())).toList());
+                case "tpcds" -> new QuerySet("tpcds", Benchmark.TPCDS,
+                        TpcdsQueries.all().stream().map(q -> new Query(q.name(), q.sql())).toList());
+                default -> null;
+            };
+        }
+
+        /** This set with only the queries {@code names}, in the set's order; all if none is named. */
+        QuerySet only(List<String> names) {
+            List<String> known = queries.stream().map(Query::name).toList();
+            for (String name : names) {
+                if (!known.contains(name)) {
+                    throw new IllegalArgumentException("unknown query '" + name + "' in --queries (" + id
+                            + " has " + String.join(", ", known) + ")");
+                }
+            }
+            return names.isEmpty() ? this : new QuerySet(id, benchmark,
+                    queries.stream().filter(q -> names.contains(q.name())).toList());
+        }
+    }
 
     /** The CSV's header; one line per timed run. */
     static final String HEADER = "query,engine,workers,run,plan_seconds,seconds,rows,checksum";
@@ -48,6 +92,7 @@ final class TpchBench {
                        long rows, BigDecimal checksum) {
     }
 
+    private final QuerySet set;
     private final double scale;
     private final List<Integer> workerCounts;
     private final int warmups;
@@ -55,8 +100,12 @@ final class TpchBench {
     private final String duckDbUrl;
     private final PrintWriter err;
     private final List<Run> timed = new ArrayList<>();
+    /** The queries skipped, and why. */
+    private final Map<String, String> skipped = new LinkedHashMap<>();
 
-    TpchBench(double scale, List<Integer> workerCounts, int warmups, int runs, String duckDbUrl, PrintWriter err) {
+    QuerySetBench(QuerySet set, double scale, List<Integer> workerCounts, int warmups, int runs, String duckDbUrl,
+                  PrintWriter err) {
+        this.set = set;
         this.scale = scale;
         this.workerCounts = List.copyOf(workerCounts);
         this.warmups = warmups;
@@ -65,37 +114,60 @@ final class TpchBench {
         this.err = err;
     }
 
-    /** Runs the rounds; writes {@code out}/tpch.csv and prints the table to {@code stdout}. */
+    /** Runs the rounds; writes {@code out}/ID.csv and prints the table to {@code stdout}. */
     void run(Path out, PrintWriter stdout) throws Exception {
         long t0 = System.nanoTime();
-        List<Table> tables = GenerateCommand.generateWithProgress(Benchmark.TPCH, scale, List.of(),
+        List<String> names = set.benchmark().tablesNamedIn(set.queries().stream().map(Query::sql).toList());
+        List<Table> tables = GenerateCommand.generateWithProgress(set.benchmark(), scale, names,
                 Runtime.getRuntime().availableProcessors(), err).tables();
-        Rounds.progress(err, "bench", "tpch: SF %s generated in %.2f s", scaleText(), Rounds.seconds(t0));
+        Rounds.progress(err, "bench", "%s: SF %s generated in %.2f s", set.id(), scaleText(), Rounds.seconds(t0));
         try (Troupe troupe = Troupe.start(); Connection duck = DuckDbBenchEngine.connect(duckDbUrl)) {
             long t1 = System.nanoTime();
             for (Table table : tables) {
                 troupe.register(table);
                 troupe.analyze(table.name());
             }
-            Rounds.progress(err, "bench", "tpch: troupe: loaded and analysed in %.2f s", Rounds.seconds(t1));
+            Rounds.progress(err, "bench", "%s: troupe: loaded and analysed in %.2f s", set.id(), Rounds.seconds(t1));
             long t2 = System.nanoTime();
             DuckDbBenchEngine.loadTables(duck, tables);
-            Rounds.progress(err, "bench", "tpch: duckdb: loaded in %.2f s", Rounds.seconds(t2));
-            for (TpchQueries.Query query : TpchQueries.all()) {
-                runQuery(query, troupe, duck);
+            try (Statement s = duck.createStatement()) {
+                // Troupe's / of two integers truncates, as standard SQL's; DuckDB's is a DOUBLE unless told so.
+                s.execute("SET integer_division = true");
+            }
+            Rounds.progress(err, "bench", "%s: duckdb: loaded in %.2f s", set.id(), Rounds.seconds(t2));
+            for (Query query : set.queries()) {
+                if (plans(query, troupe)) {
+                    runQuery(query, troupe, duck);
+                }
             }
         }
-        Path csv = out.resolve("tpch.csv");
+        Path csv = out.resolve(set.id() + ".csv");
         writeCsv(csv);
-        stdout.printf(Locale.ROOT, "troupe bench: tpch SF %s; %d timed runs after %d warm-up(s), engines alternating, "
+        stdout.printf(Locale.ROOT, "troupe bench: %s SF %s; %d timed runs after %d warm-up(s), engines alternating, "
                 + "%d processors; troupe's seconds are execution only, its planning apart (plan); duckdb's the whole "
-                + "statement%n", scaleText(), runs, warmups, Runtime.getRuntime().availableProcessors());
+                + "statement%n", set.id(), scaleText(), runs, warmups, Runtime.getRuntime().availableProcessors());
         stdout.print(table());
         stdout.printf("wrote %s%n", csv);
         stdout.flush();
     }
 
-    private void runQuery(TpchQueries.Query query, Troupe troupe, Connection duck) throws Exception {
+    /** Whether Troupe plans {@code query}; if not, it is skipped, with Troupe's reason. */
+    private boolean plans(Query query, Troupe troupe) {
+        try {
+            troupe.planSql(query.sql());
+            return true;
+        } catch (SqlException e) {
+            skip(query, e.getMessage().lines().findFirst().orElse(""));
+            return false;
+        }
+    }
+
+    private void skip(Query query, String why) {
+        skipped.put(query.name(), why);
+        Rounds.progress(err, "bench", "%s %s: skipped: %s", set.id(), query.name(), why);
+    }
+
+    private void runQuery(Query query, Troupe troupe, Connection duck) throws Exception {
         BenchOutcome[] reference = new BenchOutcome[1];
         List<Rounds.Slot> slots = new ArrayList<>();
         for (int k : workerCounts) {
@@ -112,11 +184,18 @@ final class TpchBench {
                 return TroupeBenchEngine.time(troupe, plan, k);
             }, planSeconds));
         }
-        Rounds.run(slots, warmups, runs, "bench", "tpch " + query.name(), err);
+        try {
+            Rounds.run(slots, warmups, runs, "bench", set.id() + " " + query.name(), err);
+        } catch (SQLException | QueryFailedException e) {
+            // An engine refused the data, as both do a division by zero: the query is skipped, not the bench.
+            String engine = e instanceof SQLException ? "duckdb" : "troupe";
+            skip(query, engine + " failed: " + e.getMessage().lines().findFirst().orElse(""));
+            timed.removeIf(r -> r.query().equals(query.name()));
+        }
     }
 
     /** A run of one engine at {@code k}, checked against the query's first answer and kept when timed. */
-    private Rounds.Slot slot(TpchQueries.Query query, String engine, int k, BenchOutcome[] reference,
+    private Rounds.Slot slot(Query query, String engine, int k, BenchOutcome[] reference,
                              Timed timedRun, double[] planSeconds) {
         return new Rounds.Slot() {
             @Override
@@ -130,10 +209,10 @@ final class TpchBench {
                 if (reference[0] == null) {
                     reference[0] = outcome;
                 } else if (!agree(reference[0], outcome)) {
-                    throw new BenchMismatchException(String.format(Locale.ROOT, "tpch %s: %s with %d workers returned "
-                            + "%d rows, checksum %s, but the first run returned %d rows, checksum %s", query.name(),
-                            engine, k, outcome.rows(), outcome.checksum().toPlainString(), reference[0].rows(),
-                            reference[0].checksum().toPlainString()));
+                    throw new BenchMismatchException(String.format(Locale.ROOT, "%s %s: %s with %d workers returned "
+                            + "%d rows, checksum %s, but the first run returned %d rows, checksum %s", set.id(),
+                            query.name(), engine, k, outcome.rows(), outcome.checksum().toPlainString(),
+                            reference[0].rows(), reference[0].checksum().toPlainString()));
                 }
                 return outcome;
             }
@@ -178,12 +257,19 @@ final class TpchBench {
         Files.write(csv, lines);
     }
 
-    /** Per query and worker count: medians, Troupe/DuckDB; then the geometric mean of the ratios per worker count. */
+    /**
+     * Per query and worker count: medians, Troupe/DuckDB, or why the query was skipped; then the geometric mean of the
+     * ratios per worker count.
+     */
     String table() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-5s %7s %10s %10s %10s %14s%n", "query",
                 "workers", "plan", "troupe", "duckdb", "troupe/duckdb"));
         Map<Integer, List<Double>> ratios = new LinkedHashMap<>();
-        for (TpchQueries.Query q : TpchQueries.all()) {
+        for (Query q : set.queries()) {
+            if (skipped.containsKey(q.name())) {
+                sb.append(String.format(Locale.ROOT, "%-5s skipped: %s%n", q.name(), skipped.get(q.name())));
+                continue;
+            }
             for (int k : workerCounts) {
                 double troupe = median(q.name(), "troupe", k, false);
                 double plan = median(q.name(), "troupe", k, true);
@@ -202,6 +288,10 @@ final class TpchBench {
         }
         ratios.forEach((k, list) -> sb.append(String.format(Locale.ROOT, "geometric mean of troupe/duckdb at %d "
                 + "workers over %d queries: %.2fx%n", k, list.size(), geometricMean(list))));
+        if (!skipped.isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "%d of %d queries skipped%n", skipped.size(),
+                    set.queries().size()));
+        }
         return sb.toString();
     }
 
