@@ -32,9 +32,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The TPC-DS queries as written ({@link TpcdsQueries}) through {@code troupe.sql}, against DuckDB running the same
- * text over the same generated tables (all 24), at the scale factor of {@code -Dtroupe.tpcds.scale}. Each query
- * either returns DuckDB's rows (in DuckDB's order where its ORDER BY orders every row) or, when it is one of
+ * The TPC-DS queries as written ({@link TpcdsQueries}) through {@code troupe.sql} with 2 workers, against DuckDB
+ * running the same text over the same generated tables (those the queries name), at the scale factor of
+ * {@code -Dtroupe.tpcds.scale}; DuckDB divides integers and sorts NULLs as Troupe does. Each query
+ * either returns DuckDB's rows (in DuckDB's order where its ORDER BY leaves no ties, {@link #TIES}), or refuses a
+ * division by zero where DuckDB does, or, when it is one of
  * {@link #UNSUPPORTED}, fails planning with "unsupported in SQL: " and the construct listed: a listed query that
  * starts to run fails the test as surely as an unlisted one that does not. docs/tpcds.md says why for each.
  *
