@@ -9,12 +9,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 import static io.troupe.operators.plan.Expr.sum;
+import static io.troupe.operators.sql.PlanShape.filters;
 import static io.troupe.operators.sql.PlanShape.joins;
 import static io.troupe.operators.sql.PlanShape.scans;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,7 +120,7 @@ class PlanOptimizerTest {
     void shouldOrderTheJoinsUnderAnOuterJoinAndKeepTheOuterJoinAsWritten() throws Exception {
         Plan inner = Plan.scan("stores").as("st")
                 .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")))
-                .filter(col("s.price").gt(lit(new java.math.BigDecimal("400.00"))));
+                .filter(col("s.price").gt(lit(new BigDecimal("400.00"))));
         Plan plan = Plan.scan("days").as("d").join(inner, JoinType.LEFT, col("s.sold_day").eq(col("d.id")))
                 .aggregate(List.of(col("d.yr")), count(col("s.item")).as("n"));
         Plan optimized = troupe.optimize(plan);
@@ -144,14 +146,6 @@ class PlanOptimizerTest {
         check("SELECT st.*, s.* FROM stores st JOIN sales s ON s.store = st.id WHERE st.state LIKE 'T%'", optimized);
     }
 
-    private static List<Plan> filters(Plan plan) {
-        List<Plan> found = new java.util.ArrayList<>();
-        if (plan.label().startsWith("Filter")) {
-            found.add(plan);
-        }
-        plan.children().forEach(c -> found.addAll(filters(c)));
-        return found;
-    }
 
     private static void check(String sql, Plan plan) throws Exception {
         engines.assertSameRows(sql, plan);

@@ -5,7 +5,7 @@ import io.troupe.operators.plan.Plan;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What the planner's tests read of a plan's shape: its hash joins and the tables it scans. */
+/** What the planner's tests read of a plan's shape: its hash joins, its filters and the tables it scans. */
 public final class PlanShape {
 
     private PlanShape() {
@@ -21,7 +21,17 @@ public final class PlanShape {
         return joins;
     }
 
-    /** The tables {@code plan} scans, left to right: the first is where its probe pipeline starts. */
+    /** The filters of {@code plan} (HAVING included), top down. */
+    public static List<Plan> filters(Plan plan) {
+        List<Plan> found = new ArrayList<>();
+        if (plan.label().startsWith("Filter") || plan.label().startsWith("Having")) {
+            found.add(plan);
+        }
+        plan.children().forEach(c -> found.addAll(filters(c)));
+        return found;
+    }
+
+        /** The tables {@code plan} scans, left to right: the first is where its probe pipeline starts. */
     public static List<String> scans(Plan plan) {
         List<String> tables = new ArrayList<>();
         if (plan.label().startsWith("Scan ")) {
