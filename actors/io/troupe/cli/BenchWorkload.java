@@ -34,7 +34,8 @@ public enum BenchWorkload {
         public Plan query() {
             return Plan.scan("t").as("t1")
                     .join(Plan.scan("t").as("t2"), JoinType.INNER, col("t1.i").eq(col("t2.i")))
-                    .aggregate(List.of(), count().as("count"));
+                    .aggregate(List.of(), count().as("count"))
+                    .pin();
         }
     },
 
@@ -44,7 +45,8 @@ public enum BenchWorkload {
         public Plan query() {
             return Plan.scan("pgbench_accounts")
                     .aggregate(List.of(col("aid")), count().as("count"))
-                    .having(col("count").gt(lit(1L)));
+                    .having(col("count").gt(lit(1L)))
+                    .pin();
         }
     },
 
@@ -52,7 +54,7 @@ public enum BenchWorkload {
     W3(TpcdsQuery2.TABLES, TpcdsQuery2.SQL) {
         @Override
         public Plan query() {
-            return TpcdsQuery2.plan();
+            return TpcdsQuery2.plan().pin();
         }
     },
 
@@ -60,7 +62,7 @@ public enum BenchWorkload {
     STAR(TpcdsStarQuery.TABLES, TpcdsStarQuery.SQL) {
         @Override
         public Plan query() {
-            return TpcdsStarQuery.plan();
+            return TpcdsStarQuery.plan().pin();
         }
 
         @Override
@@ -151,7 +153,10 @@ public enum BenchWorkload {
         return sql;
     }
 
-    /** The query timed, as a Troupe plan. */
+    /**
+     * The query timed, as a Troupe plan ordered by hand and {@link Plan#pin pinned}: the lessons' benchmarks measure
+     * the executor on that plan, and engine {@code troupe-optimized} times the optimizer's plan beside it.
+     */
     public abstract Plan query();
 
     /**

@@ -300,8 +300,10 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      *
      * @param joinOrderLimit {@code troupe.sql.join-order-limit}: how long one statement's joins may take to
      *                       order by cost before they run as written
+     * @param optimizePlans  {@code troupe.sql.optimize-plans}: whether plans built with the Java API are optimized as
+     *                       SQL statements are before they run (except their pinned parts)
      */
-    public record Sql(Duration joinOrderLimit) {
+    public record Sql(Duration joinOrderLimit, boolean optimizePlans) {
         public Sql {
             if (joinOrderLimit == null || joinOrderLimit.isNegative()) {
                 throw new IllegalArgumentException("troupe.sql.join-order-limit must be 0 or more, got "
@@ -421,7 +423,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Metrics(c.getBoolean("metrics.jmx")),
                     new Spread(parseEnum(JoinDistribution.class, c, "spread.join"),
                             integer(c, "spread.broadcast-max-rows")),
-                    new Sql(c.getDuration("sql.join-order-limit")));
+                    new Sql(c.getDuration("sql.join-order-limit"), c.getBoolean("sql.optimize-plans")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
@@ -470,6 +472,11 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
     public TroupeSettings withSql(Sql newSql) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
                 spread, newSql);
+    }
+
+    /** These settings with {@code troupe.sql.optimize-plans} {@code on} or off (every plan runs as written). */
+    public TroupeSettings withOptimizePlans(boolean on) {
+        return withSql(new Sql(sql.joinOrderLimit(), on));
     }
 
     public TroupeSettings withSpread(Spread newSpread) {

@@ -287,7 +287,7 @@ public final class Troupe implements AutoCloseable {
     public RunningQuery submit(Plan plan, QueryOptions options) {
         notNull(plan, "Troupe.submit", "plan");
         notNull(options, "Troupe.submit", "options");
-        return submit(compile(plan), options, null);
+        return submit(compile(new PlanCompiler(catalog, settings), runnable(plan)), options, null);
     }
 
     /**
@@ -302,8 +302,9 @@ public final class Troupe implements AutoCloseable {
     public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
         notNull(plan, "Troupe.explainAnalyze", "plan");
         notNull(options, "Troupe.explainAnalyze", "options");
+        Plan runnable = runnable(plan);
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
-        PlanCompiler.CompiledQuery query = compile(compiler, plan);
+        PlanCompiler.CompiledQuery query = compile(compiler, runnable);
         int workers = workers(options);
         if (workers > 0) {
             runtime(); // started before the clock: its start is no part of the query's time
@@ -312,7 +313,7 @@ public final class Troupe implements AutoCloseable {
         long start = System.nanoTime();
         QueryResult result = submit(query, options, profiler).await();
         long elapsed = System.nanoTime() - start;
-        return profiler.profile(plan, query, compiler, workers, elapsed, result);
+        return profiler.profile(runnable, query, compiler, workers, elapsed, result);
     }
 
     /**
@@ -326,7 +327,7 @@ public final class Troupe implements AutoCloseable {
     public QueryStream stream(Plan plan, QueryOptions options) {
         notNull(plan, "Troupe.stream", "plan");
         notNull(options, "Troupe.stream", "options");
-        return stream(compile(plan), options, null);
+        return stream(compile(new PlanCompiler(catalog, settings), runnable(plan)), options, null);
     }
 
     /**
@@ -343,7 +344,8 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.submitPart", "plan");
         notNull(options, "Troupe.submitPart", "options");
         notNull(links, "Troupe.submitPart", "links");
-        return submit(compilePart(new PlanCompiler(catalog, settings, true), plan, links, true), options, null, links);
+        return submit(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links, true), options,
+                null, links);
     }
 
     /**
@@ -359,8 +361,9 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.analyzePart", "plan");
         notNull(options, "Troupe.analyzePart", "options");
         notNull(links, "Troupe.analyzePart", "links");
+        Plan runnable = plan.unpinned();
         PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
-        PlanCompiler.CompiledQuery query = compilePart(compiler, plan, links, true);
+        PlanCompiler.CompiledQuery query = compilePart(compiler, runnable, links, true);
         int workers = Math.max(1, workers(options));
         runtime(); // started before the clock: its start is no part of the query's time
         CountingNodeLinks counted = new CountingNodeLinks(links);
@@ -368,7 +371,7 @@ public final class Troupe implements AutoCloseable {
         long start = System.nanoTime();
         RunningQuery running = submit(query, options, profiler, counted);
         CompletableFuture<PartProfile> profile = running.result().thenApply(result -> {
-            QueryProfile part = profiler.profilePart(plan, query, compiler, workers, System.nanoTime() - start, result);
+            QueryProfile part = profiler.profilePart(runnable, query, compiler, workers, System.nanoTime() - start, result);
             SpreadPlan spread = SpreadPlan.of(query.pipelines(), query.fragments());
             List<PartProfile.Drawn> traffic = new ArrayList<>();
             for (int pipeline : counted.pipelines()) {
@@ -394,7 +397,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.streamPart", "plan");
         notNull(options, "Troupe.streamPart", "options");
         notNull(links, "Troupe.streamPart", "links");
-        return stream(compilePart(new PlanCompiler(catalog, settings, true), plan, links,
+        return stream(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links,
                 links.self() == SpreadPlan.COORDINATOR), options, null, links);
     }
 
@@ -614,13 +617,19 @@ public final class Troupe implements AutoCloseable {
         return new QueryResult(query.schema(), ctx.lookup(query.result()).batches());
     }
 
-    private PlanCompiler.CompiledQuery compile(Plan plan) {
-        return compile(new PlanCompiler(catalog, settings), plan);
-    }
-
     private PlanCompiler.CompiledQuery compile(PlanCompiler compiler, Plan plan) {
         checkOpen();
         return compiler.compile(plan);
+    }
+
+    /**
+     * The plan that runs for {@code plan} in this JVM: {@link #optimize optimized} unless
+     * {@code troupe.sql.optimize-plans} is off, without its pins either way. A node's part of a spread query
+     * ({@link #submitPart}) runs as given instead, unpinned: every node must compile the same plan, and each one's
+     * statistics would be of its own share of the tables.
+     */
+    private Plan runnable(Plan plan) {
+        return (settings.sql().optimizePlans() ? optimize(plan) : plan).unpinned();
     }
 
     /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */
@@ -692,8 +701,10 @@ public final class Troupe implements AutoCloseable {
      * {@code plan}, built with the Java API, optimized as a SQL statement is ({@link PlanOptimizer}): in each tree of
      * inner joins and filters over table scans, the filters pushed down to the scans and the joins ordered and
      * their build sides chosen by the tables' statistics, within {@code troupe.sql.join-order-limit}; the same
-     * rows, columns and column names. The rest of the plan, and a region whose conditions use what the optimizer
-     * does not carry, stay as written. Runs nothing.
+     * rows, columns and column names. The rest of the plan, its pinned subplans ({@link Plan#pin}) and a region
+     * whose conditions use what the optimizer does not carry stay as written; the regions it planned come back
+     * pinned, so that running the result plans nothing again. What {@link #execute}, {@link #submit},
+     * {@link #stream} and the EXPLAINs do first, unless {@code troupe.sql.optimize-plans} is off. Runs nothing.
      *
      * @throws io.troupe.operators.plan.PlanException when the plan is not valid over this Troupe's tables
      */
@@ -741,7 +752,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.explain", "plan");
         notNull(options, "Troupe.explain", "options");
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
-        return compiler.explain(compile(compiler, plan), workers(options));
+        return compiler.explain(compile(compiler, runnable(plan)), workers(options));
     }
 
     /**
@@ -761,7 +772,7 @@ public final class Troupe implements AutoCloseable {
                     + ": explain(plan, options) draws it on one");
         }
         PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
-        PlanCompiler.CompiledQuery query = compile(compiler, plan);
+        PlanCompiler.CompiledQuery query = compile(compiler, plan.unpinned());
         return compiler.explainSpread(query, SpreadPlan.of(query.pipelines(), query.fragments()), nodes,
                 Math.max(1, workers(options)));
     }

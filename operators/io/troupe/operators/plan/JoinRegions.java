@@ -16,7 +16,8 @@ import static io.troupe.operators.Arguments.notNull;
  * filter and join condition in it is a predicate over its scans' rows together, so the planner may place each
  * predicate and order the joins as it likes, as long as the region's output has the same columns in the same
  * order. A join over anything else (an aggregate, a projection, an outer join) runs as written; regions inside
- * its inputs are still found. Shared subplans ({@link Plan#share}) are left as they are.
+ * its inputs are still found. Shared subplans ({@link Plan#share}) are left as they are, and so is a pinned
+ * subplan ({@link Plan#pin}).
  *
  * <p>{@link #rewrite} walks the plan top down and hands each largest region to an {@link Orderer}, which returns
  * its plan or null to keep it as written; the rest of the plan is rebuilt around them. Where every row of a region
@@ -69,6 +70,9 @@ public final class JoinRegions {
         Set<Plan> narrowable = Collections.newSetFromMap(new IdentityHashMap<>());
         walk(plan, false, named, narrowable);
         return new ParameterBinding(List.of(), node -> {
+            if (node instanceof PinnedNode) {
+                return node;
+            }
             Node region = hasJoin(node) ? region(node) : null;
             return region == null ? null : orderer.order(region, narrowable.contains(node) ? named : null);
         }).plan(plan);

@@ -187,6 +187,23 @@ public abstract class Plan {
     }
 
     /**
+     * This plan to run as written: the optimizer ({@code troupe.sql.optimize-plans}, on by default) moves no filter
+     * into it and orders none of its joins, nor the joins it takes part in; the rest of the plan is optimized as
+     * usual. A plan that fixes its join order and build sides on purpose (a benchmark of one join's shape, a plan
+     * tuned by hand) pins itself. What a planner planned comes pinned: SQL's plans, and each join region of
+     * {@code Troupe.optimize}'s. Costs nothing at run time: a query drops its pins before it compiles
+     * ({@link #unpinned}); {@link #explain(Catalog)} of the plan itself shows each as a {@code Pinned} line.
+     */
+    public final Plan pin() {
+        return this instanceof PinnedNode ? this : new PinnedNode(this);
+    }
+
+    /** This plan without its pins ({@link #pin}): what runs when the optimizer is off. */
+    public final Plan unpinned() {
+        return PinnedNode.strip(this);
+    }
+
+    /**
      * This plan with the value of each {@link Parameter} in its place: parameter {@code ?i} becomes
      * {@code values.get(i - 1)}. What a prepared statement does with each execution's values; nothing is
      * planned again. The caller gives each value the parameter's type.

@@ -158,8 +158,9 @@ public final class PlanParser {
                     plan = plan.distinct();
                     ordered = false;
                 }
+                case "pin" -> plan = plan.pin();
                 default -> throw error(step, "expected a step (as, filter, project, join, aggregate, having, window, "
-                        + "sort, limit, union all, distinct) but found " + step.describe());
+                        + "sort, limit, union all, distinct, pin) but found " + step.describe());
             }
         }
         return new ParsedPlan(plan, ordered);

@@ -53,7 +53,8 @@ public final class PlanSerializer extends Serializer<Plan> {
         DISTINCT(11, DistinctNode.class, 1),
         CTE_SCAN(12, CteScanNode.class, 0),
         WINDOW(13, WindowNode.class, 1),
-        VALUES(14, ValuesNode.class, 0);
+        VALUES(14, ValuesNode.class, 0),
+        PINNED(15, PinnedNode.class, 1);
 
         final int tag;
         final Class<? extends Plan> type;
@@ -145,7 +146,7 @@ public final class PlanSerializer extends Serializer<Plan> {
                 out.writeVarLong(n.count(), false);
                 out.writeVarLong(n.offset(), false);
             }
-            case UNION_ALL, DISTINCT -> {
+            case UNION_ALL, DISTINCT, PINNED -> {
                 // No fields: the children say it all.
             }
             case CTE_SCAN -> {
@@ -239,6 +240,7 @@ public final class PlanSerializer extends Serializer<Plan> {
                 yield new UnionAllNode(left, read(kryo, in, Plan.class));
             }
             case DISTINCT -> new DistinctNode(read(kryo, in, Plan.class));
+            case PINNED -> new PinnedNode(read(kryo, in, Plan.class));
             case CTE_SCAN -> {
                 CteNode cte = readShared(kryo, in);
                 yield new CteScanNode(cte, in.readString());

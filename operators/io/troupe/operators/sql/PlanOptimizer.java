@@ -58,7 +58,8 @@ import static io.troupe.operators.Arguments.notNull;
  * statistics, and {@link RelLowering} turns the result back into plan nodes over the region's own scans, with
  * its columns in their written order and names. Where the region's columns reach a projection or an aggregate
  * ({@link JoinRegions}), each scan keeps only the columns that the plan's expressions name (a projection over it),
- * as SQL's column trimming does. The rest of the plan is kept as written.
+ * as SQL's column trimming does. The rest of the plan is kept as written, and so is a pinned subplan
+ * ({@link Plan#pin}); each region it planned comes back pinned.
  *
  * <p>A condition that uses what this translation does not carry over to Calcite (it carries comparisons, AND, OR,
  * NOT, IS [NOT] NULL, IN, BETWEEN and +, -, * over columns and typed literals) stays where it was written, and so
@@ -90,7 +91,8 @@ public final class PlanOptimizer {
     }
 
     /**
-     * {@code plan} with its join regions ordered; the same rows, columns and names.
+     * {@code plan} with its join regions ordered and pinned, so that optimizing it again plans nothing; its pinned
+     * subplans as written; the same rows, columns and names.
      *
      * @throws io.troupe.operators.plan.PlanException when the plan is not valid over the catalog
      */
@@ -124,7 +126,7 @@ public final class PlanOptimizer {
         RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
         try {
             return new RelLowering(translation.leaves).lowerRegion(ordered,
-                    fields.stream().map(Field::qualifiedName).toList());
+                    fields.stream().map(Field::qualifiedName).toList()).pin();
         } catch (UnsupportedSqlException e) {
             return null;
         }

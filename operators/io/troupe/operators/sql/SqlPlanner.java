@@ -141,7 +141,8 @@ public final class SqlPlanner {
     }
 
     /**
-     * The plan of one SELECT statement; its output columns are named as the statement names them.
+     * The plan of one SELECT statement, {@link Plan#pin pinned}; its output columns are named as the statement names
+     * them.
      *
      * @throws SqlException when the statement is not valid SQL over the catalog, uses what Troupe does not run,
      *                      or has parameters ({@code ?}: {@link #prepare} it)
@@ -179,7 +180,8 @@ public final class SqlPlanner {
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
             RelLowering lowering = new RelLowering();
-            Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames());
+            // Pinned: optimized here already, it runs as planned (troupe.sql.optimize-plans is for Java plans).
+            Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames()).pin();
             return new PreparedPlan(sql, plan, parameterCount(parsed), lowering.parameters());
         } catch (SqlParseException e) {
             throw errors.syntax(e);

@@ -117,7 +117,7 @@ class OptimizedPlansDifferentialTest {
         try {
             optimized = t.optimize(c.plan());
             assertEquals(c.plan().validate(t.catalog()), optimized.validate(t.catalog()), "the output schema");
-            if (!t.explain(optimized).equals(t.explain(c.plan()))) {
+            if (!optimized.unpinned().explain(t.catalog()).equals(c.plan().explain(t.catalog()))) {
                 CHANGED.incrementAndGet();
             }
             Plan run = optimized;

@@ -88,8 +88,9 @@ class JoinSpillCasesTest {
         return start(budget, chunk, new TroupeSettings.Spill(spill, spillDirectory.toString(), 1L << 34));
     }
 
+    /** Plans as written: each case spills the build side it names. */
     private static Troupe start(long budget, int chunk, TroupeSettings.Spill spill) {
-        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(512)
+        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(512).withOptimizePlans(false)
                 .withMemory(new TroupeSettings.Memory(chunk, 0, budget)).withSpill(spill));
         tables.forEach(troupe::register);
         return troupe;

@@ -37,7 +37,8 @@ class QueryMemoryReleaseTest {
     }
 
     private static Troupe start(long preallocate, long budget, TroupeSettings.Spill spill) {
-        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(256)
+        // Plans as written: each test's hash table is the side it wrote.
+        Troupe troupe = Troupe.start(TroupeSettings.load().withBatchSize(256).withOptimizePlans(false)
                 .withMemory(new TroupeSettings.Memory(CHUNK, preallocate, budget)).withSpill(spill));
         // 5000 build rows in chunks of 100: more than one join chunk (4096 INT32-keyed rows at 32 KiB).
         TableBuilder facts = new TableBuilder("facts", Schema.of(Field.of("id", DataType.INT64),

@@ -99,6 +99,7 @@ class PlanParserTest {
         assertFalse(PlanParser.parse("series x 1 3 | union all (series y -1 0)", 1, "t.test").ordered());
         assertTrue(PlanParser.parse("scan t | sort a | project a | limit 1", 1, "t.test").ordered());
         assertEquals("Alias s", PlanParser.parse("(scan t | project a) as s", 1, "t.test").plan().label());
+        assertEquals("Pinned", PlanParser.parse("scan t | join scan u on t.a = u.a | pin", 1, "t.test").plan().label());
     }
 
     @Test

@@ -82,7 +82,7 @@ public final class PlanShapes {
             return List.of(n.name());
         } else if (p instanceof ValuesNode n) {
             return List.of(String.valueOf(n.columns()), String.valueOf(n.types()), String.valueOf(n.rows()));
-        } else if (p instanceof UnionAllNode || p instanceof DistinctNode) {
+        } else if (p instanceof UnionAllNode || p instanceof DistinctNode || p instanceof PinnedNode) {
             return List.of();
         }
         throw new AssertionError("PlanShapes does not know " + p.getClass());

@@ -155,7 +155,7 @@ class PlanWireTest {
                 .join(nested.as("k1"), JoinType.LEFT, col("c1.i").eq(col("k1.k")).and(col("c1.s").eq(col("k1.w"))))
                 .join(nested.as("k2"), JoinType.RIGHT, col("c1.i").eq(col("k2.k")))
                 .join(distinctCount.as("dc"), JoinType.FULL, col("c1.b").eq(col("dc.b")))
-                .join(Plan.scan("t").as("t2"), JoinType.SEMI, col("c1.i").eq(col("t2.i")))
+                .join(Plan.scan("t").as("t2").pin(), JoinType.SEMI, col("c1.i").eq(col("t2.i")))
                 .join(Plan.series("v", -3, 40).as("sr"), JoinType.ANTI, col("c1.l").eq(col("sr.v")))
                 .join(Plan.values(List.of("vk", "vs"), List.of(DataType.INT32, DataType.VARCHAR),
                         List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),

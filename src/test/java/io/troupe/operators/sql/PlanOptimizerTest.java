@@ -1,6 +1,8 @@
 package io.troupe.operators.sql;
 
 import io.troupe.actors.api.Troupe;
+import io.troupe.config.TroupeSettings;
+import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 
@@ -146,6 +148,59 @@ class PlanOptimizerTest {
         check("SELECT st.*, s.* FROM stores st JOIN sales s ON s.store = st.id WHERE st.state LIKE 'T%'", optimized);
     }
 
+    @Test
+    void shouldLeaveAPinnedSubplanAndTheJoinsItTakesPartInAsWritten() throws Exception {
+        // Written with sales, the larger table, as the hash table: the optimizer builds stores instead.
+        Plan region = Plan.scan("stores").as("st")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")));
+        Expr expensive = col("s.price").gt(lit(new BigDecimal("400.00")));
+        assertEquals(List.of("sales", "stores"), scans(joins(troupe.optimize(region.filter(expensive))).get(0)));
+
+        Plan pinned = troupe.optimize(region.pin().filter(expensive));
+        assertEquals(List.of("stores", "sales"), scans(joins(pinned).get(0)), () -> troupe.explain(pinned));
+        assertTrue(pinned.label().startsWith("Filter (s.price >"), () -> troupe.explain(pinned));
+
+        // A join over a pinned subplan runs as written; a region beside it is still optimized.
+        Plan beside = Plan.scan("items").as("i")
+                .join(Plan.scan("sales").as("s2"), JoinType.INNER, col("s2.item").eq(col("i.id")));
+        Plan plan = Plan.scan("days").as("d").join(region.pin(), JoinType.INNER, col("s.sold_day").eq(col("d.id")))
+                .join(beside, JoinType.LEFT, col("i.id").eq(col("s.item")))
+                .filter(col("d.yr").eq(lit(2000)));
+        Plan optimized = troupe.optimize(plan);
+        List<Plan> joins = joins(optimized);
+        assertEquals(List.of("days", "stores", "sales"), scans(joins.get(1)), () -> troupe.explain(optimized));
+        assertEquals(List.of("stores", "sales"), scans(joins.get(2)), () -> troupe.explain(optimized));
+        assertEquals(List.of("sales", "items"), scans(joins.get(3)), () -> troupe.explain(optimized));
+        assertTrue(optimized.label().startsWith("Filter (d.yr ="), () -> troupe.explain(optimized));
+        assertEquals(optimized.explain(troupe.catalog()), troupe.optimize(optimized).explain(troupe.catalog()));
+        check("SELECT * FROM days d JOIN stores st JOIN sales s ON s.store = st.id ON s.sold_day = d.id "
+                + "LEFT JOIN (items i JOIN sales s2 ON s2.item = i.id) ON i.id = s.item WHERE d.yr = 2000", optimized);
+    }
+
+    @Test
+    void shouldRunTheOptimizedPlanUnlessTheSettingIsOffAndSqlsPlansAsPlanned() throws Exception {
+        String optimized = troupe.explain(STAR);
+        assertEquals(troupe.explain(troupe.optimize(STAR)), optimized);
+        assertTrue(!optimized.contains("Pinned"), optimized);
+
+        try (Troupe asWritten = Troupe.start(TroupeSettings.load().withOptimizePlans(false))) {
+            StarTables.generate(7).forEach(asWritten::register);
+            String explain = asWritten.explain(STAR);
+            assertEquals(List.of("days", "items", "sales", "stores"), scans(STAR), explain);
+            assertTrue(explain.indexOf("Scan days AS d") < explain.indexOf("Scan items AS i")
+                    && explain.indexOf("Scan items AS i") < explain.indexOf("Scan sales AS s"), explain);
+            assertTrue(explain.contains("->  Filter ((d.yr = 2000) AND"), explain);
+            assertTrue(!optimized.contains("->  Filter ((d.yr = 2000) AND"), optimized);
+            assertEquals(sorted(troupe.execute(STAR).rows()), sorted(asWritten.execute(STAR).rows()));
+        }
+
+        Plan sql = troupe.planSql(STAR_SQL);
+        assertEquals(sql.explain(troupe.catalog()), troupe.optimize(sql).explain(troupe.catalog()));
+    }
+
+    private static List<String> sorted(List<?> rows) {
+        return rows.stream().map(String::valueOf).sorted().toList();
+    }
 
     private static void check(String sql, Plan plan) throws Exception {
         engines.assertSameRows(sql, plan);
