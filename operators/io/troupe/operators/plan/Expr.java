@@ -182,6 +182,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return Call.of(Function.LIKE, this, lit(notNull(pattern, "Expr.like", "pattern")));
     }
 
+    /** {@code this || other}: the two strings one after the other; NULL when either is NULL (SQL's operator). */
+    default Expr concatenate(Expr other) {
+        return Call.of(Function.CONCAT, this, other);
+    }
+
     default Expr cast(DataType type) {
         return new Call(Function.CAST, List.of(this), notNull(type, "Expr.cast", "type"));
     }
@@ -195,6 +200,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
     /** {@code substring(value FROM start FOR length)}, start counting from 1, in characters. */
     static Expr substring(Expr value, int start, int length) {
         return Call.of(Function.SUBSTRING, value, lit(start), lit(length));
+    }
+
+    /** {@code concat(values...)}: the strings one after the other, NULLs skipped (never NULL, as in DuckDB). */
+    static Expr concat(Expr... values) {
+        return new Call(Function.CONCAT_FUNCTION, Arrays.asList(noNulls(values, "Expr.concat", "values")), null);
     }
 
     static Expr upper(Expr value) {

@@ -219,6 +219,10 @@ class SqlDifferentialTest {
         multiset("SELECT status, qty FROM orders EXCEPT SELECT status, qty FROM orders WHERE amount > 500");
         // PostgreSQL's and DuckDB's spellings: length, substr, ifnull
         multiset("SELECT id, LENGTH(name), SUBSTR(name, 2, 3), IFNULL(region, 'none') FROM customers");
+        // string concatenation: || is NULL where an operand is, concat skips NULLs (DuckDB's and PostgreSQL's)
+        multiset("SELECT c.id, o.id, name || '/' || region, concat(region, ', ', name), concat(region, status) "
+                + "FROM customers c LEFT JOIN orders o ON o.cust = c.id");
+        multiset("SELECT concat('store', region) AS r, COUNT(*) FROM customers WHERE name || 'x' LIKE '%1x' GROUP BY 1");
         // DISTINCT inside sum, avg, min, max (and beside count(DISTINCT) and plain calls)
         multiset("SELECT status, SUM(DISTINCT qty), AVG(DISTINCT qty), COUNT(*), MAX(DISTINCT cust) FROM orders "
                 + "GROUP BY status");

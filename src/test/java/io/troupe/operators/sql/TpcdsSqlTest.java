@@ -58,16 +58,12 @@ class TpcdsSqlTest {
 
     /** The queries Troupe's SQL does not run yet, and the start of what its error names (docs/tpcds.md). */
     static final Map<String, String> UNSUPPORTED = Map.of(
-            "q5", "function or operator CONCAT",
             "q6", "aggregate function SINGLE_VALUE",
             "q14b", "aggregate function SINGLE_VALUE",
             "q17", "aggregate function STDDEV_SAMP",
             "q39a", "aggregate function STDDEV_SAMP",
             "q39b", "aggregate function STDDEV_SAMP",
-            "q54", "aggregate function SINGLE_VALUE",
-            "q66", "function or operator CONCAT",
-            "q80", "function or operator CONCAT",
-            "q84", "function or operator CONCAT");
+            "q54", "aggregate function SINGLE_VALUE");
 
     /**
      * The queries whose ORDER BY leaves ties at SF 1 or below (q77's ROLLUP makes a NULL id beside the data's NULL
