@@ -311,6 +311,34 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return new AggregateCall(AggregateFunction.AVG, value, false);
     }
 
+    /** The sample variance of the non-NULL values, a DOUBLE: NULL for fewer than two. */
+    static Expr varSamp(Expr value) {
+        return new AggregateCall(AggregateFunction.VAR_SAMP, value, false);
+    }
+
+    /** The population variance of the non-NULL values, a DOUBLE: NULL for none. */
+    static Expr varPop(Expr value) {
+        return new AggregateCall(AggregateFunction.VAR_POP, value, false);
+    }
+
+    /** The square root of {@link #varSamp}. */
+    static Expr stddevSamp(Expr value) {
+        return new AggregateCall(AggregateFunction.STDDEV_SAMP, value, false);
+    }
+
+    /** The square root of {@link #varPop}. */
+    static Expr stddevPop(Expr value) {
+        return new AggregateCall(AggregateFunction.STDDEV_POP, value, false);
+    }
+
+    /**
+     * The value of the group's one row, NULL without rows; a group of two rows or more fails the query with "more
+     * than one row returned by a subquery used as an expression" (what a scalar subquery must be).
+     */
+    static Expr singleValue(Expr value) {
+        return new AggregateCall(AggregateFunction.SINGLE_VALUE, value, false);
+    }
+
     // ------------------------------------------------------------------ window functions (Plan.window)
 
     /** 1, 2, 3 ... in the partition's order. */

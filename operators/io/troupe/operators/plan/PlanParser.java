@@ -46,11 +46,13 @@ public final class PlanParser {
     private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti",
             "right_semi", "right_anti");
     private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
-    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg", "var_samp", "var_pop",
+            "stddev_samp", "stddev_pop", "single_value");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
     private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, add_days, "
-            + "add_months, coalesce, concat, count, sum, min, max, avg";
+            + "add_months, coalesce, concat, count, sum, min, max, avg, var_samp, var_pop, stddev_samp, stddev_pop, "
+            + "single_value";
 
     private final String source;
     private final List<Token> tokens;
@@ -699,7 +701,12 @@ public final class PlanParser {
             case "sum" -> Expr.sum(arg);
             case "min" -> Expr.min(arg);
             case "max" -> Expr.max(arg);
-            default -> Expr.avg(arg);
+            case "avg" -> Expr.avg(arg);
+            case "var_samp" -> Expr.varSamp(arg);
+            case "var_pop" -> Expr.varPop(arg);
+            case "stddev_samp" -> Expr.stddevSamp(arg);
+            case "stddev_pop" -> Expr.stddevPop(arg);
+            default -> Expr.singleValue(arg);
         };
     }
 

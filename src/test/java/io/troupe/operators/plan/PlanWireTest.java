@@ -145,9 +145,12 @@ class PlanWireTest {
                         lastValue(col("dec")).over(WindowFrame.rows(0, 3)).as("w16"));
         Plan grouped = windowed
                 .aggregate(List.of(col("s")), count().as("n"), count(col("i")).as("ni"), sum(col("big")).as("sb"),
-                        min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"))
+                        min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"),
+                        Expr.varSamp(col("big")).as("vs"), Expr.varPop(col("dec")).as("vp"),
+                        Expr.stddevSamp(col("dbl")).as("ss"), Expr.stddevPop(col("i")).as("sp"))
                 .having(col("n").gt(lit(0L)));
         Plan distinctCount = Plan.scan("t").aggregate(List.of(col("b")), countDistinct(col("i")).as("di"));
+        Plan single = Plan.series("one", 1, 1).aggregate(List.of(), Expr.singleValue(col("one")).as("sv"));
         // Each series value but -5..-1 probes the chain, which keeps its rows some value matched.
         Plan probes = Plan.series("rs", -5, 5).as("rs").join(Plan.series("ra", -100, 100).as("ra"), JoinType.RIGHT_ANTI,
                 col("rs.rs").eq(col("ra.ra")).and(col("rs.rs").lt(lit(0L))));
@@ -161,7 +164,8 @@ class PlanWireTest {
                 .join(Plan.values(List.of("vk", "vs"), List.of(DataType.INT32, DataType.VARCHAR),
                         List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),
                                 List.of(new Literal(null, DataType.INT32), new Literal(null, DataType.VARCHAR))))
-                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")));
+                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")))
+                .join(single.as("sg"), JoinType.LEFT, col("c1.l").eq(col("sg.sv")));
         Plan joins = probes.join(chain, JoinType.RIGHT_SEMI, col("ra.ra").eq(col("c1.i").cast(DataType.INT64))
                         .and(col("ra.ra").plus(col("c1.l")).ge(lit(0L))))
                 .project(col("g.s"), col("g.n"), col("c1.i"), col("k2.w"), col("dc.di"), col("g.ma"));
