@@ -172,7 +172,7 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getStringFunctions() {
-        return "CHAR_LENGTH,LOWER,SUBSTRING,UPPER";
+        return "CHAR_LENGTH,CONCAT,LOWER,SUBSTRING,UPPER";
     }
 
     @Override

@@ -45,6 +45,13 @@ abstract class AggregateState {
         if (f == AggregateFunction.SUM || f == AggregateFunction.AVG) {
             return arg == TypeId.FLOAT64 ? new DoubleSumState(spec) : new LongSumState(spec);
         }
+        if (f == AggregateFunction.VAR_SAMP || f == AggregateFunction.VAR_POP || f == AggregateFunction.STDDEV_SAMP
+                || f == AggregateFunction.STDDEV_POP) {
+            return new VarianceState(spec);
+        }
+        if (f == AggregateFunction.SINGLE_VALUE) {
+            return new SingleValueState(spec);
+        }
         if (arg == TypeId.FLOAT64) {
             return new DoubleMinMaxState(spec);
         }

@@ -23,13 +23,13 @@ public final class AggregateTypes {
                 case FLOAT64 -> DataType.FLOAT64;
                 default -> throw unsupported(function, argument);
             };
-            case AVG -> {
+            case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP -> {
                 if (!argument.isNumeric()) {
                     throw unsupported(function, argument);
                 }
                 yield DataType.FLOAT64;
             }
-            case MIN, MAX -> argument;
+            case MIN, MAX, SINGLE_VALUE -> argument;
         };
     }
 

@@ -108,7 +108,7 @@ final class DoubleSumState extends AggregateState {
             }
         }
         DoubleVector vector = new DoubleVector(out);
-        vector.setValidity(Inputs.validityOfCounts(counts, from, count));
+        vector.setValidity(Inputs.validityOfCounts(counts, from, count, 1));
         return vector;
     }
 }

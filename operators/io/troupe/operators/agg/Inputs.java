@@ -147,11 +147,11 @@ final class Inputs {
         return bits;
     }
 
-    /** As {@link #validity(byte[], int, int)}, valid where {@code counts[g] > 0}. */
-    static long[] validityOfCounts(long[] counts, int from, int count) {
+    /** As {@link #validity(byte[], int, int)}, valid where {@code counts[g] >= least}. */
+    static long[] validityOfCounts(long[] counts, int from, int count, long least) {
         long[] bits = null;
         for (int k = 0; k < count; k++) {
-            if (counts[from + k] == 0) {
+            if (counts[from + k] < least) {
                 if (bits == null) {
                     bits = Validity.allValid(count);
                 }

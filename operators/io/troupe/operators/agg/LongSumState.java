@@ -169,7 +169,7 @@ final class LongSumState extends AggregateState {
         } else {
             out = new LongVector(spec.resultType(), Arrays.copyOfRange(sums, from, from + count));
         }
-        out.setValidity(Inputs.validityOfCounts(counts, from, count));
+        out.setValidity(Inputs.validityOfCounts(counts, from, count, 1));
         return out;
     }
 }

@@ -1,6 +1,6 @@
 /**
- * Hash aggregation: GROUP BY with count, count(DISTINCT), sum, min, max and avg, and DISTINCT
- * (every column a key, no aggregates).
+ * Hash aggregation: GROUP BY with count, count(DISTINCT), sum, min, max, avg, the variances and standard
+ * deviations, and single_value, and DISTINCT (every column a key, no aggregates).
  *
  * <h2>Parallelism</h2>
  * The phases of one execution, marked "all" (every worker) or "one" (a single thread):

@@ -51,7 +51,11 @@ public enum Function {
      * args: date, months (INT32 or INT64): that many months later, the day clamped to the month's last
      * (2024-01-31 plus one month is 2024-02-29), as SQL, DuckDB and PostgreSQL add a month interval
      */
-    ADD_MONTHS("add_months", false);
+    ADD_MONTHS("add_months", false),
+    /** args: two VARCHARs: {@code a || b}, NULL when either is NULL */
+    CONCAT("||", true),
+    /** args: one or more VARCHARs: {@code concat(a, ...)}, NULL arguments skipped, so never NULL (as DuckDB) */
+    CONCAT_FUNCTION("concat", false);
 
     private final String symbol;
     private final boolean infix;

@@ -32,6 +32,7 @@ import java.util.List;
  *   <li>substring, length count code points; substring follows DuckDB for start &lt;= 0 and for
  *       negative lengths; length is INT64 (as DuckDB).</li>
  *   <li>round(x, d) halves away from zero; {@link Round} has the types.</li>
+ *   <li>{@code a || b} is NULL where either is; {@code concat(...)} skips NULLs ({@link Concatenation}).</li>
  * </ul>
  *
  * <h2>Where Troupe differs from DuckDB, on purpose</h2>
@@ -94,6 +95,7 @@ public final class Functions {
             case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> DatePart.bind(function, args.get(0), text);
             case ROUND -> Round.bind(args.get(0), args.get(1), text);
             case ADD_DAYS, ADD_MONTHS -> DateShift.bind(function, args.get(0), args.get(1), text);
+            case CONCAT, CONCAT_FUNCTION -> Concatenation.bind(args, function == Function.CONCAT_FUNCTION, text);
         };
     }
 
@@ -115,7 +117,7 @@ public final class Functions {
             case BETWEEN, SUBSTRING -> n == 3;
             case IN -> n >= 2;
             case CASE -> n >= 3 && n % 2 == 1;
-            case COALESCE -> n >= 1;
+            case COALESCE, CONCAT_FUNCTION -> n >= 1;
             default -> n == 2;
         };
         if (!ok) {

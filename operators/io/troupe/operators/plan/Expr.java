@@ -182,6 +182,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return Call.of(Function.LIKE, this, lit(notNull(pattern, "Expr.like", "pattern")));
     }
 
+    /** {@code this || other}: the two strings one after the other; NULL when either is NULL (SQL's operator). */
+    default Expr concatenate(Expr other) {
+        return Call.of(Function.CONCAT, this, other);
+    }
+
     default Expr cast(DataType type) {
         return new Call(Function.CAST, List.of(this), notNull(type, "Expr.cast", "type"));
     }
@@ -195,6 +200,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
     /** {@code substring(value FROM start FOR length)}, start counting from 1, in characters. */
     static Expr substring(Expr value, int start, int length) {
         return Call.of(Function.SUBSTRING, value, lit(start), lit(length));
+    }
+
+    /** {@code concat(values...)}: the strings one after the other, NULLs skipped (never NULL, as in DuckDB). */
+    static Expr concat(Expr... values) {
+        return new Call(Function.CONCAT_FUNCTION, Arrays.asList(noNulls(values, "Expr.concat", "values")), null);
     }
 
     static Expr upper(Expr value) {
@@ -299,6 +309,34 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
 
     static Expr avg(Expr value) {
         return new AggregateCall(AggregateFunction.AVG, value, false);
+    }
+
+    /** The sample variance of the non-NULL values, a DOUBLE: NULL for fewer than two. */
+    static Expr varSamp(Expr value) {
+        return new AggregateCall(AggregateFunction.VAR_SAMP, value, false);
+    }
+
+    /** The population variance of the non-NULL values, a DOUBLE: NULL for none. */
+    static Expr varPop(Expr value) {
+        return new AggregateCall(AggregateFunction.VAR_POP, value, false);
+    }
+
+    /** The square root of {@link #varSamp}. */
+    static Expr stddevSamp(Expr value) {
+        return new AggregateCall(AggregateFunction.STDDEV_SAMP, value, false);
+    }
+
+    /** The square root of {@link #varPop}. */
+    static Expr stddevPop(Expr value) {
+        return new AggregateCall(AggregateFunction.STDDEV_POP, value, false);
+    }
+
+    /**
+     * The value of the group's one row, NULL without rows; a group of two rows or more fails the query with "more
+     * than one row returned by a subquery used as an expression" (what a scalar subquery must be).
+     */
+    static Expr singleValue(Expr value) {
+        return new AggregateCall(AggregateFunction.SINGLE_VALUE, value, false);
     }
 
     // ------------------------------------------------------------------ window functions (Plan.window)

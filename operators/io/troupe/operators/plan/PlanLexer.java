@@ -9,7 +9,7 @@ import java.util.List;
  *
  * <p>Tokens: identifiers and keywords (letters, digits, {@code _}; keywords are recognised by the
  * parser, case-insensitively), numbers ({@code 12}, {@code 1.50}, {@code 1.5e0}), strings in single
- * quotes ({@code ''} is a quote), and the symbols {@code ( ) , . | : + - * / % = <> != < <= > >=}.
+ * quotes ({@code ''} is a quote), and the symbols {@code ( ) , . | || : + - * / % = <> != < <= > >=}.
  * A {@code --} starts a comment that runs to the end of the line.
  *
  * <p>Stateless: {@link #tokenize} is a pure function.
@@ -91,7 +91,8 @@ final class PlanLexer {
                 i = string(text, i, line, column, source, tokens);
             } else {
                 String two = i + 1 < n ? text.substring(i, i + 2) : "";
-                if (two.equals("<>") || two.equals("!=") || two.equals("<=") || two.equals(">=")) {
+                if (two.equals("<>") || two.equals("!=") || two.equals("<=") || two.equals(">=")
+                        || two.equals("||")) {
                     tokens.add(new Token(Kind.SYMBOL, two, line, column));
                     i += 2;
                 } else if ("(),.|:+-*/%=<>".indexOf(c) >= 0) {

@@ -46,11 +46,13 @@ public final class PlanParser {
     private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti",
             "right_semi", "right_anti");
     private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
-    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg");
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg", "var_samp", "var_pop",
+            "stddev_samp", "stddev_pop", "single_value");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
     private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, add_days, "
-            + "add_months, coalesce, count, sum, min, max, avg";
+            + "add_months, coalesce, concat, count, sum, min, max, avg, var_samp, var_pop, stddev_samp, stddev_pop, "
+            + "single_value";
 
     private final String source;
     private final List<Token> tokens;
@@ -408,33 +410,33 @@ public final class PlanParser {
     }
 
     private Expr predicate() {
-        Expr left = additive();
+        Expr left = concatenation();
         Token t = peek();
         if (t.kind() == Kind.SYMBOL) {
             switch (t.text()) {
                 case "=" -> {
                     next();
-                    return left.eq(additive());
+                    return left.eq(concatenation());
                 }
                 case "<>", "!=" -> {
                     next();
-                    return left.ne(additive());
+                    return left.ne(concatenation());
                 }
                 case "<" -> {
                     next();
-                    return left.lt(additive());
+                    return left.lt(concatenation());
                 }
                 case "<=" -> {
                     next();
-                    return left.le(additive());
+                    return left.le(concatenation());
                 }
                 case ">" -> {
                     next();
-                    return left.gt(additive());
+                    return left.gt(concatenation());
                 }
                 case ">=" -> {
                     next();
-                    return left.ge(additive());
+                    return left.ge(concatenation());
                 }
                 default -> {
                     return left;
@@ -457,9 +459,9 @@ public final class PlanParser {
             expectSymbol(")");
             result = left.in(candidates.toArray(new Expr[0]));
         } else if (acceptKeyword("between")) {
-            Expr low = additive();
+            Expr low = concatenation();
             expectKeyword("and");
-            result = left.between(low, additive());
+            result = left.between(low, concatenation());
         } else if (acceptKeyword("like")) {
             Token pattern = next();
             if (pattern.kind() != Kind.STRING) {
@@ -472,6 +474,15 @@ public final class PlanParser {
             return left;
         }
         return negated ? result.not() : result;
+    }
+
+    /** {@code a || b || ...}: below the comparisons, above + and - (as PostgreSQL and DuckDB bind it). */
+    private Expr concatenation() {
+        Expr left = additive();
+        while (acceptSymbol("||")) {
+            left = left.concatenate(additive());
+        }
+        return left;
     }
 
     private Expr additive() {
@@ -664,11 +675,12 @@ public final class PlanParser {
                 return f.equals("add_days") ? Expr.addDays(args.get(0), args.get(1))
                         : Expr.addMonths(args.get(0), args.get(1));
             }
-            case "coalesce" -> {
+            case "coalesce", "concat" -> {
                 if (args.isEmpty()) {
-                    throw error(name, "coalesce needs at least one argument");
+                    throw error(name, f + " needs at least one argument");
                 }
-                return Expr.coalesce(args.toArray(new Expr[0]));
+                return f.equals("concat") ? Expr.concat(args.toArray(new Expr[0]))
+                        : Expr.coalesce(args.toArray(new Expr[0]));
             }
             default -> throw error(name, "unknown function '" + name.text() + "'; known: " + FUNCTIONS);
         }
@@ -690,7 +702,12 @@ public final class PlanParser {
             case "sum" -> Expr.sum(arg);
             case "min" -> Expr.min(arg);
             case "max" -> Expr.max(arg);
-            default -> Expr.avg(arg);
+            case "avg" -> Expr.avg(arg);
+            case "var_samp" -> Expr.varSamp(arg);
+            case "var_pop" -> Expr.varPop(arg);
+            case "stddev_samp" -> Expr.stddevSamp(arg);
+            case "stddev_pop" -> Expr.stddevPop(arg);
+            default -> Expr.singleValue(arg);
         };
     }
 

@@ -408,6 +408,13 @@ final class RelLowering {
             case MIN -> Expr.min(arg);
             case MAX -> Expr.max(arg);
             case AVG -> Expr.avg(arg);
+            // Calcite's STDDEV and VARIANCE are STDDEV_SAMP and VAR_SAMP by kind. Kept as they are, not reduced to
+            // sums of squares (AggregateReduceFunctionsRule, not run here): VarianceState says why.
+            case VAR_SAMP -> Expr.varSamp(arg);
+            case VAR_POP -> Expr.varPop(arg);
+            case STDDEV_SAMP -> Expr.stddevSamp(arg);
+            case STDDEV_POP -> Expr.stddevPop(arg);
+            case SINGLE_VALUE -> Expr.singleValue(arg);
             default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName());
         };
     }

@@ -36,7 +36,7 @@ import java.util.function.BinaryOperator;
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
- * substring/upper/lower/char_length, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
+ * substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
  * recorded in {@code parameters} by position, for the prepared statement to check each value against.
@@ -135,6 +135,12 @@ final class RexLowering {
         }
         if ((op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) && ops.size() == 3) {
             return new Call(Function.SUBSTRING, lowerAll(ops), null);
+        }
+        if (op == SqlStdOperatorTable.CONCAT) {
+            return lower(ops.get(0)).concatenate(lower(ops.get(1)));
+        }
+        if (op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL) {
+            return Expr.concat(lowerAll(ops).toArray(Expr[]::new));
         }
         if (op == SqlLibraryOperators.IFNULL || op == SqlLibraryOperators.NVL) {
             return Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));

@@ -10,7 +10,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * Calcite's view of Troupe's types, so that the types the validator derives are the ones Troupe's plan
  * nodes compute: decimals of at most 18 digits (a long's unscaled value), SUM of integers a BIGINT and
- * of DECIMAL(p,s) a DECIMAL(18,s), AVG a DOUBLE, VARCHAR without a length, and CASE/UNION over strings of
+ * of DECIMAL(p,s) a DECIMAL(18,s), AVG a DOUBLE (and so the variances and standard deviations, whose type
+ * Calcite derives as AVG's), VARCHAR without a length, and CASE/UNION over strings of
  * different lengths a VARCHAR rather than a blank-padded CHAR. Calcite 1.42 made
  * {@code getMaxNumericPrecision/Scale} final (CALCITE-7351): the decimal bounds are set through
  * {@link #getMaxPrecision} and {@link #getMaxScale} instead.

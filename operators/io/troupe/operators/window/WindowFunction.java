@@ -57,7 +57,12 @@ public enum WindowFunction {
         };
     }
 
-    /** The window function of an aggregate function (count(DISTINCT) has none). */
+    /**
+     * The window function of an aggregate function (count(DISTINCT) has none).
+     *
+     * @throws IllegalArgumentException for the variances, standard deviations and single_value, which windows
+     *         do not compute
+     */
     public static WindowFunction of(AggregateFunction function) {
         return switch (function) {
             case COUNT_STAR -> COUNT_STAR;
@@ -66,6 +71,8 @@ public enum WindowFunction {
             case AVG -> AVG;
             case MIN -> MIN;
             case MAX -> MAX;
+            case VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, SINGLE_VALUE -> throw new IllegalArgumentException(
+                    function.sqlName() + " over a window is not supported");
         };
     }
 

@@ -172,6 +172,8 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
             case ROUND -> Expr.round(lit(1.5), 0);
             case ADD_DAYS -> Expr.addDays(lit(LocalDate.of(2020, 3, 4)), lit(-10));
             case ADD_MONTHS -> Expr.addMonths(lit(LocalDate.of(2020, 3, 31)), lit(11L));
+            case CONCAT -> lit("ab").concatenate(lit("c"));
+            case CONCAT_FUNCTION -> Expr.concat(lit("ab"), Expr.nullOf(DataType.VARCHAR));
         };
     }
 

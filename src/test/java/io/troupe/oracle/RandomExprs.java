@@ -225,6 +225,19 @@ final class RandomExprs {
             if (fs.has(Function.SUBSTRING)) {
                 o.add(() -> substring(of(Kind.STRING, scope, d)));
             }
+            if (fs.has(Function.CONCAT)) {
+                o.add(() -> concatenation(Function.CONCAT, List.of(of(Kind.STRING, scope, d),
+                        of(Kind.STRING, scope, d))));
+            }
+            if (fs.has(Function.CONCAT_FUNCTION)) {
+                o.add(() -> {
+                    List<Term> parts = new ArrayList<>();
+                    for (int k = rnd.nextInt(3); k >= 0; k--) {
+                        parts.add(of(Kind.STRING, scope, d));
+                    }
+                    return concatenation(Function.CONCAT_FUNCTION, parts);
+                });
+            }
             if (fs.has(Function.CAST)) {
                 o.add(() -> castToVarchar(scope, d));
             }
@@ -496,6 +509,21 @@ final class RandomExprs {
         int length = rnd.nextInt(6) == 0 ? -2 + rnd.nextInt(2) : rnd.nextInt(5);
         return Term.plain(Expr.substring(a.expr(), start, length),
                 "substring(" + a.sql() + ", " + start + ", " + length + ")", DataType.VARCHAR);
+    }
+
+    /** {@code a || b} (NULL when either is) or {@code concat(...)} (NULLs skipped), the same in DuckDB. */
+    private static Term concatenation(Function f, List<Term> parts) {
+        List<Expr> exprs = new ArrayList<>();
+        List<String> sql = new ArrayList<>();
+        for (Term t : parts) {
+            exprs.add(t.expr());
+            sql.add(t.sql());
+        }
+        return f == Function.CONCAT
+                ? Term.plain(exprs.get(0).concatenate(exprs.get(1)), "(" + sql.get(0) + " || " + sql.get(1) + ")",
+                        DataType.VARCHAR)
+                : Term.plain(Expr.concat(exprs.toArray(Expr[]::new)), "concat(" + String.join(", ", sql) + ")",
+                        DataType.VARCHAR);
     }
 
     private Term like(Term a) {

@@ -108,4 +108,26 @@ class StringFunctionsTest {
         assertEquals("substring needs (VARCHAR, integer, integer), got (INT32, INT32, INT32) in substring(i, 1, 2)",
                 f.typeError(substring(col("i"), 1, 2)));
     }
+
+    @Test
+    void shouldConcatenateWithSqlNullRulesForTheOperatorAndSkipNullsInConcat() {
+        // f's rows: hello, héllo wörld, NULL, "", 😀ab, a%b_c
+        assertEquals(Arrays.asList("hello-", "héllo wörld-", null, "-", "😀ab-", "a%b_c-"),
+                f.eval(col("s").concatenate(lit("-"))));
+        assertEquals(Arrays.asList("hellohello", "héllo wörldhéllo wörld", null, "", "😀ab😀ab", "a%b_ca%b_c"),
+                f.eval(col("s").concatenate(col("s"))));
+        assertEquals(Arrays.asList("<hello>", "<héllo wörld>", "<>", "<>", "<😀ab>", "<a%b_c>"),
+                f.eval(Expr.concat(lit("<"), col("s"), lit(">"))));
+        // concat of NULLs only is the empty string, as DuckDB's and PostgreSQL's.
+        assertEquals(Arrays.asList("hello", "héllo wörld", "", "", "😀ab", "a%b_c"),
+                f.eval(Expr.concat(nullOf(DataType.VARCHAR), col("s"))));
+        assertEquals(Arrays.asList(null, null), f.select(0, 3).eval(col("s").concatenate(nullOf(DataType.VARCHAR))));
+        // A selection: the rows left out stay empty, the selected ones come out in place.
+        assertEquals(Arrays.asList("héllo wörld!", "!", "a%b_c!"), f.select(1, 3, 5).eval(Expr.concat(col("s"), lit("!"))));
+        assertEquals("ab,c", strings("x").one(Expr.concat(lit("ab"), lit(","), lit("c"))));
+        assertEquals("concat needs VARCHAR arguments, got INT32 (i) in concat(s, i)",
+                f.typeError(Expr.concat(col("s"), col("i"))));
+        assertEquals("|| needs VARCHAR arguments, got INT32 (i) in (i || s)",
+                f.typeError(col("i").concatenate(col("s"))));
+    }
 }

@@ -70,6 +70,9 @@ class PlanParserTest {
         assertEquals("round(x, 1)", expr("round(x, 1)"));
         assertEquals("coalesce(a, b, 0)", expr("coalesce(a, b, 0)"));
         assertEquals("upper(lower(s))", expr("upper(lower(s))"));
+        assertEquals("concat(a, ', ', b)", expr("concat(a, ', ', b)"));
+        // || binds below + and above the comparisons, as in PostgreSQL and DuckDB
+        assertEquals("(((a || 'x') || b) = c)", expr("a || 'x' || b = c"));
         assertEquals("year(d)", expr("year(d)"));
         assertEquals("CAST(t.a AS DECIMAL(9,2))", expr("cast(t.a as decimal(9,2))"));
         assertEquals("CASE WHEN (a > 1) THEN 'big' WHEN (a = 1) THEN 'one' ELSE 'small' END",

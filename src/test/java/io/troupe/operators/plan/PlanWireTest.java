@@ -123,6 +123,7 @@ class PlanWireTest {
                 substring(col("x.s"), 2, 3).as("sub_"), upper(col("x.s")).as("up"), lower(col("x.s")).as("low"),
                 length(col("x.s")).as("len"), year(col("x.dt")).as("y"), month(col("x.dt")).as("mo"),
                 day(col("x.dt")).as("dy"), round(col("x.m"), 1).as("rnd"),
+                col("x.s").concatenate(lit("!")).as("cat"), Expr.concat(col("x.s"), lit("-"), col("x.s")).as("cats"),
                 Expr.addDays(col("x.dt"), col("x.i")).as("ad"), Expr.addMonths(col("x.dt"), lit(-14L)).as("am"),
                 col("x.m").plus(lit(new BigDecimal("12.50"))).as("dec"),
                 col("x.dt").eq(lit(LocalDate.of(2000, 2, 29))).as("dte"),
@@ -144,9 +145,12 @@ class PlanWireTest {
                         lastValue(col("dec")).over(WindowFrame.rows(0, 3)).as("w16"));
         Plan grouped = windowed
                 .aggregate(List.of(col("s")), count().as("n"), count(col("i")).as("ni"), sum(col("big")).as("sb"),
-                        min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"))
+                        min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"),
+                        Expr.varSamp(col("big")).as("vs"), Expr.varPop(col("dec")).as("vp"),
+                        Expr.stddevSamp(col("dbl")).as("ss"), Expr.stddevPop(col("i")).as("sp"))
                 .having(col("n").gt(lit(0L)));
         Plan distinctCount = Plan.scan("t").aggregate(List.of(col("b")), countDistinct(col("i")).as("di"));
+        Plan single = Plan.series("one", 1, 1).aggregate(List.of(), Expr.singleValue(col("one")).as("sv"));
         // Each series value but -5..-1 probes the chain, which keeps its rows some value matched.
         Plan probes = Plan.series("rs", -5, 5).as("rs").join(Plan.series("ra", -100, 100).as("ra"), JoinType.RIGHT_ANTI,
                 col("rs.rs").eq(col("ra.ra")).and(col("rs.rs").lt(lit(0L))));
@@ -160,7 +164,8 @@ class PlanWireTest {
                 .join(Plan.values(List.of("vk", "vs"), List.of(DataType.INT32, DataType.VARCHAR),
                         List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),
                                 List.of(new Literal(null, DataType.INT32), new Literal(null, DataType.VARCHAR))))
-                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")));
+                        .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")))
+                .join(single.as("sg"), JoinType.LEFT, col("c1.l").eq(col("sg.sv")));
         Plan joins = probes.join(chain, JoinType.RIGHT_SEMI, col("ra.ra").eq(col("c1.i").cast(DataType.INT64))
                         .and(col("ra.ra").plus(col("c1.l")).ge(lit(0L))))
                 .project(col("g.s"), col("g.n"), col("c1.i"), col("k2.w"), col("dc.di"), col("g.ma"));
