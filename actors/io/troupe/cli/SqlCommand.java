@@ -5,6 +5,7 @@ import io.troupe.actors.api.Troupe;
 import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.sql.PlannerWarmUp;
 import io.troupe.operators.table.Table;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -32,7 +33,7 @@ import java.util.concurrent.Callable;
  * ({@link SqlShell}) over the terminal, or over stdin when that is no terminal. The tables come from
  * {@code --generate BENCHMARK:SF [--tables a,b]} (the generators of {@code troupe generate}) and
  * {@code --load DIR} ({@link TableDirectory}). Calcite warms on a thread of its own from the start
- * ({@link SqlWarmUp}). Every argument is checked before anything starts; a bad one exits with 2.
+ * ({@link PlannerWarmUp}). Every argument is checked before anything starts; a bad one exits with 2.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run SQL over generated or loaded tables: an interactive shell, or the statements of -c or -f.")
@@ -75,7 +76,7 @@ final class SqlCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ResultFormat chosenFormat = checkArguments();
         GenerateSpec generating = generate == null ? null : parseGenerate();
-        SqlWarmUp.start();
+        PlannerWarmUp.inBackground();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Troupe troupe = Troupe.start(TroupeSettings.load())) {

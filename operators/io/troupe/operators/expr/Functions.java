@@ -47,7 +47,7 @@ import java.util.List;
  *   <li>upper and lower map single code points, locale-independently: {@code upper('ß')} stays
  *       {@code ß} (DuckDB: {@code ẞ}).</li>
  *   <li>VARCHAR to a number takes no hex or digit separators ({@code '0x10'}, {@code '1_000'});
- *       VARCHAR to DATE takes no trailing time and no {@code (BC)} suffix.</li>
+ *       VARCHAR to DATE takes no trailing time.</li>
  * </ul>
  *
  * <h2>Evaluation</h2>

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * least one digit in all) and an optional exponent ({@code 1e2}). Integers and decimals round
  * half away from zero ({@code '2.5'} is 3 as an integer, like DuckDB). Doubles take
  * {@code inf}, {@code infinity} and {@code nan} too. Dates: surrounding whitespace and
- * {@code y-m-d} with 1 or 2 digit months and days, checked against the calendar. Booleans:
+ * {@code y-m-d} with 1 or 2 digit months and days, checked against the calendar, and DuckDB's era suffix
+ * ({@code 0001-06-01 (BC)}, which it prints for years up to 0). Booleans:
  * {@code true t yes y 1} and {@code false f no n 0}, any case, no whitespace (as DuckDB).
  * Nothing allocates except a double beyond the exact fast path (more than 15 significant
  * digits or a large exponent), which goes through {@link Double#parseDouble}.
@@ -126,7 +127,10 @@ final class TextParser {
         return true;
     }
 
-    /** Parses y-m-d into {@link #intValue} (days since the epoch). False on bad syntax or a date that does not exist. */
+    /**
+     * Parses y-m-d, or y-m-d (BC) for years up to 0, into {@link #intValue} (days since the epoch). False on bad
+     * syntax or a date that does not exist.
+     */
     boolean parseDate(byte[] d, int from, int to) {
         int p = skipSpace(d, from, to);
         int end = trimSpace(d, p, to);
@@ -155,10 +159,17 @@ final class TextParser {
         while (p < end && isDigit(d[p]) && p - dayStart < 2) {
             day = day * 10 + (d[p++] - '0');
         }
-        if (p == dayStart || p != end) {
+        if (p == dayStart) {
             return false;
         }
-        if (minus) {
+        if (p != end) {
+            // One space and the era, as DuckDB prints years up to 0: 0001-01-01 (BC) is year 0.
+            if (minus || year == 0 || end - p != 5 || !isSpace(d[p]) || d[p + 1] != '('
+                    || (d[p + 2] | 0x20) != 'b' || (d[p + 3] | 0x20) != 'c' || d[p + 4] != ')') {
+                return false;
+            }
+            year = 1 - year;
+        } else if (minus) {
             year = -year;
         }
         if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {

@@ -7,6 +7,8 @@ import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.RelFactories;
@@ -28,7 +30,9 @@ import java.util.Set;
  * join whose left input is estimated smaller than its right is swapped, so that the smaller is the hash
  * table Troupe builds (the right input), a LEFT join becoming a RIGHT one and the other way round. Semi
  * and anti joins keep their sides. The phase has a time bound: past it, the statement keeps its joins as written (with filters still
- * pushed down), and a warning in the log says so. Stateless; threadsafe.
+ * pushed down), and a warning in the log says so. The bound is for the search alone: the clock starts once the
+ * tables' statistics are read (a table's first use scans it) and Calcite is warm ({@link PlannerWarmUp}).
+ * Stateless; threadsafe.
  */
 final class JoinOrdering {
 
@@ -58,6 +62,8 @@ final class JoinOrdering {
      * {@code limit}.
      */
     static RelNode order(RelNode rel, Duration limit) {
+        PlannerWarmUp.await();
+        readStatistics(rel);
         long deadline = System.nanoTime() + limit.toNanos();
         HepPlanner planner = new HepPlanner(MULTI_JOIN);
         planner.addListener(new Deadline(deadline));
@@ -71,6 +77,18 @@ final class JoinOrdering {
                     limit.toMillis());
             return rel;
         }
+    }
+
+    private static void readStatistics(RelNode rel) {
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (node instanceof TableScan scan) {
+                    StatisticsMetadata.of(scan);
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(rel);
     }
 
     private static void check(long deadline) {

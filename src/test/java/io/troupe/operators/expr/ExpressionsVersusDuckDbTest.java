@@ -38,6 +38,8 @@ import static io.troupe.operators.plan.Expr.substring;
 import static io.troupe.operators.plan.Expr.upper;
 import static io.troupe.operators.plan.Expr.year;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -295,6 +297,34 @@ class ExpressionsVersusDuckDbTest {
             List<List<Object>> theirs = duckdb("SELECT id FROM r WHERE " + predicate.sql() + " ORDER BY id");
             assertEquals(theirs.size(), ours.size(), "rows where " + predicate.sql());
             compareRows(ours, theirs, List.of("id"), predicate.sql());
+        }
+    }
+
+    /**
+     * Text to DATE as DuckDB reads it, bad text failing where DuckDB's TRY_CAST gives NULL: its era suffix
+     * ({@code (BC)}, one space before it, any case), which it prints for years up to 0, checked against the calendar
+     * of the year it names; and back to text.
+     */
+    @Test
+    void shouldCastTextToDatesAsDuckDb() throws SQLException {
+        List<String> texts = List.of("0001-04-01 (BC)", "0001-04-01 (bc)", "1-1-1 (Bc)", " 0005-03-01 (BC) ",
+                "0001-04-01\t(BC)", "0001-02-29 (BC)", "0005-02-29 (BC)", "2000-02-29 (BC)", "0000-01-01",
+                "-0001-01-01", "2024-01-05", "0001-04-01(BC)", "0001-04-01  (BC)", "0000-01-01 (BC)",
+                "-0001-01-01 (BC)", "0001-04-01 BC", "0001-04-01 (BC)x", "0001-04-01 (AD)", "0001-04-01 (B C)");
+        for (String text : texts) {
+            List<Object> theirs = duckdb("SELECT TRY_CAST('" + text + "' AS DATE) - DATE '1970-01-01', "
+                    + "TRY_CAST('" + text + "' AS DATE)::VARCHAR").get(0);
+            Expr date = lit(text).cast(DataType.DATE);
+            Plan plan = Plan.scan("r").filter(col("id").eq(lit(0))).project(date.as("d"),
+                    date.cast(DataType.VARCHAR).as("v"));
+            if (theirs.get(0) == null) {
+                String error = assertThrows(RuntimeException.class, () -> troupe.execute(plan), text).getMessage();
+                assertTrue(error.contains("cannot cast '" + text + "' to DATE"), error);
+                continue;
+            }
+            List<Object> ours = troupe.execute(plan).rows().get(0);
+            assertEquals(((Number) theirs.get(0)).longValue(), ((LocalDate) ours.get(0)).toEpochDay(), text);
+            assertEquals(theirs.get(1), ours.get(1), text);
         }
     }
 

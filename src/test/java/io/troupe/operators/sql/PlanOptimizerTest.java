@@ -57,8 +57,6 @@ class PlanOptimizerTest {
     static void load() throws Exception {
         engines = SqlEngines.over(StarTables.generate(7));
         troupe = engines.troupe();
-        // Calcite's first plan in a JVM loads its classes, past the join ordering's time bound on a busy machine.
-        troupe.optimize(STAR);
     }
 
     @AfterAll
@@ -186,7 +184,6 @@ class PlanOptimizerTest {
         try (Troupe asWritten = Troupe.start(TroupeSettings.load().withOptimizePlans(false))) {
             StarTables.generate(7).forEach(asWritten::register);
             String explain = asWritten.explain(STAR);
-            assertEquals(List.of("days", "items", "sales", "stores"), scans(STAR), explain);
             assertTrue(explain.indexOf("Scan days AS d") < explain.indexOf("Scan items AS i")
                     && explain.indexOf("Scan items AS i") < explain.indexOf("Scan sales AS s"), explain);
             assertTrue(explain.contains("->  Filter ((d.yr = 2000) AND"), explain);
