@@ -20,6 +20,7 @@ import org.apache.calcite.rel.logical.LogicalFilter;
 import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.schema.SchemaPlus;
@@ -87,10 +88,18 @@ public final class SqlPlanner {
     /** How many times {@link #DISJUNCTIONS} may fire in one statement: a bound, as each firing adds a filter. */
     private static final int DISJUNCTION_MATCHES = 64;
 
-    /** Filters into and through joins and projections, down to the scans; adjacent projections merged. */
+    /**
+     * Filters into and through joins, projections, the branches of a UNION and an aggregate (a condition on its
+     * group keys), down to the scans; adjacent projections merged; what a filter that can never hold leaves empty
+     * pruned (TPC-DS q4's six references to a UNION ALL of three channels, each of which keeps one channel and one
+     * year: the other branches' constant channel fails the filter, and the year reaches date_dim).
+     */
     private static final List<RelOptRule> PUSH_DOWN = List.of(CoreRules.FILTER_INTO_JOIN,
-            CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_MERGE,
-            CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
+            CoreRules.JOIN_CONDITION_PUSH, CoreRules.FILTER_PROJECT_TRANSPOSE, CoreRules.FILTER_SET_OP_TRANSPOSE,
+            CoreRules.FILTER_AGGREGATE_TRANSPOSE, CoreRules.FILTER_MERGE, CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.PROJECT_INSTANCE,
+            PruneEmptyRules.UNION_INSTANCE, PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.JOIN_LEFT_INSTANCE,
+            PruneEmptyRules.JOIN_RIGHT_INSTANCE);
 
     /**
      * Standard SQL with what PostgreSQL and DuckDB users write as well: {@code a % b}, {@code !=}, GROUP BY

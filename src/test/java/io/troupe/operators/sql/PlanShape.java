@@ -31,7 +31,7 @@ public final class PlanShape {
         return found;
     }
 
-        /** The tables {@code plan} scans, left to right: the first is where its probe pipeline starts. */
+    /** The tables {@code plan} scans, left to right: the first is where its probe pipeline starts. */
     public static List<String> scans(Plan plan) {
         List<String> tables = new ArrayList<>();
         if (plan.label().startsWith("Scan ")) {
