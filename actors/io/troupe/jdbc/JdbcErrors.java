@@ -31,6 +31,7 @@ import java.sql.SQLTransientException;
  *   22012  division by zero                                       SQLDataException
  *   22018  a value that does not cast (or fit INSERT's column)    SQLDataException
  *   22023  a parameter's value that does not fit its type         SQLDataException
+ *   21000  a scalar subquery returned more than one row           SQLException
  *   57014  the query was cancelled                                SQLException
  *   HYT00  the statement's query timeout passed                   SQLTimeoutException
  *   53000  admission turned the query away (memory, queue)        SQLTransientException
@@ -68,11 +69,12 @@ final class JdbcErrors {
             };
         }
         if (e instanceof QueryDataException data) {
-            return new SQLDataException(message, switch (data.kind()) {
-                case DIVISION_BY_ZERO -> "22012";
-                case OVERFLOW -> OUT_OF_RANGE;
-                case INVALID_CAST -> "22018";
-            }, e);
+            return switch (data.kind()) {
+                case DIVISION_BY_ZERO -> new SQLDataException(message, "22012", e);
+                case OVERFLOW -> new SQLDataException(message, OUT_OF_RANGE, e);
+                case INVALID_CAST -> new SQLDataException(message, "22018", e);
+                case TOO_MANY_ROWS -> new SQLException(message, "21000", e);
+            };
         }
         if (e instanceof QueryCancelledException) {
             // Both executors say "timed out after N ms" for the query's own timeout, "cancelled: why" otherwise.

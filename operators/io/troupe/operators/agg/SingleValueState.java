@@ -3,7 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.LongVector;
-import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.memory.HeapArrays;
 import io.troupe.operators.types.DataType;
 
@@ -71,7 +71,7 @@ final class SingleValueState extends AggregateState {
 
     private static void check(long rows) {
         if (rows > 1) {
-            throw new QueryFailedException(TOO_MANY_ROWS);
+            throw new QueryDataException(QueryDataException.Kind.TOO_MANY_ROWS, TOO_MANY_ROWS);
         }
     }
 

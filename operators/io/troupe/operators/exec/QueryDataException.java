@@ -2,8 +2,8 @@ package io.troupe.operators.exec;
 
 /**
  * A query failed on a value: a division by zero, a result or sum too large for its type, a value that
- * does not cast. Its {@link Kind} lets a caller act on it without reading the message (a JDBC driver's
- * SQLState, class 22).
+ * does not cast, a second row where a scalar subquery may have one. Its {@link Kind} lets a caller act on it
+ * without reading the message (a JDBC driver's SQLState: class 22, data exception, or 21, cardinality violation).
  */
 public final class QueryDataException extends QueryFailedException {
 
@@ -13,7 +13,9 @@ public final class QueryDataException extends QueryFailedException {
         /** A result, or a sum, does not fit its type. */
         OVERFLOW,
         /** A value does not cast to the type asked for. */
-        INVALID_CAST
+        INVALID_CAST,
+        /** A scalar subquery returned more than one row (SQL's cardinality violation). */
+        TOO_MANY_ROWS
     }
 
     private final Kind kind;

@@ -340,6 +340,10 @@ class TroupeJdbcTest {
                 SQLException zero = assertThrows(SQLException.class, () -> rows(rs));
                 assertEquals("22012", zero.getSQLState(), zero.getMessage());
             }
+            try (ResultSet rs = s.executeQuery("SELECT (SELECT id FROM orders) FROM regions")) {
+                SQLException many = assertThrows(SQLException.class, () -> rows(rs));
+                assertEquals("21000", many.getSQLState(), many.getMessage());
+            }
             try (PreparedStatement p = c.prepareStatement("SELECT id FROM orders WHERE qty > ? AND status = ?")) {
                 p.setInt(1, 2);
                 SQLException unset = assertThrows(SQLException.class, p::executeQuery);
