@@ -94,12 +94,13 @@ final class StatisticsMetadata {
         SqlKind kind = node.getKind();
         RexNode column = operands.get(0);
         RexNode value = operands.get(1);
-        if (column instanceof RexLiteral && value instanceof RexInputRef) {
+        if (RexUtil.isConstant(column) && value instanceof RexInputRef) {
             column = operands.get(1);
             value = operands.get(0);
             kind = kind.reverse();
         }
-        if (!(column instanceof RexInputRef ref) || !(value instanceof RexLiteral literal)) {
+        // A constant that is not a literal (TPC-DS q4's d_year = 2001 + 1) selects as one for an equality.
+        if (!(column instanceof RexInputRef ref) || !RexUtil.isConstant(value)) {
             return RelMdUtil.guessSelectivity(node);
         }
         ColumnStatistics c = stats.column(ref.getIndex());
@@ -108,17 +109,20 @@ final class StatisticsMetadata {
         return switch (kind) {
             case EQUALS -> equal;
             case NOT_EQUALS -> present - equal;
-            case LESS_THAN, LESS_THAN_OR_EQUAL -> present * below(c, literal, node);
-            case GREATER_THAN, GREATER_THAN_OR_EQUAL -> present * (1 - below(c, literal, node));
+            case LESS_THAN, LESS_THAN_OR_EQUAL -> present * below(c, value, node);
+            case GREATER_THAN, GREATER_THAN_OR_EQUAL -> present * (1 - below(c, value, node));
             default -> RelMdUtil.guessSelectivity(node);
         };
     }
 
     /**
-     * The share of a column's values below {@code literal}, by where it falls between the least and the
-     * greatest (values spread evenly); a guess where the column or the literal is not a number or date.
+     * The share of a column's values below {@code value}, by where it falls between the least and the
+     * greatest (values spread evenly); a guess where the column or the value is not a number or date literal.
      */
-    private static double below(ColumnStatistics c, RexLiteral literal, RexNode node) {
+    private static double below(ColumnStatistics c, RexNode value, RexNode node) {
+        if (!(value instanceof RexLiteral literal)) {
+            return RelMdUtil.guessSelectivity(node);
+        }
         Double lo = position(c.min());
         Double hi = position(c.max());
         Double at = literal.getValue() instanceof BigDecimal n ? n.doubleValue()

@@ -91,6 +91,18 @@ class SqlJoinOrderTest {
         check(STAR, plan);
     }
 
+    /** A constant that is not a literal (TPC-DS q4's {@code d_year = 2001 + 1}) selects as the literal would. */
+    @Test
+    void shouldEstimateAnEqualityWithAConstantExpressionAsWithItsValue() throws Exception {
+        String sql = "SELECT d.moy, SUM(s.price) FROM sales s JOIN days d ON s.sold_day = d.id "
+                + "JOIN items i ON s.item = i.id WHERE d.moy = %s AND i.category = 'category3' GROUP BY d.moy";
+        Plan literal = troupe.planSql(sql.formatted("2"));
+        Plan expression = troupe.planSql(sql.formatted("1 + 1"));
+        assertEquals(List.of("sales", "days", "items"), scans(literal), () -> troupe.explain(literal));
+        assertEquals(scans(literal), scans(expression), () -> troupe.explain(expression));
+        check(sql.formatted("1 + 1"), expression);
+    }
+
     /**
      * Loading Calcite's classes and reading the tables' statistics once took the first ordering in a JVM past
      * the default bound of 1 s, and its joins ran as written: the bound is for the search alone.
