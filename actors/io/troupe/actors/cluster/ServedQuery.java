@@ -10,6 +10,7 @@ import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.fragment.SpreadPlan;
+import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.PartProfile;
 import io.troupe.operators.profile.QueryProfile;
 import io.troupe.operators.profile.SpreadProfile;
@@ -47,6 +48,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * flag and the query's deadline (its {@code timeout}) between tries, and a client that went away
  * (its subscription closed: the offer says CLOSED) ends the query, as a failure: the same CLOSED is all
  * a dead media driver says, and then the client still listens.
+ *
+ * <p>The plan runs optimized ({@code troupe.sql.optimize-plans}, {@link Troupe#optimize}) as in one JVM: here,
+ * once, over this node's statistics (its parts of a partitioned table), and every other node of a spread query
+ * runs the plan this one sends it, optimized and pinned, so that all run one plan.
  *
  * <p><b>Spread</b> ({@link Spread}): the thread tells every other node of the host to run its part
  * ({@link QueryService.RunPart}), streams the coordinator's part here ({@link Troupe#streamPart}: every
@@ -92,6 +97,8 @@ final class ServedQuery implements Runnable {
     }
 
     private final QueryService.Submit submit;
+    /** The plan that runs: the submitted one, optimized when the settings say so; set first by the thread. */
+    private Plan plan;
     private final Troupe troupe;
     private final PartAlignment alignment;
     private final DataPlane dataPlane;
@@ -190,10 +197,11 @@ final class ServedQuery implements Runnable {
         SharedDriverStreams.Outgoing out = null;
         boolean succeeded = false;
         try {
+            plan = troupe.settings().sql().optimizePlans() ? troupe.optimize(submit.plan()) : submit.plan();
             if (spread == null) {
                 // Alone, a node answers a query over a partitioned table once it holds all of it.
-                alignment.align(submit.plan(), List.of(nodeId));
-                PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), submit.plan()), 1);
+                alignment.align(plan, List.of(nodeId));
+                PartCoverage.checkCount(queryId, PartCoverage.held(troupe.catalog(), plan), 1);
             }
             Iterator<Batch> analyzed = null;
             Schema schema;
@@ -202,8 +210,8 @@ final class ServedQuery implements Runnable {
                 analyzed = result.batches().iterator();
                 schema = result.schema();
             } else {
-                stream = spread == null ? troupe.stream(submit.plan(), submit.options())
-                        : troupe.streamPart(submit.plan(), startSpread(), links());
+                stream = spread == null ? troupe.stream(plan, submit.options())
+                        : troupe.streamPart(plan, startSpread(), links());
                 schema = stream.schema();
             }
             out = dataPlane.streams().publish();
@@ -253,13 +261,13 @@ final class ServedQuery implements Runnable {
      */
     private QueryResult analyze() throws InterruptedException {
         if (spread == null) {
-            QueryProfile profile = troupe.explainAnalyze(submit.plan(), submit.options());
+            QueryProfile profile = troupe.explainAnalyze(plan, submit.options());
             workers = Math.max(0, profile.workersPlanned());
             ownProfile = PartProfile.of(SpreadPlan.COORDINATOR, nodeId, profile, List.of());
             return profile.result();
         }
         QueryOptions options = startSpread();
-        analyzing = troupe.analyzePart(submit.plan(), options, links());
+        analyzing = troupe.analyzePart(plan, options, links());
         CompletableFuture<QueryResult> result = analyzing.query().result();
         while (true) {
             checkRunning();
@@ -309,13 +317,13 @@ final class ServedQuery implements Runnable {
         workers = Math.max(1, submit.workers() == QueryOptions.DEFAULT_WORKERS
                 ? troupe.settings().workers().defaultWorkers() : submit.workers());
         QueryOptions options = new QueryOptions(workers, submit.options().timeout(), submit.memoryBytes());
-        alignment.align(submit.plan(), nodeIds);
-        List<String> parts = PartCoverage.held(troupe.catalog(), submit.plan());
+        alignment.align(plan, nodeIds);
+        List<String> parts = PartCoverage.held(troupe.catalog(), plan);
         PartCoverage.checkCount(submit.queryId(), parts, nodeIds.size());
         held.put(nodeId, parts);
-        int planHash = troupe.explainSpread(submit.plan(), options, nodeIds.size()).hashCode();
+        int planHash = troupe.explainSpread(plan, options, nodeIds.size()).hashCode();
         for (int i = 0; i < spread.peers().size(); i++) {
-            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, submit.plan(),
+            spread.peers().get(i).service().tell(new QueryService.RunPart(spread.tag(), i + 1, nodes, plan,
                     workers, submit.timeoutMillis(), submit.memoryBytes(), planHash, submit.analyze(),
                     spread.service()));
         }

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * frames of troupe.cluster.data-mtu) while the client reads a node's rows over IPC through that node's
  * driver. Every client query spreads over both nodes and agrees with DuckDB, and each driver sent UDP bytes
  * (its BYTES_SENT counter: IPC sends none), and EXPLAIN ANALYZE counts as many batches and bytes received
- * as were sent. The netns test (NetnsClusterTest) does the same between network
+ * as were sent, and shows the plan the coordinator optimized. The netns test (NetnsClusterTest) does the same between network
  * namespaces, where root is at hand.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -93,6 +93,10 @@ class UdpSpreadClusterTest {
         ClusterQueries.assertAgrees(oracle, ClusterQueries.CASES.get(3), analyzed.result(), nodes.get(0).nodeId());
         String text = analyzed.render();
         assertEquals(2, analyzed.profile().nodes(), text);
+        // The coordinator optimized the Java plan before spreading it: orders narrowed to the columns it names.
+        String narrowed = text.lines().filter(line -> line.strip().startsWith("->  Project orders."))
+                .findFirst().orElseThrow(() -> new AssertionError("orders not narrowed:\n" + text));
+        assertTrue(!narrowed.contains("note") && !narrowed.contains("day"), narrowed);
         assertTrue(analyzed.profile().exchanges().stream().anyMatch(e -> e.total().sentBytes() > 0), text);
         for (SpreadProfile.Exchange e : analyzed.profile().exchanges()) {
             assertEquals(e.total().sentBatches(), e.total().receivedBatches(), e.label() + ":\n" + text);
