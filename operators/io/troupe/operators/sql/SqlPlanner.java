@@ -268,7 +268,8 @@ public final class SqlPlanner {
         disjunctions.setRoot(pullFactors(decorrelated));
         HepPlanner pushDown = new HepPlanner(program(PUSH_DOWN));
         pushDown.setRoot(disjunctions.findBestExp());
-        RelNode ordered = GroupReduction.rewrite(JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit));
+        RelNode ordered = EagerAggregation.rewrite(GroupReduction.rewrite(JoinOrdering.order(pushDown.findBestExp(),
+                joinOrderLimit)));
         RelNode trimmed = new RelFieldTrimmer(null, RelFactories.LOGICAL_BUILDER.create(ordered.getCluster(), null))
                 .trim(ordered);
         HepPlanner projections = new HepPlanner(program(PROJECTIONS));
