@@ -249,6 +249,8 @@ public final class HashAggregateSink implements Sink {
             if (aggregation == null) {
                 throw new IllegalStateException("finish called twice on a worker of " + resultKey);
             }
+            // Rows that went to a spill file as they were, while no partial had spilled, would be lost otherwise.
+            aggregation.handInRows();
             // Once another worker spilled, this one does too: the merge then starts with its memory free.
             if (shared.memory.spilled() && shared.memory.maySpill()) {
                 aggregation.spill();

@@ -19,7 +19,8 @@ import io.troupe.operators.memory.MemoryReservation;
  * partition's runs back. When even the empty partial is refused a batch (the other workers hold
  * the budget), the batch's rows go to a spill file as they are, each a group of its own (as
  * PostgreSQL's hash aggregate spills the tuples of groups it cannot hold), until memory comes
- * back. Where it may not spill, the budget's error fails the query.
+ * back; the worker hands those rows in when it finishes, if no later spill did. Where it may not
+ * spill, the budget's error fails the query.
  *
  * <p>Not threadsafe: owned by one worker until its {@code finish()}; read-only afterwards, when
  * merge units read it from several workers at once (each taking only its own partitions).
@@ -127,10 +128,7 @@ final class PartialAggregation {
      * again whole and empty.
      */
     void spill() {
-        if (overflow != null) {
-            memory.addRuns(overflow.finish(memory.memory()));
-            overflow = null;
-        }
+        handInRows();
         if (groupCount() == 0) {
             return;
         }
@@ -157,6 +155,18 @@ final class PartialAggregation {
         partitions = null;
         scatter = null;
         whole = memory.newAggregation();
+    }
+
+    /**
+     * Hands the aggregate the run of the rows that went to a spill file as they were, if any: at
+     * the latest when the worker finishes, as that file is their only copy. Its runs make the
+     * aggregate spilled, so the merge reads them.
+     */
+    void handInRows() {
+        if (overflow != null) {
+            memory.addRuns(overflow.finish(memory.memory()));
+            overflow = null;
+        }
     }
 
     boolean isSplit() {

@@ -4,11 +4,15 @@ import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.exec.BatchConsumer;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.exec.Sink;
 import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.memory.MemoryArena;
+import io.troupe.operators.memory.MemoryReservation;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.NodeProfile;
@@ -54,7 +58,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and 4 workers gives DuckDB's rows, and spills; so does W2 (a grouping of unique keys). A budget
  * smaller still makes the merge cut partitions again. count(DISTINCT x) of one x spills, alone or
  * beside other aggregates. With spill off, or with count(DISTINCT) of several arguments,
- * the query fails with the budget's error; the memory and files come back however it ends.
+ * the query fails with the budget's error; the memory and files come back however it ends. The
+ * rows of a batch refused to an empty partial, spilled as they were, count even when no partial
+ * spilled its groups before that worker finished.
  */
 @Timeout(300)
 class AggregateSpillTest {
@@ -359,6 +365,49 @@ class AggregateSpillTest {
             assertEquals(0, space.fileCount());
             duck.assertSameRows("select g, count(*), sum(v), max(s), min(v) from " + name + " group by g", result);
             return published;
+        }
+    }
+
+    /**
+     * A worker whose empty partial is refused its first batch (another operator holds the budget)
+     * writes those rows to a spill file as they are; memory comes back, its next batch stays in
+     * memory, and it finishes before any partial spilled its groups: the rows in the file count too.
+     */
+    @Test
+    void rowsSpilledAsTheyWereBeforeAnyPartialSpilledAreMerged(@TempDir Path tmp) throws Exception {
+        Schema schema = Schema.of(Field.of("g", DataType.INT64), Field.of("v", DataType.INT32));
+        List<Object[]> rows = new ArrayList<>();
+        TableBuilder b = new TableBuilder("refused", schema, BATCH);
+        for (int j = 0; j < 2 * BATCH; j++) {
+            Object[] row = {(long) (j % 1500), j};
+            rows.add(row);
+            b.addRow(row);
+        }
+        duck.load("refused", schema, rows);
+        List<AggregateSpec> aggregates = List.of(
+                new AggregateSpec(AggregateFunction.COUNT_STAR, null, false, DataType.INT64, "count(*)"),
+                new AggregateSpec(AggregateFunction.SUM, column(schema, 1), false, DataType.INT64, "sum(v)"));
+        long budget = 1 << 20;
+        MemoryArena arena = new MemoryArena(TroupeSettings.Memory.MIN_CHUNK_BYTES, 0, budget);
+        try (SpillSpace space = new SpillSpace(tmp, Long.MAX_VALUE, true)) {
+            ExecContext ctx = new ExecContext(1, BATCH, arena.forQuery(1), space.forQuery(1), null);
+            // Leaves less than the share a spillable operator must leave free: the aggregate gets nothing.
+            MemoryReservation other = ctx.memory().reservation(this, "another operator");
+            assertTrue(other.tryGrow(budget - budget / 16));
+            StateKey<AggregateResult> key = new StateKey<>("refused", AggregateResult.class);
+            Sink.SinkState state = new HashAggregateSink(List.of(column(schema, 0)), aggregates, key).open(ctx);
+            BatchConsumer worker = state.local();
+            List<Batch> batches = b.build().chunks();
+            worker.accept(batches.get(0));
+            assertEquals(1, space.fileCount(), "the refused rows went to a file");
+            other.shrink(budget - budget / 16);
+            worker.accept(batches.get(1));
+            worker.finish();
+            duck.assertSameRows("select g, count(*), sum(v) from refused group by g",
+                    HashAggregateSinkTest.mergeAndRead(ctx, state, key));
+            ctx.release();
+            assertEquals(0, arena.inUseBytes());
+            assertEquals(0, space.fileCount());
         }
     }
 

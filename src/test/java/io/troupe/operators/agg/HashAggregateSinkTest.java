@@ -217,6 +217,11 @@ class HashAggregateSinkTest {
         small.accept(batches.get(batches.size() - 1));
         large.finish();
         small.finish();
+        return mergeAndRead(ctx, state, key);
+    }
+
+    /** Once every worker finished: merges on this thread, publishes under {@code key} and reads the rows back. */
+    static List<List<Object>> mergeAndRead(ExecContext ctx, Sink.SinkState state, StateKey<AggregateResult> key) {
         FinalizeWork merge = state.prepareFinalize();
         while (merge.step()) {
             ctx.checkCancelled();
