@@ -275,6 +275,7 @@ public final class PlanOptimizer {
         };
     }
 
+    /** {@code literal} as Calcite's, or null when not carried. */
     private static RexNode literal(Literal literal, RexBuilder rex) {
         DataType type = literal.type();
         if (type == null) {
@@ -287,11 +288,17 @@ public final class PlanOptimizer {
         return switch (type.id()) {
             case INT32, INT64, DECIMAL -> rex.makeExactLiteral(v instanceof BigDecimal d ? d
                     : BigDecimal.valueOf(((Number) v).longValue()), SqlTypes.toSql(type, false, rex.getTypeFactory()));
-            case FLOAT64 -> rex.makeApproxLiteral(BigDecimal.valueOf(((Number) v).doubleValue()),
-                    SqlTypes.toSql(type, false, rex.getTypeFactory()));
-            case DATE -> rex.makeDateLiteral(new DateString(((LocalDate) v).toString()));
+            // NaN and infinities have no exact value; Calcite's dates are of the years 1 to 9999: not carried.
+            case FLOAT64 -> Double.isFinite(((Number) v).doubleValue())
+                    ? rex.makeApproxLiteral(BigDecimal.valueOf(((Number) v).doubleValue()),
+                    SqlTypes.toSql(type, false, rex.getTypeFactory())) : null;
+            case DATE -> ((LocalDate) v).getYear() >= 1 && ((LocalDate) v).getYear() <= 9999
+                    ? rex.makeDateLiteral(new DateString(((LocalDate) v).toString())) : null;
             case BOOLEAN -> rex.makeLiteral((Boolean) v);
-            case VARCHAR -> rex.makeLiteral((String) v);
+            // Calcite's strings hold its default charset (UTF-8: config/saffron.properties); one past it is not
+            // carried.
+            case VARCHAR -> rex.getTypeFactory().getDefaultCharset().newEncoder().canEncode((String) v)
+                    ? rex.makeLiteral((String) v) : null;
         };
     }
 }

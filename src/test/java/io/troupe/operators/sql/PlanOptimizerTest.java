@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.math.BigDecimal;
+import java.time.LocalDate;
 import java.util.List;
 
 import static io.troupe.operators.plan.Expr.col;
@@ -144,6 +145,22 @@ class PlanOptimizerTest {
         assertEquals(List.of("sales", "stores"), scans(joins(optimized).get(0)), () -> troupe.explain(optimized));
         assertEquals(plan.validate(troupe.catalog()), optimized.validate(troupe.catalog()));
         check("SELECT st.*, s.* FROM stores st JOIN sales s ON s.store = st.id WHERE st.state LIKE 'T%'", optimized);
+
+        // Strings are UTF-8 (config/saffron.properties) and carried; a date before year 1 Calcite cannot hold.
+        Plan unicode = Plan.scan("stores").as("st")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.store").eq(col("st.id")))
+                .filter(col("st.state").ne(lit("東京")));
+        Plan pushed = troupe.optimize(unicode);
+        assertTrue(filters(pushed).get(0).children().get(0).label().startsWith("Scan stores"),
+                () -> troupe.explain(pushed));
+        check("SELECT st.*, s.* FROM stores st JOIN sales s ON s.store = st.id WHERE st.state <> '東京'", pushed);
+        Plan ancient = Plan.scan("days").as("d")
+                .join(Plan.scan("sales").as("s"), JoinType.INNER, col("s.sold_day").eq(col("d.id")))
+                .filter(lit(LocalDate.of(-1, 6, 1)).lt(lit(LocalDate.of(2000, 1, 1))).and(col("d.yr").eq(lit(2000))));
+        Plan optimizedAncient = troupe.optimize(ancient);
+        assertTrue(optimizedAncient.label().startsWith("Filter ("), () -> troupe.explain(optimizedAncient));
+        check("SELECT d.*, s.* FROM days d JOIN sales s ON s.sold_day = d.id WHERE DATE '0002-06-01 (BC)' < "
+                + "DATE '2000-01-01' AND d.yr = 2000", optimizedAncient);
     }
 
     @Test
