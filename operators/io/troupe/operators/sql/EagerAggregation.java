@@ -10,6 +10,7 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -26,15 +27,16 @@ import java.util.Set;
 
 /**
  * Grouping before a join (eager aggregation, Yan and Larson): an aggregate over an inner equi-join one of whose
- * sides matches each row of the other at most once (its join keys are unique: a dimension joined on its key),
- * whose functions read only the other side, groups that other side first, by its join keys and its own share of
- * the group keys; the groups join, and are grouped again by the statement's keys. TPC-DS q4 and q11 sum a year of
+ * sides is a table, unfiltered and unique on its join keys (a dimension joined on its key: it matches each row of
+ * the other side at most once), and whose functions read only the other side, groups that other side first, by its
+ * join keys and its own share of the group keys; the groups join, and are grouped again by the statement's keys. TPC-DS q4 and q11 sum a year of
  * store_sales per customer's id, names, login and e-mail: 550,000 sales rows probed customer's hash table and were
  * grouped by eight keys, seven of them strings; grouped first by ss_customer_sk and d_year, some 38,000 groups do.
  *
  * <p>SUM, MIN and MAX split into themselves, COUNT into a SUM of the partial counts; the rewrite is made only
  * where the statement groups by something (a COUNT of no rows is 0, a SUM of no partial counts NULL), and where
- * the first grouping is estimated to leave at most half its input's rows ({@link #MAX_SHARE}). The result has the aggregate's columns, types and rows. Stateless.
+ * the first grouping is estimated to leave at most half its input's rows ({@link #MAX_SHARE}) and the join to
+ * keep at least half of them ({@link #MIN_KEPT}). The result has the aggregate's columns, types and rows. Stateless.
  */
 final class EagerAggregation extends RelHomogeneousShuttle {
 
@@ -45,6 +47,12 @@ final class EagerAggregation extends RelHomogeneousShuttle {
      * by are often the wider: names, strings).
      */
     private static final double MAX_SHARE = 0.5;
+
+    /**
+     * The join must keep at least this share of the many side's rows: one that filters them (TPC-DS q5's two weeks
+     * of date_dim keep 2% of a channel's sales and returns) leaves fewer rows to group after it than before.
+     */
+    private static final double MIN_KEPT = 0.5;
 
     private static final Set<SqlKind> SPLITTABLE = Set.of(SqlKind.SUM, SqlKind.COUNT, SqlKind.MIN, SqlKind.MAX);
 
@@ -104,7 +112,7 @@ final class EagerAggregation extends RelHomogeneousShuttle {
         for (boolean manyLeft : new boolean[] {true, false}) {
             RelNode one = manyLeft ? join.getRight() : join.getLeft();
             ImmutableIntList oneKeys = manyLeft ? info.rightKeys : info.leftKeys;
-            if (Boolean.TRUE.equals(mq.areColumnsUnique(one, ImmutableBitSet.of(oneKeys)))) {
+            if (unfilteredScan(one) && Boolean.TRUE.equals(mq.areColumnsUnique(one, ImmutableBitSet.of(oneKeys)))) {
                 RelNode eager = new Split(aggregate, join, columns, info, manyLeft).rewrite(mq);
                 if (eager != null) {
                     return eager;
@@ -112,6 +120,19 @@ final class EagerAggregation extends RelHomogeneousShuttle {
             }
         }
         return null;
+    }
+
+    /**
+     * A table as it is, or projected: joined on its key, it keeps the rows of the other side whose key it has (the
+     * dimension of a star schema). A filtered one keeps what its filter does, which the estimates through a UNION
+     * (TPC-DS q5's sales and returns) do not see.
+     */
+    private static boolean unfilteredScan(RelNode rel) {
+        RelNode below = rel;
+        while (below instanceof Project project) {
+            below = project.getInput();
+        }
+        return below instanceof TableScan;
     }
 
     /** One try: the aggregate's functions and part of its keys over the join's {@code many} side. */
@@ -180,7 +201,9 @@ final class EagerAggregation extends RelHomogeneousShuttle {
             RelNode partial = b.build();
             Double groups = mq.getRowCount(partial);
             Double rows = mq.getRowCount(many);
-            if (groups == null || rows == null || groups > MAX_SHARE * rows) {
+            Double kept = mq.getRowCount(join);
+            if (groups == null || rows == null || kept == null || groups > MAX_SHARE * rows
+                    || kept < MIN_KEPT * rows) {
                 return null;
             }
             // partial JOIN one, each side where the join had it: the partial's keys are its first fields.

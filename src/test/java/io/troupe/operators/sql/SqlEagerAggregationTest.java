@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Grouping before a join ({@link EagerAggregation}) over the star tables ({@link StarTables}): sales grouped by
  * item first where a statement groups them by the item's attributes, and not where the item side is not unique on
- * its key, where a function reads the item side, or where nothing is grouped. Every plan returns DuckDB's rows.
+ * its key, where a function reads the item side, where nothing is grouped, where the join keeps few sales, or
+ * where grouping first would keep most rows. Every plan returns DuckDB's rows.
  */
 class SqlEagerAggregationTest {
 
@@ -58,6 +59,9 @@ class SqlEagerAggregationTest {
                 "SELECT i.category, MAX(i.brand) FROM sales s JOIN items i ON s.item = i.id GROUP BY i.category",
                 // nothing grouped: a COUNT of no rows is 0
                 "SELECT COUNT(*), SUM(s.price) FROM sales s JOIN items i ON s.item = i.id WHERE i.brand = 3",
+                // a join that keeps few sales (a month of days): fewer rows to group after it than before
+                "SELECT d.yr, SUM(s.price) FROM sales s JOIN days d ON s.sold_day = d.id WHERE d.moy = 3 "
+                        + "AND d.yr = 2000 GROUP BY d.yr",
                 // grouped by the sales' own near-unique keys: grouping first would leave most rows
                 "SELECT s.sold_day, s.item, i.category, SUM(s.price) FROM sales s JOIN items i ON s.item = i.id "
                         + "GROUP BY s.sold_day, s.item, i.category")) {
