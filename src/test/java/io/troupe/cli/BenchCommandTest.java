@@ -89,7 +89,7 @@ class BenchCommandTest {
         Set<String> ran = rows.stream().map(row -> row[0] + " " + row[1] + "/" + row[2]).collect(Collectors.toSet());
         for (String workload : List.of("w1", "w2")) {
             for (String slot : List.of("troupe/1", "troupe/2", "troupe@1/4/1", "troupe@1/4/2")) {
-                assertTrue(ran.contains(workload + " " + slot), workload + " " + slot + " ran: " + ran);
+                assertTrue(ran.contains(workload + " " + slot), workload + " " + slot + " ran: " + ran + "\n" + r.out());
             }
             for (String slot : List.of("duckdb@1/4/1", "duckdb@1/4/2")) {
                 assertTrue(ran.contains(workload + " " + slot)
