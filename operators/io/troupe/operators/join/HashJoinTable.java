@@ -267,7 +267,7 @@ public final class HashJoinTable {
         if (residence == Residence.SPILLED || !reserve(columnBytes)) {
             return null;
         }
-        long[] entries = spill == null ? memory.tryTakeChunk() : memory.tryTakeChunkSpillable();
+        long[] entries = memory.tryTakeChunk();
         if (entries == null) {
             memory.shrink(columnBytes);
             refused(chunkLongs() * (long) Long.BYTES);
@@ -316,20 +316,11 @@ public final class HashJoinTable {
 
     /** Reserves {@code bytes}, or, when refused, spills (false) or fails. */
     private boolean reserve(long bytes) {
-        if (tryGrow(bytes)) {
+        if (memory.tryGrow(bytes)) {
             return true;
         }
         refused(bytes);
         return false;
-    }
-
-    /**
-     * Reserves {@code bytes} if the account grants them. A table that may spill asks as a spilling operator does,
-     * leaving the headroom to those that cannot (the aggregate above a spilled join: W1 under a quarter of its
-     * memory, where the join's chunks took the whole budget and the count above it was refused 528 bytes).
-     */
-    private boolean tryGrow(long bytes) {
-        return spill == null ? memory.tryGrow(bytes) : memory.tryGrowSpillable(bytes);
     }
 
     /** The account refused {@code bytes}: the table spills now, or fails when it may not. */
@@ -537,9 +528,9 @@ public final class HashJoinTable {
         long rows = rowsOf(byId);
         // Sparse buckets only where the account grants them beside the rows; else one a row, or spill.
         boolean sparse = residence == Residence.IN_MEMORY && buckets(rows, true) > buckets(rows, false)
-                && tryGrow(allocationBytes(rows, byId.length, true));
+                && memory.tryGrow(allocationBytes(rows, byId.length, true));
         long bytes = allocationBytes(rows, byId.length, sparse);
-        if (residence == Residence.IN_MEMORY && !sparse && !tryGrow(bytes)) {
+        if (residence == Residence.IN_MEMORY && !sparse && !memory.tryGrow(bytes)) {
             refused(bytes);
             synchronized (sealed) {
                 sealed.addAll(Arrays.asList(byId));

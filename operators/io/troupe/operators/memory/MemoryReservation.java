@@ -118,22 +118,10 @@ public final class MemoryReservation {
      * it once, on the list or here, never on both.
      */
     public long[] tryTakeChunk() {
-        return tryTakeChunk(false);
-    }
-
-    /**
-     * As {@link #tryTakeChunk()}, for an operator that spills when refused: refused also where
-     * {@link #tryGrowSpillable} would be, so that the headroom it leaves stays for the operators that cannot.
-     */
-    public long[] tryTakeChunkSpillable() {
-        return tryTakeChunk(true);
-    }
-
-    private long[] tryTakeChunk(boolean spillable) {
         long[] free = query.pollFreeChunk();
         boolean granted = false;
         try {
-            granted = tryGrow(query.chunkBytes(), spillable);
+            granted = tryGrow(query.chunkBytes());
         } finally {
             if (!granted && free != null) {
                 query.returnFreeChunk(free);
