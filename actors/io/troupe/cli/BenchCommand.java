@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /**
@@ -85,6 +87,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--node-heap", paramLabel = "SIZE",
             description = "each node JVM's -Xmx with --nodes (default: ${DEFAULT-VALUE})")
     String nodeHeap = "2g";
+
+    @Option(names = "--node-set", paramLabel = "KEY=VALUE",
+            description = "a troupe.* setting for every node JVM of --nodes, e.g. troupe.cluster.data-term-length=1m")
+    Map<String, String> nodeSettings = new TreeMap<>();
 
     @Option(names = "--memory", split = ",", paramLabel = "D",
             description = {"also run every engine under 1/D of the memory each workload needs (Troupe's peak in "
@@ -331,7 +337,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         List<String> jvmOptions = new ArrayList<>(List.of("-Xmx" + nodeHeap));
         jvmOptions.addAll(nodeJvmFlags);
-        ClusterBenchEngine.Launch launch = new ClusterBenchEngine.Launch(classpath, jvmOptions, CLUSTER_UP);
+        ClusterBenchEngine.Launch launch = new ClusterBenchEngine.Launch(classpath, jvmOptions, nodeSettings, CLUSTER_UP);
         for (BenchCluster cluster : clusters) {
             engines.add(new ClusterBenchEngine(cluster, tableFiles, rounds.out.resolve("clusters"), launch, err));
         }
@@ -339,7 +345,7 @@ final class BenchCommand implements Callable<Integer> {
         return engines;
     }
 
-    /** The distinct NxW of --nodes, and --node-heap checked. */
+    /** The distinct NxW of --nodes, and --node-heap and --node-set checked. */
     private List<BenchCluster> parseNodes() {
         List<BenchCluster> chosen = new ArrayList<>();
         for (String text : nodes) {
@@ -356,6 +362,10 @@ final class BenchCommand implements Callable<Integer> {
         if (!ClusterCommand.Start.HEAP.matcher(nodeHeap).matches()) {
             throw bad("--node-heap must be a size like 512m or 2g, got '" + nodeHeap + "'");
         }
+        if (!nodeSettings.isEmpty() && chosen.isEmpty()) {
+            throw bad("--node-set sets the node JVMs of --nodes, and none was given");
+        }
+        ClusterCommand.Start.checkSettings(spec, "--node-set", nodeSettings);
         return chosen;
     }
 

@@ -33,10 +33,11 @@ import java.util.concurrent.TimeUnit;
 final class ClusterBenchEngine implements BenchEngine {
 
     /** How the node JVMs are launched: the same for every cluster of a bench. */
-    record Launch(String classpath, List<String> jvmOptions, Duration upTimeout) {
+    record Launch(String classpath, List<String> jvmOptions, Map<String, String> settings, Duration upTimeout) {
 
         Launch {
             jvmOptions = List.copyOf(jvmOptions);
+            settings = Map.copyOf(settings);
         }
     }
 
@@ -86,7 +87,7 @@ final class ClusterBenchEngine implements BenchEngine {
         int basePort = LocalCluster.freePorts(shape.nodes());
         Path runDir = runRoot.resolve(shape + "-" + workload.id());
         LocalCluster.Spec spec = new LocalCluster.Spec(shape.nodes(), shape.workers(), basePort, runDir,
-                launch.classpath(), launch.jvmOptions(), Map.of(), Optional.of(tablesDir.toAbsolutePath()),
+                launch.classpath(), launch.jvmOptions(), launch.settings(), Optional.of(tablesDir.toAbsolutePath()),
                 launch.upTimeout());
         try {
             manifest = LocalCluster.start(spec, TroupeSettings.load().transport(), new PrintWriter(new StringWriter()));

@@ -124,7 +124,7 @@ final class ClusterCommand implements Callable<Integer> {
             if (timeoutSeconds < 1) {
                 throw RoundOptions.bad(spec, "--timeout must be at least 1 second, got " + timeoutSeconds);
             }
-            TroupeSettings troupeSettings = checkSettings(spec, settings);
+            TroupeSettings troupeSettings = checkSettings(spec, "--set", settings);
             try {
                 NodeTables.of(tables, generate, partitioned, TableBuilder.DEFAULT_CHUNK_ROWS).check(nodes);
             } catch (IllegalArgumentException e) {
@@ -162,11 +162,14 @@ final class ClusterCommand implements Callable<Integer> {
             return 0;
         }
 
-        /** {@code settings} over the application's, read as a node reads them: an error names the key. */
-        static TroupeSettings checkSettings(CommandSpec spec, Map<String, String> settings) {
+        /**
+         * {@code settings}, given as {@code option}, over the application's, read as a node reads them: an
+         * error names the key.
+         */
+        static TroupeSettings checkSettings(CommandSpec spec, String option, Map<String, String> settings) {
             for (String key : settings.keySet()) {
                 if (!key.startsWith("troupe.")) {
-                    throw RoundOptions.bad(spec, "--set takes troupe.* settings, got '" + key + "'");
+                    throw RoundOptions.bad(spec, option + " takes troupe.* settings, got '" + key + "'");
                 }
             }
             Config config = ConfigFactory.parseMap(settings).withFallback(ConfigFactory.load());

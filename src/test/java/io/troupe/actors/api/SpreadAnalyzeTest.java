@@ -4,6 +4,7 @@ import io.troupe.actors.cluster.ClusterQueries;
 import io.troupe.actors.exchange.InMemoryNodeLinks;
 import io.troupe.cli.loadtest.TableFiles;
 import io.troupe.config.TroupeSettings;
+import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.PartProfile;
@@ -118,6 +119,23 @@ class SpreadAnalyzeTest {
         }
         assertTrue(text.indexOf("Repartition by hash (customers.region)") < text.indexOf("Hash Join"), text);
         assertTrue(text.contains("Nodes: 3, Workers Planned: 2 per node"), text);
+    }
+
+    @Test
+    void anUngroupedAggregateGathersOneRowFromEachOtherNodeNotItsInput() throws Exception {
+        Plan plan = Plan.scan("orders").join(Plan.scan("customers"), JoinType.INNER,
+                        col("orders.customer").eq(col("customers.id")))
+                .aggregate(List.of(), Expr.count().as("n"), sum(col("orders.amount")).as("total"));
+        SpreadProfile profile = analyze(plan);
+        String text = profile.render();
+        long joined = count("SELECT count(*) FROM orders o JOIN customers c ON o.customer = c.id");
+        assertTrue(joined > NODES, text);
+        assertEquals(joined, profile.find("Hash Join").total().rows(), text);
+        SpreadProfile.Exchange gather = profile.exchanges().stream()
+                .filter(e -> e.label().startsWith("Gather")).findFirst().orElseThrow();
+        assertEquals(NODES - 1, gather.total().sentRows(), "a partial row from each node but the coordinator:\n" + text);
+        assertEquals(NODES - 1, gather.total().receivedRows(), text);
+        assertEquals(1, profile.lines().get(0).total().rows(), text);
     }
 
     @Test

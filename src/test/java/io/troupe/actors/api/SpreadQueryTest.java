@@ -25,11 +25,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.troupe.operators.plan.Expr.avg;
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.countDistinct;
 import static io.troupe.operators.plan.Expr.lit;
 import static io.troupe.operators.plan.Expr.max;
+import static io.troupe.operators.plan.Expr.min;
 import static io.troupe.operators.plan.Expr.sum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -96,6 +98,20 @@ class SpreadQueryTest {
                 new ClusterQueries.Case("global aggregate",
                         Plan.scan("orders").aggregate(List.of(), count().as("n"), sum(col("amount")).as("total")),
                         "SELECT count(*), sum(amount) FROM orders"),
+                new ClusterQueries.Case("global aggregates over a join, merged from every node's partial row",
+                        joined.aggregate(List.of(), count().as("n"), count(col("orders.note")).as("notes"),
+                                sum(col("orders.amount")).as("total"), min(col("orders.note")).as("first"),
+                                max(col("orders.day")).as("last"), min(col("customers.id")).as("low")),
+                        "SELECT count(*), count(o.note), sum(o.amount), min(o.note), max(o.day), min(c.id)"
+                                + " FROM orders o JOIN customers c ON o.customer = c.id"),
+                new ClusterQueries.Case("global aggregates of nothing, merged",
+                        joined.filter(col("orders.id").lt(lit(0L))).aggregate(List.of(), count().as("n"),
+                                sum(col("orders.amount")).as("total"), max(col("orders.note")).as("last")),
+                        "SELECT count(*), sum(o.amount), max(o.note) FROM orders o JOIN customers c"
+                                + " ON o.customer = c.id WHERE o.id < 0"),
+                new ClusterQueries.Case("a global average beside a count, gathered whole",
+                        Plan.scan("orders").aggregate(List.of(), avg(col("amount")).as("mean"), count().as("n")),
+                        "SELECT avg(amount), count(*) FROM orders"),
                 new ClusterQueries.Case("global aggregate of nothing",
                         Plan.scan("orders").filter(col("id").lt(lit(0L))).aggregate(List.of(), count().as("n")),
                         "SELECT count(*) FROM orders WHERE id < 0"),
