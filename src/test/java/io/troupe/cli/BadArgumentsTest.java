@@ -58,6 +58,10 @@ class BadArgumentsTest {
                 "--ablation", "--nodes", "2x1", "--out", out);
         assertBad("troupe bench: --node-heap must be a size like 512m or 2g, got '2 GB'", "bench", "--nodes", "2x1",
                 "--node-heap", "2 GB", "--out", out);
+        assertBad("troupe bench: --node-set sets the node JVMs of --nodes, and none was given", "bench",
+                "--node-set", "troupe.cluster.data-term-length=1m", "--out", out);
+        assertBad("troupe bench: --node-set takes troupe.* settings, got 'pekko.loglevel'", "bench", "--nodes", "2x1",
+                "--node-set", "pekko.loglevel=DEBUG", "--out", out);
         Path file = Files.writeString(dir.resolve("a-file"), "x");
         assertBad("troupe bench: --out " + file + " is not a writable directory", "bench", "--out", file.toString());
         assertFalse(Files.exists(dir.resolve("results")), "no argument passed: nothing was made");
