@@ -43,9 +43,6 @@ public final class PlannerWarmUp {
             SELECT id, CASE WHEN x > 0 THEN 'p' ELSE 'n' END FROM a
             WHERE EXISTS (SELECT 1 FROM b WHERE b.id = a.id) AND s IN ('x', 'y')""");
 
-    /** Over two empty tables of its own; two tables need no bound on ordering their join. */
-    private static final SqlPlanner PLANNER = new SqlPlanner(catalog(), Duration.ofDays(1));
-
     private PlannerWarmUp() {
     }
 
@@ -60,7 +57,7 @@ public final class PlannerWarmUp {
     public static void inBackground() {
         Thread thread = new Thread(() -> {
             await();
-            MORE.forEach(PlannerWarmUp::plan);
+            plan(MORE);
         }, "troupe-sql-warm-up");
         thread.setDaemon(true);
         thread.setPriority(Thread.MIN_PRIORITY);
@@ -72,11 +69,15 @@ public final class PlannerWarmUp {
         Done.ran();
     }
 
-    private static void plan(String sql) {
+    /** Plans {@code statements} over two empty tables of its own (two tables need no bound on ordering their join). */
+    private static void plan(List<String> statements) {
         try {
-            PLANNER.plan(sql);
-        } catch (RuntimeException e) {
-            // A statement Troupe no longer plans warms less, and must not stop the user's from planning.
+            SqlPlanner planner = new SqlPlanner(catalog(), Duration.ofDays(1));
+            statements.forEach(planner::plan);
+        } catch (Throwable e) {
+            // A statement Troupe no longer plans warms less, and must not stop the user's from planning. An Error
+            // too: escaping the class initialiser below, it would fail that class for good, and with it every
+            // later join ordering in the JVM (NoClassDefFoundError).
             LOG.warn("[sql] the planner's warm-up failed: {}", e.toString());
         }
     }
@@ -84,7 +85,7 @@ public final class PlannerWarmUp {
     /** Initialised once, by the first thread to need the warm-up. */
     private static final class Done {
         static {
-            plan(JOIN);
+            plan(List.of(JOIN));
         }
 
         static void ran() {

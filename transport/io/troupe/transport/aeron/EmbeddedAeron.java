@@ -67,9 +67,10 @@ public final class EmbeddedAeron implements AutoCloseable {
      * The client conductor's sleep between duty cycles: it is what tells a subscription that its
      * producer's log is there, so it bounds a new channel's time to first batch. Aeron's 16 ms default
      * made every channel wait 15-16 ms for its first batch (measured); 1 ms costs the client thread a
-     * thousand short wake-ups a second.
+     * thousand short wake-ups a second. The clients of a shared driver ({@link SharedDriverStreams}) sleep
+     * as long, for the same reason.
      */
-    private static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
+    static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
     /**
      * How long the driver and the client wait to hear from each other before each gives the other up:
      * a minute instead of Aeron's 10 s. Both live in this JVM, so the only death these timeouts could

@@ -116,6 +116,7 @@ public final class SharedDriverStreams implements AutoCloseable {
         try {
             Aeron aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.toString())
+                    .idleSleepDurationNs(EmbeddedAeron.CLIENT_IDLE_SLEEP_NS)
                     .driverTimeoutMs(Math.max(1_000, timeout.toMillis()))
                     .threadFactory(runnable -> {
                         Thread thread = new Thread(runnable, "troupe-aeron-shared-client");
