@@ -25,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * this JVM as their {@link TroupeCluster} client. A query goes to the nodes in turn; its coordinator spreads
  * it over all N (the run fails unless it did) and streams the rows here. The time covers submitting the
  * plan, running it on every node and receiving its rows in this JVM; the checksum is computed afterwards,
- * untimed. The cluster is stopped by the pids its manifest holds when the workload is done, and by
- * {@link #close()} whatever happened.
+ * untimed. The cluster is stopped by the pids its manifest holds when the workload is done, by
+ * {@link #close()} whatever happened, and by a shutdown hook when this JVM ends first (Ctrl-C, kill), so
+ * that no node JVM outlives the bench.
  *
  * <p>Not threadsafe (see {@link BenchEngine}).
  */
@@ -49,6 +50,8 @@ final class ClusterBenchEngine implements BenchEngine {
     /** The running cluster and its client, between load and unload; null otherwise. */
     private ClusterManifest manifest;
     private TroupeCluster client;
+    /** Stops the running cluster if this JVM ends while it runs; null when none runs. */
+    private Thread shutdownHook;
 
     /**
      * @param runRoot where each workload's cluster gets its run directory (manifest, logs):
@@ -91,6 +94,15 @@ final class ClusterBenchEngine implements BenchEngine {
                 launch.upTimeout());
         try {
             manifest = LocalCluster.start(spec, TroupeSettings.load().transport(), new PrintWriter(new StringWriter()));
+            ClusterManifest started = manifest;
+            shutdownHook = new Thread(() -> {
+                try {
+                    LocalCluster.stop(started, new PrintWriter(new StringWriter()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "bench-cluster-stop");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
             client = TroupeCluster.connect(ConfigFactory.parseMap(Map.of("troupe.cluster.seed-nodes",
                     List.of("127.0.0.1:" + basePort))).withFallback(ConfigFactory.load()), launch.upTimeout());
             awaitNodes(workload);
@@ -158,9 +170,22 @@ final class ClusterBenchEngine implements BenchEngine {
             LocalCluster.stop(manifest, new PrintWriter(said));
         } finally {
             manifest = null;
+            removeShutdownHook();
         }
         Rounds.progress(progress, "bench", "%s%s: cluster stopped in %.2f s: %s", workload == null ? ""
                 : workload.id() + ": ", id(), Rounds.seconds(t0), String.join("; ", said.toString().strip().lines()
                 .toList()));
+    }
+
+    private void removeShutdownHook() {
+        if (shutdownHook == null) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down: the hook is stopping the cluster itself.
+        }
+        shutdownHook = null;
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.cli;
 
+import io.troupe.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,6 +11,7 @@ import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -75,6 +77,32 @@ class BenchCommandClusterTest {
                     : Optional.empty();
             if (left.isPresent()) {
                 LocalCluster.stop(left.get(), new PrintWriter(new StringWriter()));
+            }
+        }
+    }
+
+    /**
+     * A bench ended from outside (SIGTERM, as Ctrl-C or kill send) while its cluster runs stops that
+     * cluster on its way out: no node JVM or media driver outlives it.
+     */
+    @Test
+    @Timeout(300)
+    void aBenchThatIsKilledStopsItsCluster(@TempDir Path dir) throws Exception {
+        Path runDir = dir.resolve("clusters/2x1-w1");
+        Optional<ClusterManifest> manifest = Optional.empty();
+        try (ChildJvm bench = ChildJvm.start(TroupeCli.class, List.of("-Xmx512m"), "bench", "--workload", "w1",
+                "--rows", "30000", "--workers", "1", "--nodes", "2x1", "--node-heap", "256m", "--runs", "100000",
+                "--warmups", "0", "--peers", "none", "--out", dir.toString())) {
+            bench.awaitLine("bench: w1: troupe 2x1: cluster of 2 node JVMs up in ", Duration.ofSeconds(180));
+            manifest = ClusterManifest.read(runDir);
+            assertTrue(manifest.isPresent() && manifest.get().anyAlive(), "the cluster runs: " + bench.output());
+
+            ProcessHandle.of(bench.pid()).ifPresent(ProcessHandle::destroy);
+            bench.awaitExit(Duration.ofSeconds(60));
+            assertFalse(manifest.get().anyAlive(), "a node or the driver outlived the bench: " + bench.output());
+        } finally {
+            if (manifest.isPresent()) {
+                LocalCluster.stop(manifest.get(), new PrintWriter(new StringWriter()));
             }
         }
     }
