@@ -18,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -133,12 +134,16 @@ public final class HashJoinTable {
     /** Where the table spills; null when it may not. */
     private final QuerySpill spill;
     /**
-     * Whether its spill buffers may trail the account when it refuses them and nothing is left to
-     * write out (see {@link BuildWorker}): a join's own table, and a partition's that is joined alone,
-     * where what the account refuses is held by other workers' chunks or other operators, not by a
-     * partition that gives it back sooner. The trail is at most a buffer per partition.
+     * Whether no other table of the join holds memory beside this one: a join's own table, and a partition's
+     * that is joined alone. What the account refuses it is then held by other workers' chunks or by other
+     * operators, not by a partition that gives it back sooner. So it takes its first {@link WriteRoom}'s worth
+     * as an operator that cannot spill (without it, it could not spill either), and its spill buffers may
+     * trail the account when it refuses them and nothing is left to write out (see {@link BuildWorker}; at
+     * most a buffer per partition).
      */
-    private boolean buffersMayTrail;
+    private boolean alone;
+    /** Bytes the account holds for this table's rows: its chunks, their columns and its buckets. */
+    private final AtomicLong held = new AtomicLong();
     /** Why the table's rows cannot be split any further (its error when over the budget), or null. */
     private final String unsplittable;
     private final DataType[] fileTypes;
@@ -146,6 +151,8 @@ public final class HashJoinTable {
     /** The spill files of the build rows and of the probe rows, made when first asked for; guarded by {@link #sealed}. */
     private PartitionWriters buildFiles;
     private PartitionWriters probeFiles;
+    /** What the account holds for the files' buffers once the table spilled, out of the chunks it wrote out. */
+    private final WriteRoom room;
 
     private final AtomicInteger nextChunkId = new AtomicInteger();
     /** Full chunks and those of finished build workers, while in memory; guarded by itself. */
@@ -217,7 +224,7 @@ public final class HashJoinTable {
         this.maxChunks = 1 << (31 - chunkShift);
         this.rowsToCome = -1;
         this.level = level;
-        this.buffersMayTrail = level == 0;
+        this.alone = level == 0;
         this.unsplittable = unsplittable != null ? unsplittable
                 : level > Radix.MAX_LEVEL ? "its rows share every hash bit the partitions split by" : null;
         this.spill = this.unsplittable == null ? spill : null;
@@ -226,6 +233,7 @@ public final class HashJoinTable {
             System.arraycopy(keyTypes, 0, files, payloadTypes.length, keyTypes.length);
         }
         this.fileTypes = files;
+        this.room = new WriteRoom(memory, PartitionWriters.bufferBytes(chunkBytes()));
     }
 
     /**
@@ -238,13 +246,17 @@ public final class HashJoinTable {
         HashJoinTable table = new HashJoinTable(partitionName, keyTypes, payloadTypes, keyColumn, matchFlagsNeeded,
                 memory, chunkLongs(), partitionLevel, spill, whyUnsplittable);
         table.rowsToCome = buildRows;
-        table.buffersMayTrail = alone;
+        table.alone = alone;
         return table;
     }
 
     /** Longs per chunk's entries: one arena chunk. */
     private int chunkLongs() {
         return chunkRows << (packed ? 0 : 1);
+    }
+
+    private int chunkBytes() {
+        return chunkLongs() * Long.BYTES;
     }
 
     /** True for one key held in an int[] or long[] (INT32, DATE, INT64, DECIMAL): keys compare as longs. */
@@ -267,12 +279,13 @@ public final class HashJoinTable {
         if (residence == Residence.SPILLED || !reserve(columnBytes)) {
             return null;
         }
-        long[] entries = memory.tryTakeChunk();
+        long[] entries = asSpilling() ? memory.tryTakeChunkSpillable() : memory.tryTakeChunk();
         if (entries == null) {
-            memory.shrink(columnBytes);
-            refused(chunkLongs() * (long) Long.BYTES);
+            shrink(columnBytes);
+            refused(chunkBytes());
             return null;
         }
+        held.addAndGet(chunkBytes());
         if (rowsToCome >= 0) {
             rowsToCome -= capacity;
         }
@@ -316,16 +329,48 @@ public final class HashJoinTable {
 
     /** Reserves {@code bytes}, or, when refused, spills (false) or fails. */
     private boolean reserve(long bytes) {
-        if (memory.tryGrow(bytes)) {
+        if (tryGrow(bytes)) {
             return true;
         }
         refused(bytes);
         return false;
     }
 
-    /** The account refused {@code bytes}: the table spills now, or fails when it may not. */
+    /** Reserves {@code bytes} for the table's rows if the account grants them ({@link #asSpilling()} says how). */
+    private boolean tryGrow(long bytes) {
+        if (!(asSpilling() ? memory.tryGrowSpillable(bytes) : memory.tryGrow(bytes))) {
+            return false;
+        }
+        held.addAndGet(bytes);
+        return true;
+    }
+
+    private void shrink(long bytes) {
+        held.addAndGet(-bytes);
+        memory.shrink(bytes);
+    }
+
+    /**
+     * Whether the table reserves as an operator that spills when refused, leaving the budget's last eighth to
+     * those that cannot (W1 under a quarter of its memory: the join's chunks took the whole 96 KiB, and the
+     * count above it was refused 528 bytes): where it may spill and then gives back at least what its files'
+     * buffers take ({@link WriteRoom}), so that spilling asks the budget for nothing. Below that, a table
+     * {@link #alone} asks as one that cannot spill, and one beside others' asks as a spilling one but, refused,
+     * is tried again alone ({@link #refused}). The workers of a table may together pass that mark by a chunk
+     * each.
+     */
+    private boolean asSpilling() {
+        return spill != null && (!alone || held.get() >= room.size());
+    }
+
+    /**
+     * The account refused {@code bytes}: the table spills now, or fails when it may not, or when it is a
+     * partition's beside others' that holds less than its files' buffers would take (spilling would ask the
+     * budget for more than it gives back: TPC-DS q2 at a twentieth of its memory, where the sort above the
+     * join held what the partition's probe files then asked for).
+     */
     private void refused(long bytes) {
-        if (spill == null) {
+        if (spill == null || (!alone && held.get() < room.size())) {
             throw overBudget(bytes);
         }
         synchronized (sealed) {
@@ -391,7 +436,11 @@ public final class HashJoinTable {
             hashes[o] = fastPath ? Radix.hashOfKey(stored) : stored;
         }
         files.write(Batch.of(n, columns), hashes);
-        giveBack(chunk);
+        // Its memory goes back but for what the write room still lacks, which pays the files' buffers.
+        long bytes = chunkBytes() + chunk.reservedColumnBytes;
+        memory.returnChunkKeepingItsBytes(chunk.entries);
+        held.addAndGet(-bytes);
+        memory.shrink(bytes - room.keep(bytes));
     }
 
     /** The fast path's key of {@code n} rows, out of their entries, NULL where the row is never linked. */
@@ -416,8 +465,8 @@ public final class HashJoinTable {
     PartitionWriters buildFiles() {
         synchronized (sealed) {
             if (buildFiles == null) {
-                buildFiles = new PartitionWriters(name + " build", fileTypes, level, spill, memory,
-                        chunkLongs() * Long.BYTES);
+                buildFiles = new PartitionWriters(name + " build", fileTypes, level, spill, memory, room,
+                        chunkBytes());
             }
             return buildFiles;
         }
@@ -427,20 +476,24 @@ public final class HashJoinTable {
     PartitionWriters probeFiles(DataType[] types) {
         synchronized (sealed) {
             if (probeFiles == null) {
-                probeFiles = new PartitionWriters(name + " probe", types, level, spill, memory,
-                        chunkLongs() * Long.BYTES);
+                probeFiles = new PartitionWriters(name + " probe", types, level, spill, memory, room,
+                        chunkBytes());
             }
             return probeFiles;
         }
     }
 
-    /** Finishes the probe rows' files: called by the last prober, after every prober's last write. */
+    /**
+     * Finishes the probe rows' files and gives the write room back (the build's files were finished before):
+     * called by the last prober, after every prober's last write.
+     */
     void finishProbeFiles() {
         synchronized (sealed) {
             if (probeFiles != null) {
                 probeFiles.finish();
             }
         }
+        room.release();
     }
 
     /** How many of the spilled table's build rows went to partition {@code p}, and their files. */
@@ -475,7 +528,7 @@ public final class HashJoinTable {
     }
 
     boolean buffersMayTrail() {
-        return buffersMayTrail;
+        return alone;
     }
 
     /** The columns of a build spill file: the build columns, then the keys unless one of them is the key. */
@@ -528,13 +581,13 @@ public final class HashJoinTable {
         long rows = rowsOf(byId);
         // Sparse buckets only where the account grants them beside the rows; else one a row, or spill.
         boolean sparse = residence == Residence.IN_MEMORY && buckets(rows, true) > buckets(rows, false)
-                && memory.tryGrow(allocationBytes(rows, byId.length, true));
+                && tryGrow(allocationBytes(rows, byId.length, true));
         long bytes = allocationBytes(rows, byId.length, sparse);
-        if (residence == Residence.IN_MEMORY && !sparse && !memory.tryGrow(bytes)) {
-            refused(bytes);
+        if (residence == Residence.IN_MEMORY && !sparse && !tryGrow(bytes)) {
             synchronized (sealed) {
                 sealed.addAll(Arrays.asList(byId));
             }
+            refused(bytes);
         }
         if (residence == Residence.SPILLED) {
             // No row stays: one bucket, too small to reserve.
@@ -602,7 +655,7 @@ public final class HashJoinTable {
         PartitionWriters files = buildFiles();
         while (dumpNextSealed(files)) {
             long refused = files.reserveOpened(() -> dumpNextSealed(files));
-            if (refused > 0 && !buffersMayTrail) {
+            if (refused > 0 && !alone) {
                 throw overBudget(refused);
             }
         }
@@ -627,7 +680,7 @@ public final class HashJoinTable {
         for (BuildChunk c : chunks) {
             giveBack(c);
         }
-        memory.shrink(allocatedBytes);
+        shrink(allocatedBytes);
         allocatedBytes = 0;
         chunks = new BuildChunk[0];
     }
@@ -654,12 +707,14 @@ public final class HashJoinTable {
                 probeFiles.abandon();
             }
         }
+        room.release();
     }
 
     /** Gives back the memory of a chunk that holds no row any more (written out, or dropped). */
     void giveBack(BuildChunk chunk) {
         memory.returnChunk(chunk.entries);
-        memory.shrink(chunk.reservedColumnBytes);
+        held.addAndGet(-chunkBytes());
+        shrink(chunk.reservedColumnBytes);
     }
 
     private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn, int shift) {

@@ -17,13 +17,14 @@ import java.util.function.LongFunction;
  * The spill files of one side (build or probe) of one spilled table of a hash join: a file per
  * partition ({@link Radix}), opened when the partition's first row comes, shared by every worker of
  * the table. Each open file has a write buffer of an eighth of an arena chunk ({@link #bufferBytes}:
- * 4 KiB, a page, at the default {@code troupe.hash.chunk-size}), which the join's
- * {@link MemoryReservation} holds: either all reserved up front ({@link #reserveAll}, before a
- * prober emits anything) or, on the build side, where files open as chunks are written out and
- * given back, reserved after the chunk whose rows opened them was given back ({@link #reserveOpened}),
- * so the heap may hold up to one buffer per partition more than the account says for a while (see
- * {@link BuildWorker}). A block wider than the buffer grows it for that write. Sharing the files keeps what a spilling join
- * holds at one buffer per partition and side, whatever the number of workers.
+ * 4 KiB, a page, at the default {@code troupe.hash.chunk-size}), which the table's {@link WriteRoom}
+ * lends out of what the join's {@link MemoryReservation} holds for it: either all reserved up front
+ * ({@link #reserveAll}, before a prober emits anything) or, on the build side, where files open as
+ * chunks are written out and given back, reserved after the chunk whose rows opened them was given
+ * back ({@link #reserveOpened}), so the heap may hold up to one buffer per partition more than the
+ * account says for a while (see {@link BuildWorker}). A block wider than the buffer grows it for that
+ * write. Sharing the files keeps what a spilling join holds at one buffer per partition and side,
+ * whatever the number of workers.
  *
  * <p>Every file's bytes count as spilled on the account when the side is finished ({@link #finish()}).
  *
@@ -43,6 +44,7 @@ final class PartitionWriters {
     private final int level;
     private final QuerySpill spill;
     private final MemoryReservation memory;
+    private final WriteRoom room;
     private final int bufferBytes;
     private final Object[] locks = new Object[Radix.PARTITIONS];
     // Each guarded by locks[p]; read after finish().
@@ -54,24 +56,32 @@ final class PartitionWriters {
     private final boolean[] hashesDiffer = new boolean[Radix.PARTITIONS];
     /** Files opened (a count outside every lock: it is bumped under a partition's lock). */
     private final AtomicInteger opened = new AtomicInteger();
-    /** Buffers the account holds for these files; guarded by this. */
+    /** Buffers the room lends these files; guarded by this. */
     private int reserved;
 
     /**
      * @param label  what spills, for file names and errors ("hash join j build")
      * @param types  the columns of every batch written
      * @param level  the level whose hash bits choose the partition
-     * @param chunkBytes bytes of an arena chunk: a file's write buffer is an eighth of one
+     * @param memory the join's account, which counts the files' bytes as spilled
+     * @param room   what the account holds for the buffers, of {@link #bufferBytes(int)} each
+     * @param chunkBytes bytes of an arena chunk
      */
     PartitionWriters(String label, DataType[] types, int level, QuerySpill spill, MemoryReservation memory,
-                     int chunkBytes) {
+                     WriteRoom room, int chunkBytes) {
         this.label = label;
         this.types = types.clone();
         this.level = level;
         this.spill = spill;
         this.memory = memory;
-        this.bufferBytes = Math.max(512, chunkBytes / 8);
+        this.room = room;
+        this.bufferBytes = bufferBytes(chunkBytes);
         Arrays.setAll(locks, p -> new Object());
+    }
+
+    /** Bytes of a file's write buffer: an eighth of an arena chunk of {@code chunkBytes}, at least 512. */
+    static int bufferBytes(int chunkBytes) {
+        return Math.max(512, chunkBytes / 8);
     }
 
     /** Writes every live row of {@code batch} to its partition's file; {@code hashes[i]} is live row i's hash. */
@@ -130,7 +140,7 @@ final class PartitionWriters {
     synchronized void reserveAll(LongFunction<JoinOverBudgetException> refused) {
         long bytes = (long) (Radix.PARTITIONS - reserved) * bufferBytes;
         if (bytes > 0) {
-            if (!memory.tryGrow(bytes)) {
+            if (!room.tryLend(bytes)) {
                 throw refused.apply(bytes);
             }
             reserved = Radix.PARTITIONS;
@@ -148,7 +158,7 @@ final class PartitionWriters {
         while (opened.get() > reserved) {
             int open = opened.get();
             long bytes = (long) (open - reserved) * bufferBytes;
-            if (memory.tryGrow(bytes)) {
+            if (room.tryLend(bytes)) {
                 reserved = open;
             } else if (!freeMore.getAsBoolean()) {
                 return bytes;
@@ -183,7 +193,7 @@ final class PartitionWriters {
     }
 
     private synchronized void releaseBuffers() {
-        memory.shrink((long) reserved * bufferBytes);
+        room.giveBack((long) reserved * bufferBytes);
         reserved = 0;
         opened.set(0);
     }

@@ -140,7 +140,12 @@
  * <h3>Memory and files</h3>
  * The join's account holds its chunks and buckets, each spilled table's file buffers (one of a
  * eighth of a chunk per partition and side, whatever the number of workers), and counts every
- * file's bytes as spilled, which EXPLAIN ANALYZE shows. Build buffers the account refuses once no
+ * file's bytes as spilled, which EXPLAIN ANALYZE shows. A table that may spill reserves as a
+ * spilling operator, leaving the budget's last eighth to the operators that cannot (an aggregate
+ * above the join), once it holds what its files' buffers take: the buffers are then paid out of the
+ * chunks it writes out ({@link io.troupe.operators.join.WriteRoom}), so spilling asks the budget for
+ * nothing. A partition's table beside others' that is refused holding less fails its load instead,
+ * and is joined again alone. Build buffers the account refuses once no
  * chunk is left to write out trail it, by at most one per partition, in the join's own table (the
  * other workers give their chunks back soon) and in a partition joined alone (what is refused then
  * is other operators' memory, an aggregate's above the join, which no wait gives back). A

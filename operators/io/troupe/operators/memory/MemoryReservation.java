@@ -118,10 +118,22 @@ public final class MemoryReservation {
      * it once, on the list or here, never on both.
      */
     public long[] tryTakeChunk() {
+        return tryTakeChunk(false);
+    }
+
+    /**
+     * As {@link #tryTakeChunk()}, for an operator that spills when refused: refused also where
+     * {@link #tryGrowSpillable} would be, so that the headroom it leaves stays for the operators that cannot.
+     */
+    public long[] tryTakeChunkSpillable() {
+        return tryTakeChunk(true);
+    }
+
+    private long[] tryTakeChunk(boolean spillable) {
         long[] free = query.pollFreeChunk();
         boolean granted = false;
         try {
-            granted = tryGrow(query.chunkBytes());
+            granted = tryGrow(query.chunkBytes(), spillable);
         } finally {
             if (!granted && free != null) {
                 query.returnFreeChunk(free);
@@ -135,8 +147,16 @@ public final class MemoryReservation {
      * the chunk held), so another operator or query can have it. The caller must not touch it again.
      */
     public void returnChunk(long[] chunk) {
-        query.returnChunk(chunk, label);
+        returnChunkKeepingItsBytes(chunk);
         shrink(query.chunkBytes());
+    }
+
+    /**
+     * Gives back a chunk as {@link #returnChunk} does, but its bytes stay reserved on this account, for what
+     * the caller holds instead (a spilled hash join's file buffers), until it shrinks them.
+     */
+    public void returnChunkKeepingItsBytes(long[] chunk) {
+        query.returnChunk(chunk, label);
     }
 
     /** Bytes this account holds now. */

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,6 +44,36 @@ class MemoryArenaTest {
         assertFalse(cannot.tryGrow(1), "nothing past the budget");
         spills.shrink(7L * KIB_32);
         assertTrue(spills.tryGrowSpillable(6L * KIB_32));
+        q.releaseAll();
+    }
+
+    /** A spilling join's chunks too: they took a small budget whole, and the count above the join was refused. */
+    @Test
+    void spillableChunksLeaveTheBudgetsLastEighthToWhatCannotSpill() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 4L * KIB_32);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation join = q.reservation("j", "hash join");
+        MemoryReservation count = q.reservation("c", "aggregate without keys");
+        for (int c = 0; c < 3; c++) {
+            assertNotNull(join.tryTakeChunkSpillable(), "chunk " + c);
+        }
+        assertNull(join.tryTakeChunkSpillable(), "the fourth chunk would leave nothing of the last eighth");
+        count.grow(528);
+        assertNull(join.tryTakeChunk(), "nor, now, as one that may not spill");
+        q.releaseAll();
+    }
+
+    /** A chunk given back keeping its bytes leaves the query's use as it was, until the account shrinks them. */
+    @Test
+    void aChunkGivenBackKeepingItsBytesStaysReservedUntilShrunk() {
+        MemoryArena arena = new MemoryArena(KIB_32, 0, 2L * KIB_32);
+        QueryMemory q = arena.forQuery(1);
+        MemoryReservation join = q.reservation("j", "hash join");
+        join.returnChunkKeepingItsBytes(join.takeChunk());
+        assertEquals(KIB_32, join.heldBytes());
+        assertEquals(KIB_32, arena.inUseBytes());
+        join.shrink(KIB_32);
+        assertEquals(0, arena.inUseBytes());
         q.releaseAll();
     }
 
