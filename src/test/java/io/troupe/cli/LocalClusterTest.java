@@ -138,6 +138,19 @@ class LocalClusterTest {
         }
     }
 
+    /** Node JVMs ask for huge pages only where the kernel hands them out on request. */
+    @Test
+    void nodesAskForHugePagesWhereTheKernelGivesThemOnRequest(@TempDir Path dir) throws Exception {
+        Path mode = dir.resolve("enabled");
+        Files.writeString(mode, "always [madvise] never\n");
+        assertEquals(List.of("-XX:+UseTransparentHugePages"), LocalCluster.hugePages(mode));
+        Files.writeString(mode, "[always] madvise never\n");
+        assertEquals(List.of(), LocalCluster.hugePages(mode), "every process has them already");
+        Files.writeString(mode, "always madvise [never]\n");
+        assertEquals(List.of(), LocalCluster.hugePages(mode), "asking would only warn");
+        assertEquals(List.of(), LocalCluster.hugePages(dir.resolve("absent")), "a kernel without them");
+    }
+
     private static NodeView awaitView(Path statusFile, Duration bound, Predicate<NodeView> condition)
             throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
