@@ -437,10 +437,7 @@ public final class HashJoinTable {
         }
         files.write(Batch.of(n, columns), hashes);
         // Its memory goes back but for what the write room still lacks, which pays the files' buffers.
-        long bytes = chunkBytes() + chunk.reservedColumnBytes;
-        memory.returnChunkKeepingItsBytes(chunk.entries);
-        held.addAndGet(-bytes);
-        memory.shrink(bytes - room.keep(bytes));
+        giveBack(chunk, true);
     }
 
     /** The fast path's key of {@code n} rows, out of their entries, NULL where the row is never linked. */
@@ -710,11 +707,17 @@ public final class HashJoinTable {
         room.release();
     }
 
-    /** Gives back the memory of a chunk that holds no row any more (written out, or dropped). */
+    /** Gives back the memory of a chunk that holds no row any more (dropped). */
     void giveBack(BuildChunk chunk) {
-        memory.returnChunk(chunk.entries);
-        held.addAndGet(-chunkBytes());
-        shrink(chunk.reservedColumnBytes);
+        giveBack(chunk, false);
+    }
+
+    /** As {@link #giveBack(BuildChunk)}; {@code toRoom}: the write room keeps what it still lacks of it. */
+    private void giveBack(BuildChunk chunk, boolean toRoom) {
+        long bytes = chunkBytes() + chunk.reservedColumnBytes;
+        memory.returnChunkKeepingItsBytes(chunk.entries);
+        held.addAndGet(-bytes);
+        memory.shrink(bytes - (toRoom ? room.keep(bytes) : 0));
     }
 
     private static ColumnChunks column(DataType type, BuildChunk[] byId, int index, boolean keyColumn, int shift) {
