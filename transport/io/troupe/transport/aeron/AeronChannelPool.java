@@ -78,21 +78,40 @@ public final class AeronChannelPool implements AutoCloseable {
             }
             log = idle.pollFirst();
         }
+        // Released once the channel's log is recycled or closed: the driver serves it promptly until then.
+        DemandIdleStrategy.Demand inUse = aeron.channelInUse();
         if (log != null) {
-            return new AeronIpcChannel(uri, log, log.publication().position(), settings, this, onClosed);
+            return new AeronIpcChannel(uri, log, log.publication().position(), settings, this,
+                    released(onClosed, inUse, null));
         }
+        // A new log's subscription waits for its image, which the client conductor brings.
+        DemandIdleStrategy.Demand awaitingImage = aeron.awaitingImage();
         int streamId = aeron.nextStreamId();
         Subscription subscription = null;
         try {
             subscription = aeron.aeron().addSubscription(uri, streamId);
             ExclusivePublication publication = aeron.aeron().addExclusivePublication(uri, streamId);
-            return new AeronIpcChannel(uri, new Log(publication, subscription), 0, settings, this, onClosed);
+            return new AeronIpcChannel(uri, new Log(publication, subscription), 0, settings, this,
+                    released(onClosed, inUse, awaitingImage));
         } catch (RuntimeException e) {
             CloseHelper.quietClose(subscription);
+            inUse.release();
+            awaitingImage.release();
             throw new IllegalStateException("cannot open channel " + uri + " stream=" + streamId + " in "
                     + aeron.directory() + ": " + e.getMessage()
                     + " (each channel maps 3 x troupe.transport.term-length in troupe.transport.dir)", e);
         }
+    }
+
+    private static Runnable released(Runnable onClosed, DemandIdleStrategy.Demand inUse,
+                                     DemandIdleStrategy.Demand awaitingImage) {
+        return () -> {
+            inUse.release();
+            if (awaitingImage != null) {
+                awaitingImage.release();
+            }
+            onClosed.run();
+        };
     }
 
     /** Idle logs kept for the next channels. */
@@ -124,8 +143,14 @@ public final class AeronChannelPool implements AutoCloseable {
             toClose = new ArrayDeque<>(idle);
             idle.clear();
         }
-        for (Log log : toClose) {
-            close(log);
+        // Each close is a command the driver answers: promptly, not after a rest.
+        DemandIdleStrategy.Demand closing = aeron.channelInUse();
+        try {
+            for (Log log : toClose) {
+                close(log);
+            }
+        } finally {
+            closing.release();
         }
     }
 }

@@ -42,7 +42,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
  * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), ours rather than
  * Aeron's so that an Error cannot end it ({@link DriverDutyCycle}); three of Aeron's in
- * {@code dedicated} mode, plus the client's conductor thread. All are daemon threads (an embedded
+ * {@code dedicated} mode, plus the client's conductor thread. The shared-mode driver thread and the
+ * conductor back off only while a channel needs them ({@link #channelInUse}, {@link #awaitingImage})
+ * and otherwise rest ({@link DemandIdleStrategy}): an idle Troupe's Aeron threads wake about 60 times a
+ * second, not 2,000. All are daemon threads (an embedded
  * library must not keep the JVM alive), named by Aeron after their roles and, for the driver, its
  * directory; {@link #close()} stops them and unmaps every file.
  *
@@ -64,13 +67,14 @@ public final class EmbeddedAeron implements AutoCloseable {
      */
     static final long TIMER_INTERVAL_NS = 100_000_000L;
     /**
-     * The client conductor's sleep between duty cycles: it is what tells a subscription that its
-     * producer's log is there, so it bounds a new channel's time to first batch. Aeron's 16 ms default
-     * made every channel wait 15-16 ms for its first batch (measured); 1 ms costs the client thread a
-     * thousand short wake-ups a second. The clients of a shared driver ({@link SharedDriverStreams}) sleep
-     * as long, for the same reason.
+     * How long the client conductor and the driver's duty cycle park at a time while nobody waits on them
+     * (Aeron's client default): {@link DemandIdleStrategy}. The conductor is what tells a subscription
+     * that its producer's log is there, so while a new channel waits for that it looks every millisecond
+     * at most (Aeron's 16 ms made every new channel wait 15-16 ms for its first batch, measured); the
+     * driver moves every IPC producer's limit, so it is as prompt while a channel is in use. The clients
+     * of a shared driver ({@link SharedDriverStreams}) rest as long.
      */
-    static final long CLIENT_IDLE_SLEEP_NS = 1_000_000L;
+    static final long AGENT_REST_NS = 16_000_000L;
     /**
      * How long the driver and the client wait to hear from each other before each gives the other up:
      * a minute instead of Aeron's 10 s. Both live in this JVM, so the only death these timeouts could
@@ -94,13 +98,19 @@ public final class EmbeddedAeron implements AutoCloseable {
     private final MediaDriver driver;
     /** The thread of the driver's shared agent; null in dedicated mode, where Aeron runs its own. */
     private final DriverDutyCycle dutyCycle;
+    /** The duty cycle's idle (unused in dedicated mode, whose threads back off as Aeron's do). */
+    private final DemandIdleStrategy driverIdle;
+    private final DemandIdleStrategy clientIdle;
     private final Aeron aeron;
     private final Path directory;
     private final AtomicInteger nextStreamId = new AtomicInteger(FIRST_STREAM_ID);
 
-    private EmbeddedAeron(MediaDriver driver, DriverDutyCycle dutyCycle, Aeron aeron, Path directory) {
+    private EmbeddedAeron(MediaDriver driver, DriverDutyCycle dutyCycle, DemandIdleStrategy driverIdle,
+                          DemandIdleStrategy clientIdle, Aeron aeron, Path directory) {
         this.driver = driver;
         this.dutyCycle = dutyCycle;
+        this.driverIdle = driverIdle;
+        this.clientIdle = clientIdle;
         this.aeron = aeron;
         this.directory = directory;
     }
@@ -159,19 +169,21 @@ public final class EmbeddedAeron implements AutoCloseable {
         }
         MediaDriver driver = null;
         DriverDutyCycle dutyCycle = null;
+        DemandIdleStrategy driverIdle = new DemandIdleStrategy(AGENT_REST_NS);
+        DemandIdleStrategy clientIdle = new DemandIdleStrategy(AGENT_REST_NS);
         try {
             driver = MediaDriver.launchEmbedded(driverContext);
             if (driver.sharedAgentInvoker() != null) {
-                dutyCycle = DriverDutyCycle.start(driver.sharedAgentInvoker(), new BackoffIdleStrategy(), driverThreads);
+                dutyCycle = DriverDutyCycle.start(driver.sharedAgentInvoker(), driverIdle, driverThreads);
             }
             Aeron aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.toString())
                     .threadFactory(daemonThreads("troupe-aeron-client"))
-                    .idleSleepDurationNs(CLIENT_IDLE_SLEEP_NS)
+                    .idleStrategy(clientIdle)
                     .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(LIVENESS_TIMEOUT_NS))
                     .errorHandler(error -> warn("[{}] Aeron client error", directory, error)));
             LOG.debug("[{}] embedded Aeron started", directory);
-            return new EmbeddedAeron(driver, dutyCycle, aeron, directory);
+            return new EmbeddedAeron(driver, dutyCycle, driverIdle, clientIdle, aeron, directory);
         } catch (RuntimeException e) {
             CloseHelper.quietCloseAll(dutyCycle, driver);
             throw new IllegalStateException("cannot start the embedded Aeron media driver in " + directory
@@ -187,6 +199,19 @@ public final class EmbeddedAeron implements AutoCloseable {
     /** The driver's directory (gone once closed). */
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * A channel is in use until the demand is released: the driver moves its producer's limit within a
+     * millisecond meanwhile, and answers the client's commands as promptly (opening and closing its log).
+     */
+    DemandIdleStrategy.Demand channelInUse() {
+        return driverIdle.demand();
+    }
+
+    /** A new subscription waits for its image until the demand is released: the client conductor looks every millisecond. */
+    DemandIdleStrategy.Demand awaitingImage() {
+        return clientIdle.demand();
     }
 
     /** A stream id no other channel of this driver has used. */

@@ -37,6 +37,8 @@ public final class ExpectedStream implements BatchReceiver {
     /** One strategy for both phases: the receiver built on connection idles with it too. */
     private final IdleStrategy idleStrategy;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Released once the wait for the image is over: found, given up, or closed. */
+    private final DemandIdleStrategy.Demand awaitingImage;
 
     /** Written by the poller once, when it finds the image; read by {@link #state()} from any thread. */
     private volatile AeronBatchReceiver receiver;
@@ -44,13 +46,14 @@ public final class ExpectedStream implements BatchReceiver {
     private volatile State awaiting = State.OPEN;
 
     ExpectedStream(ReceiverLink link, Subscription subscription, int sessionId, Duration connectTimeout,
-                   IdleStrategy idleStrategy) {
+                   IdleStrategy idleStrategy, DemandIdleStrategy.Demand awaitingImage) {
         this.link = link;
         this.subscription = subscription;
         this.sessionId = sessionId;
         this.connectTimeout = connectTimeout;
         this.deadlineNs = System.nanoTime() + connectTimeout.toNanos();
         this.idleStrategy = idleStrategy;
+        this.awaitingImage = awaitingImage;
     }
 
     @Override
@@ -77,9 +80,11 @@ public final class ExpectedStream implements BatchReceiver {
         if (image == null) {
             if (System.nanoTime() - deadlineNs >= 0) {
                 awaiting = State.PRODUCER_GONE;
+                awaitingImage.release();
             }
             return null;
         }
+        awaitingImage.release();
         receiver = AeronBatchReceiver.ofImage(link, image, idleStrategy);
         return receiver;
     }
@@ -109,6 +114,7 @@ public final class ExpectedStream implements BatchReceiver {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            awaitingImage.release();
             AeronBatchReceiver connectedReceiver = receiver;
             if (connectedReceiver != null) {
                 connectedReceiver.close();

@@ -87,13 +87,17 @@ public final class SharedDriverStreams implements AutoCloseable {
     private static final long POLL_MS = 1;
 
     private final Aeron aeron;
+    /** The client conductor's idle: prompt only while a subscription waits for its producer's image. */
+    private final DemandIdleStrategy conductorIdle;
     private final Path directory;
     private final TroupeSettings.Transport settings;
     private final String publicationUri;
     private final AtomicInteger openStreams = new AtomicInteger();
 
-    private SharedDriverStreams(Aeron aeron, Path directory, TroupeSettings.Transport settings) {
+    private SharedDriverStreams(Aeron aeron, DemandIdleStrategy conductorIdle, Path directory,
+                                TroupeSettings.Transport settings) {
         this.aeron = aeron;
+        this.conductorIdle = conductorIdle;
         this.directory = directory;
         this.settings = settings;
         this.publicationUri = publication().build();
@@ -114,9 +118,10 @@ public final class SharedDriverStreams implements AutoCloseable {
                     + timeout.toSeconds() + " s): batches between processes go through the host's driver");
         }
         try {
+            DemandIdleStrategy conductorIdle = new DemandIdleStrategy(EmbeddedAeron.AGENT_REST_NS);
             Aeron aeron = Aeron.connect(new Aeron.Context()
                     .aeronDirectoryName(directory.toString())
-                    .idleSleepDurationNs(EmbeddedAeron.CLIENT_IDLE_SLEEP_NS)
+                    .idleStrategy(conductorIdle)
                     .driverTimeoutMs(Math.max(1_000, timeout.toMillis()))
                     .threadFactory(runnable -> {
                         Thread thread = new Thread(runnable, "troupe-aeron-shared-client");
@@ -124,7 +129,7 @@ public final class SharedDriverStreams implements AutoCloseable {
                         return thread;
                     })
                     .errorHandler(error -> LOG.warn("[{}] Aeron client error", directory, error)));
-            return new SharedDriverStreams(aeron, directory, settings);
+            return new SharedDriverStreams(aeron, conductorIdle, directory, settings);
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot connect to the Aeron media driver in " + directory + ": "
                     + e.getMessage(), e);
@@ -210,7 +215,14 @@ public final class SharedDriverStreams implements AutoCloseable {
      */
     public BatchReceiver subscribe(int streamId, int sessionId, Duration timeout, BooleanSupplier giveUp)
             throws InterruptedException {
-        Subscription subscription = aeron.addSubscription(subscriptionUri(sessionId), streamId);
+        DemandIdleStrategy.Demand awaitingImage = conductorIdle.demand();
+        Subscription subscription;
+        try {
+            subscription = aeron.addSubscription(subscriptionUri(sessionId), streamId);
+        } catch (RuntimeException e) {
+            awaitingImage.release();
+            throw e;
+        }
         openStreams.incrementAndGet();
         boolean handedOver = false;
         try {
@@ -231,6 +243,7 @@ public final class SharedDriverStreams implements AutoCloseable {
             handedOver = true;
             return receiver;
         } finally {
+            awaitingImage.release();
             if (!handedOver) {
                 subscription.close();
                 openStreams.decrementAndGet();
@@ -253,16 +266,18 @@ public final class SharedDriverStreams implements AutoCloseable {
     }
 
     private ExpectedStream expect(String uri, int streamId, int sessionId, Duration connectTimeout) {
+        DemandIdleStrategy.Demand awaitingImage = conductorIdle.demand();
         Subscription subscription;
         try {
             subscription = aeron.addSubscription(uri, streamId);
         } catch (RuntimeException e) {
+            awaitingImage.release();
             throw new IllegalStateException("cannot subscribe to " + uri + " stream=" + streamId + " in " + directory
                     + ": " + e.getMessage(), e);
         }
         openStreams.incrementAndGet();
         return new ExpectedStream(new Incoming(subscription, sessionId), subscription, sessionId, connectTimeout,
-                AeronIpcChannel.idleStrategy(settings.idleStrategy()));
+                AeronIpcChannel.idleStrategy(settings.idleStrategy()), awaitingImage);
     }
 
     /**
