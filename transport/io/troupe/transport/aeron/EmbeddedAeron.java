@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Aeron's so that an Error cannot end it ({@link DriverDutyCycle}); three of Aeron's in
  * {@code dedicated} mode, plus the client's conductor thread. The shared-mode driver thread and the
  * conductor back off only while a channel needs them ({@link #channelInUse}, {@link #awaitingImage})
- * and otherwise rest ({@link DemandIdleStrategy}): an idle Troupe's Aeron threads wake about 60 times a
+ * and otherwise rest ({@link DemandIdleStrategy}): an idle Troupe's Aeron threads wake about 120 times a
  * second, not 2,000. All are daemon threads (an embedded
  * library must not keep the JVM alive), named by Aeron after their roles and, for the driver, its
  * directory; {@link #close()} stops them and unmaps every file.

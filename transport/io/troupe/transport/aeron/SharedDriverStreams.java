@@ -215,14 +215,18 @@ public final class SharedDriverStreams implements AutoCloseable {
      */
     public BatchReceiver subscribe(int streamId, int sessionId, Duration timeout, BooleanSupplier giveUp)
             throws InterruptedException {
+        // The client conductor brings the image: it looks every millisecond while this waits.
         DemandIdleStrategy.Demand awaitingImage = conductorIdle.demand();
-        Subscription subscription;
         try {
-            subscription = aeron.addSubscription(subscriptionUri(sessionId), streamId);
-        } catch (RuntimeException e) {
+            return awaitImage(streamId, sessionId, timeout, giveUp);
+        } finally {
             awaitingImage.release();
-            throw e;
         }
+    }
+
+    private BatchReceiver awaitImage(int streamId, int sessionId, Duration timeout, BooleanSupplier giveUp)
+            throws InterruptedException {
+        Subscription subscription = aeron.addSubscription(subscriptionUri(sessionId), streamId);
         openStreams.incrementAndGet();
         boolean handedOver = false;
         try {
@@ -243,7 +247,6 @@ public final class SharedDriverStreams implements AutoCloseable {
             handedOver = true;
             return receiver;
         } finally {
-            awaitingImage.release();
             if (!handedOver) {
                 subscription.close();
                 openStreams.decrementAndGet();
