@@ -19,7 +19,9 @@
  *   shared subplan (Plan.share)         Forward                               each use
  *   the result (PlanCompiler)           Gather                                the caller
  * </pre>
- * Compiled to run spread over nodes, a join may Repartition both sides instead, and a join, aggregate or
+ * Compiled to run spread over nodes, a join may Repartition both sides instead (once, where both sides are
+ * the same rows by the same keys: a self join's build then reads, through a Forward, what the probe side's
+ * Repartition kept on each node), and a join, aggregate or
  * DISTINCT whose input a table partitioned by a key column left where its rows hash already declares a
  * Forward that says so (co-located: nothing moves).
  * A pipeline whose sink tees into several (a count(DISTINCT)'s one pass) feeds each reader through

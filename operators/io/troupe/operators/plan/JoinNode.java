@@ -5,6 +5,7 @@ import io.troupe.config.TroupeSettings.MatchFlags;
 import io.troupe.operators.exec.CollectSink;
 import io.troupe.operators.exec.Pipeline;
 import io.troupe.operators.exec.StateKey;
+import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.fragment.ExchangeKind;
@@ -163,13 +164,13 @@ final class JoinNode extends Plan {
         // Lesson 1's baseline is PostgreSQL 12's executor, which stored the match bit on every match
         // of every hash join, whether or not its type ever read it.
         boolean matchFlags = type.needsMatchFlags() || compiler.settings().matchFlags() == MatchFlags.ALWAYS_WRITE;
-        Pipeline build = right.compile(compiler)
-                .into(new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags));
+        HashJoinBuildSink buildSink = new HashJoinBuildSink(table, label(), keys.rightKeys(), payload, matchFlags);
         Optional<ExchangeKind.Forward> coLocated = coLocated(compiler, keys);
         if (coLocated.isPresent()) {
             // Both sides sit by the hash of a key pair already: each node joins its own parts.
             HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
                     types(l), compiler.settings().matchFlags(), true);
+            Pipeline build = right.compile(compiler).into(buildSink);
             return left.compile(compiler)
                     .dependsOn(build, coLocated.get(), right)
                     .then(probe)
@@ -178,21 +179,56 @@ final class JoinNode extends Plan {
         if (repartitions(compiler)) {
             // Each node's share of the probe side, by the hash of its keys, is kept whole and then probed.
             StateKey<CollectSink.Collected> probeSide = compiler.newKey("probe-side", CollectSink.Collected.class);
-            Pipeline kept = left.compile(compiler).into(new CollectSink(probeSide, "the probe side of " + label()));
+            CollectSink keptSink = new CollectSink(probeSide, "the probe side of " + label());
+            ExchangeKind.Repartition byLeftKeys = new ExchangeKind.Repartition(keys.leftKeys());
+            Pipeline build;
+            Pipeline kept;
+            ExchangeKind buildRead;
+            if (sidesRepartitionAlike(compiler.catalog(), keys)) {
+                // A self join on the same columns: each node builds from its kept share, repartitioned once.
+                kept = left.compile(compiler).into(keptSink);
+                build = compiler.source(new CollectedScanSource(probeSide)).dependsOn(kept, byLeftKeys, left)
+                        .into(buildSink);
+                buildRead = new ExchangeKind.Forward("the probe side's repartition, reused: the same rows by the"
+                        + " same keys");
+            } else {
+                build = right.compile(compiler).into(buildSink);
+                kept = left.compile(compiler).into(keptSink);
+                buildRead = new ExchangeKind.Repartition(keys.rightKeys());
+            }
             HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
                     types(l), compiler.settings().matchFlags(), true);
             return compiler.source(new CollectedScanSource(probeSide))
-                    .dependsOn(build, new ExchangeKind.Repartition(keys.rightKeys()), right)
-                    .dependsOn(kept, new ExchangeKind.Repartition(keys.leftKeys()), left)
+                    .dependsOn(build, buildRead, right)
+                    .dependsOn(kept, byLeftKeys, left)
                     .then(probe)
                     .branch(new SpilledPartitionsSource(probe));
         }
         HashJoinProbeOperator probe = new HashJoinProbeOperator(table, type, keys.leftKeys(), keys.residual(),
                 types(l), compiler.settings().matchFlags(), false);
+        Pipeline build = right.compile(compiler).into(buildSink);
         return left.compile(compiler)
                 .dependsOn(build, new ExchangeKind.Broadcast(), right)
                 .then(probe)
                 .branch(new SpilledPartitionsSource(probe));
+    }
+
+    /**
+     * Whether the two sides of this repartitioned join are the same rows going by the same columns (a self
+     * join on one key, as TPC-DS's q95 joins web_sales to itself on its order number): then the probe side
+     * crosses the nodes once and each node builds from its share of it, which halves what moves.
+     */
+    private boolean sidesRepartitionAlike(Catalog catalog, Keys keys) {
+        if (!left.sameRowsAs(right, catalog)) {
+            return false;
+        }
+        for (int k = 0; k < keys.leftKeys().size(); k++) {
+            if (!(keys.leftKeys().get(k) instanceof ColumnExpression a
+                    && keys.rightKeys().get(k) instanceof ColumnExpression b && a.index() == b.index())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -371,6 +371,15 @@ public abstract class Plan {
         return Optional.empty();
     }
 
+    /**
+     * Whether this plan yields the very rows of {@code other}, column for column, whatever their names
+     * (the two scans of a self join): then a spread join repartitions them once for both its sides.
+     * False unless a node can tell; runs after validation.
+     */
+    boolean sameRowsAs(Plan other, Catalog catalog) {
+        return false;
+    }
+
     @Override
     public String toString() {
         return label();

@@ -18,9 +18,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -130,13 +132,16 @@ public final class PlanCompiler {
      * exchange between nodes with its route (Broadcast, Repartition by hash, Gather to the coordinator),
      * whether the nodes or the coordinator alone send it, and the workers per node. A shared subplan's
      * rows stay where they were made (Forward) and are not drawn; an input co-located on its keys is,
-     * as the Forward that spares it an exchange.
+     * as the Forward that spares it an exchange. One sink's rows move once however many pipelines read
+     * them, so a node's output is drawn crossing each exchange once (a self join's reused repartition).
      */
     public String explainSpread(CompiledQuery query, SpreadPlan spread, int nodes, int workers) {
         Map<Plan, List<Plan.Drawn>> above = new IdentityHashMap<>();
+        Map<Plan, Set<Integer>> drawnFrom = new IdentityHashMap<>();
         for (ExchangeSpec e : query.fragments().exchanges()) {
             ExchangeKind route = spread.route(e.from());
-            if (route instanceof ExchangeKind.Forward forward && forward.why().isEmpty()) {
+            if (route instanceof ExchangeKind.Forward forward && forward.why().isEmpty()
+                    || !drawnFrom.computeIfAbsent(drawnAbove(e), n -> new HashSet<>()).add(e.from())) {
                 continue;
             }
             String from = spread.placement(e.from()) == SpreadPlan.Placement.EVERY_NODE ? "every node"

@@ -65,6 +65,11 @@ final class ScanNode extends Plan {
     }
 
     @Override
+    boolean sameRowsAs(Plan other, Catalog catalog) {
+        return other instanceof ScanNode scan && scan.resolve(catalog) == resolve(catalog);
+    }
+
+    @Override
     Plan withParameters(ParameterBinding binding) {
         return this;
     }

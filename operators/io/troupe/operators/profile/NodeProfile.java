@@ -35,7 +35,10 @@ import java.util.SortedMap;
  *       each use's {@code CTE Scan} line counts as a scan, the rows it read of what was kept;</li>
  *   <li>a node that compiles to nothing of its own (an alias, a union all, a limit whose sort became a
  *       top-N): the rows and batches of its children, no time ({@link #timed()} is false) and no
- *       participants.</li>
+ *       participants;</li>
+ *   <li>{@link Kind#NEVER_EXECUTED}, a node that nothing in its subtree was compiled for (the build
+ *       side of a spread self join, which reads the rows its probe side's repartition left on each
+ *       node instead): PostgreSQL's "(never executed)", zeros.</li>
  * </ul>
  * Times are summed over participants, so with several workers a node's time may exceed the query's
  * wall-clock time. Participants are keyed by worker index, {@link ExecutionProbe#LEADER} for the
@@ -47,7 +50,7 @@ import java.util.SortedMap;
 public final class NodeProfile {
 
     /** What the line stands for. */
-    public enum Kind { PLAN, HASH, GATHER }
+    public enum Kind { PLAN, HASH, GATHER, NEVER_EXECUTED }
 
     private final String label;
     private final Kind kind;

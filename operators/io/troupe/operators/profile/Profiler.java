@@ -383,6 +383,11 @@ public final class Profiler implements ExecutionProbe {
                 // Its pipeline ran on other nodes only.
                 tally = new Tally();
             }
+            if (tally == null && !compiled.contains(node)
+                    && children.stream().allMatch(c -> c.kind() == NodeProfile.Kind.NEVER_EXECUTED)) {
+                return new NodeProfile(node.label(), NodeProfile.Kind.NEVER_EXECUTED, node, false, false, Counts.ZERO,
+                        new TreeMap<>(), children, NodeProfile.Memory.NONE);
+            }
             if (tally == null) {
                 Counts passed = Counts.ZERO;
                 for (NodeProfile child : children) {

@@ -113,9 +113,8 @@ public final class QueryProfile {
 
     private void render(NodeProfile node, int depth, StringBuilder sb) {
         String indent = STEP.repeat(depth);
-        sb.append(indent).append(depth == 0 ? "" : "->  ").append(node.label()).append(" (actual ");
-        counts(node.total(), node.breaker(), node.timed(), sb);
-        sb.append(")\n");
+        sb.append(indent).append(depth == 0 ? "" : "->  ").append(node.label());
+        actual(node.kind(), node.total(), node.breaker(), node.timed(), sb);
         String detail = indent + (depth == 0 ? "  " : STEP);
         if (node.kind() == NodeProfile.Kind.GATHER) {
             sb.append(detail).append("Workers Planned: ").append(workersPlanned).append('\n');
@@ -150,6 +149,17 @@ public final class QueryProfile {
         sb.append(indent).append(name).append(": ");
         counts(counts, node.breaker(), true, sb);
         sb.append('\n');
+    }
+
+    /** A line's counts after its label: {@code " (actual rows=...)"}, or PostgreSQL's {@code " (never executed)"}. */
+    static void actual(NodeProfile.Kind kind, Counts c, boolean breaker, boolean timed, StringBuilder sb) {
+        if (kind == NodeProfile.Kind.NEVER_EXECUTED) {
+            sb.append(" (never executed)\n");
+            return;
+        }
+        sb.append(" (actual ");
+        counts(c, breaker, timed, sb);
+        sb.append(")\n");
     }
 
     static void counts(Counts c, boolean breaker, boolean timed, StringBuilder sb) {

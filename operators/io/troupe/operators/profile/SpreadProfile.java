@@ -182,9 +182,8 @@ public record SpreadProfile(List<PartProfile> parts, int workers, long execution
             }
         }
         String indent = STEP.repeat(depth);
-        sb.append(indent).append(depth == 0 ? "" : "->  ").append(line.label()).append(" (actual ");
-        QueryProfile.counts(line.total(), line.breaker(), line.timed(), sb);
-        sb.append(")\n");
+        sb.append(indent).append(depth == 0 ? "" : "->  ").append(line.label());
+        QueryProfile.actual(line.kind(), line.total(), line.breaker(), line.timed(), sb);
         String detail = indent + (depth == 0 ? "  " : STEP);
         if (index == 0) {
             sb.append(detail).append("Nodes: ").append(nodes()).append(", Workers Planned: ").append(workers())

@@ -138,6 +138,28 @@ class SpreadAnalyzeTest {
         assertEquals(1, profile.lines().get(0).total().rows(), text);
     }
 
+    /**
+     * A self join on one column moves its rows once: one Repartition sends each row of orders that belongs
+     * elsewhere, and the build side reads the rows that Repartition left on each node, so its own scan
+     * never runs.
+     */
+    @Test
+    void aSelfJoinMovesItsRowsOnce() throws Exception {
+        Plan plan = Plan.scan("orders").as("o1").join(Plan.scan("orders").as("o2"), JoinType.INNER,
+                col("o1.customer").eq(col("o2.customer"))).aggregate(List.of(), Expr.count().as("n"));
+        SpreadProfile profile = analyze(plan);
+        String text = profile.render();
+        long orders = count("SELECT count(*) FROM orders");
+        assertEquals(count("SELECT count(*) FROM orders o1 JOIN orders o2 ON o1.customer = o2.customer"),
+                profile.find("Hash Join").total().rows(), text);
+        List<SpreadProfile.Exchange> repartitions = profile.exchanges().stream()
+                .filter(e -> e.label().startsWith("Repartition")).toList();
+        assertEquals(1, repartitions.size(), text);
+        assertTrue(repartitions.get(0).total().sentRows() < orders, text);
+        assertEquals(orders, profile.find("Scan orders AS o1").total().rows(), text);
+        assertTrue(text.contains("->  Scan orders AS o2 (never executed)\n"), text);
+    }
+
     @Test
     void partsOfAnotherPlanDoNotMerge() {
         Plan plan = Plan.scan("orders").aggregate(List.of(col("customer")), sum(col("amount")).as("total"));

@@ -151,11 +151,33 @@ class SpreadQueryTest {
                         "SELECT c2.id, t.total FROM (SELECT c.region, sum(o.amount) AS total FROM orders o"
                                 + " JOIN customers c ON o.customer = c.id GROUP BY c.region) t"
                                 + " JOIN customers c2 ON t.region = c2.region"),
+                new ClusterQueries.Case("a self join on one key with a residual, counted (TPC-DS q95's shape)",
+                        Plan.scan("orders").as("o1").join(Plan.scan("orders").as("o2"), JoinType.INNER,
+                                        col("o1.customer").eq(col("o2.customer")).and(col("o1.id").ne(col("o2.id"))))
+                                .aggregate(List.of(), count().as("n"), max(col("o2.id")).as("last")),
+                        "SELECT count(*), max(o2.id) FROM orders o1 JOIN orders o2"
+                                + " ON o1.customer = o2.customer AND o1.id <> o2.id"),
+                new ClusterQueries.Case("a full self join on its unique key with a residual",
+                        Plan.scan("orders").as("o1").join(Plan.scan("orders").as("o2"), JoinType.FULL,
+                                        col("o1.id").eq(col("o2.id"))
+                                                .and(col("o1.amount").gt(lit(new java.math.BigDecimal("500")))))
+                                .project(col("o1.id"), col("o2.id")),
+                        "SELECT o1.id, o2.id FROM orders o1 FULL JOIN orders o2 ON o1.id = o2.id AND o1.amount > 500"),
+                new ClusterQueries.Case("an anti self join of projections on a nullable key",
+                        customerRegions("c1").join(customerRegions("c2"), JoinType.ANTI,
+                                        col("c1.region").eq(col("c2.region")).and(col("c1.id").lt(col("c2.id"))))
+                                .project(col("c1.id")),
+                        "SELECT c1.id FROM customers c1 WHERE NOT EXISTS"
+                                + " (SELECT 1 FROM customers c2 WHERE c1.region = c2.region AND c1.id < c2.id)"),
                 new ClusterQueries.Case("shared subplan read twice",
                         shared().unionAll(shared().filter(col("customer").lt(lit(10)))),
                         "WITH s AS (SELECT id, customer FROM orders WHERE amount > 700)"
                                 + " SELECT * FROM s UNION ALL SELECT * FROM s WHERE customer < 10"));
         return Stream.concat(ClusterQueries.CASES.stream(), more.stream());
+    }
+
+    private static Plan customerRegions(String alias) {
+        return Plan.scan("customers").as(alias).project(col(alias + ".id"), col(alias + ".region"));
     }
 
     private static Plan sharedSubplan;
@@ -199,6 +221,30 @@ class SpreadQueryTest {
             assertTrue(auto.explainSpread(plan, QueryOptions.defaults(), NODES).contains("Repartition by hash"));
             String inner = auto.explainSpread(ClusterQueries.CASES.get(1).plan(), QueryOptions.defaults(), NODES);
             assertTrue(inner.contains("Broadcast") && !inner.contains("Repartition"), inner);
+        }
+    }
+
+    /**
+     * A self join on one column repartitions its rows once: the build side reads each node's kept share
+     * of the probe side (EXPLAIN's Forward), which halves what crosses; a self join on two different
+     * columns moves both sides.
+     */
+    @Test
+    void aSelfJoinOnOneColumnRepartitionsItsRowsOnce() {
+        Plan self = Plan.scan("orders").as("o1").join(Plan.scan("orders").as("o2"), JoinType.INNER,
+                col("o1.customer").eq(col("o2.customer")));
+        String explain = repartitioning.get(0).explainSpread(self, QueryOptions.defaults(), NODES);
+        assertEquals(1, explain.split("Repartition by hash", -1).length - 1, explain);
+        assertTrue(explain.contains("Forward (the probe side's repartition, reused"), explain);
+        Plan otherColumns = Plan.scan("customers").as("c1").join(Plan.scan("customers").as("c2"), JoinType.INNER,
+                col("c1.name").eq(col("c2.region")));
+        Plan otherRows = Plan.scan("orders").as("o1").join(
+                Plan.scan("orders").as("o2").filter(col("o2.amount").isNotNull()), JoinType.INNER,
+                col("o1.customer").eq(col("o2.customer")));
+        for (Plan plan : List.of(otherColumns, otherRows)) {
+            String both = repartitioning.get(0).explainSpread(plan, QueryOptions.defaults(), NODES);
+            assertEquals(2, both.split("Repartition by hash", -1).length - 1, both);
+            assertTrue(!both.contains("reused"), both);
         }
     }
 
