@@ -2,15 +2,19 @@ package io.troupe.operators.spill;
 
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.QueryFailedException;
 
 import java.nio.ByteBuffer;
 
 /**
  * Appends batches to a {@link SpillFile}: the live rows of each, encoded as a {@link SpillBlock}
  * into a buffer ({@link #BUFFER_BYTES} unless its file was asked for another size), which goes to
- * the file when full and at {@link #finish()}; a block larger than the buffer grows it.
+ * the file when full and at {@link #finish()}; a block larger than the buffer grows it. A write to the
+ * file that fails (over {@code troupe.spill.max-size}, an I/O error) fails the writer: every later call
+ * fails naming that error, so that the next user of a shared writer does not encode into a buffer the
+ * failed write left half sent.
  *
- * <p>Not threadsafe: owned by one worker.
+ * <p>Not threadsafe: owned by one worker, or used under one lock.
  */
 public final class SpillWriter {
 
@@ -21,6 +25,8 @@ public final class SpillWriter {
     private ByteBuffer buffer;
     private int bufferedRows;
     private boolean finished;
+    /** Why a write to the file failed; null while none did. */
+    private RuntimeException failed;
 
     SpillWriter(SpillFile file, int bufferBytes) {
         if (bufferBytes < 1) {
@@ -35,6 +41,7 @@ public final class SpillWriter {
         if (finished) {
             throw new IllegalStateException(file.label() + ": write after finish");
         }
+        checkNotFailed();
         if (batch.size() == 0) {
             return;
         }
@@ -63,6 +70,7 @@ public final class SpillWriter {
         if (finished) {
             throw new IllegalStateException(file.label() + ": position after finish");
         }
+        checkNotFailed();
         return file.length() + buffer.position();
     }
 
@@ -71,6 +79,7 @@ public final class SpillWriter {
         if (finished) {
             return;
         }
+        checkNotFailed();
         flush();
         finished = true;
         buffer = null;
@@ -82,8 +91,20 @@ public final class SpillWriter {
             return;
         }
         buffer.flip();
-        file.append(buffer, bufferedRows);
+        try {
+            file.append(buffer, bufferedRows);
+        } catch (RuntimeException e) {
+            failed = e;
+            throw e;
+        }
         buffer.clear();
         bufferedRows = 0;
+    }
+
+    private void checkNotFailed() {
+        if (failed != null) {
+            throw new QueryFailedException(file.label() + ": an earlier write to its spill file failed: "
+                    + failed.getMessage(), failed);
+        }
     }
 }

@@ -89,6 +89,10 @@ class SpillFileTest {
             assertTrue(e.getMessage().endsWith(" more bytes of spill files, over troupe.spill.max-size = 1000 bytes "
                     + "(0 bytes held by all queries)"), e.getMessage());
             assertEquals(0, space.heldBytes());
+            // A later write (another worker's, to a shared writer) fails naming the cap, as the first did.
+            QueryFailedException again = assertThrows(QueryFailedException.class,
+                    () -> writer.write(randomBatch(new Random(2), 1_000)));
+            assertTrue(again.getMessage().contains("over troupe.spill.max-size = 1000 bytes"), again.getMessage());
             spill.releaseAll();
             assertEquals(0, space.fileCount());
         }
