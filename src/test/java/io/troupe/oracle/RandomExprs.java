@@ -497,8 +497,11 @@ final class RandomExprs {
         Term a = of(from, scope, d);
         // Only exact types: a decimal's text shows its scale, which Troupe may choose differently.
         // Not DECIMAL(p,p): DuckDB prints those without the leading zero ('-.5'), Troupe with it.
+        // Not a double: its text shows the sign of a zero ('-0.0'), and a group or DISTINCT of 0.0 and
+        // -0.0 (one value in SQL) shows whichever it met first, in either engine.
         boolean allFraction = a.type().id() == TypeId.DECIMAL && a.type().precision() == a.type().scale();
-        return a.exactType() && !a.fuzzy() && !allFraction ? cast(a, DataType.VARCHAR) : null;
+        boolean signedZero = a.type().id() == TypeId.FLOAT64;
+        return a.exactType() && !a.fuzzy() && !allFraction && !signedZero ? cast(a, DataType.VARCHAR) : null;
     }
 
     // ------------------------------------------------------------------ strings
