@@ -30,7 +30,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 final class DifferentialCases {
 
-    /** Results above this many rows are skipped (regenerated): big joins say little more and cost much. */
+    /**
+     * Results above this many rows are skipped (regenerated): big joins say little more and cost much. So are
+     * cases DuckDB cannot count within {@link DuckDbOracle#COUNT_LIMIT_SECONDS} s.
+     */
     static final long MAX_RESULT_ROWS = 30_000;
     /** Plans a case generates before it gives up on one whose result is small enough. */
     static final int ATTEMPTS = 5;
