@@ -497,11 +497,12 @@ final class RandomExprs {
         Term a = of(from, scope, d);
         // Only exact types: a decimal's text shows its scale, which Troupe may choose differently.
         // Not DECIMAL(p,p): DuckDB prints those without the leading zero ('-.5'), Troupe with it.
-        // Not a double: its text shows the sign of a zero ('-0.0'), and a group or DISTINCT of 0.0 and
-        // -0.0 (one value in SQL) shows whichever it met first, in either engine.
+        // A double plus 0.0: its text shows the sign of a zero ('-0.0'), and a group or DISTINCT of 0.0 and
+        // -0.0 (one value in SQL) shows whichever it met first, in either engine; -0.0 + 0.0 is 0.0.
         boolean allFraction = a.type().id() == TypeId.DECIMAL && a.type().precision() == a.type().scale();
-        boolean signedZero = a.type().id() == TypeId.FLOAT64;
-        return a.exactType() && !a.fuzzy() && !allFraction && !signedZero ? cast(a, DataType.VARCHAR) : null;
+        Term unsigned = a.type().id() != TypeId.FLOAT64 ? a : new Term(a.expr().plus(Expr.lit(0.0)),
+                "(" + a.sql() + " + CAST(0.0 AS DOUBLE))", a.type(), a.exactType(), a.bound(), a.dyadic(), a.fuzzy());
+        return a.exactType() && !a.fuzzy() && !allFraction ? cast(unsigned, DataType.VARCHAR) : null;
     }
 
     // ------------------------------------------------------------------ strings
