@@ -23,7 +23,7 @@ import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
@@ -33,6 +33,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
 
@@ -213,10 +214,11 @@ final class RelLowering {
             conjuncts.addAll(nullSafeKeys(conjunct, join, leftCount));
         }
         for (RexNode conjunct : conjuncts) {
-            Expr e = rex(joined, join, conjunct);
             if (equatesSides(conjunct, leftCount)) {
-                on = on == null ? e : on.and(e);
+                Expr key = rex(joined, join, ofOneType((RexCall) conjunct, join));
+                on = on == null ? key : on.and(key);
             } else {
+                Expr e = rex(joined, join, conjunct);
                 rest = rest == null ? e : rest.and(e);
             }
         }
@@ -240,6 +242,25 @@ final class RelLowering {
                     : JoinType.RIGHT_ANTI, on), left.columns);
         }
         return new Lowered(left.plan.join(right.plan, type, on), type.emitsRight() ? both : left.columns);
+    }
+
+    /**
+     * A key pair {@code a = b} whose sides are numbers of two types, with both cast to the least restrictive of them,
+     * as SQL's validator casts a comparison's sides: a Java plan's filter compares a DECIMAL(9,2) with a
+     * DECIMAL(4,1) or an INT32 with an INT64 as they are, Calcite pushes it into a join as written, and a hash
+     * join's keys are of one type. Any other pair as it is.
+     */
+    private static RexNode ofOneType(RexCall key, Join join) {
+        RexNode a = key.getOperands().get(0);
+        RexNode b = key.getOperands().get(1);
+        RelDataTypeFactory types = join.getCluster().getTypeFactory();
+        if (!SqlTypeUtil.isNumeric(a.getType()) || !SqlTypeUtil.isNumeric(b.getType())
+                || SqlTypeUtil.equalSansNullability(types, a.getType(), b.getType())) {
+            return key;
+        }
+        RelDataType common = types.leastRestrictive(List.of(a.getType(), b.getType()));
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        return rex.makeCall(key.getOperator(), rex.ensureType(common, a, true), rex.ensureType(common, b, true));
     }
 
     /** Whether the left input is estimated smaller than the right: the side to build the hash table of. */

@@ -5,6 +5,11 @@ import io.troupe.config.TroupeSettings;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +18,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static io.troupe.operators.plan.Expr.col;
 import static io.troupe.operators.plan.Expr.count;
@@ -29,8 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Java plans through the optimizer ({@link Troupe#optimize}): over a star schema of skewed sizes
  * ({@link StarTables}), a star join written dimensions first with its filters above the joins comes out with the
  * fact table probing, every dimension built and the filters on the scans; the columns keep their names and
- * order; what is not a tree of inner joins and filters over scans stays as written. Every plan returns DuckDB's
- * rows for the same query in SQL.
+ * order; an equality between numbers of two types that becomes a join key is cast to one; what is not a tree of
+ * inner joins and filters over scans stays as written. Every plan returns DuckDB's rows for the same query in SQL.
  */
 @Timeout(120)
 class PlanOptimizerTest {
@@ -56,7 +63,9 @@ class PlanOptimizerTest {
 
     @BeforeAll
     static void load() throws Exception {
-        engines = SqlEngines.over(StarTables.generate(7));
+        List<Table> tables = new ArrayList<>(StarTables.generate(7));
+        tables.addAll(numbersOfTwoTypes(11));
+        engines = SqlEngines.over(tables);
         troupe = engines.troupe();
     }
 
@@ -164,6 +173,21 @@ class PlanOptimizerTest {
     }
 
     @Test
+    void shouldCastTheSidesOfAnEqualityBetweenNumbersOfTwoTypesThatBecomesAJoinKey() throws Exception {
+        // A filter compares a DECIMAL(9,2) with a DECIMAL(4,1) and an INT32 with an INT64 as they are; pushed into
+        // the join below it, each equality becomes a key pair, and a hash join's keys are of one type.
+        Plan plan = Plan.scan("prices").as("p")
+                .join(Plan.scan("offers").as("o"), JoinType.INNER, lit(0).eq(lit(0)))
+                .filter(col("p.price").eq(col("o.price")).and(col("o.day").eq(col("p.day"))));
+        Plan optimized = troupe.optimize(plan);
+        List<Plan> joins = joins(optimized);
+        assertEquals(1, joins.size(), () -> troupe.explain(optimized));
+        assertTrue(joins.get(0).label().contains("CAST(") && filters(optimized).isEmpty(),
+                () -> troupe.explain(optimized));
+        check("SELECT * FROM prices p JOIN offers o ON p.price = o.price AND o.day = p.day", optimized);
+    }
+
+    @Test
     void shouldLeaveAPinnedSubplanAndTheJoinsItTakesPartInAsWritten() throws Exception {
         // Written with sales, the larger table, as the hash table: the optimizer builds stores instead.
         Plan region = Plan.scan("stores").as("st")
@@ -210,6 +234,22 @@ class PlanOptimizerTest {
 
         Plan sql = troupe.planSql(STAR_SQL);
         assertEquals(sql.explain(troupe.catalog()), troupe.optimize(sql).explain(troupe.catalog()));
+    }
+
+    /** prices (day INT32, price DECIMAL(9,2)) and offers (day INT64, price DECIMAL(4,1)), many prices equal. */
+    private static List<Table> numbersOfTwoTypes(long seed) {
+        Random random = new Random(seed);
+        TableBuilder prices = new TableBuilder("prices", Schema.of(
+                new Field(null, "day", DataType.INT32, false), Field.of("price", DataType.decimal(9, 2))));
+        TableBuilder offers = new TableBuilder("offers", Schema.of(
+                new Field(null, "day", DataType.INT64, false), Field.of("price", DataType.decimal(4, 1))));
+        for (int i = 0; i < 2_000; i++) {
+            prices.addRow(random.nextInt(30), random.nextInt(10) == 0 ? null
+                    : BigDecimal.valueOf(random.nextInt(4) == 0 ? random.nextInt(2_000) : random.nextInt(200) * 10, 2));
+            offers.addRow((long) random.nextInt(30), random.nextInt(10) == 0 ? null
+                    : BigDecimal.valueOf(random.nextInt(200), 1));
+        }
+        return List.of(prices.build(), offers.build());
     }
 
     private static List<String> sorted(List<?> rows) {
