@@ -441,6 +441,14 @@ class SpreadQueryTest {
         assertTrue(explain.indexOf("Broadcast") < explain.indexOf("Scan customers"), explain);
         assertThrows(IllegalArgumentException.class, () -> troupes.get(0).explainSpread(plan,
                 QueryOptions.defaults(), 1));
+
+        // An ungrouped aggregate's partial rows, one a node, are what gathers: drawn above it, not above the join.
+        Plan counted = Plan.scan("orders").join(Plan.scan("customers"), JoinType.INNER,
+                col("orders.customer").eq(col("customers.id"))).aggregate(List.of(), count().as("n"));
+        String partial = troupes.get(0).explainSpread(counted, QueryOptions.defaults(), NODES);
+        int aggregate = partial.indexOf("Hash Aggregate count(*)");
+        assertTrue(partial.substring(0, aggregate).contains("Nodes: 3, sent from every node"), partial);
+        assertTrue(!partial.substring(aggregate).contains("Gather"), partial);
     }
 
     /** Runs {@code plan} on every node and returns the coordinator's result. */
