@@ -219,16 +219,7 @@ final class JoinNode extends Plan {
      * crosses the nodes once and each node builds from its share of it, which halves what moves.
      */
     private boolean sidesRepartitionAlike(Catalog catalog, Keys keys) {
-        if (!left.sameRowsAs(right, catalog)) {
-            return false;
-        }
-        for (int k = 0; k < keys.leftKeys().size(); k++) {
-            if (!(keys.leftKeys().get(k) instanceof ColumnExpression a
-                    && keys.rightKeys().get(k) instanceof ColumnExpression b && a.index() == b.index())) {
-                return false;
-            }
-        }
-        return true;
+        return left.sameRowsAs(right, catalog) && ColumnExpression.sameColumns(keys.leftKeys(), keys.rightKeys());
     }
 
     /**

@@ -69,21 +69,9 @@ final class ProjectNode extends Plan {
     /** The same rows as {@code other}'s where both keep the same columns of inputs with the same rows. */
     @Override
     boolean sameRowsAs(Plan other, Catalog catalog) {
-        if (!(other instanceof ProjectNode project) || !input.sameRowsAs(project.input, catalog)) {
-            return false;
-        }
-        List<Expression> mine = bind(input.deriveSchema(catalog));
-        List<Expression> theirs = project.bind(project.input.deriveSchema(catalog));
-        if (mine.size() != theirs.size()) {
-            return false;
-        }
-        for (int i = 0; i < mine.size(); i++) {
-            if (!(mine.get(i) instanceof ColumnExpression a && theirs.get(i) instanceof ColumnExpression b
-                    && a.index() == b.index() && a.type().equals(b.type()))) {
-                return false;
-            }
-        }
-        return true;
+        return other instanceof ProjectNode project && input.sameRowsAs(project.input, catalog)
+                && ColumnExpression.sameColumns(bind(input.deriveSchema(catalog)),
+                project.bind(project.input.deriveSchema(catalog)));
     }
 
     @Override

@@ -447,6 +447,7 @@ class SpreadQueryTest {
                 col("orders.customer").eq(col("customers.id"))).aggregate(List.of(), count().as("n"));
         String partial = troupes.get(0).explainSpread(counted, QueryOptions.defaults(), NODES);
         int aggregate = partial.indexOf("Hash Aggregate count(*)");
+        assertTrue(aggregate > 0, partial);
         assertTrue(partial.substring(0, aggregate).contains("Nodes: 3, sent from every node"), partial);
         assertTrue(!partial.substring(aggregate).contains("Gather"), partial);
     }
