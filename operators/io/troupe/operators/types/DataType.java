@@ -75,6 +75,17 @@ public record DataType(TypeId id, int precision, int scale) {
         };
     }
 
+    /** The type as SQL spells it (PostgreSQL's names): INTEGER, BIGINT, DOUBLE, DECIMAL(p,s), DATE, BOOLEAN, VARCHAR. */
+    public String sqlName() {
+        return switch (id) {
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case FLOAT64 -> "DOUBLE";
+            case DECIMAL -> toString();
+            case DATE, BOOLEAN, VARCHAR -> id.name();
+        };
+    }
+
     @Override
     public String toString() {
         return id == TypeId.DECIMAL ? "DECIMAL(" + precision + "," + scale + ")" : id.name();
