@@ -163,7 +163,7 @@ public final class DuckDbBenchEngine implements BenchEngine {
             StringBuilder columns = new StringBuilder("{");
             StringBuilder select = new StringBuilder();
             for (Field f : table.schema().fields()) {
-                String type = sqlType(f.type());
+                String type = f.type().sqlName();
                 if (select.length() > 0) {
                     create.append(", ");
                     select.append(", ");
@@ -184,19 +184,6 @@ public final class DuckDbBenchEngine implements BenchEngine {
         } finally {
             Files.deleteIfExists(file);
         }
-    }
-
-    /** DuckDB's type for a Troupe column type. */
-    static String sqlType(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
-            case DATE -> "DATE";
-            case VARCHAR -> "VARCHAR";
-            case FLOAT64 -> "DOUBLE";
-            case BOOLEAN -> "BOOLEAN";
-        };
     }
 
     private static String quote(String identifier) {

@@ -17,6 +17,12 @@ final class JdbcTypes {
     private static final int DOUBLE_DIGITS = 17;
     /** Characters of {@code yyyy-mm-dd}. */
     private static final int DATE_CHARACTERS = 10;
+    /** Characters of {@code yyyy-mm-dd hh:mm:ss.ffffff}. */
+    private static final int TIMESTAMP_CHARACTERS = 26;
+    /** Characters of {@code hh:mm:ss.ffffff}. */
+    private static final int TIME_CHARACTERS = 15;
+    /** Characters of an offset, {@code +hh:mm}. */
+    private static final int OFFSET_CHARACTERS = 6;
 
     private JdbcTypes() {
     }
@@ -31,6 +37,9 @@ final class JdbcTypes {
             case DATE -> Types.DATE;
             case BOOLEAN -> Types.BOOLEAN;
             case VARCHAR -> Types.VARCHAR;
+            case TIMESTAMP -> Types.TIMESTAMP;
+            case TIMESTAMP_TZ -> Types.TIMESTAMP_WITH_TIMEZONE;
+            case TIME -> Types.TIME;
         };
     }
 
@@ -44,6 +53,7 @@ final class JdbcTypes {
             case DATE -> "DATE";
             case BOOLEAN -> "BOOLEAN";
             case VARCHAR -> "VARCHAR";
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> type.sqlName();
         };
     }
 
@@ -57,6 +67,9 @@ final class JdbcTypes {
             case DATE -> java.sql.Date.class;
             case BOOLEAN -> Boolean.class;
             case VARCHAR -> String.class;
+            case TIMESTAMP -> java.sql.Timestamp.class;
+            case TIMESTAMP_TZ -> java.time.OffsetDateTime.class;
+            case TIME -> java.sql.Time.class;
         };
     }
 
@@ -70,6 +83,9 @@ final class JdbcTypes {
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 1;
             case VARCHAR -> Integer.MAX_VALUE;
+            case TIMESTAMP -> TIMESTAMP_CHARACTERS;
+            case TIMESTAMP_TZ -> TIMESTAMP_CHARACTERS + OFFSET_CHARACTERS;
+            case TIME -> TIME_CHARACTERS;
         };
     }
 
@@ -82,6 +98,7 @@ final class JdbcTypes {
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 5;
             case VARCHAR -> Integer.MAX_VALUE;
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> precision(type);
         };
     }
 

@@ -1,14 +1,22 @@
 package io.troupe.jdbc;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.sql.SQLException;
+import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -18,7 +26,8 @@ import java.time.format.DateTimeParseException;
  * turned into the Java class of its parameter's type where nothing is lost.
  *
  * <p>Values come from {@code ColumnVector.getObject}: Integer, Long, Double, BigDecimal, LocalDate,
- * Boolean, String. What does not convert is a {@link java.sql.SQLDataException} with SQLState 07006
+ * Boolean, String, LocalDateTime (a TIMESTAMP), Instant (a TIMESTAMP WITH TIME ZONE, shown and read in the
+ * session's time zone, {@code zone}), LocalTime (a TIME). What does not convert is a {@link java.sql.SQLDataException} with SQLState 07006
  * naming the value, its column or parameter and the conversion; a number outside the target's range
  * one with 22003. A getter for an integer truncates a fraction toward zero, as a Java cast does.
  */
@@ -29,16 +38,27 @@ final class JdbcValues {
 
     // ---------------------------------------------------------------- getters: Troupe's value to JDBC's
 
-    /** {@code v} as {@code getObject} returns it: a date as {@link java.sql.Date}, the rest as it is. */
-    static Object object(Object v) {
-        return v instanceof LocalDate d ? java.sql.Date.valueOf(d) : v;
+    /**
+     * {@code v} as {@code getObject} returns it: a date as {@link java.sql.Date}, a timestamp as {@link Timestamp},
+     * a time as {@link Time}, an instant as an {@link OffsetDateTime} in {@code zone} (JDBC 4.2's class for
+     * TIMESTAMP WITH TIME ZONE), the rest as it is.
+     */
+    static Object object(Object v, ZoneId zone) {
+        if (v instanceof LocalDate d) {
+            return java.sql.Date.valueOf(d);
+        } else if (v instanceof LocalDateTime t) {
+            return Timestamp.valueOf(t);
+        } else if (v instanceof LocalTime t) {
+            return Time.valueOf(t);
+        } else if (v instanceof Instant i) {
+            return OffsetDateTime.ofInstant(i, zone);
+        }
+        return v;
     }
 
-    static String string(Object v) {
-        if (v == null) {
-            return null;
-        }
-        return v instanceof BigDecimal d ? d.toPlainString() : v.toString();
+    /** {@code v} as SQL prints it: a decimal's digits, a time as in CAST(... AS VARCHAR), an instant in {@code zone}. */
+    static String string(Object v, ZoneId zone) {
+        return ValueText.of(v, zone);
     }
 
     /** {@code v} as an integer in {@code min..max}, its fraction dropped; {@code where} names the column for errors. */
@@ -131,12 +151,15 @@ final class JdbcValues {
         throw notConvertible(v, "a boolean", where);
     }
 
-    static LocalDate date(Object v, String where) throws SQLException {
+    static LocalDate date(Object v, String where, ZoneId zone) throws SQLException {
         if (v == null) {
             return null;
         }
         if (v instanceof LocalDate d) {
             return d;
+        }
+        if (v instanceof LocalDateTime || v instanceof Instant) {
+            return timestamp(v, where, zone).toLocalDate();
         }
         if (v instanceof String s) {
             try {
@@ -148,16 +171,73 @@ final class JdbcValues {
         throw notConvertible(v, "a date", where);
     }
 
-    /** {@code v} as {@code getObject(column, type)} returns it. */
-    static <T> T as(Object v, Class<T> type, String where) throws SQLException {
+    /** A date at midnight, a timestamp, an instant's local time in {@code zone}, or a timestamp's text. */
+    static LocalDateTime timestamp(Object v, String where, ZoneId zone) throws SQLException {
+        if (v instanceof LocalDateTime t) {
+            return t;
+        } else if (v instanceof Instant i) {
+            return LocalDateTime.ofInstant(i, zone);
+        } else if (v instanceof LocalDate d) {
+            return d.atStartOfDay();
+        } else if (v instanceof String s) {
+            try {
+                return Timestamps.toLocalDateTime(Timestamps.parseTimestamp(s));
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw notConvertible(v, "a timestamp (yyyy-mm-dd hh:mm:ss)", where);
+            }
+        }
+        throw notConvertible(v, "a timestamp", where);
+    }
+
+    /** An instant; a timestamp, a date or text without an offset reads as the local time in {@code zone}. */
+    static Instant instant(Object v, String where, ZoneId zone) throws SQLException {
+        if (v instanceof Instant i) {
+            return i;
+        } else if (v instanceof OffsetDateTime t) {
+            return t.toInstant();
+        } else if (v instanceof ZonedDateTime t) {
+            return t.toInstant();
+        } else if (v instanceof Timestamp t) {
+            return t.toInstant();
+        } else if (v instanceof String s) {
+            try {
+                return Timestamps.toInstant(Timestamps.parseInstant(s, zone));
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw notConvertible(v, "a timestamp with time zone", where);
+            }
+        } else if (v instanceof LocalDateTime || v instanceof LocalDate) {
+            return Timestamps.toInstant(Timestamps.fromLocal(
+                    Timestamps.fromLocalDateTime(timestamp(v, where, zone)), zone.getRules()));
+        }
+        throw notConvertible(v, "a timestamp with time zone", where);
+    }
+
+    /** A time, a timestamp's time of day, an instant's in {@code zone}, or a time's text. */
+    static LocalTime time(Object v, String where, ZoneId zone) throws SQLException {
+        if (v instanceof LocalTime t) {
+            return t;
+        } else if (v instanceof LocalDateTime || v instanceof Instant) {
+            return timestamp(v, where, zone).toLocalTime();
+        } else if (v instanceof String s) {
+            try {
+                return Timestamps.toLocalTime(Timestamps.parseTime(s));
+            } catch (IllegalArgumentException e) {
+                throw notConvertible(v, "a time (hh:mm:ss)", where);
+            }
+        }
+        throw notConvertible(v, "a time", where);
+    }
+
+    /** {@code v} as {@code getObject(column, type)} returns it, times with a zone in {@code zone}. */
+    static <T> T as(Object v, Class<T> type, String where, ZoneId zone) throws SQLException {
         if (v == null) {
             return null;
         }
         Object converted;
         if (type == Object.class) {
-            converted = object(v);
+            converted = object(v, zone);
         } else if (type == String.class) {
-            converted = string(v);
+            converted = string(v, zone);
         } else if (type == Integer.class) {
             converted = (int) integer(v, Integer.MIN_VALUE, Integer.MAX_VALUE, where);
         } else if (type == Long.class) {
@@ -177,13 +257,23 @@ final class JdbcValues {
         } else if (type == Boolean.class) {
             converted = bool(v, where);
         } else if (type == LocalDate.class) {
-            converted = date(v, where);
+            converted = date(v, where, zone);
         } else if (type == java.sql.Date.class) {
-            converted = java.sql.Date.valueOf(date(v, where));
+            converted = java.sql.Date.valueOf(date(v, where, zone));
         } else if (type == LocalDateTime.class) {
-            converted = date(v, where).atStartOfDay();
+            converted = timestamp(v, where, zone);
         } else if (type == Timestamp.class) {
-            converted = Timestamp.valueOf(date(v, where).atStartOfDay());
+            converted = v instanceof Instant i ? Timestamp.from(i) : Timestamp.valueOf(timestamp(v, where, zone));
+        } else if (type == Instant.class) {
+            converted = instant(v, where, zone);
+        } else if (type == OffsetDateTime.class) {
+            converted = OffsetDateTime.ofInstant(instant(v, where, zone), zone);
+        } else if (type == ZonedDateTime.class) {
+            converted = ZonedDateTime.ofInstant(instant(v, where, zone), zone);
+        } else if (type == LocalTime.class) {
+            converted = time(v, where, zone);
+        } else if (type == Time.class) {
+            converted = Time.valueOf(time(v, where, zone));
         } else {
             throw notConvertible(v, type.getName(), where);
         }
@@ -194,11 +284,13 @@ final class JdbcValues {
 
     /**
      * {@code value} (a setter's) in the Java class that parameter {@code position} of type {@code type} takes
-     * ({@code PreparedPlan.bind}): Integer, Long, Double, BigDecimal, LocalDate, Boolean or String. A whole
+     * ({@code PreparedPlan.bind}): Integer, Long, Double, BigDecimal, LocalDate, Boolean, String,
+     * LocalDateTime, Instant or LocalTime; a timestamp without a zone for a TIMESTAMP WITH TIME ZONE is the
+     * local time in {@code zone}. A whole
      * number fits an integer parameter whatever its class; a fraction does not. Null stays null, and a
      * parameter the plan does not use ({@code type} null) takes the value as it is.
      */
-    static Object parameter(Object value, DataType type, int position) throws SQLException {
+    static Object parameter(Object value, DataType type, int position, ZoneId zone) throws SQLException {
         if (value == null || type == null) {
             return value;
         }
@@ -209,12 +301,16 @@ final class JdbcValues {
             case FLOAT64 -> value instanceof Boolean || value instanceof LocalDate || value instanceof java.util.Date
                     ? notConvertibleValue(value, where) : floating(value, where);
             case DECIMAL -> value instanceof Boolean ? notConvertibleValue(value, where) : decimal(value, where);
-            case DATE -> value instanceof java.sql.Date d ? d.toLocalDate() : date(value, where);
+            case DATE -> value instanceof java.sql.Date d ? d.toLocalDate() : date(value, where, zone);
             case BOOLEAN -> value instanceof Boolean || value instanceof String ? bool(value, where)
                     : notConvertibleValue(value, where);
             case VARCHAR -> value instanceof String || value instanceof Number || value instanceof Boolean
-                    || value instanceof LocalDate || value instanceof java.sql.Date ? string(value)
+                    || value instanceof LocalDate || value instanceof java.sql.Date ? string(value, zone)
                     : notConvertibleValue(value, where);
+            case TIMESTAMP -> value instanceof Timestamp t ? t.toLocalDateTime()
+                    : value instanceof java.sql.Date d ? d.toLocalDate().atStartOfDay() : timestamp(value, where, zone);
+            case TIMESTAMP_TZ -> instant(value, where, zone);
+            case TIME -> value instanceof Time t ? t.toLocalTime() : time(value, where, zone);
         };
     }
 

@@ -1,6 +1,7 @@
 package io.troupe.jdbc;
 
 import io.troupe.actors.api.PreparedSql;
+import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 
 import java.sql.Array;
@@ -19,6 +20,7 @@ import java.sql.SQLXML;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Struct;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -49,16 +51,29 @@ public final class TroupeConnection implements Connection {
     private final Runnable release;
     private final Set<TroupeStatement> statements = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
+    /** The session's time zone: the connection's {@code timezone} property, or the Troupe's setting. */
+    private final ZoneId zone;
     private volatile State state = State.OPEN;
 
-    TroupeConnection(Troupe troupe, String url, Runnable release) {
+    TroupeConnection(Troupe troupe, String url, Runnable release, ZoneId zone) {
         this.troupe = troupe;
         this.url = url;
         this.release = release;
+        this.zone = zone != null ? zone : troupe.settings().sql().timeZone();
     }
 
     Troupe troupe() {
         return troupe;
+    }
+
+    /** The session's time zone, which its statements plan in and its results show times with a zone in. */
+    ZoneId zone() {
+        return zone;
+    }
+
+    /** The options of this session's queries: the defaults, in its time zone. */
+    QueryOptions options() {
+        return QueryOptions.defaults().withTimeZone(zone);
     }
 
     String url() {
@@ -93,7 +108,7 @@ public final class TroupeConnection implements Connection {
         }
         PreparedSql prepared;
         try {
-            prepared = troupe.prepareSql(sql);
+            prepared = troupe.prepareSql(sql, options());
         } catch (RuntimeException e) {
             throw JdbcErrors.of(e);
         }

@@ -97,10 +97,10 @@ public final class TroupeDriver implements Driver {
                         + new TreeSet<>(NAMED.keySet()) + "); a service registers one with TroupeDriver.register",
                         "08001");
             }
-            return new TroupeConnection(troupe, url, () -> { });
+            return new TroupeConnection(troupe, url, () -> { }, parsed.timeZone());
         }
         Troupe troupe = SHARED.acquire(parsed.settings());
-        return new TroupeConnection(troupe, url, () -> SHARED.release(parsed.settings()));
+        return new TroupeConnection(troupe, url, () -> SHARED.release(parsed.settings()), parsed.timeZone());
     }
 
     @Override

@@ -135,7 +135,7 @@ public final class TroupePreparedStatement extends TroupeStatement implements Pr
         checkOpen();
         PreparedPlan plan = prepared.prepared();
         JdbcErrors.checkIndex("parameter", parameter, "the statement has", values.length);
-        values[parameter - 1] = JdbcValues.parameter(value, plan.parameterType(parameter), parameter);
+        values[parameter - 1] = JdbcValues.parameter(value, plan.parameterType(parameter), parameter, connection().zone());
         set[parameter - 1] = true;
     }
 

@@ -18,6 +18,8 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Calendar;
 import java.util.Iterator;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -95,6 +97,8 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
     private final TroupeStatement statement;
     private final Schema schema;
     private final Source source;
+    /** The session's time zone, which times with a zone show in. */
+    private final ZoneId zone;
     /** The rows to hand out at most; 0 for all. */
     private final long maxRows;
     private State state = State.BEFORE_FIRST;
@@ -104,21 +108,22 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
     private boolean lastWasNull;
     private int fetchSize;
 
-    private TroupeResultSet(TroupeStatement statement, Schema schema, Source source, long maxRows) {
+    private TroupeResultSet(TroupeStatement statement, Schema schema, Source source, long maxRows, ZoneId zone) {
         this.statement = statement;
         this.schema = schema;
         this.source = source;
         this.maxRows = maxRows;
+        this.zone = zone;
     }
 
-    /** The rows of {@code stream}, at most {@code maxRows} (0: all), for {@code statement}. */
-    static TroupeResultSet streamed(TroupeStatement statement, QueryStream stream, long maxRows) {
-        return new TroupeResultSet(statement, stream.schema(), new Streamed(stream), maxRows);
+    /** The rows of {@code stream}, at most {@code maxRows} (0: all), for {@code statement}, times shown in {@code zone}. */
+    static TroupeResultSet streamed(TroupeStatement statement, QueryStream stream, long maxRows, ZoneId zone) {
+        return new TroupeResultSet(statement, stream.schema(), new Streamed(stream), maxRows, zone);
     }
 
-    /** Rows made up front (a {@code DatabaseMetaData} answer), of no statement. */
+    /** Rows made up front (a {@code DatabaseMetaData} answer), of no statement; they hold no times with a zone. */
     static TroupeResultSet fixed(Schema schema, List<Batch> batches) {
-        return new TroupeResultSet(null, schema, new Fixed(batches.iterator()), 0);
+        return new TroupeResultSet(null, schema, new Fixed(batches.iterator()), 0, ZoneOffset.UTC);
     }
 
     @Override
@@ -204,7 +209,7 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
 
     @Override
     public String getString(int column) throws SQLException {
-        return JdbcValues.string(value(column));
+        return JdbcValues.string(value(column), zone);
     }
 
     @Override
@@ -249,12 +254,12 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
 
     @Override
     public byte[] getBytes(int column) throws SQLException {
-        return JdbcValues.as(value(column), byte[].class, where(column));
+        return JdbcValues.as(value(column), byte[].class, where(column), zone);
     }
 
     @Override
     public Date getDate(int column) throws SQLException {
-        return JdbcValues.as(value(column), Date.class, where(column));
+        return JdbcValues.as(value(column), Date.class, where(column), zone);
     }
 
     /** As {@link #getDate(int)}: a DATE has no time of day, so no time zone moves it. */
@@ -265,7 +270,7 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
 
     @Override
     public Time getTime(int column) throws SQLException {
-        return JdbcValues.as(value(column), Time.class, where(column));
+        return JdbcValues.as(value(column), Time.class, where(column), zone);
     }
 
     @Override
@@ -275,23 +280,31 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
 
     @Override
     public Timestamp getTimestamp(int column) throws SQLException {
-        return JdbcValues.as(value(column), Timestamp.class, where(column));
+        return JdbcValues.as(value(column), Timestamp.class, where(column), zone);
     }
 
-    /** As {@link #getTimestamp(int)}: midnight of a DATE, which has no time zone. */
+    /**
+     * As {@link #getTimestamp(int)}, a TIMESTAMP (or a DATE's midnight), which has no zone, read as the local time
+     * in {@code cal}'s zone, as JDBC asks; a TIMESTAMP WITH TIME ZONE is its instant whatever the calendar.
+     */
     @Override
     public Timestamp getTimestamp(int column, Calendar cal) throws SQLException {
-        return getTimestamp(column);
+        Object v = value(column);
+        if (cal == null || v == null || v instanceof java.time.Instant) {
+            return getTimestamp(column);
+        }
+        return Timestamp.from(JdbcValues.timestamp(v, where(column), zone).atZone(cal.getTimeZone().toZoneId())
+                .toInstant());
     }
 
     @Override
     public Object getObject(int column) throws SQLException {
-        return JdbcValues.object(value(column));
+        return JdbcValues.object(value(column), zone);
     }
 
     @Override
     public <T> T getObject(int column, Class<T> type) throws SQLException {
-        return JdbcValues.as(value(column), type, where(column));
+        return JdbcValues.as(value(column), type, where(column), zone);
     }
 
     /** With an empty map as {@link #getObject(int)}: Troupe has no user-defined types to map. */

@@ -64,7 +64,7 @@ public sealed class TroupeStatement implements Statement permits TroupePreparedS
         }
         Plan plan;
         try {
-            plan = connection.troupe().planSql(sql);
+            plan = connection.troupe().planSql(sql, options());
         } catch (RuntimeException e) {
             throw JdbcErrors.of(e);
         }
@@ -79,13 +79,13 @@ public sealed class TroupeStatement implements Statement permits TroupePreparedS
         } catch (RuntimeException e) {
             throw JdbcErrors.of(e);
         }
-        TroupeResultSet rows = TroupeResultSet.streamed(this, stream, maxRows);
+        TroupeResultSet rows = TroupeResultSet.streamed(this, stream, maxRows, connection.zone());
         current = rows;
         return rows;
     }
 
     private QueryOptions options() {
-        QueryOptions options = QueryOptions.defaults();
+        QueryOptions options = connection.options();
         return queryTimeoutSeconds == 0 ? options : options.withTimeout(Duration.ofSeconds(queryTimeoutSeconds));
     }
 

@@ -1,8 +1,11 @@
 package io.troupe.jdbc;
 
+import io.troupe.config.TimeZones;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.time.ZoneId;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -19,14 +22,19 @@ import java.util.HashMap;
  * The keys of the URL's query and of the {@link Properties} given to {@code connect} (the URL's win) are
  * Troupe settings under {@code troupe.} ({@code workers.default=2} is {@code troupe.workers.default},
  * reference.conf documents them); {@code user} and {@code password}, which tools pass to every driver,
- * are ignored. A named Troupe's settings are its service's: any setting is then an error.
+ * are ignored. A named Troupe's settings are its service's: any setting is then an error. {@code timezone}
+ * is the connection's own: its session's time zone (a name as {@code troupe.sql.time-zone} takes), for any
+ * Troupe.
  *
  * @param name     the registered Troupe's name, or null for a Troupe of the driver's own
  * @param settings setting keys (under {@code troupe.}) to values: equal ones share one Troupe
+ * @param timeZone the session's time zone, or null for the Troupe's {@code troupe.sql.time-zone}
  */
-record TroupeUrl(String name, Map<String, String> settings) {
+record TroupeUrl(String name, Map<String, String> settings, ZoneId timeZone) {
 
     static final String PREFIX = "jdbc:troupe:";
+    /** The connection property of the session's time zone. */
+    static final String TIME_ZONE = "timezone";
     private static final Set<String> IGNORED = Set.of("user", "password");
 
     static boolean accepts(String url) {
@@ -57,12 +65,21 @@ record TroupeUrl(String name, Map<String, String> settings) {
             }
         }
         settings.keySet().removeAll(IGNORED);
+        String zoneName = settings.remove(TIME_ZONE);
+        ZoneId zone = null;
+        if (zoneName != null) {
+            try {
+                zone = TimeZones.zone(zoneName);
+            } catch (IllegalArgumentException e) {
+                throw new SQLException("bad URL " + url + ": " + TIME_ZONE + ": " + e.getMessage(), "08001");
+            }
+        }
         if (!name.isEmpty() && !settings.isEmpty()) {
             throw new SQLException("bad URL " + url + ": the Troupe '" + name + "' runs with its service's settings; "
                     + "settings " + settings.keySet() + " apply only to jdbc:troupe: (a Troupe of the driver's own)",
                     "08001");
         }
-        return new TroupeUrl(name.isEmpty() ? null : name, Map.copyOf(settings));
+        return new TroupeUrl(name.isEmpty() ? null : name, Map.copyOf(settings), zone);
     }
 
     private static String decode(String text) {

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.Locale;
 
 /**
@@ -302,12 +303,17 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      *                       order by cost before they run as written
      * @param optimizePlans  {@code troupe.sql.optimize-plans}: whether plans built with the Java API are optimized as
      *                       SQL statements are before they run (except their pinned parts)
+     * @param timeZone       {@code troupe.sql.time-zone}: the zone a SQL session shows and reads times with a
+     *                       zone in, unless its statement or connection names another
      */
-    public record Sql(Duration joinOrderLimit, boolean optimizePlans) {
+    public record Sql(Duration joinOrderLimit, boolean optimizePlans, ZoneId timeZone) {
         public Sql {
             if (joinOrderLimit == null || joinOrderLimit.isNegative()) {
                 throw new IllegalArgumentException("troupe.sql.join-order-limit must be 0 or more, got "
                         + joinOrderLimit);
+            }
+            if (timeZone == null) {
+                throw new IllegalArgumentException("troupe.sql.time-zone must name a zone");
             }
         }
     }
@@ -423,7 +429,8 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Metrics(c.getBoolean("metrics.jmx")),
                     new Spread(parseEnum(JoinDistribution.class, c, "spread.join"),
                             integer(c, "spread.broadcast-max-rows")),
-                    new Sql(c.getDuration("sql.join-order-limit"), c.getBoolean("sql.optimize-plans")));
+                    new Sql(c.getDuration("sql.join-order-limit"), c.getBoolean("sql.optimize-plans"),
+                            timeZone(c.getString("sql.time-zone"))));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
@@ -476,12 +483,21 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     /** These settings with {@code troupe.sql.optimize-plans} {@code on} or off (every plan runs as written). */
     public TroupeSettings withOptimizePlans(boolean on) {
-        return withSql(new Sql(sql.joinOrderLimit(), on));
+        return withSql(new Sql(sql.joinOrderLimit(), on, sql.timeZone()));
     }
 
     public TroupeSettings withSpread(Spread newSpread) {
         return new TroupeSettings(batchSize, matchFlags, transport, workers, memory, spill, admission, metrics,
                 newSpread, sql);
+    }
+
+    /** {@code troupe.sql.time-zone}: a zone's name as {@link TimeZones} reads it. */
+    private static ZoneId timeZone(String name) {
+        try {
+            return TimeZones.zone(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("troupe.sql.time-zone: " + e.getMessage(), e);
+        }
     }
 
     private static Memory memory(Config c) {

@@ -1,9 +1,11 @@
 package io.troupe.actors.api;
 
 import java.time.Duration;
+import java.time.ZoneId;
 
 /**
- * How to run one query: with how many workers, and for how long at most. Immutable.
+ * How to run one query: with how many workers, for how long at most, with how much memory, and for SQL in
+ * which time zone. Immutable.
  *
  * <pre>{@code
  * troupe.execute(plan, QueryOptions.defaults().withWorkers(4).withTimeout(Duration.ofSeconds(30)));
@@ -16,8 +18,10 @@ import java.time.Duration;
  *                null for none
  * @param memoryBytes bytes of the memory budget set aside for it on admission;
  *                {@link #DEFAULT_MEMORY} takes {@code troupe.admission.query-memory}
+ * @param timeZone the zone a SQL statement's times with a zone show and read in (its session's TimeZone);
+ *                null takes {@code troupe.sql.time-zone}. A plan carries the zones it needs itself.
  */
-public record QueryOptions(int workers, Duration timeout, long memoryBytes) {
+public record QueryOptions(int workers, Duration timeout, long memoryBytes, ZoneId timeZone) {
 
     /** Take the number of workers from {@code troupe.workers.default}. */
     public static final int DEFAULT_WORKERS = -1;
@@ -37,22 +41,32 @@ public record QueryOptions(int workers, Duration timeout, long memoryBytes) {
         }
     }
 
-    /** Workers and timeout as given, the settings' memory. */
+    /** Workers, timeout and memory as given, the settings' time zone. */
+    public QueryOptions(int workers, Duration timeout, long memoryBytes) {
+        this(workers, timeout, memoryBytes, null);
+    }
+
+    /** Workers and timeout as given, the settings' memory and time zone. */
     public QueryOptions(int workers, Duration timeout) {
         this(workers, timeout, DEFAULT_MEMORY);
     }
 
-    /** The settings' number of workers and memory, no timeout. */
+    /** The settings' number of workers, memory and time zone, no timeout. */
     public static QueryOptions defaults() {
         return new QueryOptions(DEFAULT_WORKERS, null, DEFAULT_MEMORY);
     }
 
     public QueryOptions withWorkers(int newWorkers) {
-        return new QueryOptions(newWorkers, timeout, memoryBytes);
+        return new QueryOptions(newWorkers, timeout, memoryBytes, timeZone);
     }
 
     public QueryOptions withTimeout(Duration newTimeout) {
-        return new QueryOptions(workers, newTimeout, memoryBytes);
+        return new QueryOptions(workers, newTimeout, memoryBytes, timeZone);
+    }
+
+    /** The SQL session's time zone for the statements run with these options. */
+    public QueryOptions withTimeZone(ZoneId zone) {
+        return new QueryOptions(workers, timeout, memoryBytes, zone);
     }
 
     /**
@@ -61,6 +75,6 @@ public record QueryOptions(int workers, Duration timeout, long memoryBytes) {
      * at once when they are more than a query may ever hold.
      */
     public QueryOptions withMemory(long bytes) {
-        return new QueryOptions(workers, timeout, bytes);
+        return new QueryOptions(workers, timeout, bytes, timeZone);
     }
 }

@@ -669,7 +669,7 @@ public final class Troupe implements AutoCloseable {
         notNull(sql, "Troupe.sql", "sql");
         notNull(options, "Troupe.sql", "options");
         checkOpen();
-        return new SqlStatements(catalog, sqlPlanner(), plan -> execute(plan, options)).run(sql);
+        return new SqlStatements(catalog, sqlPlanner(options), plan -> execute(plan, options)).run(sql);
     }
 
     /**
@@ -679,9 +679,15 @@ public final class Troupe implements AutoCloseable {
      * @throws io.troupe.operators.sql.SqlException when the statement cannot be planned
      */
     public Plan planSql(String sql) {
+        return planSql(sql, QueryOptions.defaults());
+    }
+
+    /** As {@link #planSql(String)}, in the SQL session's time zone of {@code options}. */
+    public Plan planSql(String sql, QueryOptions options) {
         notNull(sql, "Troupe.planSql", "sql");
+        notNull(options, "Troupe.planSql", "options");
         checkOpen();
-        return sqlPlanner().plan(sql);
+        return sqlPlanner(options).plan(sql);
     }
 
     /**
@@ -692,9 +698,15 @@ public final class Troupe implements AutoCloseable {
      *                                              cannot be told ({@code SELECT ? FROM t})
      */
     public PreparedSql prepareSql(String sql) {
+        return prepareSql(sql, QueryOptions.defaults());
+    }
+
+    /** As {@link #prepareSql(String)}, in the SQL session's time zone of {@code options}. */
+    public PreparedSql prepareSql(String sql, QueryOptions options) {
         notNull(sql, "Troupe.prepareSql", "sql");
+        notNull(options, "Troupe.prepareSql", "options");
         checkOpen();
-        return new PreparedSql(this, sqlPlanner().prepare(sql));
+        return new PreparedSql(this, sqlPlanner(options).prepare(sql));
     }
 
     /**
@@ -714,9 +726,13 @@ public final class Troupe implements AutoCloseable {
         return new PlanOptimizer(catalog, settings.sql().joinOrderLimit()).optimize(plan);
     }
 
-    /** A planner over this Troupe's catalog, bounded by {@code troupe.sql.join-order-limit}. */
-    private SqlPlanner sqlPlanner() {
-        return new SqlPlanner(catalog, settings.sql().joinOrderLimit());
+    /**
+     * A planner over this Troupe's catalog, bounded by {@code troupe.sql.join-order-limit}, in the time zone of
+     * {@code options} or else {@code troupe.sql.time-zone}.
+     */
+    private SqlPlanner sqlPlanner(QueryOptions options) {
+        return new SqlPlanner(catalog, settings.sql().joinOrderLimit(),
+                options.timeZone() != null ? options.timeZone() : settings.sql().timeZone());
     }
 
     /** EXPLAIN of a SQL statement, as {@link #explain(Plan)} prints the plan it lowers to. Runs nothing. */
@@ -729,7 +745,7 @@ public final class Troupe implements AutoCloseable {
     public String explainSql(String sql, QueryOptions options) {
         notNull(sql, "Troupe.explainSql", "sql");
         notNull(options, "Troupe.explainSql", "options");
-        return explain(planSql(sql), options);
+        return explain(planSql(sql, options), options);
     }
 
     /**

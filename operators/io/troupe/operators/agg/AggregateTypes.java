@@ -35,7 +35,6 @@ public final class AggregateTypes {
 
     private static IllegalArgumentException unsupported(AggregateFunction function, DataType argument) {
         return new IllegalArgumentException(function.sqlName() + " does not apply to " + argument
-                + (argument.id() == TypeId.VARCHAR || argument.id() == TypeId.DATE || argument.id() == TypeId.BOOLEAN
-                ? "; it needs a numeric argument" : ""));
+                + (argument.isNumeric() ? "" : "; it needs a numeric argument"));
     }
 }

@@ -109,16 +109,16 @@ final class FixedKeyColumn extends KeyColumn {
     @Override
     ColumnVector output(int[] groups, int count) {
         ColumnVector out;
-        switch (type.id()) {
-            case INT32, DATE -> {
+        switch (type.physical()) {
+            case INT -> {
                 int[] ints = new int[count];
                 for (int k = 0; k < count; k++) {
                     ints[k] = (int) values[groups[k]];
                 }
                 out = new IntVector(type, ints);
             }
-            case INT64, DECIMAL -> out = new LongVector(type, Inputs.gather(values, groups, count));
-            case FLOAT64 -> {
+            case LONG -> out = new LongVector(type, Inputs.gather(values, groups, count));
+            case DOUBLE -> {
                 double[] doubles = new double[count];
                 for (int k = 0; k < count; k++) {
                     doubles[k] = Double.longBitsToDouble(values[groups[k]]);

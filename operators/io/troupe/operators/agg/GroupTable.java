@@ -3,7 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.PhysicalType;
 
 import java.util.List;
 
@@ -33,8 +33,8 @@ abstract class GroupTable {
             return new GlobalGroupTable();
         }
         if (keyTypes.size() == 1) {
-            TypeId id = keyTypes.get(0).id();
-            if (id == TypeId.INT32 || id == TypeId.DATE || id == TypeId.INT64 || id == TypeId.DECIMAL) {
+            PhysicalType layout = keyTypes.get(0).physical();
+            if (layout == PhysicalType.INT || layout == PhysicalType.LONG) {
                 return new LongKeyTable(keyTypes.get(0));
             }
         }

@@ -30,22 +30,22 @@ public abstract sealed class ColumnVector
 
     /** A new, all-valid vector of {@code type} with room for {@code capacity} rows. */
     public static ColumnVector allocate(DataType type, int capacity) {
-        return switch (type.id()) {
-            case INT32, DATE -> new IntVector(type, capacity);
-            case INT64, DECIMAL -> new LongVector(type, capacity);
-            case FLOAT64 -> new DoubleVector(capacity);
+        return switch (type.physical()) {
+            case INT -> new IntVector(type, capacity);
+            case LONG -> new LongVector(type, capacity);
+            case DOUBLE -> new DoubleVector(capacity);
             case BOOLEAN -> new BooleanVector(capacity);
-            case VARCHAR -> new StringVector(capacity);
+            case BYTES -> new StringVector(capacity);
         };
     }
 
     /** Bytes of heap {@link #allocate}{@code (type, capacity)} makes, all valid (for reserving them first). */
     public static long bytesFor(DataType type, int capacity) {
-        return switch (type.id()) {
-            case INT32, DATE -> (long) capacity * Integer.BYTES;
-            case INT64, DECIMAL, FLOAT64 -> (long) capacity * Long.BYTES;
+        return switch (type.physical()) {
+            case INT -> (long) capacity * Integer.BYTES;
+            case LONG, DOUBLE -> (long) capacity * Long.BYTES;
             case BOOLEAN -> capacity;
-            case VARCHAR -> (long) (capacity + 1) * Integer.BYTES + Math.max(16, capacity * 8L);
+            case BYTES -> (long) (capacity + 1) * Integer.BYTES + Math.max(16, capacity * 8L);
         };
     }
 
@@ -117,7 +117,8 @@ public abstract sealed class ColumnVector
 
     /**
      * The value at {@code row} as a Java object (Integer, Long, Double, BigDecimal, LocalDate,
-     * Boolean, String), or null. Boxes: for results and tests, never for kernels.
+     * Boolean, String, LocalDateTime for a TIMESTAMP, Instant for a TIMESTAMP_TZ, LocalTime for a
+     * TIME), or null. Boxes: for results and tests, never for kernels.
      */
     public abstract Object getObject(int row);
 

@@ -1,12 +1,13 @@
 package io.troupe.operators.batch;
 
 import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
 
 /**
- * INT64 values, and DECIMAL values as unscaled longs (scale on the type), in a {@code long[]}.
+ * INT64 values, DECIMAL values as unscaled longs (scale on the type), and TIMESTAMP, TIMESTAMP_TZ and
+ * TIME values as microseconds ({@link Timestamps}), in a {@code long[]}.
  * See {@link ColumnVector} for the contract.
  */
 public final class LongVector extends ColumnVector {
@@ -61,9 +62,12 @@ public final class LongVector extends ColumnVector {
         if (isNull(row)) {
             return null;
         }
-        return type().id() == TypeId.DECIMAL
-                ? BigDecimal.valueOf(values[row], type().scale())
-                : (Object) values[row];
+        long v = values[row];
+        return switch (type().id()) {
+            case DECIMAL -> BigDecimal.valueOf(v, type().scale());
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> Timestamps.toObject(v, type().id());
+            default -> v;
+        };
     }
 
     @Override

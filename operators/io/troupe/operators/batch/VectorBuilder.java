@@ -3,6 +3,7 @@ package io.troupe.operators.batch;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -95,7 +96,9 @@ public final class VectorBuilder {
 
     /**
      * Appends a Java value: Integer/Short/Byte, Long, Double/Float, BigDecimal (or any Number for
-     * DECIMAL), LocalDate (or a yyyy-mm-dd String for DATE), Boolean, String, or null.
+     * DECIMAL), LocalDate (or a yyyy-mm-dd String for DATE), Boolean, String, LocalDateTime for a
+     * TIMESTAMP, Instant (or an OffsetDateTime or ZonedDateTime) for a TIMESTAMP_TZ, LocalTime for a TIME
+     * (each also as its text), or null.
      *
      * @throws IllegalArgumentException when the value does not fit this builder's type
      */
@@ -146,6 +149,7 @@ public final class VectorBuilder {
                 }
                 appendString(s);
             }
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> appendLong(Timestamps.valueOf(value, type.id()));
         }
     }
 

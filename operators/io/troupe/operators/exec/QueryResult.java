@@ -6,7 +6,9 @@ import io.troupe.operators.table.Table;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.ValueText;
 
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,7 +89,10 @@ public final class QueryResult {
         return new Table(name, schema.withQualifier(null), dense);
     }
 
-    /** Up to {@code maxRows} rows as an aligned text table, with the column header and a row count. */
+    /**
+     * Up to {@code maxRows} rows as an aligned text table, with the column header and a row count; values as SQL
+     * prints them ({@link ValueText}), times with a zone in UTC.
+     */
     public String format(int maxRows) {
         List<String[]> cells = new ArrayList<>();
         String[] header = new String[schema.size()];
@@ -105,7 +110,7 @@ public final class QueryResult {
                 Object[] row = b.rowObjects(i);
                 String[] text = new String[row.length];
                 for (int c = 0; c < row.length; c++) {
-                    text[c] = row[c] == null ? "NULL" : row[c].toString();
+                    text[c] = row[c] == null ? "NULL" : ValueText.of(row[c], ZoneOffset.UTC);
                 }
                 cells.add(text);
             }

@@ -67,8 +67,12 @@ final class Between implements Expression {
             double h = ((LiteralExpression) CastExpression.of(hi, DataType.FLOAT64, text)).doubleValue();
             return new Between(CastExpression.of(value, DataType.FLOAT64, text), 0, 0, l, h, text);
         }
-        if (t == TypeId.DATE) {
-            return new Between(value, lo.intValue(), hi.intValue(), 0, 0, text);
+        if (t.isTemporal()) {
+            if (!lo.type().equals(value.type()) || !hi.type().equals(value.type())) {
+                return null;
+            }
+            return t == TypeId.DATE ? new Between(value, lo.intValue(), hi.intValue(), 0, 0, text)
+                    : new Between(value, lo.longValue(), hi.longValue(), 0, 0, text);
         }
         if (t == TypeId.INT32 || t == TypeId.INT64 || t == TypeId.DECIMAL) {
             int scale = TypeRules.scale(value.type());

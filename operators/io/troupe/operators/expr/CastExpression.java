@@ -9,11 +9,17 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneRules;
 
 /**
  * CAST between types, and the implicit conversions of numeric promotion. One {@link Kind} is
@@ -23,7 +29,12 @@ import java.math.BigDecimal;
  * uses {@code nearbyint}); FLOAT64 to DECIMAL multiplies by 10^scale in double and rounds half
  * away from zero; DECIMAL to an integer or a smaller scale rounds half away from zero. A value
  * out of the target's range, or text that does not parse (see {@link TextParser}), fails the
- * query naming the value and the expression. DATE converts only to and from VARCHAR.
+ * query naming the value and the expression.
+ *
+ * <p>Dates and times convert among themselves as PostgreSQL converts them: DATE to TIMESTAMP is its
+ * midnight, TIMESTAMP to DATE and TIME its day and time of day; TIMESTAMP_TZ to and from the others goes
+ * through the local time in a zone, which the cast carries (the SQL session's zone; UTC when a plan names
+ * none). No number converts to or from them.
  *
  * <p>Immutable and threadsafe.
  */
@@ -48,18 +59,28 @@ final class CastExpression implements Expression {
         BOOLEAN_TO_NUMBER,
         NUMBER_TO_BOOLEAN,
         TO_VARCHAR,
-        FROM_VARCHAR
+        FROM_VARCHAR,
+        DATE_TO_TIMESTAMP,
+        TIMESTAMP_TO_DATE,
+        TIMESTAMP_TO_TIME,
+        /** TIMESTAMP to TIMESTAMP_TZ: the local time in the cast's zone. */
+        LOCAL_TO_INSTANT,
+        /** TIMESTAMP_TZ to TIMESTAMP: the local time in the cast's zone. */
+        INSTANT_TO_LOCAL
     }
 
     private final Expression input;
     private final DataType target;
     private final Kind kind;
+    /** The zone of a conversion between local and absolute times, and of an instant's text. */
+    private final ZoneId zone;
     private final String text;
 
-    private CastExpression(Expression input, DataType target, Kind kind, String text) {
+    private CastExpression(Expression input, DataType target, Kind kind, ZoneId zone, String text) {
         this.input = input;
         this.target = target;
         this.kind = kind;
+        this.zone = zone;
         this.text = text;
     }
 
@@ -71,15 +92,31 @@ final class CastExpression implements Expression {
      * @throws ExpressionTypeException when there is no conversion between the types
      */
     static Expression of(Expression input, DataType target, String text) {
+        return of(input, target, ZoneOffset.UTC, text);
+    }
+
+    /**
+     * As {@link #of(Expression, DataType, String)}, with the zone that a conversion between TIMESTAMP_TZ and
+     * the local types (or text) reads its local time in.
+     */
+    static Expression of(Expression input, DataType target, ZoneId zone, String text) {
         DataType source = input.type();
         if (source.equals(target)) {
             return input;
         }
+        TypeId s = source.id();
+        TypeId t = target.id();
+        // Between the instants and DATE or TIME: through the local TIMESTAMP in the zone.
+        if (s == TypeId.TIMESTAMP_TZ && (t == TypeId.DATE || t == TypeId.TIME)
+                || t == TypeId.TIMESTAMP_TZ && s == TypeId.DATE) {
+            return of(of(input, DataType.TIMESTAMP, zone, text), target, zone, text);
+        }
         Kind kind = kindOf(source, target);
         if (kind == null) {
-            throw new ExpressionTypeException("cannot cast " + source + " to " + target + " in " + text);
+            throw new ExpressionTypeException("cannot cast " + source.sqlName() + " to " + target.sqlName()
+                    + " in " + text);
         }
-        return Functions.fold(new CastExpression(input, target, kind, text), input);
+        return Functions.fold(new CastExpression(input, target, kind, zone, text), input);
     }
 
     /**
@@ -94,7 +131,7 @@ final class CastExpression implements Expression {
             return input;
         }
         return Functions.fold(new CastExpression(input, DataType.decimal(DataType.MAX_DECIMAL_PRECISION, scale),
-                Kind.RESCALE_SATURATING, text), input);
+                Kind.RESCALE_SATURATING, ZoneOffset.UTC, text), input);
     }
 
     private static Kind kindOf(DataType source, DataType target) {
@@ -106,8 +143,8 @@ final class CastExpression implements Expression {
         if (t == TypeId.VARCHAR) {
             return Kind.TO_VARCHAR;
         }
-        if (s == TypeId.DATE || t == TypeId.DATE) {
-            return null;
+        if (s.isTemporal() || t.isTemporal()) {
+            return temporalKind(s, t);
         }
         if (s == TypeId.BOOLEAN) {
             return Kind.BOOLEAN_TO_NUMBER;
@@ -125,6 +162,18 @@ final class CastExpression implements Expression {
             default -> t == TypeId.INT32 ? Kind.DECIMAL_TO_INT
                     : t == TypeId.INT64 ? Kind.DECIMAL_TO_LONG
                     : t == TypeId.FLOAT64 ? Kind.DECIMAL_TO_DOUBLE : Kind.DECIMAL_TO_DECIMAL;
+        };
+    }
+
+    /** A conversion among DATE, TIMESTAMP, TIMESTAMP_TZ and TIME in one step, or null. */
+    private static Kind temporalKind(TypeId s, TypeId t) {
+        return switch (s) {
+            case DATE -> t == TypeId.TIMESTAMP ? Kind.DATE_TO_TIMESTAMP : null;
+            case TIMESTAMP -> t == TypeId.DATE ? Kind.TIMESTAMP_TO_DATE
+                    : t == TypeId.TIME ? Kind.TIMESTAMP_TO_TIME
+                    : t == TypeId.TIMESTAMP_TZ ? Kind.LOCAL_TO_INSTANT : null;
+            case TIMESTAMP_TZ -> t == TypeId.TIMESTAMP ? Kind.INSTANT_TO_LOCAL : null;
+            default -> null;
         };
     }
 
@@ -151,6 +200,8 @@ final class CastExpression implements Expression {
             case NUMBER_TO_BOOLEAN -> toBoolean(batch, in);
             case TO_VARCHAR -> toVarchar(batch, in);
             case FROM_VARCHAR -> fromVarchar(batch, (StringVector) in);
+            case DATE_TO_TIMESTAMP, TIMESTAMP_TO_DATE, TIMESTAMP_TO_TIME, LOCAL_TO_INSTANT, INSTANT_TO_LOCAL ->
+                    temporal(batch, in);
         };
         out.setValidity(Kernels.copy(in));
         return out;
@@ -189,7 +240,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             int x = ints == null ? bools[r] : ints[r];
             if (!fits && x != 0 && Kernels.isValid(valid, r)) {
-                throw cannotCast(ints == null ? "true" : Integer.toString(x));
+                throw outOfRange(ints == null ? "true" : Integer.toString(x));
             }
             o[r] = x * unit;
         }
@@ -223,7 +274,7 @@ final class CastExpression implements Expression {
                 }
                 long x = scale == 0 ? ints64[r] : Decimals.rescale(ints64[r], scale, 0);
                 if (x != (int) x) {
-                    throw cannotCast(describe(in, r));
+                    throw outOfRange(describe(in, r));
                 }
                 o[r] = (int) x;
             }
@@ -245,7 +296,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             long x = ints32 != null ? ints32[r] : ints64[r];
             if ((x >= limit || x <= -limit) && Kernels.isValid(valid, r)) {
-                throw cannotCast(Long.toString(x));
+                throw outOfRange(Long.toString(x));
             }
             o[r] = x * unit;
         }
@@ -264,7 +315,7 @@ final class CastExpression implements Expression {
                 int r = sel == null ? i : sel[i];
                 double t = Math.rint(a[r]);
                 if (!(t >= Integer.MIN_VALUE && t <= Integer.MAX_VALUE) && Kernels.isValid(valid, r)) {
-                    throw cannotCast(Double.toString(a[r]));
+                    throw outOfRange(Double.toString(a[r]));
                 }
                 o[r] = (int) t;
             }
@@ -276,7 +327,7 @@ final class CastExpression implements Expression {
                 int r = sel == null ? i : sel[i];
                 double t = Math.rint(a[r]);
                 if (!(t >= -0x1p63 && t < 0x1p63) && Kernels.isValid(valid, r)) {
-                    throw cannotCast(Double.toString(a[r]));
+                    throw outOfRange(Double.toString(a[r]));
                 }
                 o[r] = (long) t;
             }
@@ -289,7 +340,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             double t = roundHalfAway(a[r] * unit);
             if (!(Math.abs(t) < limit) && Kernels.isValid(valid, r)) {
-                throw cannotCast(Double.toString(a[r]));
+                throw outOfRange(Double.toString(a[r]));
             }
             o[r] = (long) t;
         }
@@ -325,13 +376,13 @@ final class CastExpression implements Expression {
             long v;
             if (to > from) {
                 if ((x >= upLimit || x <= -upLimit) && Kernels.isValid(valid, r)) {
-                    throw cannotCast(describe(in, r));
+                    throw outOfRange(describe(in, r));
                 }
                 v = x * unit;
             } else {
                 v = Decimals.rescale(x, from, to);
                 if ((v >= limit || v <= -limit) && Kernels.isValid(valid, r)) {
-                    throw cannotCast(describe(in, r));
+                    throw outOfRange(describe(in, r));
                 }
             }
             o[r] = v;
@@ -381,13 +432,52 @@ final class CastExpression implements Expression {
         return new BooleanVector(o);
     }
 
+    // ------------------------------------------------------------------ dates and times
+
+    private ColumnVector temporal(Batch batch, ColumnVector in) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        int rows = batch.rowCount();
+        if (kind == Kind.DATE_TO_TIMESTAMP) {
+            int[] a = ((IntVector) in).values();
+            long[] o = new long[rows];
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                o[r] = Timestamps.ofDay(a[r]);
+            }
+            return new LongVector(target, o);
+        }
+        long[] a = ((LongVector) in).values();
+        if (kind == Kind.TIMESTAMP_TO_DATE) {
+            int[] o = new int[rows];
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                o[r] = Timestamps.day(a[r]);
+            }
+            return new IntVector(target, o);
+        }
+        long[] o = new long[rows];
+        ZoneRules rules = zone.getRules();
+        long[] valid = in.validity();
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            o[r] = switch (kind) {
+                case TIMESTAMP_TO_TIME -> Timestamps.timeOfDay(a[r]);
+                case LOCAL_TO_INSTANT -> Kernels.isValid(valid, r) ? Timestamps.fromLocal(a[r], rules) : 0;
+                default -> Kernels.isValid(valid, r) ? Timestamps.toLocal(a[r], rules) : 0;
+            };
+        }
+        return new LongVector(target, o);
+    }
+
     // ------------------------------------------------------------------ text
 
     private ColumnVector toVarchar(Batch batch, ColumnVector in) {
         int n = batch.size();
         int[] sel = batch.selection();
         StringVector out = new StringVector(batch.rowCount(), Math.max(16, n * 12));
-        byte[] buf = new byte[TextFormat.MAX_LENGTH];
+        byte[] buf = new byte[Math.max(TextFormat.MAX_LENGTH, Timestamps.MAX_TEXT_LENGTH)];
+        ZoneRules rules = zone.getRules();
         TypeId source = in.type().id();
         int scale = TypeRules.scale(in.type());
         for (int i = 0; i < n; i++) {
@@ -400,8 +490,11 @@ final class CastExpression implements Expression {
                 case INT64 -> TextFormat.formatLong(((LongVector) in).get(r), buf, 0);
                 case DECIMAL -> TextFormat.formatDecimal(((LongVector) in).get(r), scale, buf, 0);
                 case FLOAT64 -> TextFormat.formatDouble(((DoubleVector) in).get(r), buf, 0);
-                case DATE -> TextFormat.formatDate(((IntVector) in).get(r), buf, 0);
+                case DATE -> Dates.format(((IntVector) in).get(r), buf, 0);
                 case BOOLEAN -> TextFormat.formatBoolean(((BooleanVector) in).get(r), buf, 0);
+                case TIMESTAMP -> Timestamps.formatTimestamp(((LongVector) in).get(r), buf, 0);
+                case TIMESTAMP_TZ -> Timestamps.formatInstant(((LongVector) in).get(r), rules, buf, 0);
+                case TIME -> Timestamps.formatTime(((LongVector) in).get(r), buf, 0);
                 case VARCHAR -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
             };
             out.put(r, buf, 0, len);
@@ -419,7 +512,8 @@ final class CastExpression implements Expression {
         TextParser parser = new TextParser();
         TypeId t = target.id();
         int[] ints = t == TypeId.INT32 || t == TypeId.DATE ? new int[rows] : null;
-        long[] longs = t == TypeId.INT64 || t == TypeId.DECIMAL ? new long[rows] : null;
+        long[] longs = target.isLongBacked() ? new long[rows] : null;
+        ByteChars chars = new ByteChars();
         double[] doubles = t == TypeId.FLOAT64 ? new double[rows] : null;
         byte[] bools = t == TypeId.BOOLEAN ? new byte[rows] : null;
         int scale = TypeRules.scale(target);
@@ -458,17 +552,28 @@ final class CastExpression implements Expression {
                     ok = parser.parseBoolean(data, from, to);
                     bools[r] = (byte) parser.longValue;
                 }
+                case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
+                    ok = true;
+                    try {
+                        chars.of(data, from, to);
+                        longs[r] = t == TypeId.TIMESTAMP ? Timestamps.parseTimestamp(chars)
+                                : t == TypeId.TIME ? Timestamps.parseTime(chars) : Timestamps.parseInstant(chars, zone);
+                    } catch (IllegalArgumentException | ArithmeticException e) {
+                        throw invalidText(in.getString(r));
+                    }
+                }
                 default -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
             }
             if (!ok) {
-                throw cannotCast("'" + in.getString(r) + "'");
+                throw t.isNumeric() && parser.parseDouble(data, from, to) ? outOfRange("\"" + in.getString(r) + "\"")
+                        : invalidText(in.getString(r));
             }
         }
         return switch (t) {
             case INT32, DATE -> new IntVector(target, ints);
-            case INT64, DECIMAL -> new LongVector(target, longs);
             case FLOAT64 -> new DoubleVector(doubles);
-            default -> new BooleanVector(bools);
+            case BOOLEAN -> new BooleanVector(bools);
+            default -> new LongVector(target, longs);
         };
     }
 
@@ -479,8 +584,19 @@ final class CastExpression implements Expression {
         return v instanceof BigDecimal d ? d.toPlainString() : String.valueOf(v);
     }
 
-    private QueryFailedException cannotCast(String value) {
+    /** PostgreSQL's words for a value past the target's range (SQLSTATE 22003). */
+    private QueryFailedException outOfRange(String value) {
+        return new QueryDataException(QueryDataException.Kind.OVERFLOW,
+                "value " + value + " is out of range for type " + typeName() + " in " + text);
+    }
+
+    /** PostgreSQL's words for text that is no value of the target type (SQLSTATE 22P02). */
+    private QueryFailedException invalidText(String value) {
         return new QueryDataException(QueryDataException.Kind.INVALID_CAST,
-                "cannot cast " + value + " to " + target + " in " + text);
+                "invalid input syntax for type " + typeName() + ": \"" + value + "\" in " + text);
+    }
+
+    private String typeName() {
+        return target.sqlName().toLowerCase(java.util.Locale.ROOT);
     }
 }

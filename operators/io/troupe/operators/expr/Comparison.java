@@ -19,8 +19,8 @@ import java.util.Arrays;
  * both doubles; a DECIMAL side brings both to unscaled longs at the larger scale, the other side
  * multiplied up with saturation ({@link CastExpression#comparable}), which keeps the comparison
  * exact; INT32 against an INT64 literal that fits an int stays INT32. VARCHAR compares by
- * unsigned UTF-8 bytes, which is code point order; DATE and BOOLEAN (false &lt; true) compare with
- * themselves. FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
+ * unsigned UTF-8 bytes, which is code point order; DATE, TIMESTAMP, TIMESTAMP_TZ, TIME and BOOLEAN
+ * (false &lt; true) compare with themselves, and a DATE with a TIMESTAMP as its midnight. FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
  *
  * <p>One loop per operator and physical type (= and &lt;&gt; of strings select straight into the
  * selection too); a literal side is read as a constant (a literal
@@ -82,6 +82,10 @@ final class Comparison implements Expression {
                 }
                 return new Expression[] {CastExpression.of(left, DataType.INT64, text),
                         CastExpression.of(right, DataType.INT64, text)};
+            }
+            case TIMESTAMP -> {
+                return new Expression[] {CastExpression.of(left, DataType.TIMESTAMP, text),
+                        CastExpression.of(right, DataType.TIMESTAMP, text)};
             }
             default -> {
                 return new Expression[] {left, right};

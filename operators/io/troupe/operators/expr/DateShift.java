@@ -7,46 +7,54 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
 /**
- * {@code add_days(d, n)} and {@code add_months(d, n)}: a DATE moved by a number of days or months, what
- * SQL's {@code d + INTERVAL 'n' DAY} and {@code d - INTERVAL 'n' MONTH} lower to. Days add to the day
- * number; months move the civil date and clamp its day to the month's last ({@link Dates}' arithmetic,
- * no allocation). NULL where either argument is; a date moved past the range of a day number fails,
- * naming the expression.
+ * {@code add_days(t, n)}, {@code add_months(t, n)} and {@code add_micros(t, n)}: a point in time moved by a
+ * number of days, months or microseconds, what SQL's {@code t + INTERVAL 'n' DAY} and its kin lower to. Days
+ * add to the day number (a TIMESTAMP keeps its time of day); months move the civil date and clamp its day to
+ * the month's last; microseconds add to a TIMESTAMP or TIMESTAMP_TZ, and to a TIME around the clock, as
+ * PostgreSQL's {@code time + interval} wraps. A TIMESTAMP_TZ moves by days and months in UTC: SQL moves it in
+ * the session's zone, converting to local time and back. {@link Dates}' arithmetic, no allocation. NULL where
+ * either argument is; a value moved past its type's range fails, naming the expression.
  *
  * <p>Immutable and threadsafe.
  */
 final class DateShift implements Expression {
 
-    private final boolean months;
-    private final Expression date;
+    private final Function unit;
+    private final Expression value;
     private final Expression count;
     private final String text;
 
-    private DateShift(boolean months, Expression date, Expression count, String text) {
-        this.months = months;
-        this.date = date;
+    private DateShift(Function unit, Expression value, Expression count, String text) {
+        this.unit = unit;
+        this.value = value;
         this.count = count;
         this.text = text;
     }
 
-    static Expression bind(Function function, Expression date, Expression count, String text) {
-        if (date.type().id() != TypeId.DATE) {
-            throw new ExpressionTypeException(function.symbol() + " needs a DATE first argument, got " + date.type()
-                    + " in " + text);
+    static Expression bind(Function function, Expression value, Expression count, String text) {
+        TypeId t = value.type().id();
+        boolean fits = function == Function.ADD_MICROS
+                ? t == TypeId.TIMESTAMP || t == TypeId.TIMESTAMP_TZ || t == TypeId.TIME
+                : t == TypeId.DATE || t == TypeId.TIMESTAMP || t == TypeId.TIMESTAMP_TZ;
+        if (!fits) {
+            throw new ExpressionTypeException(function.symbol() + " needs a "
+                    + (function == Function.ADD_MICROS ? "TIMESTAMP or TIME" : "DATE or TIMESTAMP")
+                    + " first argument, got " + value.type().sqlName() + " in " + text);
         }
         if (count.type().id() != TypeId.INT32 && count.type().id() != TypeId.INT64) {
             throw new ExpressionTypeException(function.symbol() + " needs an INTEGER or BIGINT count, got "
-                    + count.type() + " in " + text);
+                    + count.type().sqlName() + " in " + text);
         }
-        return Functions.fold(new DateShift(function == Function.ADD_MONTHS, date, count, text), date, count);
+        return Functions.fold(new DateShift(function, value, count, text), value, count);
     }
 
     @Override
     public DataType type() {
-        return DataType.DATE;
+        return value.type();
     }
 
     @Override
@@ -56,22 +64,54 @@ final class DateShift implements Expression {
 
     @Override
     public ColumnVector evaluate(Batch batch) {
-        IntVector d = (IntVector) date.evaluate(batch);
+        ColumnVector v = value.evaluate(batch);
         ColumnVector c = count.evaluate(batch);
-        int[] days = d.values();
-        int[] o = new int[batch.rowCount()];
         int n = batch.size();
         int[] sel = batch.selection();
-        for (int i = 0; i < n; i++) {
-            int r = sel == null ? i : sel[i];
-            if (!d.isNull(r) && !c.isNull(r)) {
-                long by = c instanceof IntVector iv ? iv.values()[r] : ((LongVector) c).values()[r];
-                o[r] = months ? plusMonths(days[r], by) : plusDays(days[r], by);
+        ColumnVector out;
+        if (v instanceof IntVector d) {
+            int[] days = d.values();
+            int[] o = new int[batch.rowCount()];
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                if (!d.isNull(r) && !c.isNull(r)) {
+                    long by = by(c, r);
+                    o[r] = unit == Function.ADD_MONTHS ? plusMonths(days[r], by) : plusDays(days[r], by);
+                }
             }
+            out = new IntVector(DataType.DATE, o);
+        } else {
+            long[] micros = ((LongVector) v).values();
+            long[] o = new long[batch.rowCount()];
+            boolean time = v.type().id() == TypeId.TIME;
+            for (int i = 0; i < n; i++) {
+                int r = sel == null ? i : sel[i];
+                if (!v.isNull(r) && !c.isNull(r)) {
+                    o[r] = time ? Math.floorMod(micros[r] + Math.floorMod(by(c, r), Timestamps.MICROS_PER_DAY),
+                            Timestamps.MICROS_PER_DAY) : shift(micros[r], by(c, r));
+                }
+            }
+            out = new LongVector(v.type(), o);
         }
-        IntVector out = new IntVector(DataType.DATE, o);
-        out.setValidity(Kernels.and(d, c));
+        out.setValidity(Kernels.and(v, c));
         return out;
+    }
+
+    private static long by(ColumnVector c, int r) {
+        return c instanceof IntVector iv ? iv.values()[r] : ((LongVector) c).values()[r];
+    }
+
+    /** A timestamp's microseconds moved by {@code by} of this shift's unit. */
+    private long shift(long micros, long by) {
+        try {
+            return switch (unit) {
+                case ADD_MICROS -> Math.addExact(micros, by);
+                case ADD_DAYS -> Math.addExact(micros, Math.multiplyExact(by, Timestamps.MICROS_PER_DAY));
+                default -> Timestamps.ofDay(plusMonths(Timestamps.day(micros), by)) + Timestamps.timeOfDay(micros);
+            };
+        } catch (ArithmeticException e) {
+            throw new QueryDataException(QueryDataException.Kind.OVERFLOW, "timestamp out of range in " + text);
+        }
     }
 
     private int plusDays(int day, long by) {
@@ -89,14 +129,12 @@ final class DateShift implements Expression {
             throw outOfRange(day, by);
         }
         int m = (int) Math.floorMod(month, 12) + 1;
-        int last = Dates.days((int) (m == 12 ? year + 1 : year), m == 12 ? 1 : m + 1, 1)
-                - Dates.days((int) year, m, 1);
-        return Dates.days((int) year, m, Math.min(Dates.dayOfMonth(day), last));
+        return Dates.days((int) year, m, Math.min(Dates.dayOfMonth(day), Dates.daysInMonth((int) year, m)));
     }
 
     private QueryDataException outOfRange(int day, long by) {
         return new QueryDataException(QueryDataException.Kind.OVERFLOW, "overflow in " + text + ": "
-                + Dates.toLocalDate(day) + " moved by " + by + (months ? " months" : " days")
+                + Dates.toLocalDate(day) + " moved by " + by + (unit == Function.ADD_MONTHS ? " months" : " days")
                 + " leaves the range of dates");
     }
 }

@@ -43,15 +43,28 @@ public enum Function {
     EXTRACT_YEAR("year", false),
     EXTRACT_MONTH("month", false),
     EXTRACT_DAY("day", false),
+    /**
+     * args: field (a VARCHAR literal: 'year', 'dow', 'epoch', ...), value (DATE, TIMESTAMP, TIMESTAMP_TZ or
+     * TIME): {@code date_part('dow', t)}, SQL's {@code EXTRACT(DOW FROM t)}
+     */
+    DATE_PART("date_part", false),
     /** args: value, digits (an INT32 literal) */
     ROUND("round", false),
-    /** args: date, days (INT32 or INT64): the date that many days later, earlier when negative */
+    /**
+     * args: date or timestamp, days (INT32 or INT64): that many days later, earlier when negative (a TIMESTAMP
+     * keeps its time of day)
+     */
     ADD_DAYS("add_days", false),
     /**
-     * args: date, months (INT32 or INT64): that many months later, the day clamped to the month's last
-     * (2024-01-31 plus one month is 2024-02-29), as SQL, DuckDB and PostgreSQL add a month interval
+     * args: date or timestamp, months (INT32 or INT64): that many months later, the day clamped to the month's
+     * last (2024-01-31 plus one month is 2024-02-29), as SQL, DuckDB and PostgreSQL add a month interval
      */
     ADD_MONTHS("add_months", false),
+    /**
+     * args: TIMESTAMP, TIMESTAMP_TZ or TIME, microseconds (INT64): that much later, earlier when negative; a
+     * TIME wraps around midnight
+     */
+    ADD_MICROS("add_micros", false),
     /** args: two VARCHARs: {@code a || b}, NULL when either is NULL */
     CONCAT("||", true),
     /** args: one or more VARCHARs: {@code concat(a, ...)}, NULL arguments skipped, so never NULL (as DuckDB) */

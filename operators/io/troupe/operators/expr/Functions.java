@@ -1,10 +1,14 @@
 package io.troupe.operators.expr;
 
+import io.troupe.config.TimeZones;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 
@@ -88,22 +92,37 @@ public final class Functions {
             case LIKE -> LikeExpression.bind(args.get(0), args.get(1), text);
             case CASE -> CaseExpression.bind(args, text);
             case COALESCE -> Coalesce.bind(args, text);
-            case CAST -> bindCast(args.get(0), castType, text);
+            case CAST -> bindCast(args, castType, text);
             case SUBSTRING -> Substring.bind(args.get(0), args.get(1), args.get(2), text);
             case UPPER, LOWER -> CaseMapping.bind(args.get(0), function == Function.UPPER, text);
             case LENGTH -> Length.bind(args.get(0), text);
             case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> DatePart.bind(function, args.get(0), text);
+            case DATE_PART -> DatePart.bindNamed(args.get(0), args.get(1), text);
             case ROUND -> Round.bind(args.get(0), args.get(1), text);
-            case ADD_DAYS, ADD_MONTHS -> DateShift.bind(function, args.get(0), args.get(1), text);
+            case ADD_DAYS, ADD_MONTHS, ADD_MICROS -> DateShift.bind(function, args.get(0), args.get(1), text);
             case CONCAT, CONCAT_FUNCTION -> Concatenation.bind(args, function == Function.CONCAT_FUNCTION, text);
         };
     }
 
-    private static Expression bindCast(Expression value, DataType target, String text) {
+    /** CAST's args: the value, and the time zone of a conversion between local and absolute time (UTC if none). */
+    private static Expression bindCast(List<Expression> args, DataType target, String text) {
         if (target == null) {
             throw new ExpressionTypeException("CAST needs a target type in " + text);
         }
-        Expression cast = CastExpression.of(value, target, text);
+        Expression value = args.get(0);
+        ZoneId zone = ZoneOffset.UTC;
+        if (args.size() == 2) {
+            if (!(args.get(1) instanceof LiteralExpression z) || z.type().id() != TypeId.VARCHAR || z.isNull()) {
+                throw new ExpressionTypeException("CAST takes its time zone as a VARCHAR literal, got " + args.get(1)
+                        + " in " + text);
+            }
+            try {
+                zone = TimeZones.zone((String) z.value());
+            } catch (IllegalArgumentException e) {
+                throw new ExpressionTypeException(e.getMessage() + " in " + text);
+            }
+        }
+        Expression cast = CastExpression.of(value, target, zone, text);
         // A no-op CAST still names itself, so that EXPLAIN and errors show the user's text.
         return cast == value && value instanceof LiteralExpression lit
                 ? new LiteralExpression(lit.value(), lit.type(), text) : cast;
@@ -112,8 +131,9 @@ public final class Functions {
     private static void checkArity(Function function, List<Expression> args, String text) {
         int n = args.size();
         boolean ok = switch (function) {
-            case NEGATE, NOT, IS_NULL, IS_NOT_NULL, CAST, UPPER, LOWER, LENGTH, EXTRACT_YEAR, EXTRACT_MONTH,
+            case NEGATE, NOT, IS_NULL, IS_NOT_NULL, UPPER, LOWER, LENGTH, EXTRACT_YEAR, EXTRACT_MONTH,
                     EXTRACT_DAY -> n == 1;
+            case CAST -> n == 1 || n == 2;
             case BETWEEN, SUBSTRING -> n == 3;
             case IN -> n >= 2;
             case CASE -> n >= 3 && n % 2 == 1;

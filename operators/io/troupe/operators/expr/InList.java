@@ -70,7 +70,8 @@ final class InList implements Expression {
             }
             return any;
         }
-        Expression v = common.id() == TypeId.FLOAT64 ? CastExpression.of(value, DataType.FLOAT64, text) : value;
+        Expression v = common.id() == TypeId.FLOAT64 || common.id() == TypeId.TIMESTAMP
+                ? CastExpression.of(value, common, text) : value;
         DataType target = v.type();
         boolean hasNull = false;
         List<Object> keys = new ArrayList<>();
@@ -114,8 +115,12 @@ final class InList implements Expression {
             case VARCHAR -> {
                 return lit.utf8();
             }
-            case DATE, BOOLEAN -> {
-                return lit.type().id() == TypeId.DATE ? (long) lit.intValue() : lit.longValue();
+            case BOOLEAN -> {
+                return lit.longValue();
+            }
+            case DATE, TIMESTAMP, TIMESTAMP_TZ, TIME -> {
+                LiteralExpression same = (LiteralExpression) CastExpression.of(lit, target, lit.text());
+                return target.id() == TypeId.DATE ? (long) same.intValue() : same.longValue();
             }
             default -> {
                 // Exact numerics: the candidate on the value's scale, if it lands on it and in range.

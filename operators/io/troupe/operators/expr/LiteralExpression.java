@@ -10,6 +10,7 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -35,7 +36,7 @@ public final class LiteralExpression implements Expression {
     private final String text;
     /** INT32 and DATE (days) values. */
     private final int intValue;
-    /** INT64 values, DECIMAL unscaled values, BOOLEAN as 0/1. */
+    /** INT64 values, DECIMAL unscaled values, BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ and TIME microseconds. */
     private final long longValue;
     private final double doubleValue;
     /** VARCHAR values as UTF-8. */
@@ -87,8 +88,12 @@ public final class LiteralExpression implements Expression {
                         b = ((String) value).getBytes(StandardCharsets.UTF_8);
                         v = value;
                     }
+                    case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
+                        l = Timestamps.valueOf(value, type.id());
+                        v = Timestamps.toObject(l, type.id());
+                    }
                 }
-            } catch (ClassCastException | ArithmeticException | NumberFormatException e) {
+            } catch (ClassCastException | ArithmeticException | IllegalArgumentException e) {
                 throw new ExpressionTypeException("the literal " + value + " (" + value.getClass().getSimpleName()
                         + ") is not a value of type " + type);
             }
@@ -148,7 +153,7 @@ public final class LiteralExpression implements Expression {
         return intValue;
     }
 
-    /** INT64 value, DECIMAL unscaled value, or BOOLEAN as 0/1. */
+    /** INT64 value, DECIMAL unscaled value, BOOLEAN as 0/1, or TIMESTAMP, TIMESTAMP_TZ or TIME microseconds. */
     public long longValue() {
         return longValue;
     }
@@ -185,18 +190,18 @@ public final class LiteralExpression implements Expression {
             out.setValidity(new long[Math.max(1, Validity.words(n))]);
             return out;
         }
-        switch (type.id()) {
-            case INT32, DATE -> {
+        switch (type.physical()) {
+            case INT -> {
                 int[] values = new int[n];
                 Arrays.fill(values, intValue);
                 out = new IntVector(type, values);
             }
-            case INT64, DECIMAL -> {
+            case LONG -> {
                 long[] values = new long[n];
                 Arrays.fill(values, longValue);
                 out = new LongVector(type, values);
             }
-            case FLOAT64 -> {
+            case DOUBLE -> {
                 double[] values = new double[n];
                 Arrays.fill(values, doubleValue);
                 out = new DoubleVector(values);

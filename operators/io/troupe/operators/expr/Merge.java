@@ -32,8 +32,8 @@ final class Merge {
         }
         long[] valid = null;
         ColumnVector out;
-        switch (type.id()) {
-            case INT32, DATE -> {
+        switch (type.physical()) {
+            case INT -> {
                 int[][] src = new int[parts.length][];
                 for (int k = 0; k < parts.length; k++) {
                     src[k] = parts[k] == null ? null : ((IntVector) parts[k]).values();
@@ -50,7 +50,7 @@ final class Merge {
                 }
                 out = new IntVector(type, o);
             }
-            case INT64, DECIMAL -> {
+            case LONG -> {
                 long[][] src = new long[parts.length][];
                 for (int k = 0; k < parts.length; k++) {
                     src[k] = parts[k] == null ? null : ((LongVector) parts[k]).values();
@@ -67,7 +67,7 @@ final class Merge {
                 }
                 out = new LongVector(type, o);
             }
-            case FLOAT64 -> {
+            case DOUBLE -> {
                 double[][] src = new double[parts.length][];
                 for (int k = 0; k < parts.length; k++) {
                     src[k] = parts[k] == null ? null : ((DoubleVector) parts[k]).values();

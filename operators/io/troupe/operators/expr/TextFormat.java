@@ -41,7 +41,7 @@ final class TextFormat {
             buf[pos++] = '-';
             v = -v;
         }
-        return digits(v, 1, buf, pos);
+        return Dates.digits(v, 1, buf, pos);
     }
 
     /** The unscaled {@code v} at {@code scale}: {@code -1.50}, {@code 0.05}, {@code 12}. */
@@ -54,23 +54,9 @@ final class TextFormat {
             v = -v;
         }
         long unit = Decimals.pow10(scale);
-        pos = digits(v / unit, 1, buf, pos);
+        pos = Dates.digits(v / unit, 1, buf, pos);
         buf[pos++] = '.';
-        return digits(v % unit, scale, buf, pos);
-    }
-
-    /**
-     * yyyy-mm-dd as DuckDB prints it: years past 9999 take more digits, and years up to 0
-     * (1 BC and before, proleptic) print as {@code 0001-06-01 (BC)}.
-     */
-    static int formatDate(int days, byte[] buf, int pos) {
-        int year = Dates.year(days);
-        pos = digits(year > 0 ? year : 1L - year, 4, buf, pos);
-        buf[pos++] = '-';
-        pos = digits(Dates.month(days), 2, buf, pos);
-        buf[pos++] = '-';
-        pos = digits(Dates.dayOfMonth(days), 2, buf, pos);
-        return year > 0 ? pos : put(buf, pos, " (BC)");
+        return Dates.digits(v % unit, scale, buf, pos);
     }
 
     static int formatBoolean(boolean v, byte[] buf, int pos) {
@@ -159,21 +145,7 @@ final class TextFormat {
         }
         buf[pos++] = 'e';
         buf[pos++] = (byte) (exp10 < 0 ? '-' : '+');
-        return digits(Math.abs(exp10), 2, buf, pos);
-    }
-
-    /** Writes non-negative {@code v} with at least {@code minDigits} digits (zero-padded). */
-    private static int digits(long v, int minDigits, byte[] buf, int pos) {
-        int n = 1;
-        for (long t = v / 10; t != 0; t /= 10) {
-            n++;
-        }
-        n = Math.max(n, minDigits);
-        for (int i = pos + n - 1; i >= pos; i--) {
-            buf[i] = (byte) ('0' + v % 10);
-            v /= 10;
-        }
-        return pos + n;
+        return Dates.digits(Math.abs(exp10), 2, buf, pos);
     }
 
     private static int put(byte[] buf, int pos, String ascii) {

@@ -36,6 +36,10 @@ final class TypeRules {
         return t.id() == TypeId.DECIMAL ? t.scale() : 0;
     }
 
+    private static boolean isDateAndTimestamp(DataType a, DataType b) {
+        return a.id() == TypeId.DATE && b.id() == TypeId.TIMESTAMP || a.id() == TypeId.TIMESTAMP && b.id() == TypeId.DATE;
+    }
+
     static boolean isInteger(DataType t) {
         return t.id() == TypeId.INT32 || t.id() == TypeId.INT64;
     }
@@ -43,9 +47,14 @@ final class TypeRules {
     /**
      * The type two values are compared in, or null when they cannot be compared: equal types
      * compare as they are; numerics promote INT32 &lt; INT64 &lt; DECIMAL &lt; FLOAT64, where
-     * a DECIMAL comparison type only names the common scale (its precision is 18).
+     * a DECIMAL comparison type only names the common scale (its precision is 18); a DATE and a
+     * TIMESTAMP compare as TIMESTAMPs (a date is its midnight). A TIMESTAMP_TZ compares with itself
+     * only: the other side's local time needs a zone, which a CAST names.
      */
     static DataType comparisonType(DataType a, DataType b) {
+        if (isDateAndTimestamp(a, b)) {
+            return DataType.TIMESTAMP;
+        }
         if (a.isNumeric() && b.isNumeric()) {
             if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
                 return DataType.FLOAT64;
@@ -61,7 +70,8 @@ final class TypeRules {
     /**
      * The one type that a list of values (CASE results, COALESCE arguments) take: all equal, or
      * all numeric and promoted (decimals keep the largest scale and integer part, up to 18
-     * digits). Null entries (untyped NULLs) are skipped. Null when there is no such type.
+     * digits), or DATEs and TIMESTAMPs as TIMESTAMPs. Null entries (untyped NULLs) are skipped.
+     * Null when there is no such type.
      */
     static DataType commonType(List<DataType> types) {
         DataType common = null;
@@ -82,6 +92,9 @@ final class TypeRules {
     }
 
     private static DataType promote(DataType a, DataType b) {
+        if (isDateAndTimestamp(a, b)) {
+            return DataType.TIMESTAMP;
+        }
         if (!a.isNumeric() || !b.isNumeric()) {
             return null;
         }

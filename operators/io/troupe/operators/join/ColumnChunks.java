@@ -67,12 +67,12 @@ final class ColumnChunks {
         double[][] f64 = null;
         byte[][] bool = null;
         StringVector[] str = null;
-        switch (type.id()) {
-            case INT32, DATE -> i32 = new int[n][];
-            case INT64, DECIMAL -> i64 = new long[n][];
-            case FLOAT64 -> f64 = new double[n][];
+        switch (type.physical()) {
+            case INT -> i32 = new int[n][];
+            case LONG -> i64 = new long[n][];
+            case DOUBLE -> f64 = new double[n][];
             case BOOLEAN -> bool = new byte[n][];
-            case VARCHAR -> str = new StringVector[n];
+            case BYTES -> str = new StringVector[n];
         }
         for (int c = 0; c < n; c++) {
             ColumnVector v = vectors[c];

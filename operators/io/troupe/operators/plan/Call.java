@@ -60,7 +60,8 @@ public record Call(Function function, List<Expr> args, DataType castType) implem
             case IS_NULL, IS_NOT_NULL -> "(" + args.get(0) + " " + function.symbol() + ")";
             case IN -> "(" + args.get(0) + " IN (" + join(args.subList(1, args.size())) + "))";
             case BETWEEN -> "(" + args.get(0) + " BETWEEN " + args.get(1) + " AND " + args.get(2) + ")";
-            case CAST -> "CAST(" + args.get(0) + " AS " + castType + ")";
+            case CAST -> "CAST(" + args.get(0) + " AS " + castType
+                    + (args.size() == 2 ? " AT TIME ZONE " + args.get(1) : "") + ")";
             case CASE -> caseText();
             default -> function.isInfix()
                     ? "(" + args.get(0) + " " + function.symbol() + " " + args.get(1) + ")"

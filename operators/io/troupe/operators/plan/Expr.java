@@ -9,7 +9,11 @@ import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,6 +78,21 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
 
     static Expr lit(LocalDate value) {
         return new Literal(value, DataType.DATE);
+    }
+
+    /** A TIMESTAMP (microseconds: finer digits are dropped). */
+    static Expr lit(LocalDateTime value) {
+        return new Literal(value, DataType.TIMESTAMP);
+    }
+
+    /** A TIMESTAMP_TZ (microseconds: finer digits are dropped). */
+    static Expr lit(Instant value) {
+        return new Literal(value, DataType.TIMESTAMP_TZ);
+    }
+
+    /** A TIME (microseconds: finer digits are dropped). */
+    static Expr lit(LocalTime value) {
+        return new Literal(value, DataType.TIME);
     }
 
     /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */
@@ -191,6 +210,15 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return new Call(Function.CAST, List.of(this), notNull(type, "Expr.cast", "type"));
     }
 
+    /**
+     * A cast whose local time is read in {@code zone}: between TIMESTAMP_TZ and TIMESTAMP, DATE, TIME or
+     * VARCHAR (an instant's text shows that zone's offset); {@link #cast(DataType)} takes UTC.
+     */
+    default Expr cast(DataType type, ZoneId zone) {
+        return new Call(Function.CAST, List.of(this, lit(notNull(zone, "Expr.cast", "zone").getId())),
+                notNull(type, "Expr.cast", "type"));
+    }
+
     // ------------------------------------------------------------------ functions
 
     static Expr coalesce(Expr... values) {
@@ -231,6 +259,14 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return Call.of(Function.EXTRACT_DAY, date);
     }
 
+    /**
+     * {@code date_part('field', value)}: a field of a DATE, TIMESTAMP, TIMESTAMP_TZ (in UTC) or TIME, as SQL's
+     * EXTRACT names them ({@code year}, {@code dow}, {@code epoch}, ...; see {@link io.troupe.operators.types.DateField}).
+     */
+    static Expr datePart(String field, Expr value) {
+        return Call.of(Function.DATE_PART, lit(notNull(field, "Expr.datePart", "field")), value);
+    }
+
     /** Rounds half away from zero to {@code digits} decimal places. */
     /** {@code date} moved by {@code days} days (an INT32 or INT64 expression; negative: earlier). */
     static Expr addDays(Expr date, Expr days) {
@@ -240,6 +276,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
     /** {@code date} moved by {@code months} months, its day clamped to the month's last (Jan 31 + 1: Feb 28/29). */
     static Expr addMonths(Expr date, Expr months) {
         return Call.of(Function.ADD_MONTHS, date, months);
+    }
+
+    /** A TIMESTAMP, TIMESTAMP_TZ or TIME moved by {@code micros} microseconds (a TIME wraps around midnight). */
+    static Expr addMicros(Expr time, Expr micros) {
+        return Call.of(Function.ADD_MICROS, time, micros);
     }
 
     static Expr round(Expr value, int digits) {

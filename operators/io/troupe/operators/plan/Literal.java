@@ -4,8 +4,13 @@ import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.LiteralExpression;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
 
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -37,6 +42,15 @@ public record Literal(Object value, DataType type) implements Expr {
         }
         if (value instanceof LocalDate d) {
             return "DATE '" + d + "'";
+        }
+        if (value instanceof LocalDateTime t) {
+            return "TIMESTAMP '" + Timestamps.timestampText(Timestamps.fromLocalDateTime(t)) + "'";
+        }
+        if (value instanceof Instant i) {
+            return "TIMESTAMPTZ '" + Timestamps.instantText(Timestamps.fromInstant(i), ZoneOffset.UTC) + "'";
+        }
+        if (value instanceof LocalTime t) {
+            return "TIME '" + Timestamps.timeText(Timestamps.fromLocalTime(t)) + "'";
         }
         return value.toString();
     }

@@ -1,12 +1,16 @@
 package io.troupe.operators.plan;
 
+import io.troupe.config.TimeZones;
 import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.window.WindowFrame;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,9 +54,9 @@ public final class PlanParser {
             "stddev_samp", "stddev_pop", "single_value");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
-    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, round, add_days, "
-            + "add_months, coalesce, concat, count, sum, min, max, avg, var_samp, var_pop, stddev_samp, stddev_pop, "
-            + "single_value";
+    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, date_part, round, "
+            + "add_days, add_months, add_micros, coalesce, concat, count, sum, min, max, avg, var_samp, var_pop, "
+            + "stddev_samp, stddev_pop, single_value";
 
     private final String source;
     private final List<Token> tokens;
@@ -577,6 +581,11 @@ public final class PlanParser {
                     return date(next());
                 }
             }
+            case "timestamp", "timestamptz", "time" -> {
+                if (peek().kind() == Kind.STRING) {
+                    return temporal(w, next());
+                }
+            }
             default -> {
                 // a call or a column, below
             }
@@ -615,11 +624,25 @@ public final class PlanParser {
         Expr value = expr();
         expectKeyword("as");
         DataType type = type();
+        ZoneId zone = null;
+        if (acceptKeyword("at")) {
+            expectKeyword("time");
+            expectKeyword("zone");
+            Token z = next();
+            if (z.kind() != Kind.STRING) {
+                throw error(z, "expected a time zone's name in quotes but found " + z.describe());
+            }
+            try {
+                zone = TimeZones.zone(z.text());
+            } catch (IllegalArgumentException e) {
+                throw error(z, e.getMessage());
+            }
+        }
         expectSymbol(")");
         if (value instanceof Literal l && l.value() == null && l.type() == null) {
             return Expr.nullOf(type);
         }
-        return value.cast(type);
+        return zone == null ? value.cast(type) : value.cast(type, zone);
     }
 
     /** A type name as {@link DataType#parse} reads it: {@code INT32}, {@code DECIMAL(7,2)} ... */
@@ -670,10 +693,21 @@ public final class PlanParser {
                 arity(name, args, 2);
                 return Expr.round(args.get(0), intLiteral(name, args.get(1)));
             }
-            case "add_days", "add_months" -> {
+            case "add_days", "add_months", "add_micros" -> {
                 arity(name, args, 2);
-                return f.equals("add_days") ? Expr.addDays(args.get(0), args.get(1))
-                        : Expr.addMonths(args.get(0), args.get(1));
+                return switch (f) {
+                    case "add_days" -> Expr.addDays(args.get(0), args.get(1));
+                    case "add_months" -> Expr.addMonths(args.get(0), args.get(1));
+                    default -> Expr.addMicros(args.get(0), args.get(1));
+                };
+            }
+            case "date_part" -> {
+                arity(name, args, 2);
+                if (!(args.get(0) instanceof Literal l && l.value() instanceof String field)) {
+                    throw error(name, "date_part takes a field name in quotes first ('year', 'dow', ...), not "
+                            + args.get(0));
+                }
+                return Expr.datePart(field, args.get(1));
             }
             case "coalesce", "concat" -> {
                 if (args.isEmpty()) {
@@ -762,6 +796,19 @@ public final class PlanParser {
             default -> {
                 return Expr.lit(Double.parseDouble(text));
             }
+        }
+    }
+
+    /** A TIMESTAMP, TIMESTAMPTZ (in UTC where the text has no offset) or TIME literal. */
+    private Expr temporal(String kind, Token t) {
+        try {
+            return switch (kind) {
+                case "timestamp" -> Expr.lit(Timestamps.toLocalDateTime(Timestamps.parseTimestamp(t.text())));
+                case "timestamptz" -> Expr.lit(Timestamps.toInstant(Timestamps.parseInstant(t.text(), ZoneOffset.UTC)));
+                default -> Expr.lit(Timestamps.toLocalTime(Timestamps.parseTime(t.text())));
+            };
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw error(t, e.getMessage());
         }
     }
 

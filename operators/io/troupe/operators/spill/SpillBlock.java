@@ -42,11 +42,11 @@ final class SpillBlock {
         long bytes = HEADER_BYTES;
         for (ColumnVector v : columns) {
             bytes += 1 + (v.mayHaveNulls() ? (long) Validity.words(rows) * Long.BYTES : 0);
-            bytes += switch (v.type().id()) {
-                case INT32, DATE -> (long) rows * Integer.BYTES;
-                case INT64, DECIMAL, FLOAT64 -> (long) rows * Long.BYTES;
+            bytes += switch (v.type().physical()) {
+                case INT -> (long) rows * Integer.BYTES;
+                case LONG, DOUBLE -> (long) rows * Long.BYTES;
                 case BOOLEAN -> rows;
-                case VARCHAR -> Integer.BYTES + (long) rows * Integer.BYTES + stringBytes((StringVector) v, rows);
+                case BYTES -> Integer.BYTES + (long) rows * Integer.BYTES + stringBytes((StringVector) v, rows);
             };
         }
         return bytes;
@@ -63,21 +63,21 @@ final class SpillBlock {
                 out.asLongBuffer().put(validity, 0, Validity.words(rows));
                 skip(out, Validity.words(rows) * Long.BYTES);
             }
-            switch (v.type().id()) {
-                case INT32, DATE -> {
+            switch (v.type().physical()) {
+                case INT -> {
                     out.asIntBuffer().put(((IntVector) v).values(), 0, rows);
                     skip(out, rows * Integer.BYTES);
                 }
-                case INT64, DECIMAL -> {
+                case LONG -> {
                     out.asLongBuffer().put(((LongVector) v).values(), 0, rows);
                     skip(out, rows * Long.BYTES);
                 }
-                case FLOAT64 -> {
+                case DOUBLE -> {
                     out.asDoubleBuffer().put(((DoubleVector) v).values(), 0, rows);
                     skip(out, rows * Double.BYTES);
                 }
                 case BOOLEAN -> out.put(((BooleanVector) v).values(), 0, rows);
-                case VARCHAR -> encodeStrings((StringVector) v, rows, out);
+                case BYTES -> encodeStrings((StringVector) v, rows, out);
             }
         }
         out.putInt(start, out.position() - start - Integer.BYTES);
@@ -95,20 +95,20 @@ final class SpillBlock {
                 in.asLongBuffer().get(validity);
                 skip(in, validity.length * Long.BYTES);
             }
-            ColumnVector v = switch (types[c].id()) {
-                case INT32, DATE -> {
+            ColumnVector v = switch (types[c].physical()) {
+                case INT -> {
                     int[] values = new int[rows];
                     in.asIntBuffer().get(values);
                     skip(in, rows * Integer.BYTES);
                     yield new IntVector(types[c], values);
                 }
-                case INT64, DECIMAL -> {
+                case LONG -> {
                     long[] values = new long[rows];
                     in.asLongBuffer().get(values);
                     skip(in, rows * Long.BYTES);
                     yield new LongVector(types[c], values);
                 }
-                case FLOAT64 -> {
+                case DOUBLE -> {
                     double[] values = new double[rows];
                     in.asDoubleBuffer().get(values);
                     skip(in, rows * Double.BYTES);
@@ -119,7 +119,7 @@ final class SpillBlock {
                     in.get(values);
                     yield new BooleanVector(values);
                 }
-                case VARCHAR -> decodeStrings(rows, in);
+                case BYTES -> decodeStrings(rows, in);
             };
             if (validity != null) {
                 v.setValidity(validity);

@@ -200,6 +200,9 @@ final class DdlParser {
             } while (accept(","));
             expect(")");
         }
+        if (name.equals("TIMESTAMP") || name.equals("TIME")) {
+            return temporal(t, name, size);
+        }
         return switch (name) {
             case "INT", "INTEGER", "INT4", "SMALLINT", "TINYINT" -> sized(t, DataType.INT32, size, 0);
             case "BIGINT", "INT8" -> sized(t, DataType.INT64, size, 0);
@@ -208,9 +211,33 @@ final class DdlParser {
             case "DATE" -> sized(t, DataType.DATE, size, 0);
             case "BOOLEAN", "BOOL" -> sized(t, DataType.BOOLEAN, size, 0);
             case "DECIMAL", "NUMERIC" -> decimal(t, size);
+            case "TIMESTAMPTZ" -> sized(t, DataType.TIMESTAMP_TZ, size, 1);
+            case "DATETIME" -> sized(t, DataType.TIMESTAMP, size, 1);
             default -> throw unsupported(t, "type " + name + " (Troupe's column types: INTEGER, BIGINT, DOUBLE, "
-                    + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN)");
+                    + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME)");
         };
+    }
+
+    /**
+     * TIMESTAMP or TIME, with an optional precision of 0 to 6 (accepted as PostgreSQL's DDL writes it; values keep
+     * microseconds) and {@code WITH TIME ZONE} (a TIMESTAMP's) or {@code WITHOUT TIME ZONE}.
+     */
+    private DataType temporal(Token t, String name, List<Integer> size) {
+        if (size.size() > 1 || !size.isEmpty() && (size.get(0) < 0 || size.get(0) > 6)) {
+            throw error(t, "type " + t.text + " takes one precision from 0 to 6, got " + size);
+        }
+        boolean zone = false;
+        if (accept("WITH")) {
+            zone = true;
+        } else if (!accept("WITHOUT")) {
+            return name.equals("TIME") ? DataType.TIME : DataType.TIMESTAMP;
+        }
+        expect("TIME");
+        expect("ZONE");
+        if (zone && name.equals("TIME")) {
+            throw unsupported(t, "type TIME WITH TIME ZONE (PostgreSQL advises against it; use TIMESTAMP WITH TIME ZONE)");
+        }
+        return zone ? DataType.TIMESTAMP_TZ : name.equals("TIME") ? DataType.TIME : DataType.TIMESTAMP;
     }
 
     private DataType sized(Token t, DataType type, List<Integer> size, int allowed) {

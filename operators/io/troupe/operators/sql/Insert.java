@@ -147,10 +147,10 @@ final class Insert {
         for (int i = 0; i < targets.length; i++) {
             Field f = schema.field(targets[i]);
             try {
-                row[targets[i]] = StoredValues.cast(values[i], f.type());
+                row[targets[i]] = StoredValues.cast(values[i], f.type(), planner.zone());
             } catch (IllegalArgumentException e) {
                 throw new SqlException(SqlException.Kind.VALUE, "INSERT INTO " + table + ", row " + number
-                        + ", column " + f.name() + " (" + StoredValues.name(f.type()) + "): " + e.getMessage(),
+                        + ", column " + f.name() + " (" + f.type().sqlName() + "): " + e.getMessage(),
                         0, 0, null);
             }
         }
@@ -158,7 +158,7 @@ final class Insert {
             Field f = schema.field(c);
             if (row[c] == null && !f.nullable()) {
                 throw new SqlException(SqlException.Kind.VALUE, "INSERT INTO " + table + ", row " + number
-                        + ", column " + f.name() + " (" + StoredValues.name(f.type()) + " NOT NULL): NULL in a NOT "
+                        + ", column " + f.name() + " (" + f.type().sqlName() + " NOT NULL): NULL in a NOT "
                         + "NULL column", 0, 0, null);
             }
         }

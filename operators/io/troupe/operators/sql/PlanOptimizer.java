@@ -125,7 +125,7 @@ public final class PlanOptimizer {
         pushDown.setRoot(translation.builder.build());
         RelNode ordered = JoinOrdering.order(pushDown.findBestExp(), joinOrderLimit);
         try {
-            return new RelLowering(translation.leaves).lowerRegion(ordered,
+            return new RelLowering(translation.leaves, StatementClock.utc()).lowerRegion(ordered,
                     fields.stream().map(Field::qualifiedName).toList()).pin();
         } catch (UnsupportedSqlException e) {
             return null;
@@ -299,6 +299,8 @@ public final class PlanOptimizer {
             // carried.
             case VARCHAR -> rex.getTypeFactory().getDefaultCharset().newEncoder().canEncode((String) v)
                     ? rex.makeLiteral((String) v) : null;
+            // Calcite's literals of these hold milliseconds, and its dates years 1 to 9999: not carried.
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> null;
         };
     }
 }

@@ -72,7 +72,7 @@ public final class PlannerWarmUp {
     /** Plans {@code statements} over two empty tables of its own (two tables need no bound on ordering their join). */
     private static void plan(List<String> statements) {
         try {
-            SqlPlanner planner = new SqlPlanner(catalog(), Duration.ofDays(1));
+            SqlPlanner planner = new SqlPlanner(catalog(), Duration.ofDays(1), java.time.ZoneOffset.UTC);
             statements.forEach(planner::plan);
         } catch (Throwable e) {
             // A statement Troupe no longer plans warms less, and must not stop the user's from planning. An Error

@@ -5,7 +5,12 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -99,6 +104,10 @@ public final class PreparedPlan {
             case DATE -> value instanceof LocalDate ? value : null;
             case BOOLEAN -> value instanceof Boolean ? value : null;
             case VARCHAR -> value instanceof String ? value : null;
+            case TIMESTAMP -> value instanceof LocalDateTime || value instanceof LocalDate ? value : null;
+            case TIMESTAMP_TZ -> value instanceof Instant || value instanceof OffsetDateTime
+                    || value instanceof ZonedDateTime ? value : null;
+            case TIME -> value instanceof LocalTime ? value : null;
         };
         if (converted == null) {
             throw wrongValue(position, type, value, switch (type.id()) {
@@ -109,6 +118,9 @@ public final class PreparedPlan {
                 case DATE -> "a LocalDate";
                 case BOOLEAN -> "a Boolean";
                 case VARCHAR -> "a String";
+                case TIMESTAMP -> "a LocalDateTime";
+                case TIMESTAMP_TZ -> "an Instant, an OffsetDateTime or a ZonedDateTime";
+                case TIME -> "a LocalTime";
             });
         }
         return new Literal(converted, type);

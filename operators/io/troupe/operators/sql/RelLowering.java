@@ -37,6 +37,7 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.apache.calcite.util.Util;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -67,10 +68,12 @@ final class RelLowering {
     private final Map<String, Plan> leaves;
     /** The type of each parameter ({@code ?}) met, by 1-based position. */
     private final Map<Integer, DataType> parameters = new TreeMap<>();
+    /** The statement's time zone and instant. */
+    private final StatementClock clock;
 
-    /** A lowering of a statement's relations. */
-    RelLowering() {
-        this(Map.of());
+    /** A lowering of a statement's relations, in the session's time zone {@code zone}, as of now. */
+    RelLowering(ZoneId zone) {
+        this(Map.of(), StatementClock.now(zone));
     }
 
     /**
@@ -78,12 +81,13 @@ final class RelLowering {
      * {@code leaves}: each becomes that plan, and a projection that only reorders columns becomes no node, so
      * that every column keeps its own name and qualifier.
      */
-    RelLowering(Map<String, Plan> leaves) {
+    RelLowering(Map<String, Plan> leaves, StatementClock clock) {
         this.leaves = leaves;
+        this.clock = clock;
     }
 
     /**
-     * The plan of a Java plan's join region ({@link #RelLowering(Map)}) whose columns are {@code names}, in order.
+     * The plan of a Java plan's join region ({@link #RelLowering(Map, StatementClock)}) whose columns are {@code names}, in order.
      *
      * @throws UnsupportedSqlException when the region lost a scan (Calcite removes a self-join on a unique key,
      *                                 reading the other scan's columns twice)
@@ -499,7 +503,7 @@ final class RelLowering {
         for (List<RexLiteral> tuple : values.getTuples()) {
             List<Literal> row = new ArrayList<>();
             for (int c = 0; c < tuple.size(); c++) {
-                row.add(RexLowering.constant(tuple.get(c), types.get(c)));
+                row.add(RexLowering.constant(tuple.get(c), types.get(c), clock));
             }
             rows.add(row);
         }
@@ -542,7 +546,7 @@ final class RelLowering {
     }
 
     private Expr rex(Lowered in, RelNode where, RexNode node) {
-        return new RexLowering(in.columns, where.getCluster().getRexBuilder(), parameters).lower(node);
+        return new RexLowering(in.columns, where.getCluster().getRexBuilder(), parameters, clock).lower(node);
     }
 
     private static String what(RelNode rel) {

@@ -1,11 +1,17 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -23,12 +29,16 @@ import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimeString;
+import org.apache.calcite.util.TimestampString;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BinaryOperator;
 
@@ -47,11 +57,19 @@ final class RexLowering {
     private final List<String> columns;
     private final RexBuilder rexBuilder;
     private final Map<Integer, DataType> parameters;
+    /** The session's time zone, which conversions between local and absolute times read local time in, and now. */
+    private final StatementClock clock;
 
-    RexLowering(List<String> columns, RexBuilder rexBuilder, Map<Integer, DataType> parameters) {
+    RexLowering(List<String> columns, RexBuilder rexBuilder, Map<Integer, DataType> parameters, StatementClock clock) {
         this.columns = columns;
         this.rexBuilder = rexBuilder;
         this.parameters = parameters;
+        this.clock = clock;
+    }
+
+    /** A lowering in UTC, for expressions that hold no times with a zone (a window's arguments). */
+    RexLowering(List<String> columns, RexBuilder rexBuilder, Map<Integer, DataType> parameters) {
+        this(columns, rexBuilder, parameters, StatementClock.utc());
     }
 
     Expr lower(RexNode node) {
@@ -62,7 +80,7 @@ final class RexLowering {
             if (literal.getType().getSqlTypeName() == SqlTypeName.NULL) {
                 throw new UnsupportedSqlException("a NULL of no type (write CAST(NULL AS INTEGER) or another type)");
             }
-            return literal(literal, SqlTypes.toTroupe(literal.getType()));
+            return literal(literal, SqlTypes.toTroupe(literal.getType()), clock);
         }
         if (node instanceof RexCall call) {
             return call(call);
@@ -81,7 +99,7 @@ final class RexLowering {
 
     private Expr call(RexCall call) {
         if (DateIntervals.isIntervalArithmetic(call)) {
-            return DateIntervals.lower(call, this::lower);
+            return DateIntervals.lower(call, this::lower, clock.zone());
         }
         List<RexNode> ops = call.getOperands();
         SqlOperator op = call.getOperator();
@@ -123,6 +141,11 @@ final class RexLowering {
 
     private Expr function(RexCall call, SqlOperator op) {
         List<RexNode> ops = call.getOperands();
+        if (op == SqlStdOperatorTable.CURRENT_TIMESTAMP || op == SqlStdOperatorTable.LOCALTIMESTAMP
+                || op == SqlStdOperatorTable.CURRENT_DATE || op == SqlStdOperatorTable.CURRENT_TIME
+                || op == SqlStdOperatorTable.LOCALTIME) {
+            return now(SqlTypes.toTroupe(call.getType()));
+        }
         if (op == SqlStdOperatorTable.UPPER) {
             return Expr.upper(lower(ops.get(0)));
         }
@@ -162,6 +185,21 @@ final class RexLowering {
         throw new UnsupportedSqlException("function or operator " + op.getName() + " (in " + call + ")");
     }
 
+    /**
+     * CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME, LOCALTIME: the statement's instant as a
+     * literal of {@code type}, the local date and time in the session's zone (Calcite types CURRENT_TIMESTAMP as
+     * a TIMESTAMP, the SQL standard's; PostgreSQL's is a TIMESTAMP WITH TIME ZONE of the same local time).
+     */
+    private Expr now(DataType type) {
+        long local = Timestamps.toLocal(Timestamps.fromInstant(clock.now()), clock.zone().getRules());
+        return switch (type.id()) {
+            case DATE -> Expr.lit(Dates.toLocalDate(Timestamps.day(local)));
+            case TIME -> Expr.lit(Timestamps.toLocalTime(Timestamps.timeOfDay(local)));
+            case TIMESTAMP_TZ -> Expr.lit(clock.now());
+            default -> Expr.lit(Timestamps.toLocalDateTime(local));
+        };
+    }
+
     private Expr like(RexCall call) {
         if (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral pattern)) {
             throw new UnsupportedSqlException("LIKE with ESCAPE or a pattern that is not a literal (" + call + ")");
@@ -169,52 +207,93 @@ final class RexLowering {
         return lower(call.getOperands().get(0)).like(pattern.getValueAs(String.class));
     }
 
+    /**
+     * EXTRACT(field FROM t) as {@code date_part}; a TIMESTAMP WITH TIME ZONE's fields but its epoch are those of its
+     * local time in the session's zone, as PostgreSQL counts them.
+     */
     private Expr extract(RexCall call) {
         TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
-        Expr date = lower(call.getOperands().get(1));
-        return switch (unit) {
-            case YEAR -> Expr.year(date);
-            case MONTH -> Expr.month(date);
-            case DAY -> Expr.day(date);
+        RexNode value = call.getOperands().get(1);
+        Expr lowered = lower(value);
+        if (SqlTypes.toTroupe(value.getType()).id() == TypeId.TIMESTAMP_TZ && unit != TimeUnitRange.EPOCH) {
+            lowered = lowered.cast(DataType.TIMESTAMP, clock.zone());
+        }
+        String field = switch (unit) {
+            case YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, ISOYEAR, DECADE, CENTURY, MILLENNIUM, HOUR, MINUTE,
+                    SECOND, MILLISECOND, MICROSECOND, EPOCH -> unit.name();
             default -> throw new UnsupportedSqlException("EXTRACT(" + unit + " FROM ...)");
         };
+        return Expr.datePart(field.toLowerCase(Locale.ROOT), lowered);
     }
 
-    /** A cast of a literal becomes a literal of the target type; a cast to the type a value has already, nothing. */
+    /**
+     * A cast of a literal becomes a literal of the target type; a cast to the type a value has already, nothing; a
+     * cast between TIMESTAMP WITH TIME ZONE and another type reads local time in the session's zone.
+     */
     private Expr cast(RexNode operand, DataType target) {
         if (operand instanceof RexLiteral literal) {
-            return literal(literal, target);
+            return literal(literal, target, clock);
         }
-        if (SqlTypes.toTroupe(operand.getType()).equals(target)) {
+        DataType source = SqlTypes.toTroupe(operand.getType());
+        if (source.equals(target)) {
             return lower(operand);
         }
-        return lower(operand).cast(target);
+        return zoned(lower(operand), source, target, clock.zone());
     }
 
-    /** A literal of VALUES as its column's {@code type}, as a cast would read it. */
-    static Literal constant(RexLiteral literal, DataType type) {
-        return (Literal) literal(literal, type);
+    /** {@code e} of type {@code source} cast to {@code target}, in {@code zone} where one side has a zone. */
+    private static Expr zoned(Expr e, DataType source, DataType target, ZoneId zone) {
+        boolean fromInstant = source.id() == TypeId.TIMESTAMP_TZ;
+        boolean toInstant = target.id() == TypeId.TIMESTAMP_TZ;
+        return fromInstant != toInstant ? e.cast(target, zone) : e.cast(target);
     }
 
-    private static Expr literal(RexLiteral literal, DataType type) {
+    /** A literal of VALUES as its column's {@code type}, as a cast would read it, in the statement's zone. */
+    static Literal constant(RexLiteral literal, DataType type, StatementClock clock) {
+        return literal(literal, type, clock);
+    }
+
+    /**
+     * A literal as {@code type}: its own value converted as CAST converts it (text as CAST reads it, a TIMESTAMP
+     * WITH TIME ZONE's local time in the statement's zone), or a literal NULL.
+     *
+     * @throws QueryDataException when text is no value of {@code type}, in PostgreSQL's words
+     */
+    private static Literal literal(RexLiteral literal, DataType type, StatementClock clock) {
         if (literal.isNull()) {
-            return Expr.nullOf(type);
+            return new Literal(null, type);
         }
-        TypeId source = SqlTypes.toTroupe(literal.getType()).id();
-        if (source == TypeId.VARCHAR && type.id() != TypeId.VARCHAR) {
-            return literal(literal.getValueAs(String.class).trim(), type);
+        DataType source = SqlTypes.toTroupe(literal.getType());
+        if (source.id() == TypeId.VARCHAR && type.id() != TypeId.VARCHAR) {
+            return literal(literal.getValueAs(String.class), type, clock.zone());
         }
-        return switch (type.id()) {
-            case INT32 -> Expr.lit(exact(literal, 0).intValueExact());
-            case INT64 -> Expr.lit(exact(literal, 0).longValueExact());
-            case FLOAT64 -> Expr.lit(literal.getValueAs(Double.class));
-            case DECIMAL -> new Literal(exact(literal, type.scale()), type);
-            case DATE -> Expr.lit(LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch()));
-            case BOOLEAN -> Expr.lit(literal.getValueAs(Boolean.class));
-            case VARCHAR -> Expr.lit(source == TypeId.DATE ? LocalDate.ofEpochDay(
-                    literal.getValueAs(DateString.class).getDaysSinceEpoch()).toString()
-                    : literal.getValueAs(String.class));
+        if (!source.equals(type)) {
+            return value(zoned(literal(literal, source, clock), source, type, clock.zone()), type);
+        }
+        Object value = switch (type.id()) {
+            case INT32 -> exact(literal, 0).intValueExact();
+            case INT64 -> exact(literal, 0).longValueExact();
+            case FLOAT64 -> literal.getValueAs(Double.class);
+            case DECIMAL -> exact(literal, type.scale());
+            case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
+            case BOOLEAN -> literal.getValueAs(Boolean.class);
+            case VARCHAR -> literal.getValueAs(String.class);
+            case TIMESTAMP -> Timestamps.toLocalDateTime(
+                    Timestamps.parseTimestamp(literal.getValueAs(TimestampString.class).toString()));
+            case TIMESTAMP_TZ -> Timestamps.toInstant(Timestamps.parseInstant(
+                    literal.getValueAs(TimestampString.class).toString(), clock.zone()));
+            case TIME -> Timestamps.toLocalTime(Timestamps.parseTime(literal.getValueAs(TimeString.class).toString()));
         };
+        return new Literal(value, type);
+    }
+
+    /**
+     * The literal a constant expression (a cast of a literal) of {@code type} evaluates to; an expression that fails
+     * throws the error it would throw at run time.
+     */
+    private static Literal value(Expr constant, DataType type) {
+        ColumnVector v = constant.bind(Schema.of(), "a constant").evaluate(Batch.of(1));
+        return new Literal(v.getObject(0), type);
     }
 
     /** A numeric literal's value rounded (half away from zero) to {@code scale} digits after the point. */
@@ -222,21 +301,12 @@ final class RexLowering {
         return literal.getValueAs(BigDecimal.class).setScale(scale, RoundingMode.HALF_UP);
     }
 
-    /** A string literal cast to {@code type}, as CAST('2024-01-31' AS DATE) reads it. */
-    private static Expr literal(String text, DataType type) {
-        try {
-            return switch (type.id()) {
-                case INT32 -> Expr.lit(Integer.parseInt(text));
-                case INT64 -> Expr.lit(Long.parseLong(text));
-                case FLOAT64 -> Expr.lit(Double.parseDouble(text));
-                case DECIMAL -> new Literal(new BigDecimal(text).setScale(type.scale(), RoundingMode.HALF_UP), type);
-                case DATE -> Expr.lit(LocalDate.parse(text));
-                case BOOLEAN -> Expr.lit(Boolean.parseBoolean(text));
-                case VARCHAR -> Expr.lit(text);
-            };
-        } catch (RuntimeException e) {
-            throw new UnsupportedSqlException("the literal '" + text + "' as " + type + " (" + e.getMessage() + ")");
-        }
+    /**
+     * A string literal cast to {@code type}, as CAST reads text at run time ({@code CAST('2024-01-31' AS DATE)});
+     * text that is no such value fails here, as it would there.
+     */
+    private static Literal literal(String text, DataType type, ZoneId zone) {
+        return value(zoned(Expr.lit(text), DataType.VARCHAR, type, zone), type);
     }
 
     /**

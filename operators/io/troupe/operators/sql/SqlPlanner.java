@@ -46,6 +46,7 @@ import org.apache.calcite.tools.RelConversionException;
 import org.apache.calcite.tools.ValidationException;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 
 import static io.troupe.operators.Arguments.notNull;
@@ -139,14 +140,22 @@ public final class SqlPlanner {
 
     private final Catalog catalog;
     private final Duration joinOrderLimit;
+    private final ZoneId zone;
 
     /**
      * A planner whose join ordering stops after {@code joinOrderLimit} ({@code troupe.sql.join-order-limit}),
-     * the joins then kept as written.
+     * the joins then kept as written, for a session in time zone {@code zone} ({@code troupe.sql.time-zone}):
+     * its plans carry the zone wherever a value moves between local and absolute time.
      */
-    public SqlPlanner(Catalog catalog, Duration joinOrderLimit) {
+    public SqlPlanner(Catalog catalog, Duration joinOrderLimit, ZoneId zone) {
         this.catalog = notNull(catalog, "SqlPlanner", "catalog");
         this.joinOrderLimit = notNull(joinOrderLimit, "SqlPlanner", "joinOrderLimit");
+        this.zone = notNull(zone, "SqlPlanner", "zone");
+    }
+
+    /** The session's time zone its statements are planned in. */
+    ZoneId zone() {
+        return zone;
     }
 
     /**
@@ -188,7 +197,7 @@ public final class SqlPlanner {
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
-            RelLowering lowering = new RelLowering();
+            RelLowering lowering = new RelLowering(zone);
             // Pinned: optimized here already, it runs as planned (troupe.sql.optimize-plans is for Java plans).
             Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames()).pin();
             return new PreparedPlan(sql, plan, parameterCount(parsed), lowering.parameters());

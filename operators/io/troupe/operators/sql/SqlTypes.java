@@ -9,8 +9,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The one mapping between Troupe's column types and Calcite's SQL types, both ways and exact:
  * INT32 = INTEGER, INT64 = BIGINT, FLOAT64 = DOUBLE, DECIMAL(p,s) = DECIMAL(p,s) with p at most 18,
- * DATE, BOOLEAN, VARCHAR. Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR (Troupe
- * does not pad); any other SQL type has no Troupe type and is refused, naming it.
+ * DATE, BOOLEAN, VARCHAR, TIMESTAMP = TIMESTAMP(6), TIME = TIME(6), and TIMESTAMP_TZ = TIMESTAMP WITH LOCAL TIME
+ * ZONE (Calcite's instant, which PostgreSQL calls TIMESTAMP WITH TIME ZONE; Calcite's TIMESTAMP WITH TIME ZONE,
+ * a time and its zone, reads as one too). Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
+ * (Troupe does not pad); any other SQL type has no Troupe type and is refused, naming it.
  */
 final class SqlTypes {
 
@@ -26,6 +28,10 @@ final class SqlTypes {
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
             case VARCHAR -> factory.createSqlType(SqlTypeName.VARCHAR);
+            case TIMESTAMP -> factory.createSqlType(SqlTypeName.TIMESTAMP, TroupeTypeSystem.MICROSECONDS);
+            case TIMESTAMP_TZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                    TroupeTypeSystem.MICROSECONDS);
+            case TIME -> factory.createSqlType(SqlTypeName.TIME, TroupeTypeSystem.MICROSECONDS);
         };
         return factory.createTypeWithNullability(sql, nullable);
     }
@@ -46,6 +52,9 @@ final class SqlTypes {
             case DATE -> DataType.DATE;
             case BOOLEAN -> DataType.BOOLEAN;
             case CHAR, VARCHAR -> DataType.VARCHAR;
+            case TIMESTAMP -> DataType.TIMESTAMP;
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMP_TZ;
+            case TIME -> DataType.TIME;
             default -> throw new UnsupportedSqlException("type " + type.getFullTypeString());
         };
     }

@@ -1,10 +1,18 @@
 package io.troupe.operators.sql;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
@@ -20,8 +28,11 @@ final class StoredValues {
     private StoredValues() {
     }
 
-    /** {@code value} (a Java value of any Troupe type, or null) as a value of {@code type}; null stays null. */
-    static Object cast(Object value, DataType type) {
+    /**
+     * {@code value} (a Java value of any Troupe type, or null) as a value of {@code type}; null stays null. A
+     * TIMESTAMP WITH TIME ZONE converts to and from the others in the session's zone {@code zone}.
+     */
+    static Object cast(Object value, DataType type, ZoneId zone) {
         if (value == null) {
             return null;
         }
@@ -38,8 +49,50 @@ final class StoredValues {
             case DECIMAL -> decimal(value, type);
             case DATE -> value instanceof LocalDate d ? d : date(text(value, type));
             case BOOLEAN -> bool(value, type);
-            case VARCHAR -> value.toString();
+            case VARCHAR -> ValueText.of(value, zone);
+            case TIMESTAMP -> Timestamps.toLocalDateTime(temporal(value, type, zone));
+            case TIMESTAMP_TZ -> Timestamps.toInstant(temporal(value, type, zone));
+            case TIME -> Timestamps.toLocalTime(temporal(value, type, zone));
         };
+    }
+
+    /**
+     * The microseconds of a TIMESTAMP, TIMESTAMP_TZ or TIME from a value of one of them, a DATE (its midnight) or
+     * text, as CAST converts them.
+     */
+    private static long temporal(Object value, DataType type, ZoneId zone) {
+        long micros;
+        DataType from;
+        if (value instanceof LocalDateTime t) {
+            micros = Timestamps.fromLocalDateTime(t);
+            from = DataType.TIMESTAMP;
+        } else if (value instanceof Instant i) {
+            micros = Timestamps.fromInstant(i);
+            from = DataType.TIMESTAMP_TZ;
+        } else if (value instanceof LocalDate d) {
+            micros = Timestamps.ofDay(Dates.fromLocalDate(d));
+            from = DataType.TIMESTAMP;
+        } else if (value instanceof LocalTime t && type.id() == TypeId.TIME) {
+            return Timestamps.fromLocalTime(t);
+        } else if (value instanceof String s) {
+            try {
+                return switch (type.id()) {
+                    case TIMESTAMP -> Timestamps.parseTimestamp(s);
+                    case TIMESTAMP_TZ -> Timestamps.parseInstant(s, zone);
+                    default -> Timestamps.parseTime(s);
+                };
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw new IllegalArgumentException(describe(value) + " is not " + article(type));
+            }
+        } else {
+            throw new IllegalArgumentException(describe(value) + " is not " + article(type));
+        }
+        if (from.id() == TypeId.TIMESTAMP && type.id() == TypeId.TIMESTAMP_TZ) {
+            return Timestamps.fromLocal(micros, zone.getRules());
+        }
+        long local = from.id() == TypeId.TIMESTAMP_TZ && type.id() != TypeId.TIMESTAMP_TZ
+                ? Timestamps.toLocal(micros, zone.getRules()) : micros;
+        return type.id() == TypeId.TIME ? Timestamps.timeOfDay(local) : local;
     }
 
     private static long integral(Object value, DataType type) {
@@ -59,7 +112,7 @@ final class StoredValues {
             }
             return new BigDecimal(text(value, type).trim()).setScale(0, RoundingMode.HALF_UP).longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(describe(value) + " is out of the range of " + name(type));
+            throw new IllegalArgumentException(describe(value) + " is out of the range of " + type.sqlName());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(describe(value) + " is not " + article(type));
         }
@@ -93,8 +146,8 @@ final class StoredValues {
         }
         BigDecimal scaled = exact.setScale(type.scale(), RoundingMode.HALF_UP);
         if (scaled.precision() - scaled.scale() > type.precision() - type.scale()) {
-            throw new IllegalArgumentException(describe(value) + " has more digits before the point than " + name(type)
-                    + " holds");
+            throw new IllegalArgumentException(describe(value) + " has more digits before the point than "
+                    + type.sqlName() + " holds");
         }
         return scaled;
     }
@@ -129,26 +182,16 @@ final class StoredValues {
         throw new IllegalArgumentException(describe(value) + " is not " + article(type));
     }
 
-    /** The value as SQL would write it: a string in quotes, a date as a DATE literal. */
+    /** The value as SQL would write it: a string in quotes, a date or time as its literal. */
     private static String describe(Object value) {
         if (value instanceof String s) {
             return "'" + s.replace("'", "''") + "'";
         }
-        return value instanceof LocalDate d ? "DATE '" + d + "'" : value.toString();
+        return new io.troupe.operators.plan.Literal(value, null).toString();
     }
 
     private static String article(DataType type) {
-        String name = name(type);
+        String name = type.sqlName();
         return (name.startsWith("INT") ? "an " : "a ") + name;
-    }
-
-    /** The SQL name of a Troupe type, as CREATE TABLE declares it. */
-    static String name(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case FLOAT64 -> "DOUBLE";
-            default -> type.toString();
-        };
     }
 }

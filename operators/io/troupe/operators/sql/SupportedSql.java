@@ -27,7 +27,8 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
     /** The SQL types a CAST may name: those {@link SqlTypes} maps to Troupe's. */
     private static final Set<SqlTypeName> SUPPORTED = EnumSet.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT,
             SqlTypeName.INTEGER, SqlTypeName.BIGINT, SqlTypeName.DOUBLE, SqlTypeName.FLOAT, SqlTypeName.REAL,
-            SqlTypeName.DECIMAL, SqlTypeName.DATE, SqlTypeName.BOOLEAN, SqlTypeName.CHAR, SqlTypeName.VARCHAR);
+            SqlTypeName.DECIMAL, SqlTypeName.DATE, SqlTypeName.BOOLEAN, SqlTypeName.CHAR, SqlTypeName.VARCHAR,
+            SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.TIMESTAMP_TZ, SqlTypeName.TIME);
 
     private SupportedSql() {
     }

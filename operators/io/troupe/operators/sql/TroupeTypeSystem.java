@@ -7,9 +7,11 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
+import java.math.RoundingMode;
+
 /**
  * Calcite's view of Troupe's types, so that the types the validator derives are the ones Troupe's plan
- * nodes compute: decimals of at most 18 digits (a long's unscaled value), SUM of integers a BIGINT and
+ * nodes compute: times and timestamps of microseconds, decimals of at most 18 digits (a long's unscaled value), SUM of integers a BIGINT and
  * of DECIMAL(p,s) a DECIMAL(18,s), AVG a DOUBLE (and so the variances and standard deviations, whose type
  * Calcite derives as AVG's), VARCHAR without a length, and CASE/UNION over strings of
  * different lengths a VARCHAR rather than a blank-padded CHAR. Calcite 1.42 made
@@ -20,6 +22,9 @@ final class TroupeTypeSystem extends RelDataTypeSystemImpl {
 
     static final TroupeTypeSystem INSTANCE = new TroupeTypeSystem();
 
+    /** The fractional digits of a second that Troupe's times hold, and their default precision (PostgreSQL's). */
+    static final int MICROSECONDS = 6;
+
     private TroupeTypeSystem() {
     }
 
@@ -28,13 +33,34 @@ final class TroupeTypeSystem extends RelDataTypeSystemImpl {
         return switch (typeName) {
             case DECIMAL -> DataType.MAX_DECIMAL_PRECISION;
             case VARCHAR, CHAR -> Integer.MAX_VALUE;
+            case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ, TIME, TIME_WITH_LOCAL_TIME_ZONE, TIME_TZ ->
+                    MICROSECONDS;
             default -> super.getMaxPrecision(typeName);
+        };
+    }
+
+    /** A TIMESTAMP or TIME without a precision keeps microseconds, as PostgreSQL's: Calcite's default is 0. */
+    @Override
+    public int getDefaultPrecision(SqlTypeName typeName) {
+        return switch (typeName) {
+            case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ, TIME, TIME_WITH_LOCAL_TIME_ZONE, TIME_TZ ->
+                    MICROSECONDS;
+            default -> super.getDefaultPrecision(typeName);
         };
     }
 
     @Override
     public int getMaxScale(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? DataType.MAX_DECIMAL_PRECISION : super.getMaxScale(typeName);
+    }
+
+    /**
+     * Half away from zero, as PostgreSQL and DuckDB round a numeric literal that a cast narrows ({@code CAST(3.7 AS
+     * INTEGER)} is 4); Calcite folds such casts itself, by default truncating.
+     */
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
     }
 
     @Override

@@ -50,12 +50,12 @@ final class ColumnChunkBuilder {
     }
 
     private void allocate() {
-        switch (type.id()) {
-            case INT32, DATE -> ints = new int[capacity];
-            case INT64, DECIMAL -> longs = new long[capacity];
-            case FLOAT64 -> doubles = new double[capacity];
+        switch (type.physical()) {
+            case INT -> ints = new int[capacity];
+            case LONG -> longs = new long[capacity];
+            case DOUBLE -> doubles = new double[capacity];
             case BOOLEAN -> booleans = new byte[capacity];
-            case VARCHAR -> {
+            case BYTES -> {
                 text = new byte[nextTextCapacity];
                 offsets = new int[capacity + 1];
                 textBytes = 0;
@@ -114,13 +114,13 @@ final class ColumnChunkBuilder {
     ColumnVector finish() {
         int n = size;
         boolean trim = n < capacity;
-        ColumnVector v = switch (type.id()) {
-            case INT32, DATE -> new IntVector(type, trim ? Arrays.copyOf(ints, n) : ints);
-            case INT64, DECIMAL -> new LongVector(type, trim ? Arrays.copyOf(longs, n) : longs);
-            case FLOAT64 -> new DoubleVector(trim ? Arrays.copyOf(doubles, n) : doubles);
+        ColumnVector v = switch (type.physical()) {
+            case INT -> new IntVector(type, trim ? Arrays.copyOf(ints, n) : ints);
+            case LONG -> new LongVector(type, trim ? Arrays.copyOf(longs, n) : longs);
+            case DOUBLE -> new DoubleVector(trim ? Arrays.copyOf(doubles, n) : doubles);
             case BOOLEAN -> new BooleanVector(trim ? Arrays.copyOf(booleans, n) : booleans);
             // the slack left for a like-sized chunk is kept; more than a quarter spare is given back
-            case VARCHAR -> new StringVector(text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes)
+            case BYTES -> new StringVector(text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes)
                     : text, trim ? Arrays.copyOf(offsets, n + 1) : offsets);
         };
         if (validity != null) {

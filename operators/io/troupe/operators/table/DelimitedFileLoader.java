@@ -3,6 +3,7 @@ package io.troupe.operators.table;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -35,7 +36,9 @@ import java.util.List;
  * <h2>Values</h2>
  * INT32 and INT64: optional sign and digits; out of range is an error. FLOAT64: decimal or
  * exponent notation, inf, infinity, nan. DECIMAL(p,s): exact; at most p - s integer digits, and
- * fractional digits past s only if they are zeros (nothing is ever rounded). DATE: yyyy-mm-dd.
+ * fractional digits past s only if they are zeros (nothing is ever rounded). DATE: yyyy-mm-dd. TIMESTAMP:
+ * yyyy-mm-dd hh:mm:ss[.f] (a date alone is its midnight); TIMESTAMP_TZ: the same with an offset ({@code +02},
+ * {@code Z}), UTC without one; TIME: hh:mm:ss[.f].
  * BOOLEAN: true/false, t/f, 1/0 in any case. VARCHAR: the text, which must be valid UTF-8. Spaces
  * are data: {@code " 1"} is not an integer. A NULL is an unquoted field equal to the null string.
  *
@@ -217,6 +220,17 @@ public final class DelimitedFileLoader {
                             appendNull(out, nullable);
                         } else {
                             out.appendBoolean(FieldParsers.parseBoolean(b, starts[slot], end));
+                        }
+                    }
+                }
+                case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
+                    ByteChars view = new ByteChars();
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            out.appendLong(FieldParsers.parseTemporal(b, starts[slot], end, type.id(), view));
                         }
                     }
                 }

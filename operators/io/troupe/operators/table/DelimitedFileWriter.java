@@ -11,12 +11,14 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.ValueText;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
 
 /**
  * Writes a {@link Table} as the TPC generators' '|'-separated text ({@link DelimitedFormat#tpc()}):
@@ -75,6 +77,8 @@ public final class DelimitedFileWriter {
             case DATE -> buffer.putDate(((IntVector) v).get(r));
             case FLOAT64 -> buffer.putAscii(Double.toString(((DoubleVector) v).get(r)));
             case BOOLEAN -> buffer.putAscii(((BooleanVector) v).get(r) ? "true" : "false");
+            // An instant in UTC, with its offset, so that the file reads back as the same instant anywhere.
+            case TIMESTAMP, TIMESTAMP_TZ, TIME -> buffer.putAscii(ValueText.of(v.getObject(r), ZoneOffset.UTC));
             case VARCHAR -> {
                 StringVector s = (StringVector) v;
                 int start = s.start(r);

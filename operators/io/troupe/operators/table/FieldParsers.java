@@ -1,10 +1,14 @@
 package io.troupe.operators.table;
 
+import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
 
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
 
 /**
  * Parses one field's text, {@code bytes[from .. to)}, straight from the bytes of a file: no String,
@@ -270,6 +274,27 @@ final class FieldParsers {
             throw new FieldParseException("not a date (yyyy-mm-dd)");
         }
         return Dates.days(year, month, day);
+    }
+
+    /**
+     * A TIMESTAMP, TIMESTAMP_TZ (UTC where the text names no offset) or TIME as {@link Timestamps} reads its text,
+     * in microseconds; {@code view} is the caller's, pointed at the field.
+     */
+    static long parseTemporal(byte[] b, int from, int to, TypeId type, ByteChars view) {
+        view.of(b, from, to);
+        try {
+            return switch (type) {
+                case TIMESTAMP -> Timestamps.parseTimestamp(view);
+                case TIMESTAMP_TZ -> Timestamps.parseInstant(view, ZoneOffset.UTC);
+                default -> Timestamps.parseTime(view);
+            };
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new FieldParseException(switch (type) {
+                case TIMESTAMP -> "not a timestamp (yyyy-mm-dd hh:mm:ss)";
+                case TIMESTAMP_TZ -> "not a timestamp with time zone (yyyy-mm-dd hh:mm:ss+hh)";
+                default -> "not a time (hh:mm:ss)";
+            });
+        }
     }
 
     /** The value of {@code n} decimal digits, or -1 when one is not a digit. */

@@ -10,12 +10,16 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +37,8 @@ import java.util.List;
  * <p>The array a column takes follows its type: INT32 {@code int[]} or {@code Integer[]}, INT64
  * {@code long[]} or {@code Long[]}, FLOAT64 {@code double[]} or {@code Double[]}, DECIMAL
  * {@code BigDecimal[]}, DATE {@code LocalDate[]}, BOOLEAN {@code boolean[]} or {@code Boolean[]},
- * VARCHAR {@code String[]}. A null entry of an object array is a NULL. A decimal must fit its
+ * VARCHAR {@code String[]}, TIMESTAMP {@code LocalDateTime[]}, TIMESTAMP_TZ {@code Instant[]}, TIME
+ * {@code LocalTime[]}. A null entry of an object array is a NULL. A decimal must fit its
  * type without rounding. Any mismatch (column count, array type, lengths, a NULL in a NOT NULL
  * column, a decimal that does not fit) is a {@link TroupeException} (QUERY) naming the table, the
  * column and the row. The table is cut into chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS} rows
@@ -97,6 +102,9 @@ public final class Tables {
             case DATE -> column instanceof LocalDate[];
             case BOOLEAN -> column instanceof boolean[] || column instanceof Boolean[];
             case VARCHAR -> column instanceof String[];
+            case TIMESTAMP -> column instanceof LocalDateTime[];
+            case TIMESTAMP_TZ -> column instanceof Instant[];
+            case TIME -> column instanceof LocalTime[];
         };
     }
 
@@ -110,6 +118,9 @@ public final class Tables {
             case DATE -> "LocalDate[]";
             case BOOLEAN -> "boolean[] or Boolean[]";
             case VARCHAR -> "String[]";
+            case TIMESTAMP -> "LocalDateTime[]";
+            case TIMESTAMP_TZ -> "Instant[]";
+            case TIME -> "LocalTime[]";
         };
     }
 
@@ -188,7 +199,7 @@ public final class Tables {
             iv.set(i, v instanceof LocalDate d ? Dates.fromLocalDate(d) : (Integer) v);
         } else if (out instanceof LongVector lv) {
             lv.set(i, v instanceof BigDecimal d ? d.setScale(out.type().scale()).unscaledValue().longValueExact()
-                    : (Long) v);
+                    : v instanceof Long l ? l : Timestamps.valueOf(v, out.type().id()));
         } else if (out instanceof DoubleVector dv) {
             dv.set(i, (Double) v);
         } else {

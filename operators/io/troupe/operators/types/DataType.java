@@ -17,6 +17,9 @@ public record DataType(TypeId id, int precision, int scale) {
     public static final DataType DATE = new DataType(TypeId.DATE, 0, 0);
     public static final DataType BOOLEAN = new DataType(TypeId.BOOLEAN, 0, 0);
     public static final DataType VARCHAR = new DataType(TypeId.VARCHAR, 0, 0);
+    public static final DataType TIMESTAMP = new DataType(TypeId.TIMESTAMP, 0, 0);
+    public static final DataType TIMESTAMP_TZ = new DataType(TypeId.TIMESTAMP_TZ, 0, 0);
+    public static final DataType TIME = new DataType(TypeId.TIME, 0, 0);
 
     public DataType {
         if (id == TypeId.DECIMAL) {
@@ -37,22 +40,28 @@ public record DataType(TypeId id, int precision, int scale) {
         return id.isNumeric();
     }
 
-    /** True when values are held in a long[] (INT64, DECIMAL). */
+    /** How the values are laid out in memory. */
+    public PhysicalType physical() {
+        return id.physical();
+    }
+
+    /** True when values are held in a long[] (INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME). */
     public boolean isLongBacked() {
-        return id == TypeId.INT64 || id == TypeId.DECIMAL;
+        return physical() == PhysicalType.LONG;
     }
 
     /** True when values are held in an int[] (INT32, DATE). */
     public boolean isIntBacked() {
-        return id == TypeId.INT32 || id == TypeId.DATE;
+        return physical() == PhysicalType.INT;
     }
 
     /**
      * Parses the SQL-ish spelling used in schemas and golden files: INT32 (or INT, INTEGER),
-     * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR.
+     * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR, TIMESTAMP,
+     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME.
      */
     public static DataType parse(String text) {
-        String t = text.trim().toUpperCase(java.util.Locale.ROOT).replace(" ", "");
+        String t = text.trim().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", "");
         if (t.startsWith("DECIMAL(") && t.endsWith(")")) {
             String[] ps = t.substring(8, t.length() - 1).split(",");
             if (ps.length == 2) {
@@ -71,6 +80,9 @@ public record DataType(TypeId id, int precision, int scale) {
             case "DATE" -> DATE;
             case "BOOLEAN", "BOOL" -> BOOLEAN;
             case "VARCHAR", "STRING", "TEXT" -> VARCHAR;
+            case "TIMESTAMP", "DATETIME", "TIMESTAMPWITHOUTTIMEZONE" -> TIMESTAMP;
+            case "TIMESTAMP_TZ", "TIMESTAMPTZ", "TIMESTAMPWITHTIMEZONE" -> TIMESTAMP_TZ;
+            case "TIME", "TIMEWITHOUTTIMEZONE" -> TIME;
             default -> throw new IllegalArgumentException("unknown type: " + text);
         };
     }
@@ -82,7 +94,8 @@ public record DataType(TypeId id, int precision, int scale) {
             case INT64 -> "BIGINT";
             case FLOAT64 -> "DOUBLE";
             case DECIMAL -> toString();
-            case DATE, BOOLEAN, VARCHAR -> id.name();
+            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME -> id.name();
+            case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
         };
     }
 

@@ -1,7 +1,7 @@
 package io.troupe.operators.types;
 
 /**
- * The physical kinds of value a column can hold, and the Java array that stores each.
+ * The kinds of value a column can hold, and the Java array that stores each ({@link PhysicalType}).
  *
  * <pre>
  *   INT32    int[]    32-bit signed integer
@@ -9,6 +9,9 @@ package io.troupe.operators.types;
  *   FLOAT64  double[] IEEE 754 double
  *   DECIMAL  long[]   unscaled value; precision &lt;= 18 and scale are on the {@link DataType}
  *   DATE     int[]    days since 1970-01-01 (proleptic Gregorian)
+ *   TIMESTAMP    long[] microseconds since 1970-01-01 00:00:00, a local date and time (no zone)
+ *   TIMESTAMP_TZ long[] microseconds since 1970-01-01 00:00:00 UTC, an instant; shown in a time zone
+ *   TIME         long[] microseconds since midnight, 0 to 24:00:00 inclusive
  *   BOOLEAN  byte[]   0 = false, 1 = true
  *   VARCHAR  byte[] + int[] offsets, UTF-8
  * </pre>
@@ -20,10 +23,29 @@ public enum TypeId {
     DECIMAL,
     DATE,
     BOOLEAN,
-    VARCHAR;
+    VARCHAR,
+    TIMESTAMP,
+    TIMESTAMP_TZ,
+    TIME;
 
     /** True for the types arithmetic applies to. */
     public boolean isNumeric() {
         return this == INT32 || this == INT64 || this == FLOAT64 || this == DECIMAL;
+    }
+
+    /** How the values are laid out in memory. */
+    public PhysicalType physical() {
+        return switch (this) {
+            case INT32, DATE -> PhysicalType.INT;
+            case INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME -> PhysicalType.LONG;
+            case FLOAT64 -> PhysicalType.DOUBLE;
+            case BOOLEAN -> PhysicalType.BOOLEAN;
+            case VARCHAR -> PhysicalType.BYTES;
+        };
+    }
+
+    /** True for the points in time and of the day: DATE, TIMESTAMP, TIMESTAMP_TZ, TIME. */
+    public boolean isTemporal() {
+        return this == DATE || this == TIMESTAMP || this == TIMESTAMP_TZ || this == TIME;
     }
 }

@@ -8,7 +8,7 @@ import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.PhysicalType;
 import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -181,7 +181,7 @@ public final class BatchCodec {
                     buffer.getByte(position + SCALE_OFFSET), c);
             boolean validity = (buffer.getByte(position + COLUMN_FLAGS_OFFSET) & VALIDITY_PRESENT) != 0;
             int dataBytes = buffer.getInt(position + VARIABLE_LENGTH_OFFSET);
-            if (dataBytes < 0 || (type.id() != TypeId.VARCHAR && dataBytes != 0)) {
+            if (dataBytes < 0 || (type.physical() != PhysicalType.BYTES && dataBytes != 0)) {
                 throw new IllegalStateException("malformed batch frame: column=" + c + ", variableLength=" + dataBytes);
             }
             long sectionLength = (long) BatchDescriptor.columnLength(type.id(), rows, validity, dataBytes);
@@ -342,18 +342,18 @@ public final class BatchCodec {
             copyIn(buffer, position, validity, LONG_BASE, validityLength(rows));
             position += validityLength(rows);
         }
-        ColumnVector vector = switch (type.id()) {
-            case INT32, DATE -> {
+        ColumnVector vector = switch (type.physical()) {
+            case INT -> {
                 int[] values = (int[]) UnsafeApi.allocateUninitializedArray(int.class, rows);
                 copyIn(buffer, position, values, INT_BASE, rows * Integer.BYTES);
                 yield new IntVector(type, values);
             }
-            case INT64, DECIMAL -> {
+            case LONG -> {
                 long[] values = (long[]) UnsafeApi.allocateUninitializedArray(long.class, rows);
                 copyIn(buffer, position, values, LONG_BASE, rows * Long.BYTES);
                 yield new LongVector(type, values);
             }
-            case FLOAT64 -> {
+            case DOUBLE -> {
                 double[] values = (double[]) UnsafeApi.allocateUninitializedArray(double.class, rows);
                 copyIn(buffer, position, values, DOUBLE_BASE, rows * Double.BYTES);
                 yield new DoubleVector(values);
@@ -363,7 +363,7 @@ public final class BatchCodec {
                 copyIn(buffer, position, values, BYTE_BASE, rows);
                 yield new BooleanVector(values);
             }
-            case VARCHAR -> decodeStrings(rows, dataBytes, buffer, position, column);
+            case BYTES -> decodeStrings(rows, dataBytes, buffer, position, column);
         };
         vector.setValidity(validity);
         return vector;

@@ -1,6 +1,7 @@
 package io.troupe.transport.codec;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 /**
@@ -40,6 +41,7 @@ import io.troupe.operators.types.TypeId;
  *  |  Values, padded to 8:                                         |
  *  |    INT32, DATE            n x int                             |
  *  |    INT64, DECIMAL, FLOAT64 n x long / double (DECIMAL unscaled)|
+ *  |    TIMESTAMP[_TZ], TIME   n x long microseconds               |
  *  |    BOOLEAN                n x byte (0 or 1)                   |
  *  |    VARCHAR                (n + 1) x int offsets from 0, padded,|
  *  |                           then Variable Length UTF-8 bytes    |
@@ -86,6 +88,9 @@ public final class BatchDescriptor {
     public static final byte DATE_CODE = 5;
     public static final byte BOOLEAN_CODE = 6;
     public static final byte VARCHAR_CODE = 7;
+    public static final byte TIMESTAMP_CODE = 8;
+    public static final byte TIMESTAMP_TZ_CODE = 9;
+    public static final byte TIME_CODE = 10;
 
     private BatchDescriptor() {
     }
@@ -102,11 +107,11 @@ public final class BatchDescriptor {
 
     /** Bytes per value of a fixed-width type, 0 for VARCHAR. */
     public static int valueWidth(TypeId id) {
-        return switch (id) {
-            case INT32, DATE -> Integer.BYTES;
-            case INT64, DECIMAL, FLOAT64 -> Long.BYTES;
+        return switch (id.physical()) {
+            case INT -> Integer.BYTES;
+            case LONG, DOUBLE -> Long.BYTES;
             case BOOLEAN -> 1;
-            case VARCHAR -> 0;
+            case BYTES -> 0;
         };
     }
 
@@ -116,7 +121,7 @@ public final class BatchDescriptor {
      */
     public static int columnLength(TypeId id, int rows, boolean validity, int dataBytes) {
         int length = COLUMN_HEADER_LENGTH + (validity ? validityLength(rows) : 0);
-        if (id == TypeId.VARCHAR) {
+        if (id.physical() == PhysicalType.BYTES) {
             return length + align((rows + 1) * Integer.BYTES) + align(dataBytes);
         }
         return length + align(rows * valueWidth(id));
@@ -131,6 +136,9 @@ public final class BatchDescriptor {
             case DATE -> DATE_CODE;
             case BOOLEAN -> BOOLEAN_CODE;
             case VARCHAR -> VARCHAR_CODE;
+            case TIMESTAMP -> TIMESTAMP_CODE;
+            case TIMESTAMP_TZ -> TIMESTAMP_TZ_CODE;
+            case TIME -> TIME_CODE;
         };
     }
 
@@ -156,6 +164,12 @@ public final class BatchDescriptor {
                 return DataType.BOOLEAN;
             case VARCHAR_CODE:
                 return DataType.VARCHAR;
+            case TIMESTAMP_CODE:
+                return DataType.TIMESTAMP;
+            case TIMESTAMP_TZ_CODE:
+                return DataType.TIMESTAMP_TZ;
+            case TIME_CODE:
+                return DataType.TIME;
             default:
                 throw new IllegalStateException("malformed batch frame: column=" + column
                         + ", unknown type code=" + code);

@@ -1,12 +1,22 @@
 package io.troupe.golden;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.ValueText;
+
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 
@@ -54,6 +64,7 @@ final class GoldenValues {
                 case DATE -> LocalDate.parse(text);
                 case BOOLEAN -> parseBoolean(text);
                 case VARCHAR -> text.equals(EMPTY) ? "" : text;
+                case TIMESTAMP, TIMESTAMP_TZ, TIME -> Timestamps.toObject(Timestamps.valueOf(text, type.id()), type.id());
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a " + type + " value");
@@ -97,6 +108,15 @@ final class GoldenValues {
         if (value instanceof Boolean b) {
             return b.toString();
         }
+        if (value instanceof java.sql.Timestamp t) {
+            return ValueText.of(t.toLocalDateTime(), ZoneOffset.UTC);
+        }
+        if (value instanceof OffsetDateTime t) {
+            return ValueText.of(t.toInstant(), ZoneOffset.UTC);
+        }
+        if (value instanceof LocalDateTime || value instanceof Instant || value instanceof LocalTime) {
+            return ValueText.of(value, ZoneOffset.UTC);
+        }
         throw new IllegalArgumentException("no golden text for a " + value.getClass().getName() + ": " + value);
     }
 
@@ -131,19 +151,14 @@ final class GoldenValues {
             case DATE -> 'D';
             case BOOLEAN -> 'B';
             case VARCHAR -> 'T';
+            case TIMESTAMP -> 'S';
+            case TIMESTAMP_TZ -> 'Z';
+            case TIME -> 'C';
         };
     }
 
-    /** The DuckDB spelling of a Troupe column type. */
+    /** The DuckDB spelling of a Troupe column type: its SQL name. */
     static String duckDbType(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case FLOAT64 -> "DOUBLE";
-            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
-            case DATE -> "DATE";
-            case BOOLEAN -> "BOOLEAN";
-            case VARCHAR -> "VARCHAR";
-        };
+        return type.sqlName();
     }
 }

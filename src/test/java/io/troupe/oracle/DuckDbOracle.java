@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Timestamps;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -17,7 +18,12 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -104,6 +110,12 @@ public final class DuckDbOracle implements AutoCloseable {
             appender.append(b.booleanValue());
         } else if (v instanceof String s) {
             appender.append(s);
+        } else if (v instanceof LocalDateTime t) {
+            appender.append(t);
+        } else if (v instanceof Instant i) {
+            appender.append(OffsetDateTime.ofInstant(i, ZoneOffset.UTC));
+        } else if (v instanceof LocalTime t) {
+            appender.append(t);
         } else {
             throw new IllegalArgumentException("no DuckDB mapping for " + v.getClass() + " in " + vector.type());
         }
@@ -146,11 +158,26 @@ public final class DuckDbOracle implements AutoCloseable {
         while (rs.next()) {
             Object[] row = new Object[n];
             for (int c = 1; c <= n; c++) {
-                row[c - 1] = normalise(rs.getObject(c));
+                row[c - 1] = normalise(value(rs, c, types.get(c - 1)));
             }
             rows.add(Arrays.asList(row));
         }
         return new Result(types, rows);
+    }
+
+    /**
+     * Column {@code c} of the current row: a TIMESTAMP as a LocalDateTime, a TIME read from its text (DuckDB's
+     * driver cannot return 24:00:00 as a LocalTime), the rest as {@code getObject} returns it.
+     */
+    private static Object value(ResultSet rs, int c, String type) throws SQLException {
+        return switch (type) {
+            case "TIMESTAMP" -> rs.getObject(c, LocalDateTime.class);
+            case "TIME" -> {
+                String text = rs.getString(c);
+                yield text == null ? null : Timestamps.toLocalTime(Timestamps.parseTime(text));
+            }
+            default -> rs.getObject(c);
+        };
     }
 
     /**
@@ -176,28 +203,25 @@ public final class DuckDbOracle implements AutoCloseable {
         connection.close();
     }
 
-    /** DuckDB's name of a Troupe type. */
+    /** DuckDB's name of a Troupe type: its SQL name. */
     static String sqlType(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case FLOAT64 -> "DOUBLE";
-            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
-            case DATE -> "DATE";
-            case BOOLEAN -> "BOOLEAN";
-            case VARCHAR -> "VARCHAR";
-        };
+        return type.sqlName();
     }
 
     /**
      * One value, from either engine, in the form both are compared in: every integer as Long
      * (DuckDB's HUGEINT sums as well), decimals as BigDecimal without trailing zeros, floats as
-     * Double, dates as LocalDate; Boolean and String as they are.
+     * Double, dates as LocalDate, timestamps as LocalDateTime, times as LocalTime, timestamps with a time zone
+     * as Instant; Boolean and String as they are.
      */
     static Object normalise(Object v) {
         if (v == null || v instanceof Long || v instanceof Double || v instanceof String
-                || v instanceof Boolean || v instanceof LocalDate) {
+                || v instanceof Boolean || v instanceof LocalDate || v instanceof LocalDateTime || v instanceof Instant
+                || v instanceof LocalTime) {
             return v;
+        }
+        if (v instanceof OffsetDateTime t) {
+            return t.toInstant();
         }
         if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();

@@ -269,7 +269,7 @@ class OptimizedPlansDifferentialTest {
             closeTroupe();
             loadedWorld = DifferentialCases.load(oracle, worldSeed);
             TroupeSettings settings = TroupeSettings.load().withDefaultWorkers(0);
-            troupe = Troupe.start(settings.withSql(new TroupeSettings.Sql(ORDERING_LIMIT, true)));
+            troupe = Troupe.start(settings.withSql(new TroupeSettings.Sql(ORDERING_LIMIT, true, settings.sql().timeZone())));
             for (TableSpec table : loadedWorld.tables()) {
                 troupe.register(table.table());
             }

@@ -10,6 +10,9 @@ import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,6 +41,9 @@ final class RandomTables {
             "a common prefix of thirty-two bytes: 1", "a common prefix of thirty-two bytes: 2",
             "a common prefix of thirty-two bytes:", "a common prefix of thirty-two bytes: é");
     private static final String ALPHABET = "abcAB_%xé日 😀";
+
+    /** Where timestamps are drawn from, a whole range either side. */
+    private static final LocalDateTime EPOCH_2000 = LocalDateTime.of(2000, 1, 1, 0, 0);
 
     /** Dates where calendars go wrong, mixed in with dense recent ranges. */
     private static final List<LocalDate> EDGE_DATES = List.of(
@@ -151,6 +157,9 @@ final class RandomTables {
             case DATE -> "dt";
             case BOOLEAN -> "b";
             case VARCHAR -> "s";
+            case TIMESTAMP -> "ts";
+            case TIMESTAMP_TZ -> "tz";
+            case TIME -> "tm";
         };
     }
 
@@ -183,6 +192,9 @@ final class RandomTables {
                 case DECIMAL -> Math.min(pow10(type.precision()) - 1,
                         new long[] {10, 1000, 1_000_000, Long.MAX_VALUE}[rnd.nextInt(4)]);
                 case DATE -> pick(10, 60, 20000);
+                // Seconds, in a day, a month or thirty years.
+                case TIMESTAMP, TIMESTAMP_TZ -> pick(86_400, 2_678_400, 946_080_000);
+                case TIME -> 86_399;
                 default -> 0;
             };
             this.bound = switch (type.id()) {
@@ -249,6 +261,18 @@ final class RandomTables {
                         : LocalDate.of(2000, 1, 1).plusDays(draw());
                 case BOOLEAN -> rnd.nextBoolean();
                 case VARCHAR -> rnd.nextInt(3) > 0 ? WORDS.get(rnd.nextInt(WORDS.size())) : randomString();
+                case TIMESTAMP -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction());
+                case TIMESTAMP_TZ -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction()).toInstant(ZoneOffset.UTC);
+                case TIME -> LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
+            };
+        }
+
+        /** Nanoseconds of a second, whole microseconds: none, whole milliseconds, or any. */
+        private long fraction() {
+            return switch (rnd.nextInt(3)) {
+                case 0 -> 0;
+                case 1 -> rnd.nextInt(1000) * 1_000_000L;
+                default -> rnd.nextInt(1_000_000) * 1_000L;
             };
         }
 

@@ -59,6 +59,9 @@ public final class ResultComparator {
             case DATE -> "date";
             case BOOLEAN -> "boolean";
             case VARCHAR -> "string";
+            case TIMESTAMP -> "timestamp";
+            case TIMESTAMP_TZ -> "timestamp with time zone";
+            case TIME -> "time";
         };
     }
 
@@ -72,6 +75,9 @@ public final class ResultComparator {
             case "DATE" -> "date";
             case "BOOLEAN" -> "boolean";
             case "VARCHAR" -> "string";
+            case "TIMESTAMP" -> "timestamp";
+            case "TIMESTAMP WITH TIME ZONE" -> "timestamp with time zone";
+            case "TIME" -> "time";
             default -> "other (" + duckType + ")";
         };
     }

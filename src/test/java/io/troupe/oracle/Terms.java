@@ -192,6 +192,10 @@ final class Terms {
             case VARCHAR -> true;
             case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR;
             case BOOLEAN -> from == TypeId.BOOLEAN || from == TypeId.VARCHAR;
+            // Text to a time could fail; between the times, only the conversions without a zone.
+            case TIMESTAMP -> from == TypeId.DATE || from == TypeId.TIMESTAMP;
+            case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIME;
+            case TIMESTAMP_TZ -> from == TypeId.TIMESTAMP_TZ;
         };
         if (!ok) {
             return null;

@@ -204,7 +204,7 @@ class BenchmarkDataGeneratorTest {
     private static void assertDuckDbReads(Connection duck, Table t, Path file, List<Object[]> expected) throws Exception {
         StringBuilder columns = new StringBuilder("{");
         for (Field f : t.schema().fields()) {
-            columns.append('\'').append(f.name()).append("': '").append(sqlType(f.type())).append("', ");
+            columns.append('\'').append(f.name()).append("': '").append(f.type().sqlName()).append("', ");
         }
         // dsdgen and dbgen end every line with '|': one empty column more
         columns.append("'trailing_': 'VARCHAR'}");
@@ -228,18 +228,6 @@ class BenchmarkDataGeneratorTest {
             }
         }
         assertEquals((expected.size() + 100) / 101, compared, t.name() + ": rows DuckDB returned");
-    }
-
-    private static String sqlType(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
-            case DATE -> "DATE";
-            case VARCHAR -> "VARCHAR";
-            case FLOAT64 -> "DOUBLE";
-            case BOOLEAN -> "BOOLEAN";
-        };
     }
 
     private static void assertField(Schema schema, String name, DataType type, boolean nullable) {

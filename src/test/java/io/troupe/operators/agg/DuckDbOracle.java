@@ -81,15 +81,7 @@ final class DuckDbOracle implements AutoCloseable {
     }
 
     private static String sqlType(Field f) {
-        return switch (f.type().id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case FLOAT64 -> "DOUBLE";
-            case DECIMAL -> "DECIMAL(" + f.type().precision() + "," + f.type().scale() + ")";
-            case DATE -> "DATE";
-            case BOOLEAN -> "BOOLEAN";
-            case VARCHAR -> "VARCHAR";
-        };
+        return f.type().sqlName();
     }
 
     /** The rows of {@code sql}, as Java objects. */

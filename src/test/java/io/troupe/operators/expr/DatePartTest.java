@@ -29,7 +29,7 @@ class DatePartTest {
         assertEquals(Arrays.asList(2, 12, null, 3), f.eval(month(col("t"))));
         assertEquals(Arrays.asList(29, 31, null, 15), f.eval(day(col("t"))));
         assertEquals(Arrays.asList(1969, -44), f.select(1, 3).eval(year(col("t"))));
-        assertEquals("year needs a DATE argument, got VARCHAR in year(s)", f.typeError(year(col("s"))));
+        assertEquals("year needs a DATE or TIMESTAMP argument, got VARCHAR in year(s)", f.typeError(year(col("s"))));
     }
 
     @Test

@@ -17,7 +17,7 @@ public final class ColdJoinOrder {
     public static void main(String[] args) {
         Catalog catalog = new Catalog();
         StarTables.generate(Long.parseLong(args[0])).forEach(catalog::register);
-        Plan plan = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit()).plan(args[1]);
+        Plan plan = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit(), java.time.ZoneOffset.UTC).plan(args[1]);
         System.out.println("plan: " + oneLine(plan, catalog));
     }
 

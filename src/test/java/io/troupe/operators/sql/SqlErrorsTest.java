@@ -26,7 +26,7 @@ class SqlErrorsTest {
 
     private static SqlException error(String sql) {
         return assertThrows(SqlException.class,
-                () -> new SqlPlanner(CATALOG, TroupeSettings.load().sql().joinOrderLimit()).plan(sql));
+                () -> new SqlPlanner(CATALOG, TroupeSettings.load().sql().joinOrderLimit(), java.time.ZoneOffset.UTC).plan(sql));
     }
 
     @Test
@@ -92,7 +92,7 @@ class SqlErrorsTest {
         assertTrue(error("SELECT odate + qty * INTERVAL '1' DAY FROM orders").getMessage()
                 .startsWith("unsupported in SQL: date arithmetic with an interval that is not a literal"));
         assertTrue(error("SELECT id FROM orders WHERE odate < DATE '2024-01-01' + INTERVAL '1' HOUR").getMessage()
-                .startsWith("unsupported in SQL: an interval of hours, minutes or seconds added to a date"));
+                .startsWith("unsupported in SQL: an interval of hours, minutes or seconds added to a DATE"));
         assertEquals("cannot plan SQL: not a literal: /(37, null)",
                 error("SELECT 37 / - CAST(NULL AS INTEGER) * - 33").getMessage());
         assertTrue(error("SELECT name, NULL FROM regions").getMessage()

@@ -85,7 +85,7 @@ class SqlJoinOrderTest {
 
     @Test
     void shouldKeepTheWrittenOrderPastTheTimeBound() throws Exception {
-        Plan plan = new SqlPlanner(troupe.catalog(), Duration.ZERO).plan(STAR);
+        Plan plan = new SqlPlanner(troupe.catalog(), Duration.ZERO, java.time.ZoneOffset.UTC).plan(STAR);
         assertTrue(joins(plan).stream().anyMatch(j -> scans(j.children().get(1)).contains("sales")),
                 () -> troupe.explain(plan));
         check(STAR, plan);

@@ -30,7 +30,7 @@ class SqlPlannerTest {
     void shouldPlanTheSameFromManyThreads() throws Exception {
         Catalog catalog = new Catalog();
         SqlTables.generate(1).forEach(catalog::register);
-        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit());
+        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit(), java.time.ZoneOffset.UTC);
         List<String> expected = new ArrayList<>();
         for (String sql : STATEMENTS) {
             expected.add(planner.plan(sql).explain(catalog));
@@ -55,7 +55,7 @@ class SqlPlannerTest {
     @Test
     void shouldSeeTablesRegisteredAfterItWasMade() {
         Catalog catalog = new Catalog();
-        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit());
+        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit(), java.time.ZoneOffset.UTC);
         assertThrows(SqlException.class, () -> planner.plan("SELECT code FROM regions"));
         Table regions = SqlTables.generate(1).get(2);
         catalog.register(regions);

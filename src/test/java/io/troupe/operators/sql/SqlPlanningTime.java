@@ -26,7 +26,7 @@ public final class SqlPlanningTime {
                 LoggerFactory.getILoggerFactory().getClass().getName());
         Catalog catalog = new Catalog();
         SqlTables.generate(1).forEach(catalog::register);
-        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit());
+        SqlPlanner planner = new SqlPlanner(catalog, TroupeSettings.load().sql().joinOrderLimit(), java.time.ZoneOffset.UTC);
         System.out.printf("cold first statement: %.0f ms%n", millis(planner, FIRST));
         for (int run = 1; run <= 5; run++) {
             System.out.printf("warm run %d: same %.1f ms, another (EXISTS) %.1f ms%n", run, millis(planner, FIRST),

@@ -1,0 +1,23 @@
+package io.troupe.operators.types;
+
+/**
+ * How a column's values are laid out in memory, whatever they mean: the one thing that vectors, codecs,
+ * spill files, hash tables and sort keys need to know of a type. Each {@link TypeId} has one
+ * ({@link DataType#physical()}); code that only moves, hashes or orders values switches on this, so a new
+ * logical type over an existing layout needs nothing there.
+ *
+ * <pre>
+ *   INT      int[]                    INT32, DATE
+ *   LONG     long[]                   INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME
+ *   DOUBLE   double[]                 FLOAT64
+ *   BOOLEAN  byte[] of 0 and 1        BOOLEAN
+ *   BYTES    byte[] + int[] offsets   VARCHAR
+ * </pre>
+ */
+public enum PhysicalType {
+    INT,
+    LONG,
+    DOUBLE,
+    BOOLEAN,
+    BYTES
+}
