@@ -30,7 +30,8 @@ import java.sql.SQLTransientException;
  *   22003  a number out of its type's range                       SQLDataException
  *   22012  division by zero                                       SQLDataException
  *   22018  a value that does not cast (or fit INSERT's column)    SQLDataException
- *   22023  a parameter's value that does not fit its type         SQLDataException
+ *   22023  a parameter's value that does not fit its type, or a   SQLDataException
+ *          function's argument outside its domain (sqrt(-1))
  *   21000  a scalar subquery returned more than one row           SQLException
  *   57014  the query was cancelled                                SQLException
  *   HYT00  the statement's query timeout passed                   SQLTimeoutException
@@ -73,6 +74,7 @@ final class JdbcErrors {
                 case DIVISION_BY_ZERO -> new SQLDataException(message, "22012", e);
                 case OVERFLOW -> new SQLDataException(message, OUT_OF_RANGE, e);
                 case INVALID_CAST -> new SQLDataException(message, "22018", e);
+                case INVALID_ARGUMENT -> new SQLDataException(message, "22023", e);
                 case TOO_MANY_ROWS -> new SQLException(message, "21000", e);
             };
         }

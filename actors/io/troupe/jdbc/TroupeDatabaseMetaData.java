@@ -167,7 +167,7 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getNumericFunctions() {
-        return "ROUND";
+        return "CEILING,FLOOR,POWER,ROUND,SIGN,SQRT";
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.troupe.operators.plan.AggregateCall;
 import io.troupe.operators.plan.Alias;
 import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.ColumnRef;
+import io.troupe.operators.plan.FunctionCall;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Parameter;
@@ -109,6 +110,7 @@ public final class WireRegistry {
             record(46, WindowCall.class),
             record(47, WindowFrame.class),
             enumeration(48, WindowFunction.class),
+            record(49, FunctionCall.class),
             // 64-79: what messages hold besides plans.
             family(64, ActorRef.class, ActorRefSerializer::new),
             family(65, Throwable.class, refs -> new FailureSerializer()),

@@ -14,6 +14,8 @@ public final class QueryDataException extends QueryFailedException {
         OVERFLOW,
         /** A value does not cast to the type asked for. */
         INVALID_CAST,
+        /** A value outside what a function takes: the square root of a negative number, the logarithm of 0. */
+        INVALID_ARGUMENT,
         /** A scalar subquery returned more than one row (SQL's cardinality violation). */
         TOO_MANY_ROWS
     }

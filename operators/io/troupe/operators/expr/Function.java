@@ -1,9 +1,10 @@
 package io.troupe.operators.expr;
 
 /**
- * The scalar functions and operators of a plan's {@code Expr}. {@code symbol} is the SQL spelling used by
- * EXPLAIN and error messages: an infix operator for the binary operators, a function name
- * otherwise.
+ * The operators and the special forms of a plan's {@code Expr} (CASE, CAST, IN, ...) and the functions
+ * that predate the {@link FunctionRegistry}; every named function lives in the registry.
+ * {@code symbol} is the SQL spelling used by EXPLAIN and error messages: an infix operator for the
+ * binary operators, a function name otherwise.
  */
 public enum Function {
     ADD("+", true),
@@ -48,8 +49,6 @@ public enum Function {
      * TIME): {@code date_part('dow', t)}, SQL's {@code EXTRACT(DOW FROM t)}
      */
     DATE_PART("date_part", false),
-    /** args: value, digits (an INT32 literal) */
-    ROUND("round", false),
     /**
      * args: date or timestamp, days (INT32 or INT64): that many days later, earlier when negative (a TIMESTAMP
      * keeps its time of day)

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * Types each {@link Function} over its bound arguments and builds its physical kernel; the
- * kernels are the package's other classes, one per family. Type errors name the expression and
+ * kernels are the package's other classes, one per family. The named functions of the
+ * {@link FunctionRegistry} bind there. Type errors name the expression and
  * the types ({@link ExpressionTypeException}); runtime errors name the expression and, for a
  * failed cast, the value ({@link io.troupe.operators.exec.QueryFailedException}).
  *
@@ -35,7 +36,6 @@ import java.util.List;
  *   <li>LIKE: {@code %} and {@code _}, no escape character, case-sensitive (as DuckDB).</li>
  *   <li>substring, length count code points; substring follows DuckDB for start &lt;= 0 and for
  *       negative lengths; length is INT64 (as DuckDB).</li>
- *   <li>round(x, d) halves away from zero; {@link Round} has the types.</li>
  *   <li>{@code a || b} is NULL where either is; {@code concat(...)} skips NULLs ({@link Concatenation}).</li>
  * </ul>
  *
@@ -77,8 +77,8 @@ public final class Functions {
      */
     public static Expression bind(Function function, List<Expression> args, DataType castType, String text) {
         checkArity(function, args, text);
-        if (function != Function.CASE && args.contains(null)) {
-            throw new ExpressionTypeException("an untyped NULL needs a type in " + text + ": use Expr.nullOf(type)");
+        if (function != Function.CASE) {
+            requireTyped(args, text);
         }
         return switch (function) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> Arithmetic.bind(function, args.get(0), args.get(1), text);
@@ -98,10 +98,18 @@ public final class Functions {
             case LENGTH -> Length.bind(args.get(0), text);
             case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> DatePart.bind(function, args.get(0), text);
             case DATE_PART -> DatePart.bindNamed(args.get(0), args.get(1), text);
-            case ROUND -> Round.bind(args.get(0), args.get(1), text);
             case ADD_DAYS, ADD_MONTHS, ADD_MICROS -> DateShift.bind(function, args.get(0), args.get(1), text);
             case CONCAT, CONCAT_FUNCTION -> Concatenation.bind(args, function == Function.CONCAT_FUNCTION, text);
         };
+    }
+
+    /** @throws ExpressionTypeException when an argument is an untyped NULL (a null entry) */
+    static void requireTyped(List<Expression> args, String text) {
+        for (Expression arg : args) {
+            if (arg == null) {
+                throw new ExpressionTypeException("an untyped NULL needs a type in " + text + ": use Expr.nullOf(type)");
+            }
+        }
     }
 
     /** CAST's args: the value, and the time zone of a conversion between local and absolute time (UTC if none). */

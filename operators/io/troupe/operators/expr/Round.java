@@ -10,7 +10,8 @@ import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.TypeId;
 
 /**
- * {@code round(x, digits)}, halves away from zero; {@code digits} is an integer literal.
+ * {@code round(x, digits)}, halves away from zero; {@code digits} is an INTEGER constant, 0 when
+ * left out. Registered in {@link NumericFunctions}.
  * <ul>
  *   <li>DECIMAL(p,s): digits &gt;= s is the value unchanged; 0 &lt;= digits &lt; s gives
  *       DECIMAL(p, digits); digits &lt; 0 gives DECIMAL(p, 0), or DECIMAL(p+1, 0) when s is 0,
@@ -25,6 +26,19 @@ import io.troupe.operators.types.TypeId;
  */
 final class Round implements Expression {
 
+    /** The kernel of round's signatures: {@code round(x)} rounds to 0 digits, {@code round(x, NULL)} is NULL. */
+    static final Signature.Kernel KERNEL = (args, type, text) -> {
+        Expression value = args.get(0);
+        LiteralExpression digits = args.size() == 2 ? (LiteralExpression) args.get(1) : null;
+        if (digits != null && digits.isNull()) {
+            return new LiteralExpression(null, type, text);
+        }
+        int places = places(digits == null ? 0 : digits.intValue());
+        boolean unchanged = value.type().id() == TypeId.DECIMAL ? places >= value.type().scale()
+                : TypeRules.isInteger(value.type()) && places >= 0;
+        return unchanged ? value : new Round(value, places, type, text);
+    };
+
     private final Expression value;
     private final int digits;
     private final DataType type;
@@ -37,34 +51,20 @@ final class Round implements Expression {
         this.text = text;
     }
 
-    static Expression bind(Expression value, Expression digits, String text) {
-        if (!value.type().isNumeric() || !(digits instanceof LiteralExpression lit) || lit.isNull()
-                || !TypeRules.isInteger(lit.type())) {
-            throw new ExpressionTypeException("round needs a numeric value and an integer literal for digits, got "
-                    + value.type() + " and " + digits.type() + (digits instanceof LiteralExpression ? "" : " " + digits)
-                    + " in " + text);
+    /** The type of {@code round(x, digits)} for an {@code x} of type {@code value}: see the class comment. */
+    static DataType type(DataType value, long digits) {
+        int places = places(digits);
+        if (value.id() != TypeId.DECIMAL || places >= value.scale()) {
+            return value;
         }
-        long d = lit.type().id() == TypeId.INT32 ? lit.intValue() : lit.longValue();
-        int places = (int) Math.max(-1000, Math.min(1000, d));
-        DataType t = value.type();
-        DataType result;
-        switch (t.id()) {
-            case DECIMAL -> {
-                if (places >= t.scale()) {
-                    return value;
-                }
-                result = places >= 0 ? DataType.decimal(t.precision(), places)
-                        : DataType.decimal(t.scale() > 0 ? t.precision() : Math.min(DataType.MAX_DECIMAL_PRECISION, t.precision() + 1), 0);
-            }
-            case INT32, INT64 -> {
-                if (places >= 0) {
-                    return value;
-                }
-                result = t;
-            }
-            default -> result = DataType.FLOAT64;
-        }
-        return Functions.fold(new Round(value, places, result, text), value);
+        return places >= 0 ? DataType.decimal(value.precision(), places)
+                : DataType.decimal(value.scale() > 0 ? value.precision()
+                        : Math.min(DataType.MAX_DECIMAL_PRECISION, value.precision() + 1), 0);
+    }
+
+    /** Digits past 1000 either way round as 1000 do: to the value itself, or to 0. */
+    private static int places(long digits) {
+        return (int) Math.max(-1000, Math.min(1000, digits));
     }
 
     @Override

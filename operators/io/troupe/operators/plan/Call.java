@@ -36,15 +36,21 @@ public record Call(Function function, List<Expr> args, DataType castType) implem
 
     @Override
     public Expression bind(Schema input, String where) {
-        List<Expression> bound = new ArrayList<>(args.size());
-        for (Expr arg : args) {
-            bound.add(arg instanceof Literal l && l.type() == null ? null : arg.bind(input, where));
-        }
+        List<Expression> bound = bindAll(args, input, where);
         try {
             return Functions.bind(function, bound, castType, toString());
         } catch (ExpressionTypeException e) {
             throw new PlanException(where, e.getMessage());
         }
+    }
+
+    /** {@code args} bound; an untyped NULL literal as a null entry, for the function to accept or refuse. */
+    static List<Expression> bindAll(List<Expr> args, Schema input, String where) {
+        List<Expression> bound = new ArrayList<>(args.size());
+        for (Expr arg : args) {
+            bound.add(arg instanceof Literal l && l.type() == null ? null : arg.bind(input, where));
+        }
+        return bound;
     }
 
     @Override

@@ -31,7 +31,8 @@ import static io.troupe.operators.Arguments.notNull;
  * is {@link #nullOf}. Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
  * error messages.
  */
-public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, AggregateCall, WindowCall, Alias {
+public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, FunctionCall, AggregateCall, WindowCall,
+        Alias {
 
     /**
      * Resolves column names against {@code input} and checks types.
@@ -221,6 +222,14 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
 
     // ------------------------------------------------------------------ functions
 
+    /**
+     * A call of the scalar function {@code name} (any case; {@code sqrt}, {@code greatest} ... of
+     * docs/sql/functions-*.md), checked against its signatures when the plan is validated.
+     */
+    static Expr call(String name, Expr... args) {
+        return new FunctionCall(name, Arrays.asList(noNulls(args, "Expr.call", "args")));
+    }
+
     static Expr coalesce(Expr... values) {
         return new Call(Function.COALESCE, Arrays.asList(noNulls(values, "Expr.coalesce", "values")), null);
     }
@@ -267,7 +276,6 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return Call.of(Function.DATE_PART, lit(notNull(field, "Expr.datePart", "field")), value);
     }
 
-    /** Rounds half away from zero to {@code digits} decimal places. */
     /** {@code date} moved by {@code days} days (an INT32 or INT64 expression; negative: earlier). */
     static Expr addDays(Expr date, Expr days) {
         return Call.of(Function.ADD_DAYS, date, days);
@@ -283,8 +291,9 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Aggreg
         return Call.of(Function.ADD_MICROS, time, micros);
     }
 
+    /** {@code round(value, digits)}: half away from zero, to {@code digits} decimal places. */
     static Expr round(Expr value, int digits) {
-        return Call.of(Function.ROUND, value, lit(digits));
+        return call("round", value, lit(digits));
     }
 
     /** {@code CASE WHEN condition THEN result ...}: continue with {@code when}, close with {@code otherwise} or {@code end}. */

@@ -49,6 +49,9 @@ final class ParameterBinding {
         if (e instanceof Call c) {
             return new Call(c.function(), exprs(c.args()), c.castType());
         }
+        if (e instanceof FunctionCall f) {
+            return new FunctionCall(f.name(), exprs(f.args()));
+        }
         if (e instanceof Alias a) {
             return new Alias(expr(a.expr()), a.name());
         }

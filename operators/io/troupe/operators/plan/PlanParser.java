@@ -54,9 +54,6 @@ public final class PlanParser {
             "stddev_samp", "stddev_pop", "single_value");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
-    private static final String FUNCTIONS = "substring, upper, lower, length, year, month, day, date_part, round, "
-            + "add_days, add_months, add_micros, coalesce, concat, count, sum, min, max, avg, var_samp, var_pop, "
-            + "stddev_samp, stddev_pop, single_value";
 
     private final String source;
     private final List<Token> tokens;
@@ -689,10 +686,6 @@ public final class PlanParser {
                 arity(name, args, 3);
                 return Expr.substring(args.get(0), intLiteral(name, args.get(1)), intLiteral(name, args.get(2)));
             }
-            case "round" -> {
-                arity(name, args, 2);
-                return Expr.round(args.get(0), intLiteral(name, args.get(1)));
-            }
             case "add_days", "add_months", "add_micros" -> {
                 arity(name, args, 2);
                 return switch (f) {
@@ -716,7 +709,10 @@ public final class PlanParser {
                 return f.equals("concat") ? Expr.concat(args.toArray(new Expr[0]))
                         : Expr.coalesce(args.toArray(new Expr[0]));
             }
-            default -> throw error(name, "unknown function '" + name.text() + "'; known: " + FUNCTIONS);
+            default -> {
+                // A function of the registry, named and typed when the plan is validated.
+                return Expr.call(name.text(), args.toArray(new Expr[0]));
+            }
         }
     }
 
@@ -764,7 +760,7 @@ public final class PlanParser {
         }
     }
 
-    /** The INT32 literal argument that substring and round take. */
+    /** The INT32 literal argument that substring, ntile, lag and lead take. */
     private int intLiteral(Token call, Expr arg) {
         if (arg instanceof Literal l && l.value() instanceof Integer i) {
             return i;

@@ -3,7 +3,10 @@ package io.troupe.operators.sql;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.QueryDataException;
+import io.troupe.operators.expr.ExpressionTypeException;
 import io.troupe.operators.expr.Function;
+import io.troupe.operators.expr.FunctionRegistry;
+import io.troupe.operators.expr.ScalarFunction;
 import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Literal;
@@ -18,6 +21,7 @@ import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexCallBinding;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -46,7 +50,8 @@ import java.util.function.BinaryOperator;
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
- * substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), ROUND, and literals of every mapped type.
+ * substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
+ * {@link FunctionRegistry} by name, and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first, an IN list into Troupe's IN. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
  * recorded in {@code parameters} by position, for the prepared statement to check each value against.
@@ -175,12 +180,9 @@ final class RexLowering {
             return lower(rexBuilder.makeCall(SqlStdOperatorTable.CASE, negative,
                     rexBuilder.makeCall(SqlStdOperatorTable.UNARY_MINUS, x), x));
         }
-        if (op == SqlStdOperatorTable.ROUND) {
-            List<Expr> args = lowerAll(ops);
-            if (args.size() == 1) {
-                args.add(Expr.lit(0));
-            }
-            return new Call(Function.ROUND, args, null);
+        ScalarFunction registered = FunctionRegistry.builtIn().find(op.getName());
+        if (registered != null) {
+            return registryCall(call, registered);
         }
         throw new UnsupportedSqlException("function or operator " + op.getName() + " (in " + call + ")");
     }
@@ -198,6 +200,25 @@ final class RexLowering {
             case TIMESTAMP_TZ -> Expr.lit(clock.now());
             default -> Expr.lit(Timestamps.toLocalDateTime(local));
         };
+    }
+
+    /**
+     * A call of a function of the registry, by its name: the registry's own operators ({@link RegistryFunction})
+     * and those of Calcite's that the parser binds (CEIL, FLOOR). Where Calcite typed its operator otherwise than
+     * the registry types the call ({@code CEIL(INTEGER)}: INTEGER; the registry, as DuckDB: DOUBLE), the result is
+     * cast to Calcite's type, so that the plan's types are the validator's.
+     */
+    private Expr registryCall(RexCall call, ScalarFunction function) {
+        Expr lowered = Expr.call(call.getOperator().getName(), lowerAll(call.getOperands()).toArray(Expr[]::new));
+        DataType own;
+        try {
+            own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,
+                    List.of()));
+        } catch (ExpressionTypeException e) {
+            throw new UnsupportedSqlException(e.getMessage() + " (in " + call + ")");
+        }
+        DataType validated = SqlTypes.toTroupe(call.getType());
+        return own.equals(validated) ? lowered : lowered.cast(validated);
     }
 
     private Expr like(RexCall call) {

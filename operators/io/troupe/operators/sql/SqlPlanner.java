@@ -1,5 +1,6 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.expr.FunctionRegistry;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Catalog;
 
@@ -127,13 +128,16 @@ public final class SqlPlanner {
             .as(AggregateExpandDistinctAggregatesRule.Config.class).toRule();
 
     /**
-     * SQL's standard functions and the spellings PostgreSQL and DuckDB users write for some of them: length(s),
-     * substr(s, start, length), ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which
-     * skips NULL arguments (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is).
+     * The functions of Troupe's {@link FunctionRegistry} ({@link RegistryOperatorTable}) over SQL's standard functions
+     * and the spellings PostgreSQL and DuckDB users write for some of them: length(s), substr(s, start, length),
+     * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
+     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is).
      */
-    private static final SqlOperatorTable OPERATORS = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
-            SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
-                    SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL, SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL));
+    private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
+            SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+                    SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
+                            SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
+                            SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL)));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);

@@ -170,7 +170,6 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
             case EXTRACT_MONTH -> Expr.month(lit(LocalDate.of(2020, 3, 4)));
             case EXTRACT_DAY -> Expr.day(lit(LocalDate.of(2020, 3, 4)));
             case DATE_PART -> Expr.datePart("dow", lit(LocalDate.of(2020, 3, 4)));
-            case ROUND -> Expr.round(lit(1.5), 0);
             case ADD_DAYS -> Expr.addDays(lit(LocalDate.of(2020, 3, 4)), lit(-10));
             case ADD_MONTHS -> Expr.addMonths(lit(LocalDate.of(2020, 3, 31)), lit(11L));
             case ADD_MICROS -> Expr.addMicros(lit(java.time.LocalDateTime.of(2020, 3, 31, 10, 0)), lit(11L));

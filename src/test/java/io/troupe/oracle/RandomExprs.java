@@ -197,7 +197,7 @@ final class RandomExprs {
             if (fs.has(Function.CAST)) {
                 o.add(() -> castToKind(kind, scope, d));
             }
-            if (fs.has(Function.ROUND) && kind != Kind.INTEGER) {
+            if (kind != Kind.INTEGER) {
                 o.add(() -> round(of(kind, scope, d)));
             }
         }

@@ -7,6 +7,7 @@ import io.troupe.operators.expr.Function;
 import io.troupe.operators.plan.Call;
 import io.troupe.operators.plan.ColumnRef;
 import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.FunctionCall;
 import io.troupe.operators.plan.JoinType;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanException;
@@ -710,6 +711,8 @@ final class RandomPlans {
     private Expr used(Expr e) {
         if (e instanceof Call call) {
             count("fn " + call.function());
+        } else if (e instanceof FunctionCall call) {
+            count("fn " + call.name());
         }
         for (Expr child : e.children()) {
             used(child);

@@ -123,6 +123,7 @@ class PlanWireTest {
                 substring(col("x.s"), 2, 3).as("sub_"), upper(col("x.s")).as("up"), lower(col("x.s")).as("low"),
                 length(col("x.s")).as("len"), year(col("x.dt")).as("y"), month(col("x.dt")).as("mo"),
                 day(col("x.dt")).as("dy"), round(col("x.m"), 1).as("rnd"),
+                Expr.call("greatest", col("x.i"), lit(2), col("x.m")).as("gr"), Expr.call("SQRT", col("x.d")).as("sq"),
                 col("x.s").concatenate(lit("!")).as("cat"), Expr.concat(col("x.s"), lit("-"), col("x.s")).as("cats"),
                 Expr.addDays(col("x.dt"), col("x.i")).as("ad"), Expr.addMonths(col("x.dt"), lit(-14L)).as("am"),
                 col("x.m").plus(lit(new BigDecimal("12.50"))).as("dec"),
