@@ -6,7 +6,10 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.BigDecimalSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.EnumSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
+import com.esotericsoftware.kryo.serializers.TimeSerializers.InstantSerializer;
 import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalDateSerializer;
+import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalDateTimeSerializer;
+import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalTimeSerializer;
 import io.troupe.actors.cluster.DataPlaneEndpoint;
 import io.troupe.actors.cluster.QueryRelay;
 import io.troupe.actors.cluster.QueryService;
@@ -39,7 +42,10 @@ import org.apache.pekko.actor.typed.ActorRefResolver;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -92,6 +98,9 @@ public final class WireRegistry {
             entry(17, LocalDate.class, refs -> new LocalDateSerializer()),
             entry(18, List.of().getClass(), refs -> new ImmutableListSerializer()), // none, or 3 and more
             entry(19, List.of(1).getClass(), refs -> new ImmutableListSerializer()), // 1 or 2 elements
+            entry(20, LocalDateTime.class, refs -> new LocalDateTimeSerializer()),
+            entry(21, Instant.class, refs -> new InstantSerializer()),
+            entry(22, LocalTime.class, refs -> new LocalTimeSerializer()),
             // 32-63: types, expressions, plans.
             record(32, DataType.class),
             enumeration(33, TypeId.class),

@@ -20,7 +20,11 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -126,13 +130,20 @@ class PlanWireTest {
                 Expr.call("greatest", col("x.i"), lit(2), col("x.m")).as("gr"), Expr.call("SQRT", col("x.d")).as("sq"),
                 col("x.s").concatenate(lit("!")).as("cat"), Expr.concat(col("x.s"), lit("-"), col("x.s")).as("cats"),
                 Expr.addDays(col("x.dt"), col("x.i")).as("ad"), Expr.addMonths(col("x.dt"), lit(-14L)).as("am"),
+                Expr.datePart("dow", col("x.dt")).as("dp"),
+                Expr.addMicros(lit(LocalDateTime.of(2024, 3, 10, 2, 30, 0, 123_456_000)), col("x.l")).as("amc"),
+                lit(Instant.parse("2024-03-10T07:30:00.000001Z")).cast(DataType.TIMESTAMP, ZoneId.of("America/New_York"))
+                        .as("local"),
+                lit(LocalTime.of(23, 59, 59, 999_999_000)).as("tm"),
                 col("x.m").plus(lit(new BigDecimal("12.50"))).as("dec"),
                 col("x.dt").eq(lit(LocalDate.of(2000, 2, 29))).as("dte"),
                 col("x.d").times(lit(-0.5)).as("dbl"), col("x.l").plus(lit(1_000_000_000_000L)).as("big"),
                 col("x.s"), col("x.i"), col("x.dt"),
                 nullOf(DataType.INT32).as("n32"), nullOf(DataType.INT64).as("n64"), nullOf(DataType.FLOAT64).as("nf"),
                 nullOf(DataType.decimal(5, 1)).as("nd"), nullOf(DataType.DATE).as("ndt"),
-                nullOf(DataType.BOOLEAN).as("nb"), nullOf(DataType.VARCHAR).as("ns"));
+                nullOf(DataType.BOOLEAN).as("nb"), nullOf(DataType.VARCHAR).as("ns"),
+                nullOf(DataType.TIMESTAMP).as("nts"), nullOf(DataType.TIMESTAMP_TZ).as("ntz"),
+                nullOf(DataType.TIME).as("ntm"));
         Plan windowed = computed.filter(col("i").ge(lit(0)))
                 .window(List.of(col("s")), List.of(col("i").asc(), col("dt").desc().withNullsLast()),
                         rowNumber().as("w1"), rank().as("w2"), denseRank().as("w3"), percentRank().as("w4"),
@@ -242,7 +253,9 @@ class PlanWireTest {
                 lit(LocalDate.of(9999, 12, 31)), lit(LocalDate.of(1970, 1, 1)), lit(new BigDecimal("12.50")),
                 lit(new BigDecimal("12.5")), lit(new BigDecimal("-0.05")), lit(new BigDecimal("999999999999999999")),
                 lit(new BigDecimal("-0.000000000000000001")), nullOf(DataType.decimal(18, 18)),
-                new Literal(null, null));
+                lit(LocalDateTime.of(1, 1, 1, 0, 0)), lit(LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000)),
+                lit(Instant.parse("1969-12-31T23:59:59.999999Z")), lit(LocalTime.MIDNIGHT), lit(LocalTime.of(12, 0, 0, 1000)),
+                nullOf(DataType.TIMESTAMP_TZ), new Literal(null, null));
         for (Expr literal : literals) {
             Plan plan = Plan.series("x", 1, 1).project(literal.as("v"));
             Plan decoded = roundTrip(plan);
