@@ -30,7 +30,8 @@ import java.util.concurrent.Callable;
 /**
  * {@code troupe sql}: SQL over an embedded Troupe. With {@code -c SQL} or {@code -f FILE} it runs those
  * statements and exits, stopping at the first that fails (exit status 1); without, an interactive shell
- * ({@link SqlShell}) over the terminal, or over stdin when that is no terminal. The tables come from
+ * ({@link SqlShell}) over the terminal, which goes on after an error, or over stdin when that is no terminal (a
+ * script piped in), which stops at the first error with exit status 1 as {@code -f} does. The tables come from
  * {@code --generate BENCHMARK:SF [--tables a,b]} (the generators of {@code troupe generate}) and
  * {@code --load DIR} ({@link TableDirectory}). Calcite warms on a thread of its own from the start
  * ({@link PlannerWarmUp}). Every argument is checked before anything starts; a bad one exits with 2.
@@ -108,11 +109,11 @@ final class SqlCommand implements Callable<Integer> {
                 PrintWriter screen = terminal.writer();
                 SqlSession session = new SqlSession(troupe, options, chosenFormat, startTiming, screen, err,
                         prompts == SqlShell.Prompts.SHOWN);
-                SqlShell.run(terminal, session, Path.of(System.getProperty("user.home"), ".troupe_sql_history"),
-                        prompts);
+                SqlSession.Outcome outcome = SqlShell.run(terminal, session,
+                        Path.of(System.getProperty("user.home"), ".troupe_sql_history"), prompts);
                 screen.flush();
+                return outcome == SqlSession.Outcome.FAILED ? 1 : 0;
             }
-            return 0;
         }
     }
 

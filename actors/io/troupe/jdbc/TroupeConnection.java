@@ -50,6 +50,8 @@ public final class TroupeConnection implements Connection {
     private final Set<TroupeStatement> statements = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
     private volatile State state = State.OPEN;
+    /** Whether statements that write are refused ({@link #setReadOnly}). */
+    private volatile boolean readOnly;
 
     TroupeConnection(Troupe troupe, String url, Runnable release) {
         this.troupe = troupe;
@@ -282,16 +284,20 @@ public final class TroupeConnection implements Connection {
         return Connection.TRANSACTION_NONE;
     }
 
-    /** Accepted either way: the connection only reads. */
+    /**
+     * Read-only refuses the statements that write (CREATE TABLE, INSERT, DROP TABLE, COPY) with 25006, as
+     * PostgreSQL's read-only transactions do; queries run either way. A connection writes unless told not to.
+     */
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
+        this.readOnly = readOnly;
     }
 
     @Override
     public boolean isReadOnly() throws SQLException {
         checkOpen();
-        return true;
+        return readOnly;
     }
 
     @Override

@@ -150,15 +150,15 @@ final class Insert {
                 row[targets[i]] = StoredValues.cast(values[i], f.type());
             } catch (IllegalArgumentException e) {
                 throw new SqlException(SqlException.Kind.VALUE, "INSERT INTO " + table + ", row " + number
-                        + ", column " + f.name() + " (" + StoredValues.name(f.type()) + "): " + e.getMessage(),
+                        + ", column " + f.name() + " (" + f.type().sqlName() + "): " + e.getMessage(),
                         0, 0, null);
             }
         }
         for (int c = 0; c < row.length; c++) {
             Field f = schema.field(c);
             if (row[c] == null && !f.nullable()) {
-                throw new SqlException(SqlException.Kind.VALUE, "INSERT INTO " + table + ", row " + number
-                        + ", column " + f.name() + " (" + StoredValues.name(f.type()) + " NOT NULL): NULL in a NOT "
+                throw new SqlException(SqlException.Kind.NOT_NULL, "INSERT INTO " + table + ", row " + number
+                        + ", column " + f.name() + " (" + f.type().sqlName() + " NOT NULL): NULL in a NOT "
                         + "NULL column", 0, 0, null);
             }
         }
