@@ -37,7 +37,11 @@ import java.util.concurrent.Callable;
  * ({@link PlannerWarmUp}). Every argument is checked before anything starts; a bad one exits with 2.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run SQL over generated or loaded tables: an interactive shell, or the statements of -c or -f.")
+        description = "Run SQL over generated or loaded tables: an interactive shell, or the statements of -c or -f.",
+        footer = {"", "Rows print as they come, in bounded memory. Errors print as ERROR: SQLSTATE: message (PostgreSQL's "
+                + "codes). Exit status: 0 when every statement ran; 1 at the first failed statement of -c, -f or a "
+                + "script piped into stdin (the statements after it do not run); 2 for a bad argument. At a prompt, "
+                + "an error prints and the shell goes on. docs/sql-shell.md has the details."})
 final class SqlCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--command"}, paramLabel = "SQL", description = "run these statements (';' between them) and exit")
