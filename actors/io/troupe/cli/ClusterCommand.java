@@ -106,6 +106,9 @@ final class ClusterCommand implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
+        // visible for testing: where the clusters this user started are written down
+        Path registry = ClusterRegistry.defaultDirectory();
+
         @Override
         public Integer call() throws IOException, InterruptedException {
             if (nodes < 1 || nodes > MAX_NODES) {
@@ -130,12 +133,21 @@ final class ClusterCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw RoundOptions.bad(spec, e.getMessage());
             }
+            Optional<ClusterManifest> running = new ClusterRegistry(registry).onPorts(basePort, nodes);
+            if (running.isPresent()) {
+                spec.commandLine().getErr().println("troupe cluster start: a cluster is already running: "
+                        + ClusterRegistry.describe(running.get()) + ". Stop it with: bin/troupe cluster stop --run-dir "
+                        + running.get().runDir().toAbsolutePath() + " (or start this one with another --base-port)");
+                return 1;
+            }
             for (int port = basePort; port < basePort + nodes; port++) {
                 if (!isFree(port)) {
                     throw RoundOptions.bad(spec, "--base-port: port " + port + " of 127.0.0.1 is in use");
                 }
             }
             OutDirectory.prepare(spec, "--run-dir", runDir);
+            // Absolute, so that the manifest's paths hold wherever a later command runs from.
+            runDir = runDir.toAbsolutePath();
 
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
@@ -151,13 +163,15 @@ final class ClusterCommand implements Callable<Integer> {
                 err.println("troupe cluster start: " + e.getMessage());
                 return 1;
             }
+            new ClusterRegistry(registry).add(manifest);
             out.printf(Locale.ROOT, "%d nodes up in %.1f s; Aeron files in %s%n", nodes,
                     (System.nanoTime() - start) / 1e9, manifest.aeronParent());
             for (ClusterManifest.Started node : manifest.nodes()) {
                 out.printf(Locale.ROOT, "node %d: 127.0.0.1:%d pid %d, log %s%n", node.index(), node.port(), node.pid(),
                         node.log());
             }
-            out.println("bin/troupe cluster status --run-dir " + runDir + "; bin/troupe cluster stop --run-dir " + runDir);
+            out.println("bin/troupe cluster status; bin/troupe cluster stop (from any folder: the cluster is written"
+                    + " down in " + registry + "; or --run-dir " + runDir + ")");
             out.flush();
             return 0;
         }
@@ -188,28 +202,62 @@ final class ClusterCommand implements Callable<Integer> {
         }
     }
 
-    /** A command on a cluster that {@code cluster start} wrote down in {@code --run-dir}. */
+    /**
+     * A command on a cluster that {@code cluster start} wrote down: the one in {@code --run-dir}; without it, the one
+     * in {@value #DEFAULT_RUN_DIR} of the current folder, or else the one this user runs ({@link ClusterRegistry}),
+     * wherever it was started from.
+     */
     abstract static class OnStartedCluster implements Callable<Integer> {
 
-        @Option(names = "--run-dir", paramLabel = "DIR", description = "the cluster's run directory (default: ${DEFAULT-VALUE})")
-        Path runDir = Path.of(DEFAULT_RUN_DIR);
+        @Option(names = "--run-dir", paramLabel = "DIR", description = "the cluster's run directory (default: "
+                + DEFAULT_RUN_DIR + " here, else the cluster this user started, from any folder)")
+        Path runDir;
 
         @Spec
         CommandSpec spec;
+
+        // visible for testing: where the clusters this user started are written down
+        Path registry = ClusterRegistry.defaultDirectory();
 
         @Override
         public Integer call() throws InterruptedException {
             ClusterManifest manifest;
             try {
-                manifest = LocalCluster.manifest(runDir);
+                manifest = find();
             } catch (IllegalStateException e) {
                 spec.commandLine().getErr().println("troupe cluster " + spec.name() + ": " + e.getMessage());
                 return 1;
             }
+            runDir = manifest.runDir();
             PrintWriter out = spec.commandLine().getOut();
             run(manifest, out);
             out.flush();
             return 0;
+        }
+
+        private ClusterManifest find() {
+            if (runDir != null) {
+                return LocalCluster.manifest(runDir);
+            }
+            Path here = Path.of(DEFAULT_RUN_DIR);
+            if (Files.exists(here.resolve(ClusterManifest.FILE))) {
+                return LocalCluster.manifest(here);
+            }
+            List<ClusterManifest> running = new ClusterRegistry(registry).running();
+            if (running.isEmpty()) {
+                throw new IllegalStateException("no cluster runs: none in " + here.toAbsolutePath()
+                        + ", and none that this user started (" + registry + "); bin/troupe cluster start");
+            }
+            if (running.size() > 1) {
+                throw new IllegalStateException(running.size() + " clusters run: " + running.stream()
+                        .map(ClusterRegistry::describe).collect(Collectors.joining("; "))
+                        + "; name one with --run-dir DIR");
+            }
+            return running.get(0);
+        }
+
+        ClusterRegistry registry() {
+            return new ClusterRegistry(registry);
         }
 
         abstract void run(ClusterManifest manifest, PrintWriter out) throws InterruptedException;
@@ -269,6 +317,7 @@ final class ClusterCommand implements Callable<Integer> {
         @Override
         void run(ClusterManifest manifest, PrintWriter out) throws InterruptedException {
             LocalCluster.stop(manifest, out);
+            registry().remove(manifest);
         }
     }
 }

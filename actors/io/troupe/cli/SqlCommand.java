@@ -30,13 +30,18 @@ import java.util.concurrent.Callable;
 /**
  * {@code troupe sql}: SQL over an embedded Troupe. With {@code -c SQL} or {@code -f FILE} it runs those
  * statements and exits, stopping at the first that fails (exit status 1); without, an interactive shell
- * ({@link SqlShell}) over the terminal, or over stdin when that is no terminal. The tables come from
+ * ({@link SqlShell}) over the terminal, which goes on after an error, or over stdin when that is no terminal (a
+ * script piped in), which stops at the first error with exit status 1 as {@code -f} does. The tables come from
  * {@code --generate BENCHMARK:SF [--tables a,b]} (the generators of {@code troupe generate}) and
  * {@code --load DIR} ({@link TableDirectory}). Calcite warms on a thread of its own from the start
  * ({@link PlannerWarmUp}). Every argument is checked before anything starts; a bad one exits with 2.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run SQL over generated or loaded tables: an interactive shell, or the statements of -c or -f.")
+        description = "Run SQL over generated or loaded tables: an interactive shell, or the statements of -c or -f.",
+        footer = {"", "Rows print as they come, in bounded memory. Errors print as ERROR: SQLSTATE: message (PostgreSQL's "
+                + "codes). Exit status: 0 when every statement ran; 1 at the first failed statement of -c, -f or a "
+                + "script piped into stdin (the statements after it do not run); 2 for a bad argument. At a prompt, "
+                + "an error prints and the shell goes on. docs/sql-shell.md has the details."})
 final class SqlCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--command"}, paramLabel = "SQL", description = "run these statements (';' between them) and exit")
@@ -108,11 +113,11 @@ final class SqlCommand implements Callable<Integer> {
                 PrintWriter screen = terminal.writer();
                 SqlSession session = new SqlSession(troupe, options, chosenFormat, startTiming, screen, err,
                         prompts == SqlShell.Prompts.SHOWN);
-                SqlShell.run(terminal, session, Path.of(System.getProperty("user.home"), ".troupe_sql_history"),
-                        prompts);
+                SqlSession.Outcome outcome = SqlShell.run(terminal, session,
+                        Path.of(System.getProperty("user.home"), ".troupe_sql_history"), prompts);
                 screen.flush();
+                return outcome == SqlSession.Outcome.FAILED ? 1 : 0;
             }
-            return 0;
         }
     }
 

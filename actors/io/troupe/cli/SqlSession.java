@@ -1,24 +1,24 @@
 package io.troupe.cli;
 
 import io.troupe.actors.api.QueryOptions;
-import io.troupe.actors.api.RunningQuery;
+import io.troupe.actors.api.QueryStream;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.Spelling;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
-import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.sql.SqlStatements;
+import io.troupe.operators.sql.SqlStates;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.types.Field;
 
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,10 +26,12 @@ import java.util.regex.Pattern;
 /**
  * What {@code bin/troupe sql} does with one statement or one backslash command, wherever it came from (the
  * keyboard, {@code -f}, {@code -c}). CREATE TABLE, INSERT, DROP TABLE and COPY run through {@link Troupe#sql},
- * and the rows they stored print ({@code OK, 3 rows}). A query is planned ({@link Troupe#planSql}), then run with the
- * session's options while a {@link StatementProgress} line shows how long it has run; its rows print in the
- * session's {@link ResultFormat} on {@code out}; with {@code \timing} on, the planning and execution times go
- * to {@code err}, apart. An error (a {@link io.troupe.operators.sql.SqlException} with its caret, a failed
+ * and the rows they stored print ({@code OK, 3 rows}). A query is planned ({@link Troupe#planSql}), then streamed
+ * with the session's options ({@link Troupe#stream}), its rows printed in the session's {@link ResultFormat} on
+ * {@code out} as they come, so that a result of any size prints in bounded memory; a {@link StatementProgress}
+ * line shows how long it has run until rows come. EXPLAIN ANALYZE drops the rows as they come
+ * ({@link Troupe#explainAnalyzeDiscarding}). With {@code \timing} on, the planning and execution times (the
+ * rows printed included) go to {@code err}, apart. An error (a {@link io.troupe.operators.sql.SqlException} with its caret, a failed
  * query) prints its message on {@code err} and the session goes on; the caller decides whether to stop.
  *
  * <p>Commands: {@code \q} quits, {@code \timing [on|off]} switches the times, {@code \d} lists the tables,
@@ -45,7 +47,7 @@ final class SqlSession {
     /** Whether planning and execution times are printed after each statement. */
     enum Timing { ON, OFF }
 
-    private static final long POLL_MILLIS = 200;
+    private static final Duration POLL = Duration.ofMillis(200);
     /** {@code EXPLAIN [ANALYZE] statement}: the plan, or the plan run with each node's rows and time. */
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\s+(ANALYZE\\s+)?(.+)");
     private static final String HELP = """
@@ -63,7 +65,7 @@ final class SqlSession {
     private final boolean terminal;
     private final StatementSplitter splitter = new StatementSplitter();
     private Timing timing;
-    private volatile RunningQuery running;
+    private volatile QueryStream running;
 
     /**
      * @param terminal whether {@code err} is a terminal: the progress line then shows after a second, redrawn
@@ -118,7 +120,10 @@ final class SqlSession {
         String trimmed = text.trim();
         try {
             return trimmed.startsWith("\\") ? command(trimmed) : statement(trimmed);
-        } catch (TroupeException | IllegalArgumentException e) {
+        } catch (TroupeException e) {
+            err.println("ERROR: " + SqlStates.of(e) + ": " + e.getMessage());
+            return Outcome.FAILED;
+        } catch (IllegalArgumentException e) {
             err.println("ERROR: " + e.getMessage());
             return Outcome.FAILED;
         } finally {
@@ -129,18 +134,23 @@ final class SqlSession {
 
     /** Cancels the statement running now, if any (Ctrl-C). */
     void cancel() {
-        RunningQuery query = running;
+        QueryStream query = running;
         if (query != null) {
             query.cancel("cancelled from the keyboard");
         }
     }
 
+    /** The session's time zone: its options', or the Troupe's {@code troupe.sql.time-zone}. */
+    private ZoneId zone() {
+        return options.timeZone() != null ? options.timeZone() : troupe.settings().sql().timeZone();
+    }
+
     private Outcome statement(String sql) {
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
-            Plan plan = troupe.planSql(explain.group(2));
+            Plan plan = troupe.planSql(explain.group(2), options);
             out.print(explain.group(1) == null ? troupe.explain(plan, options)
-                    : troupe.explainAnalyze(plan, options).render());
+                    : troupe.explainAnalyzeDiscarding(plan, options).render());
             return Outcome.DONE;
         }
         if (!SqlStatements.isQuery(sql)) {
@@ -149,22 +159,12 @@ final class SqlSession {
             return Outcome.DONE;
         }
         long start = System.nanoTime();
-        Plan plan = troupe.planSql(sql);
+        Plan plan = troupe.planSql(sql, options);
         long planned = System.nanoTime();
-        QueryResult result = await(troupe.submit(plan, options));
+        try (QueryStream stream = troupe.stream(plan, options)) {
+            print(stream);
+        }
         long executed = System.nanoTime();
-        List<String> header = new ArrayList<>();
-        for (Field f : result.schema().fields()) {
-            header.add(f.name());
-        }
-        List<Object[]> rows = new ArrayList<>();
-        for (Batch b : result.batches()) {
-            for (int i = 0; i < b.size(); i++) {
-                rows.add(b.rowObjects(i));
-            }
-        }
-        format.write(header, rows, out);
-        out.flush();
         if (timing == Timing.ON) {
             err.printf(Locale.ROOT, "Time: planning %.1f ms, execution %.1f ms%n", (planned - start) / 1e6,
                     (executed - planned) / 1e6);
@@ -172,30 +172,46 @@ final class SqlSession {
         return Outcome.DONE;
     }
 
-    /** The query's result, a progress line drawn while it runs. */
-    private QueryResult await(RunningQuery query) {
-        running = query;
+    /**
+     * Prints the query's rows as they come, batch by batch, a progress line drawn while none comes: the stream holds
+     * the query back while the rows print, so that no more than a few batches and the format's first rows are held.
+     */
+    private void print(QueryStream stream) {
+        running = stream;
         StatementProgress progress = new StatementProgress(err, terminal, troupe::status);
         try {
-            while (true) {
-                try {
-                    return query.result().get(POLL_MILLIS, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    progress.update();
-                }
+            List<String> header = new ArrayList<>();
+            for (Field f : stream.schema().fields()) {
+                header.add(f.name());
             }
+            ResultWriter writer = format.writer(header, out, zone());
+            for (Batch b; (b = next(stream, progress)) != null; ) {
+                progress.rowsShown();
+                for (int i = 0; i < b.size(); i++) {
+                    writer.row(b.rowObjects(i));
+                }
+                out.flush();
+            }
+            writer.end();
+            out.flush();
         } catch (InterruptedException e) {
-            query.cancel("interrupted");
+            stream.cancel("interrupted");
             Thread.currentThread().interrupt();
             throw new IllegalArgumentException("interrupted");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
         } finally {
             progress.done();
             running = null;
+        }
+    }
+
+    /** The stream's next batch, the progress line updated while it does not come; null at the end. */
+    private static Batch next(QueryStream stream, StatementProgress progress) throws InterruptedException {
+        while (true) {
+            try {
+                return stream.next(POLL);
+            } catch (TimeoutException e) {
+                progress.update();
+            }
         }
     }
 
@@ -245,7 +261,7 @@ final class SqlSession {
         }
         List<Object[]> rows = new ArrayList<>();
         for (Field f : troupe.catalog().table(name).schema().fields()) {
-            rows.add(new Object[] {f.name(), f.type().toString(), f.nullable() ? "yes" : "no"});
+            rows.add(new Object[] {f.name(), f.type().sqlName(), f.nullable() ? "yes" : "no"});
         }
         format.write(List.of("column", "type", "nullable"), rows, out);
     }

@@ -10,16 +10,17 @@ import java.util.function.Supplier;
  * The progress line of a long statement in {@code bin/troupe sql}, on stderr: how long it has run, the workers
  * busy and the memory held ({@link TroupeStatus}). On a terminal it shows once the statement has run a second,
  * redrawn in place, and is wiped when the statement ends, so that short statements show nothing; elsewhere (a
- * pipe, a log) a plain line every few seconds, the first after a few seconds. Not threadsafe: the thread that
- * waits for the statement calls {@link #update} and {@link #done}.
+ * pipe, a log) a plain line every few seconds, the first after a few seconds. Once the statement's rows print on
+ * a terminal it shows no more, so that it never lands among them. Not threadsafe: the thread that waits for the
+ * statement calls {@link #update}, {@link #rowsShown} and {@link #done}.
  */
 final class StatementProgress {
 
     private static final long TERMINAL_AFTER_NS = 1_000_000_000L;
     private static final long PLAIN_EVERY_NS = 5_000_000_000L;
 
-    /** Whether a line has been drawn, on a terminal. */
-    private enum Drawn { NOTHING, LINE }
+    /** What shows on a terminal: nothing yet, the line drawn, or the rows, which the line no longer joins. */
+    private enum Drawn { NOTHING, LINE, ROWS }
 
     private final PrintWriter err;
     private final boolean terminal;
@@ -37,6 +38,9 @@ final class StatementProgress {
 
     void update() {
         long elapsed = System.nanoTime() - start;
+        if (drawn == Drawn.ROWS) {
+            return;
+        }
         if (terminal && elapsed >= TERMINAL_AFTER_NS) {
             String line = line(elapsed);
             err.print("\r" + line + " ".repeat(Math.max(0, width - line.length())));
@@ -50,11 +54,20 @@ final class StatementProgress {
         }
     }
 
+    /** The statement's rows start printing: the line drawn on a terminal is wiped and shows no more. */
+    void rowsShown() {
+        done();
+        if (terminal) {
+            drawn = Drawn.ROWS;
+        }
+    }
+
     /** Wipes the line drawn on a terminal. */
     void done() {
         if (drawn == Drawn.LINE) {
             err.print("\r" + " ".repeat(width) + "\r");
             err.flush();
+            drawn = Drawn.NOTHING;
         }
     }
 

@@ -1,47 +1,48 @@
 package io.troupe.jdbc;
 
 import io.troupe.actors.api.QueryRejectedException;
+import io.troupe.operators.TroupeException;
 import io.troupe.operators.exec.QueryCancelledException;
-import io.troupe.operators.exec.QueryDataException;
-import io.troupe.operators.exec.QueryFailedException;
-import io.troupe.operators.sql.SqlException;
+import io.troupe.operators.sql.SqlStates;
 
 import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientException;
 
 /**
- * Troupe's exceptions as JDBC's, each with its message (a SQL error's line, column and caret included) and a
- * SQLState from SQL:2016 and ODBC, as DuckDB and PostgreSQL use them, with the Troupe exception as cause:
+ * Troupe's exceptions as JDBC's, each with its message (a SQL error's line, column and caret included) and
+ * PostgreSQL's SQLSTATE ({@link SqlStates}: what a SQL statement or query got wrong), with the Troupe exception as
+ * cause; the driver's own misuse has the codes of SQL:2016 and ODBC that JDBC drivers use:
  *
  * <pre>
- *   42000  syntax error, or a statement that does not validate   SQLSyntaxErrorException
- *   42S02  unknown table                                          SQLSyntaxErrorException
- *   42S01  CREATE TABLE of a name that is taken                   SQLSyntaxErrorException
- *   42S22  unknown column (in SQL, or a result set's label)       SQLSyntaxErrorException
+ *   42601  syntax error                                           SQLSyntaxErrorException (class 42)
+ *   42P01  unknown table (relation)                               SQLSyntaxErrorException
+ *   42703  unknown column (in SQL, or a result set's label)       SQLSyntaxErrorException
+ *   42702  ambiguous column, 42803 grouping, 42804 datatype mismatch, 42883 undefined function or operator,
+ *   42P07  CREATE TABLE of a name that is taken, 42000 any other statement that does not validate
  *   0A000  what Troupe or this driver does not support            SQLFeatureNotSupportedException
+ *   22012  division by zero                                       SQLDataException (class 22)
+ *   22003  a number out of its type's range
+ *   22P02  a value that does not cast (or fit INSERT's column's type)
+ *   22023  a parameter's value that does not fit its type, or a function's argument outside its domain (sqrt(-1))
+ *   23502  NULL into a NOT NULL column                            SQLIntegrityConstraintViolationException
+ *   21000  a scalar subquery returned more than one row           SQLException
+ *   57014  the query was cancelled (SQLTimeoutException when its query timeout passed)
+ *   53000  admission turned the query away (memory, queue)        SQLTransientException
+ *   XX000  any other failure of the query                          SQLException
  *   07001  a parameter without a value, or too many values        SQLException
  *   07006  a value that does not convert (a getter, a setter)     SQLDataException
  *   07009  a column or parameter index out of range               SQLException
- *   22003  a number out of its type's range                       SQLDataException
- *   22012  division by zero                                       SQLDataException
- *   22018  a value that does not cast (or fit INSERT's column)    SQLDataException
- *   22023  a parameter's value that does not fit its type, or a   SQLDataException
- *          function's argument outside its domain (sqrt(-1))
- *   21000  a scalar subquery returned more than one row           SQLException
- *   57014  the query was cancelled                                SQLException
- *   HYT00  the statement's query timeout passed                   SQLTimeoutException
- *   53000  admission turned the query away (memory, queue)        SQLTransientException
  *   08001  a bad URL or setting, no Troupe of that name           SQLException
  *   08003  the connection, statement or result set is closed      SQLNonTransientConnectionException
  *   24000  a getter before next(), or after it returned false     SQLException
  *   HY009  a null SQL text, HY024 a negative limit or timeout     SQLException
  *   HY000  SQL text given to a PreparedStatement's execute        SQLException
- *   XX000  any other failure of the query                          SQLException
  * </pre>
  */
 final class JdbcErrors {
@@ -58,38 +59,24 @@ final class JdbcErrors {
     /** {@code e}, thrown by the facade or by a query, as a SQLException. */
     static SQLException of(RuntimeException e) {
         String message = e.getMessage();
-        if (e instanceof SqlException sql) {
-            return switch (sql.kind()) {
-                case SYNTAX, INVALID -> new SQLSyntaxErrorException(message, "42000", e);
-                case UNKNOWN_TABLE -> new SQLSyntaxErrorException(message, "42S02", e);
-                case DUPLICATE_TABLE -> new SQLSyntaxErrorException(message, "42S01", e);
-                case UNKNOWN_COLUMN -> new SQLSyntaxErrorException(message, "42S22", e);
-                case UNSUPPORTED -> new SQLFeatureNotSupportedException(message, "0A000", e);
-                case PARAMETER -> new SQLDataException(message, INVALID_PARAMETER, e);
-                case VALUE -> new SQLDataException(message, "22018", e);
-            };
-        }
-        if (e instanceof QueryDataException data) {
-            return switch (data.kind()) {
-                case DIVISION_BY_ZERO -> new SQLDataException(message, "22012", e);
-                case OVERFLOW -> new SQLDataException(message, OUT_OF_RANGE, e);
-                case INVALID_CAST -> new SQLDataException(message, "22018", e);
-                case INVALID_ARGUMENT -> new SQLDataException(message, "22023", e);
-                case TOO_MANY_ROWS -> new SQLException(message, "21000", e);
-            };
-        }
-        if (e instanceof QueryCancelledException) {
-            // Both executors say "timed out after N ms" for the query's own timeout, "cancelled: why" otherwise.
-            return message != null && message.contains("timed out")
-                    ? new SQLTimeoutException(message, "HYT00", e) : new SQLException(message, "57014", e);
-        }
         if (e instanceof QueryRejectedException) {
             return new SQLTransientException(message, "53000", e);
         }
-        if (e instanceof QueryFailedException) {
-            return new SQLException(message, "XX000", e);
+        if (e instanceof QueryCancelledException && message != null && message.contains("timed out")) {
+            // Both executors say "timed out after N ms" for the query's own timeout, "cancelled: why" otherwise.
+            return new SQLTimeoutException(message, "57014", e);
         }
-        return new SQLException(e.toString(), "XX000", e);
+        if (!(e instanceof TroupeException)) {
+            return new SQLException(e.toString(), SqlStates.INTERNAL, e);
+        }
+        String state = SqlStates.of(e);
+        return switch (state.substring(0, 2)) {
+            case "42" -> new SQLSyntaxErrorException(message, state, e);
+            case "0A" -> new SQLFeatureNotSupportedException(message, state, e);
+            case "22" -> new SQLDataException(message, state, e);
+            case "23" -> new SQLIntegrityConstraintViolationException(message, state, e);
+            default -> new SQLException(message, state, e);
+        };
     }
 
     /** A JDBC method this driver does not implement, by name. */

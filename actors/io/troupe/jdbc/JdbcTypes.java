@@ -43,18 +43,11 @@ final class JdbcTypes {
         };
     }
 
-    /** The SQL name of {@code type}, as a statement writes it ({@code DECIMAL}, without precision). */
+    /** The SQL name of {@code type} ({@link DataType#sqlName()}), without a precision: {@code DECIMAL}, as JDBC's are. */
     static String name(DataType type) {
-        return switch (type.id()) {
-            case INT32 -> "INTEGER";
-            case INT64 -> "BIGINT";
-            case FLOAT64 -> "DOUBLE";
-            case DECIMAL -> "DECIMAL";
-            case DATE -> "DATE";
-            case BOOLEAN -> "BOOLEAN";
-            case VARCHAR -> "VARCHAR";
-            case TIMESTAMP, TIMESTAMP_TZ, TIME -> type.sqlName();
-        };
+        String name = type.sqlName();
+        int precision = name.indexOf('(');
+        return precision < 0 ? name : name.substring(0, precision);
     }
 
     /** The class {@code getObject} returns for {@code type}. */

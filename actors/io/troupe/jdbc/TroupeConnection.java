@@ -54,6 +54,8 @@ public final class TroupeConnection implements Connection {
     /** The session's time zone: the connection's {@code timezone} property, or the Troupe's setting. */
     private final ZoneId zone;
     private volatile State state = State.OPEN;
+    /** Whether statements that write are refused ({@link #setReadOnly}). */
+    private volatile boolean readOnly;
 
     TroupeConnection(Troupe troupe, String url, Runnable release, ZoneId zone) {
         this.troupe = troupe;
@@ -297,16 +299,20 @@ public final class TroupeConnection implements Connection {
         return Connection.TRANSACTION_NONE;
     }
 
-    /** Accepted either way: the connection only reads. */
+    /**
+     * Read-only refuses the statements that write (CREATE TABLE, INSERT, DROP TABLE, COPY) with 25006, as
+     * PostgreSQL's read-only transactions do; queries run either way. A connection writes unless told not to.
+     */
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
+        this.readOnly = readOnly;
     }
 
     @Override
     public boolean isReadOnly() throws SQLException {
         checkOpen();
-        return true;
+        return readOnly;
     }
 
     @Override

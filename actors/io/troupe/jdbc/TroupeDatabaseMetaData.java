@@ -49,8 +49,8 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
     }
 
     @Override
-    public boolean isReadOnly() {
-        return true;
+    public boolean isReadOnly() throws SQLException {
+        return connection.isReadOnly();
     }
 
     /** NULL sorts as the highest value (Calcite's default): last ascending, first descending. */
@@ -443,7 +443,7 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsSubqueriesInQuantifieds() {
-        return false;
+        return true;
     }
 
     @Override

@@ -343,7 +343,7 @@ public final class TroupeResultSet extends ForwardOnlyResultSet {
             }
         }
         throw new SQLException("no column '" + label + "' in the result; its columns: " + schema.fields().stream()
-                .map(Field::name).collect(Collectors.joining(", ")), "42S22");
+                .map(Field::name).collect(Collectors.joining(", ")), "42703");
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Runs SQL queries ({@code SELECT}, {@code WITH}, {@code VALUES}: what {@code Troupe.planSql} plans) and
@@ -107,6 +108,10 @@ public sealed class TroupeStatement implements Statement permits TroupePreparedS
     /** Runs a statement that changes tables; its update count becomes the current result. */
     private long update(String sql) throws SQLException {
         closeCurrent();
+        if (connection.isReadOnly()) {
+            throw new SQLException("cannot execute " + sql.strip().split("\\s+")[0].toUpperCase(Locale.ROOT)
+                    + " in a read-only connection (Connection.setReadOnly)", "25006");
+        }
         try {
             updateCount = connection.troupe().sql(sql, options()).updateCount().orElseThrow();
         } catch (RuntimeException e) {

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -302,6 +303,37 @@ public final class Troupe implements AutoCloseable {
     public QueryProfile explainAnalyze(Plan plan, QueryOptions options) {
         notNull(plan, "Troupe.explainAnalyze", "plan");
         notNull(options, "Troupe.explainAnalyze", "options");
+        return analyze(plan, options, (query, profiler) -> submit(query, options, profiler).await());
+    }
+
+    /**
+     * EXPLAIN ANALYZE as {@link #explainAnalyze}, the rows dropped batch by batch as they come (as PostgreSQL's
+     * EXPLAIN ANALYZE discards them) rather than collected: what it holds does not grow with the result, and the
+     * profile's {@link QueryProfile#result()} has no rows.
+     *
+     * @throws io.troupe.operators.plan.PlanException when the plan cannot run (before anything runs)
+     * @throws io.troupe.operators.exec.QueryFailedException when it fails while running, or the thread is
+     *                                                       interrupted (the query is then cancelled)
+     */
+    public QueryProfile explainAnalyzeDiscarding(Plan plan, QueryOptions options) {
+        notNull(plan, "Troupe.explainAnalyzeDiscarding", "plan");
+        notNull(options, "Troupe.explainAnalyzeDiscarding", "options");
+        return analyze(plan, options, (query, profiler) -> {
+            try (QueryStream stream = stream(query, options, profiler)) {
+                while (stream.next() != null) {
+                    // dropped: only the counts matter
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new QueryCancelledException("EXPLAIN ANALYZE interrupted");
+            }
+            return new QueryResult(query.schema(), List.of());
+        });
+    }
+
+    /** Compiles {@code plan}, runs it with {@code run} under a profiler, timed, and profiles it with its result. */
+    private QueryProfile analyze(Plan plan, QueryOptions options,
+                                 BiFunction<PlanCompiler.CompiledQuery, Profiler, QueryResult> run) {
         Plan runnable = runnable(plan);
         PlanCompiler compiler = new PlanCompiler(catalog, settings);
         PlanCompiler.CompiledQuery query = compile(compiler, runnable);
@@ -311,7 +343,7 @@ public final class Troupe implements AutoCloseable {
         }
         Profiler profiler = new Profiler();
         long start = System.nanoTime();
-        QueryResult result = submit(query, options, profiler).await();
+        QueryResult result = run.apply(query, profiler);
         long elapsed = System.nanoTime() - start;
         return profiler.profile(runnable, query, compiler, workers, elapsed, result);
     }

@@ -10,6 +10,7 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.transport.aeron.SharedDriverStreams;
 import io.troupe.transport.aeron.StandaloneDriver;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -19,6 +20,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.event.Logging;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -356,7 +359,9 @@ public final class TroupeCluster implements AutoCloseable {
 
     /**
      * Closes every stream still open (their queries are cancelled on the nodes), leaves the cluster, stops
-     * the actor system (bounded by {@link #STOP_TIMEOUT}) and the media-driver clients. Idempotent.
+     * the actor system (bounded by {@link #STOP_TIMEOUT}) and the media-driver clients. Idempotent. A clean close
+     * logs nothing: once the client has left, its actor system logs errors only, so that the nodes' closing of its
+     * connections is no warning.
      */
     @Override
     public void close() {
@@ -370,7 +375,15 @@ public final class TroupeCluster implements AutoCloseable {
         }
         // A reader blocked in one of these wakes with "closed" (see ClusterQueryStream.close).
         left.forEach(ClusterQueryStream::close);
-        CoordinatedShutdown.get(system).run(CoordinatedShutdown.clusterLeavingReason());
+        CoordinatedShutdown shutdown = CoordinatedShutdown.get(system);
+        // Once the client has left, the nodes drop their connections to it and Artery's outbound streams report
+        // each abort as a warning, which tells of no failure. Only this client's actor system is quieted, and only
+        // from then on: a connection lost while it was a member still warns.
+        shutdown.addTask(CoordinatedShutdown.PhaseClusterExitingDone(), "troupe-quiet-after-leaving", () -> {
+            system.classicSystem().eventStream().setLogLevel(Logging.ErrorLevel());
+            return CompletableFuture.completedFuture(Done.getInstance());
+        });
+        shutdown.run(CoordinatedShutdown.clusterLeavingReason());
         try {
             system.getWhenTerminated().toCompletableFuture().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -5,7 +5,7 @@ import io.troupe.operators.types.Schema;
 
 import java.util.List;
 
-/** Gives the column an expression produces a name: {@code expr AS name}. */
+/** Gives the column an expression produces a name: {@code expr AS name}, shown as {@code name} where they read alike. */
 public record Alias(Expr expr, String name) implements Expr {
 
     @Override
@@ -25,6 +25,7 @@ public record Alias(Expr expr, String name) implements Expr {
 
     @Override
     public String toString() {
-        return expr + " AS " + name;
+        String text = expr.toString();
+        return text.equals(name) ? name : text + " AS " + name;
     }
 }

@@ -8,7 +8,10 @@ import io.troupe.operators.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A column by {@code name} or {@code qualifier.name}. */
+/**
+ * A column by {@code name} or {@code qualifier.name}. Its text ({@link #toString()}, which EXPLAIN and error messages
+ * show) leaves out a qualifier that SQL's lowering made ({@code $3.amount} reads {@code amount}).
+ */
 public record ColumnRef(String reference) implements Expr {
 
     @Override
@@ -28,7 +31,7 @@ public record ColumnRef(String reference) implements Expr {
             throw new PlanException(where, "ambiguous column '" + reference + "': matches " + matches
                     + "; qualify it, e.g. '" + matches.get(0) + "'");
         }
-        return new ColumnExpression(index, input.type(index), reference);
+        return new ColumnExpression(index, input.type(index), toString());
     }
 
     private static String names(Schema input) {
@@ -51,6 +54,7 @@ public record ColumnRef(String reference) implements Expr {
 
     @Override
     public String toString() {
-        return reference;
+        int dot = reference.lastIndexOf('.');
+        return dot > 0 && AliasNode.internal(reference.substring(0, dot)) ? reference.substring(dot + 1) : reference;
     }
 }

@@ -304,6 +304,10 @@ public abstract class Plan {
         for (Drawn exchange : above.apply(this)) {
             line(sb, level++, exchange.label(), describe(deriveSchema(catalog)), exchange.details());
         }
+        if (!explained()) {
+            children().get(0).explain(catalog, sb, level, shared, above);
+            return;
+        }
         line(sb, level, label(), describe(deriveSchema(catalog)), List.of());
         for (Plan cte : shared) {
             cte.explain(catalog, sb, level + 1, List.of(), above);
@@ -330,9 +334,18 @@ public abstract class Plan {
             if (sb.length() > 0) {
                 sb.append(", ");
             }
-            sb.append(f.qualifiedName()).append(' ').append(f.type());
+            sb.append(AliasNode.internal(f.qualifier()) ? f.name() : f.qualifiedName()).append(' ').append(f.type());
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether EXPLAIN and EXPLAIN ANALYZE draw this node: all do but the aliases SQL's lowering makes to keep its
+     * relations' columns apart ({@code Alias $3}), which the statement never named; EXPLAIN draws their input in
+     * their place.
+     */
+    public boolean explained() {
+        return true;
     }
 
     /** The inputs of this node, left to right. */

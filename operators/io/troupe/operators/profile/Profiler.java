@@ -358,7 +358,7 @@ public final class Profiler implements ExecutionProbe {
          * children, under the exchange's line when the plan put the exchange above it.
          */
         private NodeProfile line(Plan node, List<NodeProfile> shared) {
-            NodeProfile line = nodeLine(node, shared);
+            NodeProfile line = node.explained() ? nodeLine(node, shared) : line(node.children().get(0), shared);
             if (node != exchangeAbove) {
                 return line;
             }

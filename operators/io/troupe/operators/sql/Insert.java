@@ -157,7 +157,7 @@ final class Insert {
         for (int c = 0; c < row.length; c++) {
             Field f = schema.field(c);
             if (row[c] == null && !f.nullable()) {
-                throw new SqlException(SqlException.Kind.VALUE, "INSERT INTO " + table + ", row " + number
+                throw new SqlException(SqlException.Kind.NOT_NULL, "INSERT INTO " + table + ", row " + number
                         + ", column " + f.name() + " (" + f.type().sqlName() + " NOT NULL): NULL in a NOT "
                         + "NULL column", 0, 0, null);
             }

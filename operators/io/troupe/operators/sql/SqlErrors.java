@@ -19,15 +19,42 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Turns Calcite's errors about one statement into {@link SqlException}s a user can act on: the first line
- * of the parser's message (it names the token), the validator's message, and an unknown table or column
- * with the nearest known names, each followed by the statement's line and a caret under the position.
+ * Turns Calcite's errors about one statement into {@link SqlException}s a user can act on, worded as PostgreSQL
+ * words them, with PostgreSQL's SQLSTATE ({@link SqlException.Kind}): a syntax error names the token where parsing
+ * stopped ({@code syntax error at or near "SELEC"}, 42601); an unknown table or column ({@code relation "x" does not
+ * exist}, 42P01; {@code column "x" does not exist}, 42703) comes with the nearest known names; a function or operator
+ * that does not exist for its arguments' types names them and the forms that do ({@code function upper(integer) does
+ * not exist}, 42883); a type where another is needed (42804), a column neither grouped nor aggregated (42803) and an
+ * ambiguous column (42702) read as PostgreSQL's. Types are spelt as SQL spells them. Each message is followed by the
+ * statement's line and a caret under the position Calcite gives.
  */
 final class SqlErrors {
 
-    private static final Pattern UNKNOWN_TABLE = Pattern.compile("Object '([^']+)' not found.*");
+    private static final Pattern UNKNOWN_TABLE = Pattern.compile("Object '([^']+)' not found(?: within '[^']+')?.*");
+    /** A qualifier that names no table of the FROM clause ({@code x.a}). */
+    private static final Pattern UNKNOWN_QUALIFIER = Pattern.compile("Table '([^']+)' not found.*");
+    private static final Pattern LITERAL_RANGE = Pattern.compile("Numeric literal '([^']+)' out of range");
     private static final Pattern UNKNOWN_COLUMN =
-            Pattern.compile("Column '([^']+)' not found in (any table|table '[^']+').*");
+            Pattern.compile("Column '([^']+)' not found in (?:any table|table '([^']+)').*");
+    private static final Pattern UNKNOWN_IDENTIFIER = Pattern.compile("Unknown identifier '([^']+)'");
+    private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']+)' is ambiguous");
+    private static final Pattern NO_FUNCTION = Pattern.compile("No match found for function signature (\\S+?)\\((.*)\\)");
+    private static final Pattern CANNOT_APPLY = Pattern.compile(
+            "Cannot apply '([^']+)' to arguments of type '(.+)'\\. Supported form\\(s\\): (.*)", Pattern.DOTALL);
+    private static final Pattern ARGUMENT_COUNT = Pattern.compile(
+            "Invalid number of arguments to function '([^']+)'\\. Was expecting (\\d+) arguments");
+    private static final Pattern NOT_GROUPED = Pattern.compile("Expression '([^']+)' is not being grouped");
+    private static final Pattern AGGREGATE_IN = Pattern.compile("(?:Windowed )?[Aa]ggregate expression is illegal in (\\S+) clause");
+    private static final Pattern CONDITION = Pattern.compile("(\\S+) clause must be a condition");
+    private static final Pattern SET_TYPES = Pattern.compile("Type mismatch in column (\\d+) of (\\S+)");
+    /** A type in Calcite's messages: {@code <INTEGER>}, {@code <CHAR(3)>}, {@code <DECIMAL(10, 2)>}. */
+    private static final Pattern TYPE = Pattern.compile("<([A-Z_ ]+)(\\([0-9, ]+\\))?>");
+    /** The tokens JavaCC says it met: {@code Encountered "= )" at line 1, column 25}. */
+    private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*?)\" at line");
+    /** The token at a syntax error's position: a word, a number, a quoted text, or an operator. */
+    private static final Pattern TOKEN = Pattern.compile(
+            "[\\p{L}_][\\p{L}\\p{N}_$]*|[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?|'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?"
+                    + "|<=|>=|<>|!=|\\|\\||::|\\S");
 
     private final String sql;
     private final Catalog catalog;
@@ -37,31 +64,141 @@ final class SqlErrors {
         this.catalog = catalog;
     }
 
+    /**
+     * PostgreSQL's {@code syntax error at or near "TOKEN"}, {@code syntax error at end of input} or
+     * {@code unterminated quoted string at or near "'abc"}, at the token where parsing stopped.
+     */
     SqlException syntax(SqlParseException e) {
-        SqlParserPos pos = e.getPos();
-        String first = e.getMessage().lines().findFirst().orElse("syntax error").trim();
-        if (first.endsWith(".")) {
-            first = first.substring(0, first.length() - 1);
+        SqlParserPos pos = e.getPos() == null ? SqlParserPos.ZERO : e.getPos();
+        int line = pos.getLineNum();
+        int column = pos.getColumnNum();
+        Matcher encountered = ENCOUNTERED.matcher(e.getMessage());
+        boolean found = encountered.find();
+        boolean end = found ? encountered.group(1).equals("<EOF>") : e.getMessage().contains("Encountered: <EOF>");
+        if (found && !end) {
+            // JavaCC quotes the tokens from the last it took to the one it could not: the last is the culprit.
+            for (int skip = encountered.group(1).trim().split("\\s+").length - 1; skip > 0; skip--) {
+                column = nextTokenColumn(line, column);
+            }
         }
-        String message = "syntax error: " + first.replace("Encountered", "unexpected");
-        return located(SqlException.Kind.SYNTAX, message, pos.getLineNum(), pos.getColumnNum(), !first.contains(" at line "),
-                e);
+        String token = end ? "" : tokenAt(line, column);
+        String message = token.isEmpty() ? "syntax error at end of input"
+                : unterminated(token) ? "unterminated quoted " + (token.charAt(0) == '"' ? "identifier" : "string")
+                + " at or near \"" + token + "\""
+                : "syntax error at or near \"" + token + "\"";
+        return located(SqlException.Kind.SYNTAX, message, line, column, line > 0, e);
     }
 
     SqlException validation(CalciteContextException e) {
-        String message = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
-        Matcher table = UNKNOWN_TABLE.matcher(message);
-        Matcher column = UNKNOWN_COLUMN.matcher(message);
-        SqlException.Kind kind = SqlException.Kind.INVALID;
-        if (table.matches()) {
-            kind = SqlException.Kind.UNKNOWN_TABLE;
-            message = "unknown table '" + table.group(1) + "'" + suggest(table.group(1), catalog.names(), "tables");
-        } else if (column.matches()) {
-            kind = SqlException.Kind.UNKNOWN_COLUMN;
-            message = "unknown column '" + column.group(1) + "'" + suggest(column.group(1), columnsOfNamedTables(),
-                    "columns");
+        String calcite = e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
+        Reworded reworded = reword(calcite);
+        return located(reworded.kind, reworded.message, e.getPosLine(), e.getPosColumn(), true, e);
+    }
+
+    /** A message of Calcite's validator and what it means. */
+    private record Reworded(SqlException.Kind kind, String message) {
+    }
+
+    private Reworded reword(String calcite) {
+        Matcher m;
+        if ((m = UNKNOWN_TABLE.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.UNKNOWN_TABLE, "relation \"" + m.group(1) + "\" does not exist"
+                    + suggest(m.group(1), catalog.names(), "tables"));
         }
-        return located(kind, message, e.getPosLine(), e.getPosColumn(), true, e);
+        if ((m = UNKNOWN_QUALIFIER.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.UNKNOWN_TABLE, "missing FROM-clause entry for table \""
+                    + m.group(1) + "\"");
+        }
+        if ((m = UNKNOWN_COLUMN.matcher(calcite)).matches() || (m = UNKNOWN_IDENTIFIER.matcher(calcite)).matches()) {
+            String column = m.groupCount() > 1 && m.group(2) != null ? m.group(2) + "." + m.group(1) : m.group(1);
+            return new Reworded(SqlException.Kind.UNKNOWN_COLUMN, "column \"" + column + "\" does not exist"
+                    + suggest(m.group(1), columnsOfNamedTables(), "columns"));
+        }
+        if ((m = AMBIGUOUS.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.AMBIGUOUS_COLUMN,
+                    "column reference \"" + m.group(1) + "\" is ambiguous");
+        }
+        if ((m = NO_FUNCTION.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.UNKNOWN_FUNCTION, "function " + m.group(1).toLowerCase(Locale.ROOT)
+                    + "(" + types(m.group(2)) + ") does not exist");
+        }
+        if ((m = CANNOT_APPLY.matcher(calcite)).matches()) {
+            String forms = m.group(3).lines().map(f -> types(f.trim().replaceAll("^'|'$", "")))
+                    .collect(Collectors.joining(", "));
+            boolean function = Character.isLetter(m.group(1).charAt(0)) && m.group(2).startsWith(m.group(1) + "(");
+            String what = function ? "function " + types(m.group(2)) + " does not exist"
+                    : "operator does not exist: " + types(m.group(2));
+            return new Reworded(SqlException.Kind.UNKNOWN_FUNCTION, what + " (it takes " + forms + ")");
+        }
+        if (calcite.startsWith("no function ")) {
+            // The function registry's own words, which list the forms the function takes.
+            return new Reworded(SqlException.Kind.UNKNOWN_FUNCTION, calcite);
+        }
+        if ((m = ARGUMENT_COUNT.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.UNKNOWN_FUNCTION, "wrong number of arguments to function "
+                    + m.group(1).toLowerCase(Locale.ROOT));
+        }
+        if ((m = NOT_GROUPED.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.GROUPING, "column \"" + m.group(1)
+                    + "\" must appear in the GROUP BY clause or be used in an aggregate function");
+        }
+        if ((m = AGGREGATE_IN.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.GROUPING, (calcite.startsWith("Windowed") ? "window" : "aggregate")
+                    + " functions are not allowed in " + m.group(1));
+        }
+        if ((m = CONDITION.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.DATATYPE_MISMATCH, "argument of " + m.group(1) + " must be type boolean");
+        }
+        if ((m = SET_TYPES.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.DATATYPE_MISMATCH, m.group(2) + " types of column " + m.group(1)
+                    + " cannot be matched");
+        }
+        if ((m = LITERAL_RANGE.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.OUT_OF_RANGE, "numeric literal " + m.group(1) + " is out of range");
+        }
+        if (calcite.startsWith("Illegal mixing of types in CASE or COALESCE statement")) {
+            return new Reworded(SqlException.Kind.DATATYPE_MISMATCH, "CASE or COALESCE types cannot be matched");
+        }
+        return new Reworded(SqlException.Kind.INVALID, types(calcite));
+    }
+
+    /** Calcite's types ({@code <INTEGER>}, {@code <CHAR(3)>}, {@code <NUMERIC>}) as SQL spells them, lower case. */
+    private static String types(String text) {
+        Matcher m = TYPE.matcher(text);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1).toLowerCase(Locale.ROOT);
+            String type = name.equals("char") || name.equals("varchar") ? "varchar"
+                    : m.group(2) == null ? name : name + m.group(2).replace(" ", "");
+            m.appendReplacement(sb, Matcher.quoteReplacement(type));
+        }
+        return m.appendTail(sb).toString();
+    }
+
+    /** The token of the statement at {@code line}, {@code column} (1-based); empty at its end. */
+    private String tokenAt(int line, int column) {
+        List<String> lines = sql.lines().toList();
+        if (line < 1 || line > lines.size() || column < 1 || column > lines.get(line - 1).length()) {
+            return "";
+        }
+        Matcher m = TOKEN.matcher(lines.get(line - 1));
+        return m.find(column - 1) && m.start() == column - 1 ? m.group() : "";
+    }
+
+    /** The column of the token after the one at {@code line}, {@code column}, on the same line; past it if none. */
+    private int nextTokenColumn(int line, int column) {
+        List<String> lines = sql.lines().toList();
+        if (line < 1 || line > lines.size()) {
+            return column;
+        }
+        Matcher m = TOKEN.matcher(lines.get(line - 1));
+        String token = tokenAt(line, column);
+        return m.find(column - 1 + Math.max(1, token.length())) ? m.start() + 1 : column + token.length();
+    }
+
+    private static boolean unterminated(String token) {
+        char quote = token.charAt(0);
+        return (quote == '\'' || quote == '"') && (token.length() == 1 || token.charAt(token.length() - 1) != quote);
     }
 
     SqlException unsupported(String what, SqlParserPos pos, Throwable cause) {
@@ -103,7 +240,7 @@ final class SqlErrors {
     private static String suggest(String name, List<String> known, String what) {
         List<String> nearest = Spelling.closest(name, known);
         if (!nearest.isEmpty()) {
-            String names = nearest.stream().map(n -> "'" + n + "'").collect(Collectors.joining(" or "));
+            String names = nearest.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(" or "));
             return " (did you mean " + names + "?)";
         }
         return known.isEmpty() ? "" : "; known " + what + ": " + String.join(", ", known);

@@ -164,7 +164,7 @@ public final class SqlPlanner {
 
     /**
      * The plan of one SELECT statement, {@link Plan#pin pinned}; its output columns are named as the statement names
-     * them.
+     * them, and where it does not, as PostgreSQL names them ({@link ColumnNames}: {@code count(*)} is {@code count}).
      *
      * @throws SqlException when the statement is not valid SQL over the catalog, uses what Troupe does not run,
      *                      or has parameters ({@code ?}: {@link #prepare} it)
@@ -197,13 +197,14 @@ public final class SqlPlanner {
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
                         parsed.getParserPosition());
             }
+            ColumnNames columns = ColumnNames.of(parsed);
             SqlNode validated = planner.validate(parsed);
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
             RelLowering lowering = new RelLowering(zone);
             // Pinned: optimized here already, it runs as planned (troupe.sql.optimize-plans is for Java plans).
-            Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames()).pin();
+            Plan plan = lowering.lower(rel, columns.names(root.validatedRowType.getFieldNames())).pin();
             return new PreparedPlan(sql, plan, parameterCount(parsed), lowering.parameters());
         } catch (SqlParseException e) {
             throw errors.syntax(e);

@@ -1,17 +1,25 @@
 package io.troupe.cli;
 
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.actors.api.Troupe;
 import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.cli.data.BenchmarkDataGenerator.GeneratedData;
 import io.troupe.cli.data.GenerationProgress;
+import io.troupe.config.TroupeSettings;
 import io.troupe.oracle.DuckDbOracle;
 
+import org.jline.terminal.Terminal;
+import org.jline.terminal.impl.DumbTerminal;
+import org.jline.utils.WriterOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,18 +96,56 @@ class SqlCommandTest {
     }
 
     @Test
-    void shouldRunAScriptPipedIntoTheShellAndGoOnAfterAnError() throws Exception {
-        String session = STATEMENTS.get(1) + "\n;\n\\d region\nSELECT nope FROM region;\n"
-                + STATEMENTS.get(2).replace(" FROM ", "\n  FROM ") + ";\n\\q\nSELECT 1 FROM region;\n";
+    void shouldRunAScriptPipedIntoTheShellAndStopAtItsFirstErrorWithOne() throws Exception {
+        String session = STATEMENTS.get(1) + "\n;\n\\d region\n"
+                + STATEMENTS.get(2).replace(" FROM ", "\n  FROM ") + ";\nSELECT nope FROM region;\n"
+                + "SELECT 1 FROM region;\n";
         SqlCommand command = new SqlCommand();
         command.stdin = new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8));
         CliRun r = CliRun.of(command, "--generate", GENERATE, "--tables", TABLES, "--format", "csv");
-        assertEquals(0, r.exitCode(), r.err());
-        String describe = "column,type,nullable\nr_regionkey,INT64,no\nr_name,VARCHAR,no\nr_comment,VARCHAR,no\n";
+        assertEquals(1, r.exitCode(), r.err());
+        String describe = "column,type,nullable\nr_regionkey,BIGINT,no\nr_name,VARCHAR,no\nr_comment,VARCHAR,no\n";
         assertEquals(expectedCsv(List.of(STATEMENTS.get(1))) + describe + expectedCsv(List.of(STATEMENTS.get(2))),
-                r.out());
-        assertTrue(r.err().contains("unknown column 'nope'"), r.err());
+                r.out(), "the statement after the error must not run");
+        assertTrue(r.err().contains("column \"nope\" does not exist"), r.err());
         assertTrue(r.err().contains("  SELECT nope FROM region\n         ^"), r.err());
+    }
+
+    @Test
+    void shouldEndAPipedScriptWithZeroWhenEveryStatementRanAndRunItsLastWithoutASemicolon() throws Exception {
+        SqlCommand command = new SqlCommand();
+        command.stdin = new ByteArrayInputStream((STATEMENTS.get(1) + ";\n\\q\nSELECT nope FROM region;\n")
+                .getBytes(StandardCharsets.UTF_8));
+        CliRun quit = CliRun.of(command, "--generate", GENERATE, "--tables", TABLES, "--format", "csv");
+        assertEquals(0, quit.exitCode(), quit.err());
+        assertEquals(expectedCsv(List.of(STATEMENTS.get(1))), quit.out(), "nothing after \\q runs");
+        command = new SqlCommand();
+        command.stdin = new ByteArrayInputStream((STATEMENTS.get(1) + "\n").getBytes(StandardCharsets.UTF_8));
+        CliRun last = CliRun.of(command, "--generate", GENERATE, "--tables", TABLES, "--format", "csv");
+        assertEquals(0, last.exitCode(), last.err());
+        assertEquals(expectedCsv(List.of(STATEMENTS.get(1))), last.out());
+    }
+
+    @Test
+    void shouldGoOnAfterAnErrorWhenInteractive(@TempDir Path dir) throws Exception {
+        StringWriter screen = new StringWriter();
+        StringWriter err = new StringWriter();
+        PrintWriter out = new PrintWriter(screen, true);
+        String typed = "SELECT nope FROM region;\nSELECT r_name FROM region WHERE r_regionkey = 1;\n\\q\n";
+        try (Troupe troupe = Troupe.start(TroupeSettings.load());
+             Terminal terminal = new DumbTerminal("test", Terminal.TYPE_DUMB,
+                     new ByteArrayInputStream(typed.getBytes(StandardCharsets.UTF_8)),
+                     new WriterOutputStream(out, StandardCharsets.UTF_8), StandardCharsets.UTF_8)) {
+            terminal.echo(false);
+            data.tables().stream().filter(t -> t.name().equals("region")).forEach(troupe::register);
+            SqlSession session = new SqlSession(troupe, QueryOptions.defaults(), ResultFormat.CSV,
+                    SqlSession.Timing.OFF, terminal.writer(), new PrintWriter(err, true), false);
+            SqlSession.Outcome outcome = SqlShell.run(terminal, session, dir.resolve("history"), SqlShell.Prompts.SHOWN);
+            terminal.writer().flush();
+            assertEquals(SqlSession.Outcome.QUIT, outcome);
+        }
+        assertTrue(err.toString().contains("column \"nope\" does not exist"), err.toString());
+        assertTrue(screen.toString().contains("r_name\nAMERICA"), screen.toString());
     }
 
     @Test
@@ -119,7 +165,7 @@ class SqlCommandTest {
                         + "INSERT INTO names SELECT r_name, r_regionkey FROM region; SELECT count(*) FROM names;"
                         + "DROP TABLE names");
         assertEquals(0, r.exitCode(), r.err());
-        assertEquals("OK, 0 rows\nOK, 2 rows\nOK, 5 rows\nEXPR$0\n7\nOK, 0 rows\n", r.out());
+        assertEquals("OK, 0 rows\nOK, 2 rows\nOK, 5 rows\ncount\n7\nOK, 0 rows\n", r.out());
     }
 
     @Test
@@ -127,7 +173,8 @@ class SqlCommandTest {
         CliRun r = CliRun.of(new TroupeCli(), "sql", "--generate", GENERATE, "--tables", "region", "-c",
                 "SELECT r_name FROM region; SELECT r_nmae FROM region; SELECT 1 FROM region");
         assertEquals(1, r.exitCode(), r.err());
-        assertTrue(r.err().startsWith("ERROR: unknown column 'r_nmae' (did you mean 'r_name'?) at line 1, column 8\n"
+        assertTrue(r.err().startsWith("ERROR: 42703: column \"r_nmae\" does not exist (did you mean \"r_name\"?) at "
+                + "line 1, column 8\n"
                 + "  SELECT r_nmae FROM region\n         ^"), r.err());
         assertTrue(r.out().endsWith("(5 rows)\n"), "the statement after the error must not run: " + r.out());
     }

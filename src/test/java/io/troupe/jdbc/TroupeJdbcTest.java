@@ -9,6 +9,7 @@ import io.troupe.oracle.ResultComparator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.Timeout;
 
 import java.math.BigDecimal;
@@ -22,6 +23,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.sql.SQLDataException;
+import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.sql.Timestamp;
@@ -32,6 +36,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.ServiceLoader;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -211,7 +216,7 @@ class TroupeJdbcTest {
             SQLException notADate = assertThrows(SQLException.class, () -> rs.getDate(1));
             assertEquals("07006", notADate.getSQLState());
             assertTrue(notADate.getMessage().contains("column 1 (id INT32)"), notADate.getMessage());
-            assertEquals("42S22", assertThrows(SQLException.class, () -> rs.getInt("nope")).getSQLState());
+            assertEquals("42703", assertThrows(SQLException.class, () -> rs.getInt("nope")).getSQLState());
             assertEquals("07009", assertThrows(SQLException.class, () -> rs.getInt(9)).getSQLState());
             assertFalse(rs.next());
             assertTrue(rs.isAfterLast());
@@ -254,7 +259,7 @@ class TroupeJdbcTest {
             DatabaseMetaData md = c.getMetaData();
             assertEquals("Troupe", md.getDatabaseProductName());
             assertEquals(URL, md.getURL());
-            assertTrue(md.isReadOnly());
+            assertFalse(md.isReadOnly());
             assertFalse(md.supportsTransactions());
             try (ResultSet tables = md.getTables(null, null, "%", new String[] {"TABLE"})) {
                 List<String> names = new ArrayList<>();
@@ -316,26 +321,120 @@ class TroupeJdbcTest {
     }
 
     @Test
+    void shouldWriteUnlessMadeReadOnlyAndSaySo() throws Exception {
+        try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+            assertFalse(c.isReadOnly());
+            assertFalse(c.getMetaData().isReadOnly());
+            assertEquals(0, s.executeUpdate("CREATE TABLE jdbc_written (id INTEGER)"));
+            c.setReadOnly(true);
+            assertTrue(c.isReadOnly());
+            assertTrue(c.getMetaData().isReadOnly());
+            SQLException refused = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("insert INTO jdbc_written VALUES (1)"));
+            assertEquals("25006", refused.getSQLState());
+            assertTrue(refused.getMessage().startsWith("cannot execute INSERT in a read-only connection"),
+                    refused.getMessage());
+            assertEquals(List.of(List.of(0L)), rows(s.executeQuery("SELECT count(*) FROM jdbc_written")));
+            c.setReadOnly(false);
+            assertEquals(1, s.executeUpdate("INSERT INTO jdbc_written VALUES (1)"));
+            assertEquals(0, s.executeUpdate("DROP TABLE jdbc_written"));
+        }
+    }
+
+    @Test
+    void shouldSupportWhatItsMetadataSaysItSupports() throws Exception {
+        try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
+            DatabaseMetaData md = c.getMetaData();
+            // Each answer against a statement that needs it: it runs where the answer is yes, fails where no.
+            assertAnswer(s, md.supportsOuterJoins() && md.supportsLimitedOuterJoins(),
+                    "SELECT c.id, o.id FROM customers c LEFT JOIN orders o ON o.cust = c.id");
+            assertAnswer(s, md.supportsFullOuterJoins(),
+                    "SELECT c.id, o.id FROM customers c FULL JOIN orders o ON o.cust = c.id");
+            assertAnswer(s, md.supportsSubqueriesInComparisons(),
+                    "SELECT id FROM orders WHERE qty > (SELECT min(qty) FROM orders)");
+            assertAnswer(s, md.supportsSubqueriesInExists(),
+                    "SELECT id FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.cust = c.id)");
+            assertAnswer(s, md.supportsSubqueriesInIns(), "SELECT id FROM customers WHERE id IN (SELECT cust FROM orders)");
+            assertAnswer(s, md.supportsSubqueriesInQuantifieds(),
+                    "SELECT id FROM orders WHERE qty >= ALL (SELECT qty FROM orders)");
+            assertAnswer(s, md.supportsCorrelatedSubqueries(),
+                    "SELECT id FROM orders o WHERE qty > (SELECT avg(qty) FROM orders p WHERE p.cust = o.cust)");
+            assertAnswer(s, md.supportsUnion() && md.supportsUnionAll(),
+                    "SELECT id FROM orders UNION SELECT id FROM customers UNION ALL SELECT code FROM regions");
+            assertAnswer(s, md.supportsGroupBy() && md.supportsGroupByUnrelated(),
+                    "SELECT count(*) FROM orders GROUP BY status");
+            assertAnswer(s, md.supportsOrderByUnrelated() && md.supportsExpressionsInOrderBy(),
+                    "SELECT id FROM orders ORDER BY qty * 2");
+            assertAnswer(s, md.supportsColumnAliasing() && md.supportsTableCorrelationNames(),
+                    "SELECT o.id AS n FROM orders o");
+            assertAnswer(s, md.supportsSchemasInDataManipulation(), "SELECT id FROM troupe.orders");
+            assertAnswer(s, md.supportsLikeEscapeClause(), "SELECT id FROM orders WHERE status LIKE 'a!%' ESCAPE '!'");
+            assertAnswer(s, md.supportsConvert(), "SELECT CONVERT(qty, VARCHAR) FROM orders");
+            assertAnswer(s, md.supportsSelectForUpdate(), "SELECT id FROM orders FOR UPDATE");
+            assertAnswer(s, md.supportsCoreSQLGrammar(), "UPDATE orders SET qty = 1");
+            assertAnswer(s, md.supportsAlterTableWithAddColumn(), "ALTER TABLE orders ADD COLUMN x INTEGER");
+            assertAnswer(s, md.supportsTransactions(), "BEGIN");
+            assertFalse(md.supportsBatchUpdates());
+            assertThrows(SQLException.class, () -> s.addBatch("SELECT 1"));
+        }
+    }
+
+    /** Runs {@code sql} (a query, or a statement with an update count), which must succeed exactly when {@code said}. */
+    private static void assertAnswer(Statement s, boolean said, String sql) {
+        Executable run = () -> {
+            if (s.execute(sql)) {
+                rows(s.getResultSet());
+            }
+        };
+        if (said) {
+            assertDoesNotThrow(run, sql);
+        } else {
+            assertThrows(SQLException.class, run, sql);
+        }
+    }
+
+    @Test
     void shouldMapErrorsToSqlStates() throws Exception {
         try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement()) {
             SQLException syntax = assertThrows(SQLException.class, () -> s.executeQuery("SELECT id FROM orders WHERE"));
-            assertEquals("42000", syntax.getSQLState());
+            assertEquals("42601", syntax.getSQLState());
+            assertTrue(syntax instanceof SQLSyntaxErrorException, syntax.toString());
             assertTrue(syntax.getMessage().contains("^"), syntax.getMessage());
             SQLException table = assertThrows(SQLException.class, () -> s.executeQuery("SELECT * FROM ordrs"));
-            assertEquals("42S02", table.getSQLState());
-            assertTrue(table.getMessage().startsWith("unknown table 'ordrs' (did you mean 'orders'?) at line 1, "
-                    + "column 15"), table.getMessage());
-            assertEquals("42S22", assertThrows(SQLException.class,
+            assertEquals("42P01", table.getSQLState());
+            assertTrue(table.getMessage().startsWith("relation \"ordrs\" does not exist (did you mean \"orders\"?) at "
+                    + "line 1, column 15"), table.getMessage());
+            assertEquals("42703", assertThrows(SQLException.class,
                     () -> s.executeQuery("SELECT amout FROM orders")).getSQLState());
             SQLException insert = assertThrows(SQLException.class, () -> s.executeQuery("INSERT INTO regions VALUES "
                     + "('x', 1)"));
             assertEquals("HY000", insert.getSQLState());
             assertEquals("HY000", assertThrows(SQLException.class,
                     () -> s.executeUpdate("SELECT 1 FROM regions")).getSQLState());
-            assertEquals("42S01", assertThrows(SQLException.class,
+            assertEquals("42P07", assertThrows(SQLException.class,
                     () -> s.executeUpdate("CREATE TABLE regions (x INTEGER)")).getSQLState());
-            assertEquals("22018", assertThrows(SQLException.class,
-                    () -> s.executeUpdate("INSERT INTO regions VALUES ('x', 'abc')")).getSQLState());
+            SQLException value = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO regions VALUES ('x', 'abc')"));
+            assertEquals("22P02", value.getSQLState());
+            assertTrue(value instanceof SQLDataException, value.toString());
+            SQLException notNull = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO regions (name) VALUES ('x')"));
+            assertEquals("23502", notNull.getSQLState(), notNull.getMessage());
+            assertTrue(notNull instanceof SQLIntegrityConstraintViolationException, notNull.toString());
+            assertEquals("42883", assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT nosuch(qty) FROM orders")).getSQLState());
+            assertEquals("42804", assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT id FROM orders WHERE qty")).getSQLState());
+            assertEquals("42803", assertThrows(SQLException.class,
+                    () -> s.executeQuery("SELECT id, qty FROM orders GROUP BY id")).getSQLState());
+            try (ResultSet rs = s.executeQuery("SELECT qty * 2147483647 * 2147483647 FROM orders")) {
+                SQLException overflow = assertThrows(SQLException.class, () -> rows(rs));
+                assertEquals("22003", overflow.getSQLState(), overflow.getMessage());
+            }
+            try (ResultSet rs = s.executeQuery("SELECT CAST(status AS INTEGER) FROM orders")) {
+                SQLException cast = assertThrows(SQLException.class, () -> rows(rs));
+                assertEquals("22P02", cast.getSQLState(), cast.getMessage());
+            }
             try (ResultSet rs = s.executeQuery("SELECT qty / (qty - qty) FROM orders")) {
                 SQLException zero = assertThrows(SQLException.class, () -> rows(rs));
                 assertEquals("22012", zero.getSQLState(), zero.getMessage());

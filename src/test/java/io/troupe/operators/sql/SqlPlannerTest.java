@@ -62,6 +62,6 @@ class SqlPlannerTest {
         assertEquals("code", planner.plan("SELECT code FROM regions").validate(catalog).field(0).name());
         catalog.drop("regions");
         assertTrue(assertThrows(SqlException.class, () -> planner.plan("SELECT code FROM regions")).getMessage()
-                .startsWith("unknown table 'regions'"));
+                .startsWith("relation \"regions\" does not exist"));
     }
 }
