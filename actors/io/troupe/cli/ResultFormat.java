@@ -45,10 +45,6 @@ enum ResultFormat {
             out.println("(" + rows.size() + (rows.size() == 1 ? " row)" : " rows)"));
         }
 
-        private static String cell(Object value) {
-            return value == null ? "NULL" : text(value);
-        }
-
         private static String pad(String text, int width, boolean right) {
             String fill = " ".repeat(width - text.length());
             return right ? fill + text : text + fill;
@@ -132,6 +128,11 @@ enum ResultFormat {
 
     /** Prints {@code rows} (one value a column, as {@code ColumnVector.getObject} gives them) under {@code header}. */
     abstract void write(List<String> header, List<Object[]> rows, PrintWriter out);
+
+    /** A value as a TABLE cell (and the SQL reference, docs/sql.md) shows it: NULL spelt out, else its text. */
+    static String cell(Object value) {
+        return value == null ? "NULL" : text(value);
+    }
 
     /** A value's text: a decimal's digits as they are, a date ISO, anything else as Java prints it. */
     static String text(Object value) {
