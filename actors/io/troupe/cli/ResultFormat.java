@@ -110,6 +110,11 @@ enum ResultFormat {
         return ValueText.of(value, zone);
     }
 
+    /** A cell of the table format: a value's text, or {@code NULL}. */
+    static String cell(Object value, ZoneId zone) {
+        return value == null ? "NULL" : text(value, zone);
+    }
+
     /** "table", "csv" or "json", any case. */
     static ResultFormat parse(String text) {
         for (ResultFormat f : values()) {

@@ -94,7 +94,7 @@ final class TableWriter implements ResultWriter {
     }
 
     private String cell(Object value) {
-        return value == null ? "NULL" : ResultFormat.text(value, zone);
+        return ResultFormat.cell(value, zone);
     }
 
     private static String pad(String text, int width, boolean right) {

@@ -31,6 +31,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -248,11 +249,15 @@ public final class SqlPlanner {
     private FrameworkConfig config() {
         SchemaPlus root = Frameworks.createRootSchema(false);
         SchemaPlus tables = root.add("troupe", new CatalogSchema(catalog));
+        // Type names SQL users write that Calcite's parser lacks, which its validator looks up in the root schema.
+        root.add("TIMESTAMPTZ", factory -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                TroupeTypeSystem.MICROSECONDS));
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER)
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
                 .operatorTable(OPERATORS)
+                .executor(ConstantReduction.INSTANCE)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
                 // (by default Calcite joins a list of 20 or more with a VALUES relation).

@@ -111,10 +111,8 @@ public final class Timestamps {
         return t.toNanoOfDay() / 1000;
     }
 
-    /** A time of day; 24:00:00 (a TIME may hold it, as PostgreSQL's does) reads as LocalTime.MAX's microsecond. */
     public static LocalTime toLocalTime(long micros) {
-        return micros >= MICROS_PER_DAY ? LocalTime.MAX.withNano(999_999_000)
-                : LocalTime.ofNanoOfDay(micros * 1000);
+        return LocalTime.ofNanoOfDay(micros * 1000);
     }
 
     /** The offset from UTC, in seconds, of {@code zone} at the instant {@code micros}. */
@@ -225,7 +223,8 @@ public final class Timestamps {
     }
 
     /**
-     * Parses a TIME: {@code hh:mm[:ss[.f]]}, up to 24:00:00.
+     * Parses a TIME: {@code hh:mm[:ss[.f]]}, up to 23:59:59.999999. PostgreSQL's TIME also holds 24:00:00, which
+     * a LocalTime (what results hand out) cannot: it is refused rather than changed.
      *
      * @throws IllegalArgumentException naming the text
      */
@@ -234,7 +233,7 @@ public final class Timestamps {
         c.skipSpaces();
         long t = c.timeOfDay();
         c.skipSpaces();
-        if (!c.atEnd() || t > MICROS_PER_DAY) {
+        if (!c.atEnd() || t >= MICROS_PER_DAY) {
             throw new IllegalArgumentException(c.error("time"));
         }
         return t;

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * SQLite's sqllogictest corpus over Troupe ({@link SqlLogicTestRun}): a fixed sample of its files, whose counts of
  * passed, failed and skipped records must equal the golden file {@code slt/sample-counts.txt}, so that a regression
  * and an improvement both show (update the file with the printed counts when Troupe learns something).
- * README's "sqllogictest" paragraph gives the counts and the main reasons.
+ * docs/testing.md's "sqllogictest" paragraph gives the counts and the main reasons.
  */
 class SqlLogicTest {
 

@@ -1,0 +1,62 @@
+package io.troupe.operators.sql;
+
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.type.SqlTypeUtil;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Calcite's reduction of constant expressions (its simplifier folds {@code CAST('...' AS TIMESTAMP)} and the like
+ * while it converts a statement), except for expressions that hold a date or time: Calcite evaluates those in
+ * milliseconds, and would drop a literal's microseconds ({@code CAST('2024-03-15 13:45:30.123456' AS TIMESTAMP)}
+ * came out as {@code .123}). Troupe folds those itself, exactly, when the plan binds. Stateless; threadsafe.
+ */
+final class ConstantReduction implements RexExecutor {
+
+    static final ConstantReduction INSTANCE = new ConstantReduction();
+
+    private ConstantReduction() {
+    }
+
+    @Override
+    public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
+        List<RexNode> calcite = new ArrayList<>();
+        for (RexNode e : constExps) {
+            if (!holdsTime(e)) {
+                calcite.add(e);
+            }
+        }
+        List<RexNode> reduced = new ArrayList<>();
+        RexUtil.EXECUTOR.reduce(rexBuilder, calcite, reduced);
+        int next = 0;
+        for (RexNode e : constExps) {
+            reducedValues.add(holdsTime(e) ? e : reduced.get(next++));
+        }
+    }
+
+    /** True when {@code e} or one of its operands is a date, a time or a timestamp. */
+    private static boolean holdsTime(RexNode e) {
+        boolean[] found = {false};
+        e.accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                found[0] |= SqlTypeUtil.isDatetime(call.getType());
+                return super.visitCall(call);
+            }
+
+            @Override
+            public RexNode visitLiteral(RexLiteral literal) {
+                found[0] |= SqlTypeUtil.isDatetime(literal.getType());
+                return literal;
+            }
+        });
+        return found[0];
+    }
+}
