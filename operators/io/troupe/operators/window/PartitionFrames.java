@@ -42,7 +42,7 @@ final class PartitionFrames {
     private final int[] groupFirst;
 
     /**
-     * @param key       RANGE frames with an offset: the ORDER BY key's column (of the held rows); else null
+     * @param key       RANGE frames with an offset: the ORDER BY key's column (of the held rows); else ignored
      * @param ascending the key's direction
      */
     PartitionFrames(WindowFrame frame, int[] order, ColumnVector key, boolean ascending) {
@@ -50,9 +50,10 @@ final class PartitionFrames {
         this.order = order;
         this.key = key;
         this.ascending = ascending;
-        this.startOffsets = key != null && frame.start().hasOffset()
+        boolean measures = frame.measuresKeys();
+        this.startOffsets = measures && frame.start().hasOffset()
                 ? RangeOffsets.of(key, key.type(), frame.start().offset()) : null;
-        this.endOffsets = key != null && frame.end().hasOffset()
+        this.endOffsets = measures && frame.end().hasOffset()
                 ? RangeOffsets.of(key, key.type(), frame.end().offset()) : null;
         int n = order.length;
         this.starts = new int[n];
