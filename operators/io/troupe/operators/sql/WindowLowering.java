@@ -9,6 +9,7 @@ import io.troupe.operators.window.FrameBound;
 import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
@@ -177,9 +178,11 @@ final class WindowLowering {
             return FrameInterval.ofMonths(literal.getValueAs(BigDecimal.class).intValueExact());
         }
         if (family == SqlTypeFamily.INTERVAL_DAY_TIME) {
+            // As in date arithmetic, an interval that starts with days has calendar days; the others fixed time.
             long micros = literal.getValueAs(BigDecimal.class).movePointRight(3).longValueExact();
-            return new FrameInterval(0, Math.toIntExact(micros / FrameInterval.MICROS_PER_DAY),
-                    micros % FrameInterval.MICROS_PER_DAY);
+            long days = literal.getType().getSqlTypeName().getStartUnit() == TimeUnit.DAY
+                    ? micros / FrameInterval.MICROS_PER_DAY : 0;
+            return new FrameInterval(0, Math.toIntExact(days), micros - days * FrameInterval.MICROS_PER_DAY);
         }
         return switch (literal.getType().getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);

@@ -13,7 +13,9 @@ import io.troupe.operators.batch.ColumnVector;
  *   <li>GROUPS: the first or last position of the peer group that many groups away;</li>
  *   <li>RANGE CURRENT ROW: the row's first or last peer; RANGE with an offset: among the rows whose key is not
  *       NULL, the first that lies within the bound, and the first past the end's bound ({@link RangeOffsets}).
- *       Rows sorted by a key move both bounds forward only, so one pointer per bound walks the partition once.
+ *       Rows sorted by a key move both bounds forward only, so one pointer per bound walks the partition once;
+ *       where a bound by the calendar falls back as the keys rise (a month from 01-31 10:00 ends before a month
+ *       from 01-30 16:00), the pointer stays where it is, as PostgreSQL's does.
  *       A row whose key is NULL has its NULL peers for frame, and the NULL rows lie in no other row's frame unless
  *       an unbounded end reaches them: PostgreSQL's rule, NULLs as equal to each other and infinitely far from
  *       every value.</li>

@@ -23,9 +23,12 @@ import java.util.function.IntToLongFunction;
  *   <li>FLOAT64 keys: IEEE arithmetic, NaN above every other value and equal to itself (as the sort orders it),
  *       and an infinite offset from an infinite key of the same sign ({@code +inf - inf}) taking every value but
  *       NaN, as PostgreSQL's {@code in_range_float8_float8};</li>
- *   <li>date and time keys: the key as microseconds since 1970-01-01, the offset a {@link FrameInterval} added
- *       by the calendar. DATE keys are their midnights. A TIMESTAMP key (microseconds in a long) is one more
- *       case of {@link #of}, {@code new TimeOffsets(((LongVector) key)::get, interval)}, and of {@link #check}.</li>
+ *   <li>DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE keys: the key as microseconds since 1970-01-01 (a DATE its
+ *       midnight), the offset a {@link FrameInterval} added by the calendar. A TIMESTAMP WITH TIME ZONE takes
+ *       intervals of fixed length only (hours to microseconds): days and months move it in the session's zone,
+ *       which a frame does not carry;</li>
+ *   <li>TIME keys: microseconds since midnight plus or minus the interval's microseconds, without wrapping past
+ *       midnight, its days and months disregarded (PostgreSQL's {@code in_range_time_interval}).</li>
  * </ul>
  *
  * <p>Not threadsafe: each holds the row it aims from.
@@ -37,7 +40,7 @@ abstract sealed class RangeOffsets {
     /**
      * Checks that {@code offset} measures an ORDER BY key of type {@code key}, as PostgreSQL's in_range
      * functions exist: an integer for INT32 and INT64 keys, an integer or decimal for DECIMAL keys, any number for
-     * FLOAT64 keys, an interval for DATE keys.
+     * FLOAT64 keys, an interval for DATE, TIMESTAMP and TIME keys, one of fixed length for TIMESTAMP_TZ keys.
      *
      * @throws IllegalArgumentException naming the frame, the key's type and what offsets it takes
      */
@@ -46,7 +49,10 @@ abstract sealed class RangeOffsets {
             case INT32, INT64 -> offset instanceof Long ? null : "an integer";
             case DECIMAL -> offset instanceof Long || offset instanceof BigDecimal ? null : "an integer or a decimal";
             case FLOAT64 -> offset instanceof FrameInterval ? "a number" : null;
-            case DATE -> offset instanceof FrameInterval ? null : "an interval";
+            case DATE, TIMESTAMP, TIME -> offset instanceof FrameInterval ? null : "an interval";
+            case TIMESTAMP_TZ -> offset instanceof FrameInterval i && i.months() == 0 && i.days() == 0 ? null
+                    : "an interval of hours, minutes or seconds (days and months move it in a time zone; order by "
+                    + "CAST(key AS TIMESTAMP) for local days)";
             default -> "no";
         };
         if (takes != null) {
@@ -62,6 +68,8 @@ abstract sealed class RangeOffsets {
             case INT32, INT64, DECIMAL -> new ExactOffsets(key, exact(offset).movePointRight(type.scale()));
             case FLOAT64 -> new DoubleOffsets((DoubleVector) key, ((Number) offset).doubleValue());
             case DATE -> new TimeOffsets(row -> dateMicros(((IntVector) key).get(row)), (FrameInterval) offset);
+            case TIMESTAMP, TIMESTAMP_TZ -> new TimeOffsets(((LongVector) key)::get, (FrameInterval) offset);
+            case TIME -> new ExactOffsets(key, BigDecimal.valueOf(((FrameInterval) offset).micros()));
             default -> throw new IllegalArgumentException("no RANGE offsets over " + type);
         };
     }

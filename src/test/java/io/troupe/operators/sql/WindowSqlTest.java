@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Timeout;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -44,7 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and of one, NULL partition keys, ties and NULLs in the ORDER BY keys, NULL values, an empty table; every
  * function, the default frames with and without ORDER BY, ROWS frames with offsets on both sides, RANGE frames
  * over peers; several windows in one SELECT, a window over an aggregate, in a subquery, under an ORDER BY. Over a
- * second table (r: keys of every RANGE type, NaN and infinities among the FLOAT64 ones, dates over months): RANGE
+ * second table (r: keys of every RANGE type, NaN and infinities among the FLOAT64 ones, dates and times over
+ * months and the clock): RANGE
  * frames with offsets, ascending and descending, NULLs first and last, EXCLUDE, nth_value, IGNORE NULLS, empty
  * frames, and GROUPS frames through Java plans (Calcite 1.42 parses no GROUPS). Each statement runs with 1, 2 and
  * 4 workers. Functions whose answer depends on the order of tied rows (row numbers, lag, first values, ROWS
@@ -165,6 +169,14 @@ class WindowSqlTest {
                     + "NULLS LAST RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND INTERVAL '2' DAY FOLLOWING), "
                     + "min(s) OVER (ORDER BY dt RANGE BETWEEN INTERVAL '1' YEAR PRECEDING AND INTERVAL '10' DAY "
                     + "PRECEDING) FROM r",
+            // TIMESTAMP keys with intervals of days and hours (months: PartitionFramesTest, where DuckDB answers
+            // otherwise); TIMESTAMP WITH TIME ZONE with fixed ones; TIME without wrapping past midnight
+            "SELECT id, count(*) OVER (PARTITION BY g ORDER BY ts NULLS FIRST RANGE BETWEEN INTERVAL '1' DAY "
+                    + "PRECEDING AND INTERVAL '90' MINUTE FOLLOWING), sum(x) OVER (ORDER BY ts DESC NULLS LAST RANGE "
+                    + "BETWEEN INTERVAL '20' DAY PRECEDING AND INTERVAL '2' DAY PRECEDING), count(x) OVER (PARTITION BY "
+                    + "g ORDER BY tz NULLS LAST RANGE BETWEEN INTERVAL '6' HOUR PRECEDING AND CURRENT ROW EXCLUDE TIES), "
+                    + "sum(x) OVER (PARTITION BY g ORDER BY tm DESC NULLS FIRST RANGE BETWEEN INTERVAL '1' HOUR "
+                    + "PRECEDING AND INTERVAL '45' MINUTE FOLLOWING) FROM r",
             // value functions over RANGE offsets by a unique key, and of the key itself over tied keys
             "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 30 PRECEDING AND 10 FOLLOWING), "
                     + "last_value(s) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 5 FOLLOWING AND 50 FOLLOWING), "
@@ -298,7 +310,10 @@ class WindowSqlTest {
                 Field.of("f", DataType.FLOAT64),
                 Field.of("dt", DataType.DATE),
                 Field.of("x", DataType.INT32),
-                Field.of("s", DataType.VARCHAR)), 256);
+                Field.of("s", DataType.VARCHAR),
+                Field.of("ts", DataType.TIMESTAMP),
+                Field.of("tz", DataType.TIMESTAMP_TZ),
+                Field.of("tm", DataType.TIME)), 256);
         double[] specials = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         for (long id = 1; id <= rows; id++) {
             double f = random.nextInt(40) == 0 ? specials[random.nextInt(3)] : random.nextInt(400) / 2.0;
@@ -310,7 +325,10 @@ class WindowSqlTest {
                     maybe(random, 10, f),
                     maybe(random, 10, LocalDate.of(2024, 1, 15).plusDays(random.nextInt(90))),
                     maybe(random, 8, random.nextInt(2001) - 1000),
-                    maybe(random, 8, "s" + random.nextInt(30)));
+                    maybe(random, 8, "s" + random.nextInt(30)),
+                    maybe(random, 10, LocalDateTime.of(2024, 1, 20, 0, 0).plusMinutes(30L * random.nextInt(4000))),
+                    maybe(random, 10, Instant.parse("2024-03-01T00:00:00Z").plusSeconds(900L * random.nextInt(2000))),
+                    maybe(random, 10, LocalTime.of(0, 0).plusMinutes(15L * random.nextInt(96))));
         }
         return t.build();
     }
@@ -431,6 +449,9 @@ class WindowSqlTest {
                 "unsupported in SQL: a frame offset must not be negative or NaN: -1 PRECEDING");
         assertRefused("SELECT sum(x) OVER (ORDER BY id ROWS BETWEEN CAST(NULL AS INTEGER) PRECEDING AND CURRENT ROW) "
                 + "FROM r", "unsupported in SQL: a frame's offset");
+        assertRefused("SELECT count(*) OVER (ORDER BY tz RANGE BETWEEN INTERVAL '1' DAY PRECEDING AND CURRENT ROW) "
+                + "FROM r", "unsupported in SQL: RANGE BETWEEN INTERVAL '1 day' PRECEDING AND CURRENT ROW: an ORDER BY "
+                + "key of type TIMESTAMP WITH TIME ZONE takes an interval of hours, minutes or seconds");
         assertRefused("SELECT nth_value(x, 0) OVER (ORDER BY id) FROM r",
                 "unsupported in SQL: nth_value's row must be at least 1, got 0");
         // Calcite 1.42's parser knows no GROUPS frames.

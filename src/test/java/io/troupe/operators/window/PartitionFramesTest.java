@@ -117,6 +117,22 @@ class PartitionFramesTest {
                 FrameBound.following(FrameInterval.ofMicros(36 * 3_600_000_000L))), key, true));
     }
 
+    @Test
+    void shouldNeverMoveABoundBackAsPostgresDoes() {
+        // 2024-01-30 16:00 plus a month is 02-29 16:00, but 01-31 10:00 plus a month is 02-29 10:00, before it: the
+        // month cut to February's end makes the bound fall back while the keys rise. PostgreSQL's frame end only
+        // moves forward, so 01-31 10:00's frame keeps 02-29 12:00; DuckDB, which searches each row's bound anew,
+        // ends that frame before it.
+        LongVector key = new LongVector(DataType.TIMESTAMP, new long[] {micros("2024-01-30T16:00"),
+                micros("2024-01-31T10:00"), micros("2024-02-29T12:00")});
+        assertFrames(new int[][] {{0, 3}, {1, 3}, {2, 3}}, frames(WindowFrame.range(FrameBound.CURRENT_ROW,
+                FrameBound.following(FrameInterval.ofMonths(1))), key, true));
+    }
+
+    private static long micros(String time) {
+        return java.time.LocalDateTime.parse(time).toEpochSecond(java.time.ZoneOffset.UTC) * 1_000_000L;
+    }
+
     private static int day(String date) {
         return (int) LocalDate.parse(date).toEpochDay();
     }
