@@ -456,7 +456,7 @@ class WindowSqlTest {
                 "unsupported in SQL: nth_value's row must be at least 1, got 0");
         // Calcite 1.42's parser knows no GROUPS frames.
         assertRefused("SELECT sum(x) OVER (ORDER BY k GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM r",
-                "syntax error: unexpected \"GROUPS\"");
+                "syntax error at or near \"GROUPS\"");
     }
 
     @Test
