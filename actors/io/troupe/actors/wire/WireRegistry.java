@@ -35,6 +35,8 @@ import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.window.FrameBound;
+import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -147,7 +149,12 @@ public final class WireRegistry {
             record(90, QueryRelay.Failed.class),
             record(91, QueryService.RunPart.class),
             record(92, QueryService.CancelPart.class),
-            record(93, QueryService.PartEnded.class)));
+            record(93, QueryService.PartEnded.class),
+            // 104-107: window frames' parts.
+            enumeration(104, WindowFrame.Unit.class),
+            enumeration(105, WindowFrame.Exclusion.class),
+            record(106, FrameBound.class),
+            record(107, FrameInterval.class)));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();

@@ -418,7 +418,7 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
 
     /** The bucket, 1..buckets, of the row, the partition cut into {@code buckets} as equal as can be. */
     static Expr ntile(long buckets) {
-        return new WindowCall(WindowFunction.NTILE, List.of(lit(buckets)), WindowFrame.DEFAULT);
+        return new WindowCall(WindowFunction.NTILE, List.of(lit(buckets)), WindowFrame.DEFAULT, false);
     }
 
     /** {@code value} of the row before in the partition, NULL for the first. */
@@ -452,23 +452,29 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
     /** {@code value} of the first row of the frame (default: the partition's first row). */
     static Expr firstValue(Expr value) {
         return new WindowCall(WindowFunction.FIRST_VALUE, List.of(notNull(value, "Expr.firstValue", "value")),
-                WindowFrame.DEFAULT);
+                WindowFrame.DEFAULT, false);
     }
 
     /** {@code value} of the last row of the frame (default: the row's last peer). */
     static Expr lastValue(Expr value) {
         return new WindowCall(WindowFunction.LAST_VALUE, List.of(notNull(value, "Expr.lastValue", "value")),
-                WindowFrame.DEFAULT);
+                WindowFrame.DEFAULT, false);
+    }
+
+    /** {@code value} of the frame's {@code n}-th row (from 1), NULL when the frame has fewer. */
+    static Expr nthValue(Expr value, long n) {
+        return new WindowCall(WindowFunction.NTH_VALUE, List.of(notNull(value, "Expr.nthValue", "value"), lit(n)),
+                WindowFrame.DEFAULT, false);
     }
 
     private static Expr window(WindowFunction function) {
-        return new WindowCall(function, List.of(), WindowFrame.DEFAULT);
+        return new WindowCall(function, List.of(), WindowFrame.DEFAULT, false);
     }
 
     private static Expr shift(WindowFunction function, Expr value, long offset, Expr fallback) {
         notNull(value, "Expr." + function.sqlName(), "value");
         List<Expr> args = fallback == null ? List.of(value, lit(offset)) : List.of(value, lit(offset), fallback);
-        return new WindowCall(function, args, WindowFrame.DEFAULT);
+        return new WindowCall(function, args, WindowFrame.DEFAULT, false);
     }
 
     /**
@@ -479,13 +485,17 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
      */
     default Expr over(WindowFrame frame) {
         notNull(frame, "Expr.over", "frame");
-        Expr e = this instanceof Alias a ? a.expr() : this;
-        WindowCall call = WindowCall.of(e);
-        if (call == null) {
-            throw new IllegalArgumentException("Expr.over: " + e + " is not an aggregate or a window function");
-        }
-        WindowCall framed = new WindowCall(call.function(), call.arguments(), frame);
-        return this instanceof Alias a ? framed.as(a.name()) : framed;
+        return WindowCall.change(this, "Expr.over", call -> call.withFrame(frame));
+    }
+
+    /**
+     * This window function skipping the rows whose value is NULL: SQL's IGNORE NULLS, which lag, lead,
+     * first_value, last_value and nth_value take.
+     *
+     * @throws IllegalArgumentException for any other expression
+     */
+    default Expr ignoreNulls() {
+        return WindowCall.change(this, "Expr.ignoreNulls", WindowCall::ignoringNulls);
     }
 
     // ------------------------------------------------------------------ naming and ordering

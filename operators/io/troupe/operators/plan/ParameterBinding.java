@@ -56,7 +56,7 @@ final class ParameterBinding {
             return new Alias(expr(a.expr()), a.name());
         }
         if (e instanceof WindowCall w) {
-            return new WindowCall(w.function(), exprs(w.arguments()), w.frame());
+            return new WindowCall(w.function(), exprs(w.arguments()), w.frame(), w.ignoresNulls());
         }
         if (e instanceof AggregateCall a && a.argument() != null) {
             return new AggregateCall(a.function(), expr(a.argument()), a.distinct());

@@ -121,9 +121,9 @@ public abstract class Plan {
     /**
      * Window functions: every row of this plan, then one column per function, computed over the rows of its
      * partition (those equal on {@code partitionBy}; all rows without keys) in {@code orderBy}'s order: ranks
-     * ({@code Expr.rowNumber()}, {@code rank()} ...), {@code lag}/{@code lead}, {@code firstValue}/{@code lastValue},
-     * and aggregates ({@code sum(x)}, {@code count()} ...) over the default frame or
-     * {@code over(WindowFrame.rows(-2, 0))}. Name them with {@code as}. Partitions are computed in parallel, by
+     * ({@code Expr.rowNumber()}, {@code rank()} ...), {@code lag}/{@code lead}, {@code firstValue}/{@code lastValue}/
+     * {@code nthValue}, and aggregates ({@code sum(x)}, {@code count()} ...) over the default frame or
+     * {@code over(WindowFrame.rows(FrameBound.preceding(2), FrameBound.CURRENT_ROW))}. Name them with {@code as}. Partitions are computed in parallel, by
      * hash of their keys; without keys one worker computes the window.
      */
     public Plan window(List<Expr> partitionBy, List<SortKey> orderBy, Expr... functions) {

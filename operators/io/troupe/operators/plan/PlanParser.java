@@ -5,6 +5,8 @@ import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.window.FrameBound;
+import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 
 import java.math.BigDecimal;
@@ -53,7 +55,7 @@ public final class PlanParser {
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg", "var_samp", "var_pop",
             "stddev_samp", "stddev_pop", "single_value");
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
-            "cume_dist", "ntile", "lag", "lead", "first_value", "last_value");
+            "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value");
 
     private final String source;
     private final List<Token> tokens;
@@ -225,7 +227,10 @@ public final class PlanParser {
         return input.aggregate(keys, aggregates.toArray(new Expr[0]));
     }
 
-    /** {@code window [partition by keys] [order by sort keys] : functions}, each {@code f(...) [frame] [as name]}. */
+    /**
+     * {@code window [partition by keys] [order by sort keys] : functions}, each
+     * {@code f(...) [ignore nulls | respect nulls] [frame] [as name]}.
+     */
     private Plan window(Plan input) {
         List<Expr> partitionBy = new ArrayList<>();
         List<SortKey> orderBy = new ArrayList<>();
@@ -243,7 +248,12 @@ public final class PlanParser {
         List<Expr> functions = new ArrayList<>();
         do {
             Expr f = windowCall();
-            if (peek().isKeyword("rows") || peek().isKeyword("range")) {
+            if (peek().isKeyword("ignore") || peek().isKeyword("respect")) {
+                boolean ignore = next().isKeyword("ignore");
+                expectKeyword("nulls");
+                f = ignore ? f.ignoreNulls() : f;
+            }
+            if (peek().isKeyword("rows") || peek().isKeyword("range") || peek().isKeyword("groups")) {
                 f = f.over(frame());
             }
             functions.add(acceptKeyword("as") ? f.as(identifier("a column name")) : f);
@@ -285,6 +295,10 @@ public final class PlanParser {
                 arity(name, args, 1);
                 return f.equals("first_value") ? Expr.firstValue(args.get(0)) : Expr.lastValue(args.get(0));
             }
+            case "nth_value" -> {
+                arity(name, args, 2);
+                return Expr.nthValue(args.get(0), intLiteral(name, args.get(1)));
+            }
             default -> {
                 arity(name, args, 0);
                 return switch (f) {
@@ -299,47 +313,78 @@ public final class PlanParser {
     }
 
     /**
-     * {@code rows|range between bound and bound}; a bound is {@code unbounded preceding|following},
-     * {@code current row} or {@code n preceding|following}.
+     * {@code rows|range|groups between bound and bound [exclude current row|group|ties|no others]}; a bound is
+     * {@code unbounded preceding|following}, {@code current row}, or {@code offset preceding|following} with a
+     * number (rows and groups: an integer) or an {@code interval '1 month 7 days'} as the offset.
      */
     private WindowFrame frame() {
         Token kind = next();
-        boolean rows = kind.isKeyword("rows");
+        WindowFrame.Unit unit = WindowFrame.Unit.valueOf(kind.text().toUpperCase(Locale.ROOT));
         expectKeyword("between");
-        long start = frameBound();
+        FrameBound start = frameBound();
         expectKeyword("and");
-        long end = frameBound();
+        FrameBound end = frameBound();
+        WindowFrame.Exclusion exclusion = WindowFrame.Exclusion.NO_OTHERS;
+        if (acceptKeyword("exclude")) {
+            Token t = next();
+            if (t.isKeyword("current")) {
+                expectKeyword("row");
+                exclusion = WindowFrame.Exclusion.CURRENT_ROW;
+            } else if (t.isKeyword("group") || t.isKeyword("ties")) {
+                exclusion = t.isKeyword("group") ? WindowFrame.Exclusion.GROUP : WindowFrame.Exclusion.TIES;
+            } else if (t.isKeyword("no")) {
+                expectKeyword("others");
+            } else {
+                throw error(t, "expected CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE but found "
+                        + t.describe());
+            }
+        }
         try {
-            return new WindowFrame(rows, start, end);
+            return new WindowFrame(unit, start, end, exclusion);
         } catch (IllegalArgumentException e) {
             throw error(kind, e.getMessage());
         }
     }
 
-    private long frameBound() {
+    private FrameBound frameBound() {
         Token t = next();
         if (t.isKeyword("current")) {
             expectKeyword("row");
-            return WindowFrame.CURRENT_ROW;
+            return FrameBound.CURRENT_ROW;
         }
         boolean unbounded = t.isKeyword("unbounded");
-        if (!unbounded && t.kind() != Kind.INTEGER) {
-            throw error(t, "expected a frame bound (unbounded, current row or a row count) but found " + t.describe());
-        }
-        long rows;
-        try {
-            rows = unbounded ? 0 : Long.parseLong(t.text());
-        } catch (NumberFormatException e) {
-            throw error(t, "frame offset " + t.text() + " does not fit INT64");
+        Object offset = null;
+        if (t.isKeyword("interval")) {
+            Token text = next();
+            if (text.kind() != Kind.STRING) {
+                throw error(text, "expected the interval as a string, such as '7 days', but found " + text.describe());
+            }
+            try {
+                offset = FrameInterval.parse(text.text());
+            } catch (IllegalArgumentException e) {
+                throw error(text, e.getMessage());
+            }
+        } else if (!unbounded) {
+            if (t.kind() != Kind.INTEGER && t.kind() != Kind.DECIMAL && t.kind() != Kind.FLOAT) {
+                throw error(t, "expected a frame bound (unbounded, current row, a number or an interval) but found "
+                        + t.describe());
+            }
+            offset = ((Literal) number(t, false)).value();
+            offset = offset instanceof Integer i ? Long.valueOf(i) : offset;
         }
         Token side = next();
-        if (side.isKeyword("preceding")) {
-            return unbounded ? WindowFrame.UNBOUNDED_PRECEDING : -rows;
+        if (!side.isKeyword("preceding") && !side.isKeyword("following")) {
+            throw error(side, "expected PRECEDING or FOLLOWING but found " + side.describe());
         }
-        if (side.isKeyword("following")) {
-            return unbounded ? WindowFrame.UNBOUNDED_FOLLOWING : rows;
+        boolean preceding = side.isKeyword("preceding");
+        if (unbounded) {
+            return preceding ? FrameBound.UNBOUNDED_PRECEDING : FrameBound.UNBOUNDED_FOLLOWING;
         }
-        throw error(side, "expected PRECEDING or FOLLOWING but found " + side.describe());
+        try {
+            return new FrameBound(preceding, offset);
+        } catch (IllegalArgumentException e) {
+            throw error(t, e.getMessage());
+        }
     }
 
     private Plan limit(Plan input) {

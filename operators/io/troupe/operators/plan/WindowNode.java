@@ -91,13 +91,15 @@ final class WindowNode extends Plan {
             partitionKeys.add(ref(held, partitionColumns[k]));
         }
         List<OrderKey> orderKeys = new ArrayList<>();
+        List<DataType> orderTypes = new ArrayList<>();
         for (SortKey k : orderBy) {
             int column = column(held, k.expr().bind(in, label()));
             orderKeys.add(new OrderKey(ref(held, column), k.ascending(), k.nullsFirst()));
+            orderTypes.add(held.get(column).type());
         }
         List<WindowCallSpec> calls = new ArrayList<>();
         for (Expr f : functions) {
-            calls.add(bindCall(f, in, held));
+            calls.add(bindCall(f, in, held, orderTypes));
         }
         return new Bound(held, new WindowSpec(in.size(), partitionColumns, orderKeys, calls, label()), partitionKeys);
     }
@@ -117,7 +119,7 @@ final class WindowNode extends Plan {
         return e instanceof ColumnExpression ? e : new ColumnExpression(c, e.type(), e.toString());
     }
 
-    private WindowCallSpec bindCall(Expr f, Schema in, List<Expression> held) {
+    private WindowCallSpec bindCall(Expr f, Schema in, List<Expression> held, List<DataType> orderTypes) {
         Expr e = f instanceof Alias a ? a.expr() : f;
         if (!(e instanceof WindowCall call)) {
             throw new PlanException(label(), f + " is not a window function; put plain expressions in a project() "
@@ -125,11 +127,24 @@ final class WindowNode extends Plan {
         }
         WindowFunction function = call.function();
         List<Expr> args = call.arguments();
-        int least = function.takesValue() || function == WindowFunction.NTILE ? 1 : 0;
-        int most = function == WindowFunction.LAG || function == WindowFunction.LEAD ? 3 : least;
+        boolean shift = function == WindowFunction.LAG || function == WindowFunction.LEAD;
+        int least = function == WindowFunction.NTH_VALUE ? 2 : function.takesValue() || function == WindowFunction.NTILE
+                ? 1 : 0;
+        int most = shift ? 3 : least;
         if (args.size() < least || args.size() > most) {
             throw new PlanException(label(), call + " takes " + (least == most ? String.valueOf(least)
                     : least + " to " + most) + " argument(s), got " + args.size());
+        }
+        if (call.ignoresNulls() && !function.takesNullTreatment()) {
+            throw new PlanException(label(), call + ": " + function.sqlName() + " does not take IGNORE NULLS; "
+                    + "lag, lead, first_value, last_value and nth_value do");
+        }
+        if (function.framed()) {
+            try {
+                call.frame().check(orderTypes);
+            } catch (IllegalArgumentException ex) {
+                throw new PlanException(label(), call + ": " + ex.getMessage());
+            }
         }
         int value = -1;
         DataType argument = null;
@@ -142,6 +157,8 @@ final class WindowNode extends Plan {
         int fallback = -1;
         if (function == WindowFunction.NTILE) {
             offset = integer(call, args.get(0), 1);
+        } else if (function == WindowFunction.NTH_VALUE) {
+            offset = integer(call, args.get(1), 1);
         } else if (args.size() > 1) {
             offset = integer(call, args.get(1), 0);
             if (args.size() > 2) {
@@ -152,7 +169,7 @@ final class WindowNode extends Plan {
                 }
                 fallback = column(held, bound);
             }
-        } else if (function == WindowFunction.LAG || function == WindowFunction.LEAD) {
+        } else if (shift) {
             offset = 1;
         }
         DataType type;
@@ -161,7 +178,8 @@ final class WindowNode extends Plan {
         } catch (IllegalArgumentException ex) {
             throw new PlanException(label(), ex.getMessage() + ": " + call);
         }
-        return new WindowCallSpec(function, value, fallback, offset, call.frame(), type, call.toString());
+        return new WindowCallSpec(function, value, fallback, offset, call.frame(), call.ignoresNulls(), type,
+                call.toString());
     }
 
     /** The integer literal {@code arg} of {@code call}, at least {@code least}. */

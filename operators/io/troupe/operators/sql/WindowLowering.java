@@ -5,8 +5,11 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.plan.WindowCall;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.window.FrameBound;
+import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
@@ -15,9 +18,10 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
-import org.apache.calcite.rex.RexWindowExclusion;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,8 +35,9 @@ import java.util.Set;
  * PARTITION BY, ORDER BY and frame, each over the one before, then a projection that names the fields as
  * Calcite does and casts a result whose type Calcite derives otherwise (RANK is an INTEGER to Calcite, a
  * BIGINT to Troupe and DuckDB). Calcite's window SUM arrives as {@code $SUM0} (0 for an empty frame) under a
- * CASE on the count: it runs as SUM with COALESCE(..., 0). Refused by name: frames with EXCLUDE, RANGE frames
- * with an offset, DISTINCT and IGNORE NULLS in a window call, and window functions Troupe lacks.
+ * CASE on the count: it runs as SUM with COALESCE(..., 0). A frame's offsets are the window's constants: integers
+ * for ROWS, numbers or intervals (months, or milliseconds for the day-time kinds) for RANGE; Calcite 1.42 parses
+ * no GROUPS frames. Refused by name: DISTINCT in a window call, and window functions Troupe lacks.
  */
 final class WindowLowering {
 
@@ -68,9 +73,6 @@ final class WindowLowering {
         List<Expr> calls = new ArrayList<>();
         for (int g = 0; g < window.groups.size(); g++) {
             Window.Group group = window.groups.get(g);
-            if (group.exclude != RexWindowExclusion.EXCLUDE_NO_OTHER) {
-                throw new UnsupportedSqlException("window frames with " + group.exclude + " (" + group + ")");
-            }
             WindowFrame frame = frame(group);
             for (Window.RexWinAggCall call : group.aggCalls) {
                 String name = fresh(taken);
@@ -127,29 +129,68 @@ final class WindowLowering {
     }
 
     private WindowFrame frame(Window.Group group) {
-        long start = bound(group, group.lowerBound);
-        long end = bound(group, group.upperBound);
+        WindowFrame.Exclusion exclusion = switch (group.exclude) {
+            case EXCLUDE_NO_OTHER -> WindowFrame.Exclusion.NO_OTHERS;
+            case EXCLUDE_CURRENT_ROW -> WindowFrame.Exclusion.CURRENT_ROW;
+            case EXCLUDE_GROUP -> WindowFrame.Exclusion.GROUP;
+            case EXCLUDE_TIES -> WindowFrame.Exclusion.TIES;
+        };
         try {
-            return new WindowFrame(group.isRows, start, end);
+            WindowFrame frame = new WindowFrame(group.isRows ? WindowFrame.Unit.ROWS : WindowFrame.Unit.RANGE,
+                    bound(group, group.lowerBound), bound(group, group.upperBound), exclusion);
+            List<DataType> orderKeys = new ArrayList<>();
+            for (RelFieldCollation c : group.orderKeys.getFieldCollations()) {
+                orderKeys.add(SqlTypes.toTroupe(window.getInput().getRowType().getFieldList()
+                        .get(c.getFieldIndex()).getType()));
+            }
+            frame.check(orderKeys);
+            return frame;
         } catch (IllegalArgumentException e) {
-            throw new UnsupportedSqlException(e.getMessage().replace("a RANGE frame", "RANGE frames"));
+            throw new UnsupportedSqlException(e.getMessage());
         }
     }
 
-    private long bound(Window.Group group, RexWindowBound bound) {
+    private FrameBound bound(Window.Group group, RexWindowBound bound) {
         if (bound.isUnbounded()) {
-            return bound.isPreceding() ? WindowFrame.UNBOUNDED_PRECEDING : WindowFrame.UNBOUNDED_FOLLOWING;
+            return bound.isPreceding() ? FrameBound.UNBOUNDED_PRECEDING : FrameBound.UNBOUNDED_FOLLOWING;
         }
         if (bound.isCurrentRow()) {
-            return WindowFrame.CURRENT_ROW;
+            return FrameBound.CURRENT_ROW;
         }
-        long offset = longConstant(bound.getOffset(), "a frame's offset (" + bound + ")");
-        if (!group.isRows) {
-            throw new UnsupportedSqlException("RANGE frames with an offset (" + offset
-                    + (bound.isPreceding() ? " PRECEDING" : " FOLLOWING")
-                    + "): only UNBOUNDED and CURRENT ROW bounds; use ROWS for offsets");
+        String what = "a frame's offset (" + bound + ")";
+        Object offset = group.isRows ? (Object) longConstant(bound.getOffset(), what) : rangeOffset(bound, what);
+        return new FrameBound(bound.isPreceding(), offset);
+    }
+
+    /**
+     * A RANGE frame's offset: a number, or an interval, whose literal holds months (YEAR, MONTH) or milliseconds
+     * (DAY to SECOND).
+     */
+    private Object rangeOffset(RexWindowBound bound, String what) {
+        if (!(constant(bound.getOffset()) instanceof RexLiteral literal)) {
+            throw new UnsupportedSqlException(what + " other than a constant");
         }
-        return bound.isPreceding() ? -offset : offset;
+        if (literal.isNull()) {
+            throw new UnsupportedSqlException(what + ": a frame's offset must not be NULL");
+        }
+        SqlTypeFamily family = literal.getType().getSqlTypeName().getFamily();
+        if (family == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+            return FrameInterval.ofMonths(literal.getValueAs(BigDecimal.class).intValueExact());
+        }
+        if (family == SqlTypeFamily.INTERVAL_DAY_TIME) {
+            // As in date arithmetic, an interval that starts with days has calendar days; the others fixed time.
+            long micros = literal.getValueAs(BigDecimal.class).movePointRight(3).longValueExact();
+            long days = literal.getType().getSqlTypeName().getStartUnit() == TimeUnit.DAY
+                    ? micros / FrameInterval.MICROS_PER_DAY : 0;
+            return new FrameInterval(0, Math.toIntExact(days), micros - days * FrameInterval.MICROS_PER_DAY);
+        }
+        return switch (literal.getType().getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);
+            case DECIMAL -> literal.getValueAs(BigDecimal.class);
+            case DOUBLE, FLOAT, REAL -> literal.getValueAs(Double.class);
+            default -> throw new UnsupportedSqlException(what + " of type " + literal.getType()
+                    + ": RANGE offsets are numbers and intervals");
+        };
     }
 
     /** A call lowered: the window function, its result type, and whether an empty frame must read 0 ($SUM0). */
@@ -161,12 +202,9 @@ final class WindowLowering {
         if (call.distinct) {
             throw new UnsupportedSqlException("DISTINCT in window function " + name + " (" + call + ")");
         }
-        if (call.ignoreNulls) {
-            throw new UnsupportedSqlException("IGNORE NULLS in window function " + name + " (" + call + ")");
-        }
         List<RexNode> ops = call.getOperands();
         boolean shift = call.getKind() == SqlKind.LAG || call.getKind() == SqlKind.LEAD;
-        if (ops.size() > (shift ? 3 : 1)) {
+        if (ops.size() > (shift ? 3 : call.getKind() == SqlKind.NTH_VALUE ? 2 : 1)) {
             throw new UnsupportedSqlException("window function " + name + " with " + ops.size() + " arguments");
         }
         boolean emptyIsZero = false;
@@ -188,13 +226,30 @@ final class WindowLowering {
             case MAX -> Expr.max(argument(ops.get(0)));
             case FIRST_VALUE -> Expr.firstValue(argument(ops.get(0)));
             case LAST_VALUE -> Expr.lastValue(argument(ops.get(0)));
+            case NTH_VALUE -> Expr.nthValue(argument(ops.get(0)), nthRow(ops.get(1)));
             case LAG, LEAD -> shift(call);
             default -> throw new UnsupportedSqlException("window function " + name + " (" + call + ")");
         };
         DataType argument = ops.isEmpty() || call.getKind() == SqlKind.NTILE ? null
                 : SqlTypes.toTroupe(operandType(ops.get(0)));
         WindowCall framed = (WindowCall) lowered.over(frame);
+        if (call.ignoreNulls) {
+            if (!framed.function().takesNullTreatment()) {
+                throw new UnsupportedSqlException("IGNORE NULLS in window function " + name + " (" + call
+                        + "): lag, lead, first_value, last_value and nth_value take it");
+            }
+            framed = (WindowCall) framed.ignoreNulls();
+        }
         return new Lowered(framed, framed.function().resultType(argument), emptyIsZero);
+    }
+
+    /** nth_value's row: a constant of at least 1, as PostgreSQL requires. */
+    private long nthRow(RexNode operand) {
+        long n = longConstant(operand, "nth_value's row");
+        if (n < 1) {
+            throw new UnsupportedSqlException("nth_value's row must be at least 1, got " + n);
+        }
+        return n;
     }
 
     /**

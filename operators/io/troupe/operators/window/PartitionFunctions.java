@@ -15,19 +15,23 @@ import io.troupe.operators.types.TypeId;
 /**
  * One window function's column over a sorted part, computed a partition at a time (positions are indexes
  * into the part's sorted order; a partition is positions {@code from..to}, a row's peers
- * {@code peerStart..peerEnd}). How each kind is computed, in O(rows) or O(rows log rows) per partition:
+ * {@code peerStart..peerEnd}), each framed function over its frames ({@link PartitionFrames}: at most two runs of
+ * positions and the current row). How each kind is computed, in O(rows) or O(rows log rows) per partition:
  * <ul>
  *   <li>ranks from the positions and the peer groups;</li>
  *   <li>count, and sum and avg over integers and decimals, from prefix sums over the partition: exact, the sums
- *       128 bits wide (a long low word and a high word, as the hash aggregate's), a frame's sum the difference
- *       of two, which must fit the result type (else an overflow error naming the call);</li>
+ *       128 bits wide (a long low word and a high word, as the hash aggregate's), a run's sum the difference
+ *       of two, the frame's sum the sum of its runs, which must fit the result type (else an overflow error naming
+ *       the call);</li>
  *   <li>sum and avg over doubles from a {@link DoubleSumTree} (no subtraction, so NaN and infinities stay
  *       right);</li>
- *   <li>min and max by a monotonic queue: every frame kind here moves both of its bounds forward only, so each
- *       row enters and leaves the queue once;</li>
- *   <li>first_value, last_value, lag and lead as the row whose value they take, gathered at the end.</li>
+ *   <li>min and max by a monotonic queue per run: every frame's runs move forward only, so each row enters and
+ *       leaves a queue once;</li>
+ *   <li>first_value, last_value, nth_value, lag and lead as the row whose value they take, gathered at the end;
+ *       with IGNORE NULLS counting only the rows whose value is not NULL (PostgreSQL's rule: lag and lead with
+ *       offset 0 take the current row's value, NULL or not).</li>
  * </ul>
- * A frame ({@link WindowFrame}) is cut to the partition; an empty one gives NULL (count: 0).
+ * An empty frame gives NULL (count: 0).
  *
  * <p>Not threadsafe: part of one reader's {@link WindowPart}.
  */
@@ -42,53 +46,59 @@ final class PartitionFunctions {
     private final ColumnVector value;
     private final ColumnVector fallback;
     private final int[] order;
+    /** The frames of a framed function (shared with the calls of the same frame), else null. */
+    private final PartitionFrames frames;
     /** The computed column, for the functions that compute a number; else null. */
     private final ColumnVector computed;
     /** The row whose value each position takes (value functions), else null. */
     private final int[] sources;
+    /**
+     * Of the partition being computed: its non-NULL values (all rows for count(*)) before each position,
+     * {@code counted[pos - from]}.
+     */
+    private int[] counted;
+    /** Of the partition being computed, under IGNORE NULLS: its positions whose value is not NULL, in order. */
+    private int[] present;
+    /** A 128-bit sum being added up: low word, high word. */
+    private long sumLow;
+    private long sumHigh;
 
-    PartitionFunctions(WindowCallSpec call, ColumnVector[] columns, int[] order) {
+    PartitionFunctions(WindowCallSpec call, ColumnVector[] columns, int[] order, PartitionFrames frames) {
         this.call = call;
+        this.frames = frames;
         this.function = call.function();
         this.value = call.value() < 0 ? null : columns[call.value()];
         this.fallback = call.fallback() < 0 ? null : columns[call.fallback()];
         this.order = order;
         boolean takesRow = switch (function) {
-            case MIN, MAX, LAG, LEAD, FIRST_VALUE, LAST_VALUE -> true;
+            case MIN, MAX, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> true;
             default -> false;
         };
         this.sources = takesRow ? new int[order.length] : null;
         this.computed = takesRow ? null : ColumnVector.allocate(call.type(), order.length);
     }
 
-    /** Computes positions {@code from..to}, one partition. */
+    /** Computes positions {@code from..to}, one partition, whose frames are computed. */
     void compute(int from, int to, int[] peerStart, int[] peerEnd) {
+        counted = function.takesValue() || function == WindowFunction.COUNT_STAR ? prefixCounts(from, to) : null;
+        present = call.ignoreNulls() ? present(from, to) : null;
         switch (function) {
             case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE -> rank(from, to, peerStart, peerEnd);
             case LAG, LEAD -> shift(from, to);
-            default -> {
-                int[] starts = new int[to - from];
-                int[] ends = new int[to - from];
-                frames(from, to, peerStart, peerEnd, starts, ends);
-                switch (function) {
-                    case COUNT_STAR, COUNT -> count(from, to, starts, ends);
-                    case SUM, AVG -> {
-                        if (value.type().id() == TypeId.FLOAT64) {
-                            doubleSum(from, to, starts, ends);
-                        } else {
-                            longSum(from, to, starts, ends);
-                        }
-                    }
-                    case MIN, MAX -> extreme(from, to, starts, ends);
-                    case FIRST_VALUE, LAST_VALUE -> {
-                        for (int pos = from; pos < to; pos++) {
-                            int s = starts[pos - from];
-                            int e = ends[pos - from];
-                            int at = function == WindowFunction.FIRST_VALUE ? s : e - 1;
-                            sources[pos] = s >= e ? NULL_SOURCE : order[at];
-                        }
-                    }
-                    default -> throw new AssertionError(function);
+            case COUNT_STAR, COUNT -> count(from, to);
+            case SUM, AVG -> {
+                if (value.type().id() == TypeId.FLOAT64) {
+                    doubleSum(from, to);
+                } else {
+                    longSum(from, to);
+                }
+            }
+            case MIN, MAX -> extreme(from, to);
+            case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> {
+                for (int pos = from; pos < to; pos++) {
+                    int at = function == WindowFunction.LAST_VALUE ? last(pos, from) : nth(pos, from,
+                            function == WindowFunction.FIRST_VALUE ? 1 : call.offset());
+                    sources[pos] = at < 0 ? NULL_SOURCE : order[at];
                 }
             }
         }
@@ -139,12 +149,25 @@ final class PartitionFunctions {
         return r < inLarger ? r / (size + 1) + 1 : (r - inLarger) / size + larger + 1;
     }
 
+    /**
+     * lag and lead: the row {@code offset} rows away, or with IGNORE NULLS the {@code offset}-th row away whose
+     * value is not NULL; where there is none, the fallback at the current row (else NULL).
+     */
     private void shift(int from, int to) {
         long offset = call.offset();
+        boolean lag = function == WindowFunction.LAG;
         for (int pos = from; pos < to; pos++) {
-            boolean inside = function == WindowFunction.LAG ? offset <= pos - from : offset < to - pos;
-            if (inside) {
-                sources[pos] = order[(int) (function == WindowFunction.LAG ? pos - offset : pos + offset)];
+            int at;
+            if (present == null || offset == 0) {
+                boolean inside = lag ? offset <= pos - from : offset < to - pos;
+                at = inside ? (int) (lag ? pos - offset : pos + offset) : -1;
+            } else {
+                long index = offset > present.length ? -1
+                        : lag ? counted[pos - from] - offset : counted[pos + 1 - from] + offset - 1;
+                at = index >= 0 && index < present.length ? present[(int) index] : -1;
+            }
+            if (at >= 0) {
+                sources[pos] = order[at];
             } else {
                 sources[pos] = fallback == null ? NULL_SOURCE : -2 - order[pos];
             }
@@ -152,28 +175,67 @@ final class PartitionFunctions {
     }
 
     /**
-     * Each position's frame, {@code starts[i]..ends[i]} for position {@code from + i}, cut to the partition: an
-     * offset (an unbounded one included) counted from the position, a RANGE frame's CURRENT ROW from its peers.
+     * The position of the {@code n}-th row (from 1) of the frame of {@code pos}, counting with IGNORE NULLS only
+     * the rows whose value is not NULL; -1 when the frame has fewer.
      */
-    private void frames(int from, int to, int[] peerStart, int[] peerEnd, int[] starts, int[] ends) {
-        WindowFrame frame = call.frame();
-        boolean peersStart = !frame.rows() && frame.start() == WindowFrame.CURRENT_ROW;
-        boolean peersEnd = !frame.rows() && frame.end() == WindowFrame.CURRENT_ROW;
-        for (int pos = from; pos < to; pos++) {
-            starts[pos - from] = peersStart ? peerStart[pos] : clamp(pos, frame.start(), from, to);
-            ends[pos - from] = peersEnd ? peerEnd[pos] : clamp(pos, frame.end(), from - 1, to - 1) + 1;
+    private int nth(int pos, int from, long n) {
+        int start = frames.start(pos);
+        int cutStart = frames.cutStart(pos);
+        long before = rows(start, cutStart, from);
+        if (n <= before) {
+            return nthIn(start, n, from);
         }
+        n -= before;
+        if (frames.keepsCurrent(pos) && counts(pos)) {
+            if (n == 1) {
+                return pos;
+            }
+            n--;
+        }
+        int cutEnd = frames.cutEnd(pos);
+        return n <= rows(cutEnd, frames.end(pos), from) ? nthIn(cutEnd, n, from) : -1;
     }
 
-    /** {@code pos + delta} within {@code low..high}, without overflow. */
-    private static int clamp(int pos, long delta, int low, int high) {
-        if (delta <= (long) low - pos) {
-            return low;
+    /** The position of the last row of the frame of {@code pos} (with IGNORE NULLS, whose value is not NULL). */
+    private int last(int pos, int from) {
+        int cutEnd = frames.cutEnd(pos);
+        int end = frames.end(pos);
+        if (rows(cutEnd, end, from) > 0) {
+            return nthIn(cutEnd, rows(cutEnd, end, from), from);
         }
-        if (delta >= (long) high - pos) {
-            return high;
+        if (frames.keepsCurrent(pos) && counts(pos)) {
+            return pos;
         }
-        return (int) (pos + delta);
+        int start = frames.start(pos);
+        long before = rows(start, frames.cutStart(pos), from);
+        return before > 0 ? nthIn(start, before, from) : -1;
+    }
+
+    /** Rows of positions {@code a..b} that nth and last count: all, or with IGNORE NULLS the non-NULL ones. */
+    private long rows(int a, int b, int from) {
+        return present == null ? b - a : counted[b - from] - counted[a - from];
+    }
+
+    /** The {@code n}-th counted row from position {@code a}, which {@link #rows} says is there. */
+    private int nthIn(int a, long n, int from) {
+        return present == null ? (int) (a + n - 1) : present[(int) (counted[a - from] + n - 1)];
+    }
+
+    /** Whether nth and last count the row at {@code pos}. */
+    private boolean counts(int pos) {
+        return present == null || !value.isNull(order[pos]);
+    }
+
+    /** The positions of {@code from..to} whose value is not NULL, in order. */
+    private int[] present(int from, int to) {
+        int[] out = new int[counted[to - from]];
+        int n = 0;
+        for (int pos = from; pos < to; pos++) {
+            if (!value.isNull(order[pos])) {
+                out[n++] = pos;
+            }
+        }
+        return out;
     }
 
     /** Non-NULL values (all rows for count(*)) up to each position of the partition. */
@@ -186,18 +248,22 @@ final class PartitionFunctions {
         return counts;
     }
 
-    private void count(int from, int to, int[] starts, int[] ends) {
-        int[] counts = prefixCounts(from, to);
+    /** The counted rows (non-NULL values; all for count(*)) of the frame of {@code pos}. */
+    private long frameCount(int pos, int from) {
+        int[] c = counted;
+        long n = c[frames.cutStart(pos) - from] - c[frames.start(pos) - from]
+                + c[frames.end(pos) - from] - c[frames.cutEnd(pos) - from];
+        return n + (frames.keepsCurrent(pos) && c[pos + 1 - from] > c[pos - from] ? 1 : 0);
+    }
+
+    private void count(int from, int to) {
         for (int pos = from; pos < to; pos++) {
-            int s = starts[pos - from];
-            int e = Math.max(s, ends[pos - from]);
-            setLong(pos, counts[e - from] - counts[s - from]);
+            setLong(pos, frameCount(pos, from));
         }
     }
 
-    private void longSum(int from, int to, int[] starts, int[] ends) {
+    private void longSum(int from, int to) {
         int rows = to - from;
-        int[] counts = prefixCounts(from, to);
         long[] lows = new long[rows + 1];
         long[] highs = new long[rows + 1];
         for (int i = 0; i < rows; i++) {
@@ -208,15 +274,21 @@ final class PartitionFunctions {
         }
         boolean decimal = value.type().id() == TypeId.DECIMAL;
         for (int pos = from; pos < to; pos++) {
-            int s = starts[pos - from] - from;
-            int e = Math.max(s, ends[pos - from] - from);
-            long n = counts[e] - counts[s];
+            long n = frameCount(pos, from);
             if (n == 0) {
                 computed.setNull(pos);
                 continue;
             }
-            long low = lows[e] - lows[s];
-            long high = highs[e] - highs[s] - (Long.compareUnsigned(lows[e], lows[s]) < 0 ? 1 : 0);
+            sumLow = 0;
+            sumHigh = 0;
+            addRun(lows, highs, frames.start(pos) - from, frames.cutStart(pos) - from);
+            addRun(lows, highs, frames.cutEnd(pos) - from, frames.end(pos) - from);
+            if (frames.keepsCurrent(pos) && !value.isNull(order[pos])) {
+                long x = longAt(value, order[pos]);
+                add(x, x >> 63);
+            }
+            long low = sumLow;
+            long high = sumHigh;
             boolean fitsLong = high == (low >> 63);
             if (function == WindowFunction.AVG) {
                 double sum = fitsLong ? low : high * 0x1p64 + ((double) (low >>> 1) * 2.0 + (low & 1));
@@ -230,8 +302,18 @@ final class PartitionFunctions {
         }
     }
 
-    private void doubleSum(int from, int to, int[] starts, int[] ends) {
-        int[] counts = prefixCounts(from, to);
+    /** Adds the 128-bit sum of relative positions {@code a..b}, the difference of two prefix sums, to the sum. */
+    private void addRun(long[] lows, long[] highs, int a, int b) {
+        add(lows[b] - lows[a], highs[b] - highs[a] - (Long.compareUnsigned(lows[b], lows[a]) < 0 ? 1 : 0));
+    }
+
+    private void add(long low, long high) {
+        long sum = sumLow + low;
+        sumHigh += high + (Long.compareUnsigned(sum, sumLow) < 0 ? 1 : 0);
+        sumLow = sum;
+    }
+
+    private void doubleSum(int from, int to) {
         double[] values = new double[to - from];
         for (int i = 0; i < values.length; i++) {
             int row = order[from + i];
@@ -239,32 +321,66 @@ final class PartitionFunctions {
         }
         DoubleSumTree tree = new DoubleSumTree(values);
         for (int pos = from; pos < to; pos++) {
-            int s = starts[pos - from] - from;
-            int e = Math.max(s, ends[pos - from] - from);
-            long n = counts[e] - counts[s];
+            long n = frameCount(pos, from);
             if (n == 0) {
                 computed.setNull(pos);
-            } else {
-                double sum = tree.sum(s, e);
-                setDouble(pos, function == WindowFunction.AVG ? sum / n : sum);
+                continue;
             }
+            double sum = tree.sum(frames.start(pos) - from, frames.cutStart(pos) - from);
+            if (frames.keepsCurrent(pos)) {
+                sum += values[pos - from];
+            }
+            sum += tree.sum(frames.cutEnd(pos) - from, frames.end(pos) - from);
+            setDouble(pos, function == WindowFunction.AVG ? sum / n : sum);
         }
     }
 
     /**
-     * min or max of each frame by a monotonic queue of positions whose values get worse from head to tail: the
-     * head is the frame's answer. Frames here never move back, so each position is added and dropped once.
+     * min or max of each frame: the better of its runs' (each by {@link #best}) and, under EXCLUDE TIES, the
+     * current row.
      */
-    private void extreme(int from, int to, int[] starts, int[] ends) {
+    private void extreme(int from, int to) {
+        int[] before = best(from, to, false);
+        int[] after = call.frame().exclusion() == WindowFrame.Exclusion.NO_OTHERS ? null : best(from, to, true);
+        for (int pos = from; pos < to; pos++) {
+            int at = before[pos - from];
+            if (after != null) {
+                at = better(at, after[pos - from]);
+            }
+            if (frames.keepsCurrent(pos) && !value.isNull(order[pos])) {
+                at = better(at, pos);
+            }
+            sources[pos] = at < 0 ? NULL_SOURCE : order[at];
+        }
+    }
+
+    /** Of two positions whose value is not NULL (or -1: none), the one with the smaller (min) or larger value. */
+    private int better(int a, int b) {
+        if (a < 0 || b < 0) {
+            return Math.max(a, b);
+        }
+        int c = compare(value, order[a], order[b]);
+        return (function == WindowFunction.MIN ? c <= 0 : c >= 0) ? a : b;
+    }
+
+    /**
+     * The position of the min or max non-NULL value of one run of each frame, {@code start..cutStart} or (after)
+     * {@code cutEnd..end}, or -1, by a monotonic queue of positions whose values get worse from head to tail: the
+     * head is the run's answer. Runs never move back, so each position is added and dropped once.
+     */
+    private int[] best(int from, int to, boolean after) {
         int sign = function == WindowFunction.MIN ? 1 : -1;
+        int[] out = new int[to - from];
         int[] queue = new int[to - from];
         int head = 0;
         int tail = 0;
         int next = from;
         for (int pos = from; pos < to; pos++) {
-            int s = starts[pos - from];
-            int e = ends[pos - from];
-            for (; next < e; next++) {
+            int s = after ? frames.cutEnd(pos) : frames.start(pos);
+            int e = after ? frames.end(pos) : frames.cutStart(pos);
+            assert pos == from || s >= (after ? frames.cutEnd(pos - 1) : frames.start(pos - 1))
+                    && e >= (after ? frames.end(pos - 1) : frames.cutStart(pos - 1)) : "a run moved back at " + pos;
+            for (next = Math.max(next, s); next < e; next++) {
                 int row = order[next];
                 if (value.isNull(row)) {
                     continue;
@@ -277,8 +393,9 @@ final class PartitionFunctions {
             while (tail > head && queue[head] < s) {
                 head++;
             }
-            sources[pos] = tail > head && s < e ? order[queue[head]] : NULL_SOURCE;
+            out[pos - from] = tail > head && s < e ? queue[head] : -1;
         }
+        return out;
     }
 
     /** Orders the non-NULL values at rows {@code a} and {@code b} of {@code v} (doubles as Double.compare). */

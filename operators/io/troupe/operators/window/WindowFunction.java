@@ -30,7 +30,9 @@ public enum WindowFunction {
     LAG("lag", false),
     LEAD("lead", false),
     FIRST_VALUE("first_value", true),
-    LAST_VALUE("last_value", true);
+    LAST_VALUE("last_value", true),
+    /** nth_value(x, n): x of the frame's n-th row (from 1), NULL when the frame has fewer. */
+    NTH_VALUE("nth_value", true);
 
     private final String sqlName;
     private final boolean framed;
@@ -47,6 +49,14 @@ public enum WindowFunction {
     /** Whether the function reads the rows of its frame; the others ignore the frame. */
     public boolean framed() {
         return framed;
+    }
+
+    /** Whether IGNORE NULLS applies: the functions that take another row's value. */
+    public boolean takesNullTreatment() {
+        return switch (this) {
+            case LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> true;
+            default -> false;
+        };
     }
 
     /** Whether the function takes a value argument (a column or an expression over the row). */
@@ -86,7 +96,7 @@ public enum WindowFunction {
             case PERCENT_RANK, CUME_DIST -> DataType.FLOAT64;
             case SUM -> AggregateTypes.resultType(AggregateFunction.SUM, argument);
             case AVG -> AggregateTypes.resultType(AggregateFunction.AVG, argument);
-            case MIN, MAX, LAG, LEAD, FIRST_VALUE, LAST_VALUE -> argument;
+            case MIN, MAX, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> argument;
         };
     }
 }

@@ -11,7 +11,9 @@ import io.troupe.operators.sort.RunSorter;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One hash part of a window, computed: its rows concatenated, sorted by the partition columns and the ORDER BY
@@ -28,8 +30,11 @@ final class WindowPart {
 
     /** Most rows one part can hold: its rows are indexed by int. */
     private static final int MAX_ROWS = Integer.MAX_VALUE - 16;
-    /** Bytes per row and function a part's work holds at most: a function's column, its frame sums and bounds. */
-    private static final int BYTES_PER_ROW_AND_CALL = 40;
+    /**
+     * Bytes per row and function a part's work holds at most: a function's column or source rows, its counts,
+     * sums (or sum tree), queues, and its frames' bounds ({@link PartitionFrames#BYTES_PER_ROW}).
+     */
+    private static final int BYTES_PER_ROW_AND_CALL = 48 + PartitionFrames.BYTES_PER_ROW;
     /** Bytes per row the cuts hold: each row's peer group's start and end. */
     private static final int BYTES_PER_ROW = 2 * Integer.BYTES;
 
@@ -127,9 +132,12 @@ final class WindowPart {
         int partitionKeys = spec.partitionColumns().length;
         int[] peerStart = new int[n];
         int[] peerEnd = new int[n];
+        Map<WindowFrame, PartitionFrames> frames = new LinkedHashMap<>();
         List<PartitionFunctions> calls = new ArrayList<>();
         for (WindowCallSpec call : spec.calls()) {
-            calls.add(new PartitionFunctions(call, columns, order));
+            PartitionFrames framed = call.function().framed()
+                    ? frames.computeIfAbsent(call.frame(), f -> frames(spec, f, columns, order)) : null;
+            calls.add(new PartitionFunctions(call, columns, order, framed));
         }
         int from = 0;
         while (from < n) {
@@ -145,6 +153,9 @@ final class WindowPart {
                     groupStart = pos;
                 }
             }
+            for (PartitionFrames f : frames.values()) {
+                f.compute(from, to, peerStart, peerEnd);
+            }
             for (PartitionFunctions call : calls) {
                 call.compute(from, to, peerStart, peerEnd);
             }
@@ -155,6 +166,15 @@ final class WindowPart {
             results[c] = calls.get(c).result();
         }
         return results;
+    }
+
+    /** The frames of {@code frame} over the part; a RANGE frame with an offset measures the one ORDER BY key. */
+    private static PartitionFrames frames(WindowSpec spec, WindowFrame frame, ColumnVector[] columns, int[] order) {
+        if (!frame.measuresKeys()) {
+            return new PartitionFrames(frame, order, null, true);
+        }
+        int k = spec.partitionColumns().length;
+        return new PartitionFrames(frame, order, columns[spec.sortColumn(k)], spec.sortKeys().get(k).ascending());
     }
 
     /** Rows of the part. */

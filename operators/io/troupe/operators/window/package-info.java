@@ -28,6 +28,14 @@
  * Gather without keys), as for an aggregate: each node then holds whole partitions. In one JVM that exchange is
  * elided, the readers reading the one sink's parts in place.
  *
+ * <h2>Frames</h2>
+ * A framed function reads, for each row, the rows of its {@link io.troupe.operators.window.WindowFrame} (ROWS,
+ * RANGE or GROUPS, with EXCLUDE), found once per partition for all the calls that share the frame ({@code
+ * PartitionFrames}). Every bound moves forward only as the rows go by, a RANGE offset's too (the rows are sorted
+ * by its one key), so each is a pointer that walks the partition once, and the functions then read a frame's
+ * runs in O(1) (counts and exact sums from prefix sums) or O(log rows) (double sums from a segment tree), and
+ * min and max from a monotonic queue per run. PostgreSQL's semantics, NULL keys and EXCLUDE included.
+ *
  * <h2>Memory</h2>
  * One account per execution: the kept rows, and for each part being computed its sort, cuts and function
  * columns, reserved before they are made. Over the budget the query fails with the budget's error: a window

@@ -1,6 +1,8 @@
 package io.troupe.operators.plan;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.window.FrameBound;
+import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 import org.junit.jupiter.api.Test;
 
@@ -115,18 +117,47 @@ class PlanParserTest {
                 .plan();
         Plan built = Plan.scan("t").window(List.of(Expr.col("g"), Expr.col("h")),
                         List.of(Expr.col("k").desc(), Expr.col("id").asc()), Expr.rank().as("r"),
-                        Expr.sum(Expr.col("x")).over(WindowFrame.rows(-2, WindowFrame.UNBOUNDED_FOLLOWING)).as("s"),
+                        Expr.sum(Expr.col("x")).over(WindowFrame.rows(FrameBound.preceding(2),
+                                FrameBound.UNBOUNDED_FOLLOWING)).as("s"),
                         Expr.lag(Expr.col("x"), 2, Expr.lit(0)).as("l"), Expr.ntile(4),
-                        Expr.max(Expr.col("x")).over(WindowFrame.range(0, 0)).as("m"))
+                        Expr.max(Expr.col("x")).over(WindowFrame.range(FrameBound.CURRENT_ROW, FrameBound.CURRENT_ROW))
+                                .as("m"))
                 .window(List.of(), List.of(), Expr.count().as("n"));
         PlanShapes.assertSamePlan(built, parsed);
-        assertEquals("x.test:1:26: a RANGE frame with an offset (RANGE BETWEEN 1 PRECEDING AND CURRENT ROW): only "
-                + "UNBOUNDED and CURRENT ROW bounds; use ROWS for offsets",
-                syntaxError("scan t | window : sum(x) range between 1 preceding and current row"));
+        assertEquals("x.test:1:26: a ROWS frame's offsets count rows and are integers: ROWS BETWEEN 1.5 PRECEDING "
+                + "AND CURRENT ROW", syntaxError("scan t | window : sum(x) rows between 1.5 preceding and current row"));
         assertEquals("x.test:1:41: expected PRECEDING or FOLLOWING but found 'row'",
                 syntaxError("scan t | window : sum(x) rows between 1 row and current row"));
-        String unknown = syntaxError("scan t | window : nth_value(x, 2)");
+        assertEquals("x.test:1:49: bad interval '7 fortnights': unknown unit 'fortnights' (year, month, week, day, "
+                + "hour, minute, second, millisecond, microsecond)",
+                syntaxError("scan t | window : sum(x) range between interval '7 fortnights' preceding and current row"));
+        assertEquals("x.test:1:75: expected CURRENT ROW, GROUP, TIES or NO OTHERS after EXCLUDE but found 'others'",
+                syntaxError("scan t | window : sum(x) rows between current row and current row exclude others"));
+        String unknown = syntaxError("scan t | window : percentile(x)");
         assertTrue(unknown.startsWith("x.test:1:19: expected a window function (cume_dist, dense_rank"), unknown);
+    }
+
+    @Test
+    void shouldParseNewFramesAndNullTreatmentIntoTheBuildersPlan() {
+        Plan parsed = PlanParser.parse("scan t | window order by k : nth_value(x, 2) ignore nulls as n, "
+                + "lag(x) respect nulls as l, first_value(x) ignore nulls groups between 1 preceding and current row "
+                + "exclude ties as f, sum(x) range between 2.5 preceding and 3 following exclude group as s, "
+                + "count(*) range between interval '1 month 7 days' preceding and interval '36 hours' following "
+                + "exclude no others as c, min(x) rows between unbounded preceding and 2 following exclude current "
+                + "row as m, max(x) range between 1e2 preceding and current row as mx", 1, "t.test").plan();
+        Plan built = Plan.scan("t").window(List.of(), List.of(Expr.col("k").asc()),
+                Expr.nthValue(Expr.col("x"), 2).ignoreNulls().as("n"), Expr.lag(Expr.col("x")).as("l"),
+                Expr.firstValue(Expr.col("x")).ignoreNulls().over(WindowFrame.groups(FrameBound.preceding(1),
+                        FrameBound.CURRENT_ROW).excluding(WindowFrame.Exclusion.TIES)).as("f"),
+                Expr.sum(Expr.col("x")).over(WindowFrame.range(FrameBound.preceding(new BigDecimal("2.5")),
+                        FrameBound.following(3)).excluding(WindowFrame.Exclusion.GROUP)).as("s"),
+                Expr.count().over(WindowFrame.range(FrameBound.preceding(new FrameInterval(1, 7, 0)),
+                        FrameBound.following(FrameInterval.ofMicros(36 * 3_600_000_000L)))).as("c"),
+                Expr.min(Expr.col("x")).over(WindowFrame.rows(FrameBound.UNBOUNDED_PRECEDING,
+                        FrameBound.following(2)).excluding(WindowFrame.Exclusion.CURRENT_ROW)).as("m"),
+                Expr.max(Expr.col("x")).over(WindowFrame.range(FrameBound.preceding(100.0), FrameBound.CURRENT_ROW))
+                        .as("mx"));
+        PlanShapes.assertSamePlan(built, parsed);
     }
 
     private static String syntaxError(String plan) {

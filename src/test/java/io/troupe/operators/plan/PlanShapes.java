@@ -1,5 +1,7 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.window.FrameBound;
+
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -139,7 +141,16 @@ public final class PlanShapes {
             out.add("aggregate " + a.function() + (a.distinct() ? " DISTINCT" : ""));
         } else if (e instanceof WindowCall w) {
             out.add("window " + w.function());
-            out.add("frame " + (w.frame().rows() ? "ROWS" : "RANGE"));
+            out.add("frame " + w.frame().unit());
+            out.add("exclude " + w.frame().exclusion());
+            for (FrameBound b : List.of(w.frame().start(), w.frame().end())) {
+                if (b.hasOffset()) {
+                    out.add("offset " + b.offset().getClass().getSimpleName());
+                }
+            }
+            if (w.ignoresNulls()) {
+                out.add("ignore nulls");
+            }
         } else if (e instanceof Literal l) {
             out.add((l.value() == null ? "null " : "literal ") + (l.type() == null ? "untyped" : l.type().id()));
         }

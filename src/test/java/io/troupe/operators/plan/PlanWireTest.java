@@ -12,6 +12,8 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.window.FrameBound;
+import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
 import org.junit.jupiter.api.Test;
@@ -46,6 +48,7 @@ import static io.troupe.operators.plan.Expr.firstValue;
 import static io.troupe.operators.plan.Expr.lag;
 import static io.troupe.operators.plan.Expr.lastValue;
 import static io.troupe.operators.plan.Expr.lead;
+import static io.troupe.operators.plan.Expr.nthValue;
 import static io.troupe.operators.plan.Expr.ntile;
 import static io.troupe.operators.plan.Expr.percentRank;
 import static io.troupe.operators.plan.Expr.rank;
@@ -147,14 +150,28 @@ class PlanWireTest {
         Plan windowed = computed.filter(col("i").ge(lit(0)))
                 .window(List.of(col("s")), List.of(col("i").asc(), col("dt").desc().withNullsLast()),
                         rowNumber().as("w1"), rank().as("w2"), denseRank().as("w3"), percentRank().as("w4"),
-                        cumeDist().as("w5"), ntile(3).as("w6"), count().over(WindowFrame.rows(-2, 1)).as("w7"),
+                        cumeDist().as("w5"), ntile(3).as("w6"),
+                        count().over(WindowFrame.rows(FrameBound.preceding(2), FrameBound.following(1))).as("w7"),
                         count(col("i")).as("w8"), sum(col("dec")).as("w9"),
-                        avg(col("dbl")).over(WindowFrame.rows(WindowFrame.UNBOUNDED_PRECEDING,
-                                WindowFrame.UNBOUNDED_FOLLOWING)).as("w10"),
-                        min(col("s")).over(WindowFrame.range(WindowFrame.CURRENT_ROW, WindowFrame.CURRENT_ROW))
-                                .as("w11"), max(col("dt")).as("w12"), lag(col("i")).as("w13"),
+                        avg(col("dbl")).over(WindowFrame.rows(FrameBound.UNBOUNDED_PRECEDING,
+                                FrameBound.UNBOUNDED_FOLLOWING)).as("w10"),
+                        min(col("s")).over(WindowFrame.range(FrameBound.CURRENT_ROW, FrameBound.CURRENT_ROW))
+                                .as("w11"), max(col("dt")).as("w12"), lag(col("i")).ignoreNulls().as("w13"),
                         lead(col("big"), 2, lit(0L)).as("w14"), firstValue(col("s")).as("w15"),
-                        lastValue(col("dec")).over(WindowFrame.rows(0, 3)).as("w16"));
+                        lastValue(col("dec")).over(WindowFrame.rows(FrameBound.CURRENT_ROW, FrameBound.following(3)))
+                                .as("w16"),
+                        nthValue(col("s"), 2).ignoreNulls().over(WindowFrame.groups(FrameBound.preceding(1),
+                                FrameBound.following(1)).excluding(WindowFrame.Exclusion.TIES)).as("w17"))
+                // RANGE offsets of every kind, each over its one ORDER BY key.
+                .window(List.of(col("s")), List.of(col("dt").asc()), count().over(WindowFrame.range(
+                        FrameBound.preceding(new FrameInterval(1, 2, 3_600_000_000L)), FrameBound.CURRENT_ROW))
+                        .as("w18"))
+                .window(List.of(), List.of(col("dbl").desc()), sum(col("i")).over(WindowFrame.range(
+                        FrameBound.preceding(1.5), FrameBound.following(new BigDecimal("2.5")))
+                        .excluding(WindowFrame.Exclusion.GROUP)).as("w19"))
+                .window(List.of(), List.of(col("big").asc()), max(col("i")).over(WindowFrame.range(
+                        FrameBound.preceding(2_000_000L), FrameBound.UNBOUNDED_FOLLOWING)
+                        .excluding(WindowFrame.Exclusion.CURRENT_ROW)).as("w20"));
         Plan grouped = windowed
                 .aggregate(List.of(col("s")), count().as("n"), count(col("i")).as("ni"), sum(col("big")).as("sb"),
                         min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"),
@@ -228,8 +245,16 @@ class PlanWireTest {
         for (WindowFunction f : WindowFunction.values()) {
             kinds.add("window " + f);
         }
-        kinds.add("frame ROWS");
-        kinds.add("frame RANGE");
+        for (WindowFrame.Unit u : WindowFrame.Unit.values()) {
+            kinds.add("frame " + u);
+        }
+        for (WindowFrame.Exclusion x : WindowFrame.Exclusion.values()) {
+            kinds.add("exclude " + x);
+        }
+        for (Class<?> offset : List.of(Long.class, BigDecimal.class, Double.class, FrameInterval.class)) {
+            kinds.add("offset " + offset.getSimpleName());
+        }
+        kinds.add("ignore nulls");
         for (JoinType t : JoinType.values()) {
             kinds.add("join " + t);
         }

@@ -49,15 +49,18 @@ class WindowSinkTest {
     private static WindowSpec spec(boolean partitioned) {
         ColumnExpression k = new ColumnExpression(1, DataType.INT32, "k");
         List<WindowCallSpec> calls = List.of(
-                new WindowCallSpec(WindowFunction.RANK, -1, -1, 0, WindowFrame.DEFAULT, DataType.INT64, "rank()"),
-                new WindowCallSpec(WindowFunction.DENSE_RANK, -1, -1, 0, WindowFrame.DEFAULT, DataType.INT64,
+                new WindowCallSpec(WindowFunction.RANK, -1, -1, 0, WindowFrame.DEFAULT, false, DataType.INT64,
+                        "rank()"),
+                new WindowCallSpec(WindowFunction.DENSE_RANK, -1, -1, 0, WindowFrame.DEFAULT, false, DataType.INT64,
                         "dense_rank()"),
-                new WindowCallSpec(WindowFunction.SUM, 2, -1, 0, WindowFrame.DEFAULT, DataType.INT64, "sum(v)"),
+                new WindowCallSpec(WindowFunction.SUM, 2, -1, 0, WindowFrame.DEFAULT, false, DataType.INT64,
+                        "sum(v)"),
                 new WindowCallSpec(WindowFunction.COUNT, 2, -1, 0,
-                        WindowFrame.rows(WindowFrame.UNBOUNDED_PRECEDING, WindowFrame.UNBOUNDED_FOLLOWING),
+                        WindowFrame.rows(FrameBound.UNBOUNDED_PRECEDING, FrameBound.UNBOUNDED_FOLLOWING), false,
                         DataType.INT64, "count(v)"),
                 new WindowCallSpec(WindowFunction.MAX, 2, -1, 0,
-                        WindowFrame.range(WindowFrame.CURRENT_ROW, WindowFrame.CURRENT_ROW), DataType.INT64, "max(v)"));
+                        WindowFrame.range(FrameBound.CURRENT_ROW, FrameBound.CURRENT_ROW), false, DataType.INT64,
+                        "max(v)"));
         return new WindowSpec(3, partitioned ? new int[] {0} : new int[0], List.of(new OrderKey(k, true, false)),
                 calls, "Window test");
     }
