@@ -1,6 +1,7 @@
 package io.troupe.jdbc;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 
 import java.math.BigDecimal;
 import java.sql.Types;
@@ -23,6 +24,8 @@ final class JdbcTypes {
     private static final int TIME_CHARACTERS = 15;
     /** Characters of an offset, {@code +hh:mm}. */
     private static final int OFFSET_CHARACTERS = 6;
+    /** Characters of the longest interval, {@code -178956970 years -8 months -2147483648 days -2562047788:00:54.775808}. */
+    private static final int INTERVAL_CHARACTERS = 72;
 
     private JdbcTypes() {
     }
@@ -40,6 +43,8 @@ final class JdbcTypes {
             case TIMESTAMP -> Types.TIMESTAMP;
             case TIMESTAMP_TZ -> Types.TIMESTAMP_WITH_TIMEZONE;
             case TIME -> Types.TIME;
+            // As PostgreSQL's driver reports its interval (JDBC has no interval type).
+            case INTERVAL -> Types.OTHER;
         };
     }
 
@@ -63,6 +68,7 @@ final class JdbcTypes {
             case TIMESTAMP -> java.sql.Timestamp.class;
             case TIMESTAMP_TZ -> java.time.OffsetDateTime.class;
             case TIME -> java.sql.Time.class;
+            case INTERVAL -> Interval.class;
         };
     }
 
@@ -79,6 +85,7 @@ final class JdbcTypes {
             case TIMESTAMP -> TIMESTAMP_CHARACTERS;
             case TIMESTAMP_TZ -> TIMESTAMP_CHARACTERS + OFFSET_CHARACTERS;
             case TIME -> TIME_CHARACTERS;
+            case INTERVAL -> INTERVAL_CHARACTERS;
         };
     }
 
@@ -91,7 +98,7 @@ final class JdbcTypes {
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 5;
             case VARCHAR -> Integer.MAX_VALUE;
-            case TIMESTAMP, TIMESTAMP_TZ, TIME -> precision(type);
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> precision(type);
         };
     }
 

@@ -1,6 +1,7 @@
 package io.troupe.jdbc;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.ValueText;
 
@@ -212,6 +213,28 @@ final class JdbcValues {
         throw notConvertible(v, "a timestamp with time zone", where);
     }
 
+    /** An interval, a Duration (as microseconds) or a Period (as months and days), or an interval's text. */
+    static Interval interval(Object v, String where) throws SQLException {
+        if (v instanceof Interval i) {
+            return i;
+        } else if (v instanceof java.time.Duration d) {
+            try {
+                return Interval.ofMicros(Math.addExact(Math.multiplyExact(d.getSeconds(), 1_000_000L), d.getNano() / 1000));
+            } catch (ArithmeticException e) {
+                throw notConvertible(v, "an interval", where);
+            }
+        } else if (v instanceof java.time.Period p) {
+            return new Interval(Math.toIntExact(p.toTotalMonths()), p.getDays(), 0);
+        } else if (v instanceof String s) {
+            try {
+                return Interval.parse(s);
+            } catch (IllegalArgumentException e) {
+                throw notConvertible(v, "an interval", where);
+            }
+        }
+        throw notConvertible(v, "an interval", where);
+    }
+
     /** A time, a timestamp's time of day, an instant's in {@code zone}, or a time's text. */
     static LocalTime time(Object v, String where, ZoneId zone) throws SQLException {
         if (v instanceof LocalTime t) {
@@ -274,6 +297,10 @@ final class JdbcValues {
             converted = time(v, where, zone);
         } else if (type == Time.class) {
             converted = Time.valueOf(time(v, where, zone));
+        } else if (type == Interval.class) {
+            converted = interval(v, where);
+        } else if (type == java.time.Duration.class && v instanceof Interval i && i.months() == 0 && i.days() == 0) {
+            converted = java.time.Duration.ofNanos(Math.multiplyExact(i.micros(), 1000L));
         } else {
             throw notConvertible(v, type.getName(), where);
         }
@@ -311,6 +338,7 @@ final class JdbcValues {
                     : value instanceof java.sql.Date d ? d.toLocalDate().atStartOfDay() : timestamp(value, where, zone);
             case TIMESTAMP_TZ -> instant(value, where, zone);
             case TIME -> value instanceof Time t ? t.toLocalTime() : time(value, where, zone);
+            case INTERVAL -> interval(value, where);
         };
     }
 

@@ -34,9 +34,9 @@ import io.troupe.operators.profile.PartProfile;
 import io.troupe.operators.profile.SpreadProfile;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.TypeId;
 import io.troupe.operators.window.FrameBound;
-import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -103,6 +103,7 @@ public final class WireRegistry {
             entry(20, LocalDateTime.class, refs -> new LocalDateTimeSerializer()),
             entry(21, Instant.class, refs -> new InstantSerializer()),
             entry(22, LocalTime.class, refs -> new LocalTimeSerializer()),
+            record(23, Interval.class),
             // 32-63: types, expressions, plans.
             record(32, DataType.class),
             enumeration(33, TypeId.class),
@@ -150,11 +151,10 @@ public final class WireRegistry {
             record(91, QueryService.RunPart.class),
             record(92, QueryService.CancelPart.class),
             record(93, QueryService.PartEnded.class),
-            // 104-107: window frames' parts.
+            // 104-106: window frames' parts.
             enumeration(104, WindowFrame.Unit.class),
             enumeration(105, WindowFrame.Exclusion.class),
-            record(106, FrameBound.class),
-            record(107, FrameInterval.class)));
+            record(106, FrameBound.class)));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();

@@ -58,6 +58,9 @@ abstract class AggregateState {
         if (arg == TypeId.VARCHAR) {
             return new StringMinMaxState(spec);
         }
+        if (arg == TypeId.INTERVAL) {
+            return new IntervalMinMaxState(spec);
+        }
         return new LongMinMaxState(spec);
     }
 

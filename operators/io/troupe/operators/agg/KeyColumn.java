@@ -3,7 +3,6 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.TypeId;
 
 /**
  * The stored keys of one key column of a {@link GenericKeyTable}, indexed by group id, with the
@@ -16,7 +15,11 @@ import io.troupe.operators.types.TypeId;
 abstract class KeyColumn {
 
     static KeyColumn create(DataType type) {
-        return type.id() == TypeId.VARCHAR ? new StringKeyColumn() : new FixedKeyColumn(type);
+        return switch (type.physical()) {
+            case BYTES -> new StringKeyColumn();
+            case INT128 -> new Int128KeyColumn(type);
+            default -> new FixedKeyColumn(type);
+        };
     }
 
     /** Makes room for groups 0 .. groups-1. */

@@ -17,7 +17,7 @@ import io.troupe.operators.types.DataType;
  * immutable and may be read by any thread that received the batch safely.
  */
 public abstract sealed class ColumnVector
-        permits IntVector, LongVector, DoubleVector, BooleanVector, StringVector {
+        permits IntVector, LongVector, DoubleVector, BooleanVector, StringVector, Int128Vector {
 
     private final DataType type;
     private final int capacity;
@@ -36,6 +36,7 @@ public abstract sealed class ColumnVector
             case DOUBLE -> new DoubleVector(capacity);
             case BOOLEAN -> new BooleanVector(capacity);
             case BYTES -> new StringVector(capacity);
+            case INT128 -> new Int128Vector(type, capacity);
         };
     }
 
@@ -46,6 +47,7 @@ public abstract sealed class ColumnVector
             case LONG, DOUBLE -> (long) capacity * Long.BYTES;
             case BOOLEAN -> capacity;
             case BYTES -> (long) (capacity + 1) * Integer.BYTES + Math.max(16, capacity * 8L);
+            case INT128 -> 2L * capacity * Long.BYTES;
         };
     }
 
@@ -118,7 +120,7 @@ public abstract sealed class ColumnVector
     /**
      * The value at {@code row} as a Java object (Integer, Long, Double, BigDecimal, LocalDate,
      * Boolean, String, LocalDateTime for a TIMESTAMP, Instant for a TIMESTAMP_TZ, LocalTime for a
-     * TIME), or null. Boxes: for results and tests, never for kernels.
+     * TIME, {@link io.troupe.operators.types.Interval} for an INTERVAL), or null. Boxes: for results and tests, never for kernels.
      */
     public abstract Object getObject(int row);
 

@@ -3,6 +3,7 @@ package io.troupe.operators.batch;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
@@ -62,6 +63,10 @@ public final class VectorBuilder {
         ((DoubleVector) vector).set(size++, value);
     }
 
+    public void appendInt128(long high, long low) {
+        ((Int128Vector) vector).set(size++, high, low);
+    }
+
     public void appendBoolean(boolean value) {
         ((BooleanVector) vector).set(size++, value);
     }
@@ -88,6 +93,8 @@ public final class VectorBuilder {
             appendDouble(v.get(row));
         } else if (source instanceof BooleanVector v) {
             appendBoolean(v.get(row));
+        } else if (source instanceof Int128Vector v) {
+            appendInt128(v.high(row), v.low(row));
         } else {
             StringVector v = (StringVector) source;
             appendBytes(v.data(), v.start(row), v.length(row));
@@ -98,7 +105,7 @@ public final class VectorBuilder {
      * Appends a Java value: Integer/Short/Byte, Long, Double/Float, BigDecimal (or any Number for
      * DECIMAL), LocalDate (or a yyyy-mm-dd String for DATE), Boolean, String, LocalDateTime for a
      * TIMESTAMP, Instant (or an OffsetDateTime or ZonedDateTime) for a TIMESTAMP_TZ, LocalTime for a TIME
-     * (each also as its text), or null.
+     * (each also as its text), {@link Interval} (or its text) for an INTERVAL, or null.
      *
      * @throws IllegalArgumentException when the value does not fit this builder's type
      */
@@ -150,6 +157,13 @@ public final class VectorBuilder {
                 appendString(s);
             }
             case TIMESTAMP, TIMESTAMP_TZ, TIME -> appendLong(Timestamps.valueOf(value, type.id()));
+            case INTERVAL -> {
+                Interval v = value instanceof Interval i ? i : value instanceof String s ? Interval.parse(s) : null;
+                if (v == null) {
+                    throw mismatch(value);
+                }
+                appendInt128(v.high(), v.micros());
+            }
         }
     }
 

@@ -55,6 +55,8 @@ public final class VectorHash {
             return mix(Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
         } else if (column instanceof BooleanVector v) {
             return mix(v.get(row) ? 1 : 0);
+        } else if (column instanceof Int128Vector v) {
+            return mix(v.keyAt(row));
         }
         return mix(((StringVector) column).hash(row));
     }

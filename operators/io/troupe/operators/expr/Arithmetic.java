@@ -6,7 +6,8 @@ import io.troupe.operators.types.TypeId;
 
 /**
  * Types + - * / % and unary minus and picks their kernel ({@link IntArithmetic},
- * {@link LongArithmetic}, {@link DoubleArithmetic}, {@link NegateExpression}).
+ * {@link LongArithmetic}, {@link DoubleArithmetic}, {@link NegateExpression}); where a time or an interval
+ * takes part, {@link TimeArithmetic} does.
  *
  * <p>INT32 op INT32 is INT32; an INT64 makes it INT64; a DECIMAL makes it DECIMAL, an integer
  * counting as DECIMAL(10,0) (INT32) or DECIMAL(19,0) (INT64, held as is and checked); a FLOAT64
@@ -31,8 +32,8 @@ final class Arithmetic {
     private static Expression kernel(Function op, Expression left, Expression right, String text) {
         DataType a = left.type();
         DataType b = right.type();
-        if (!a.isNumeric() || !b.isNumeric()) {
-            throw new ExpressionTypeException("cannot apply " + op.symbol() + " to " + a + " and " + b + " in " + text);
+        if (TimeArithmetic.applies(a, b)) {
+            return TimeArithmetic.kernel(op, left, right, text);
         }
         if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64
                 || (op == Function.DIVIDE && (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL))) {
@@ -50,6 +51,9 @@ final class Arithmetic {
     }
 
     static Expression negate(Expression value, String text) {
+        if (value.type().id() == TypeId.INTERVAL) {
+            return TimeArithmetic.negate(value, text);
+        }
         if (!value.type().isNumeric()) {
             throw new ExpressionTypeException("cannot apply - to " + value.type() + " in " + text);
         }

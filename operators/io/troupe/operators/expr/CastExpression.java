@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -13,6 +14,7 @@ import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
@@ -145,6 +147,9 @@ final class CastExpression implements Expression {
         }
         if (s.isTemporal() || t.isTemporal()) {
             return temporalKind(s, t);
+        }
+        if (s == TypeId.INTERVAL || t == TypeId.INTERVAL) {
+            return null;
         }
         if (s == TypeId.BOOLEAN) {
             return Kind.BOOLEAN_TO_NUMBER;
@@ -495,11 +500,20 @@ final class CastExpression implements Expression {
                 case TIMESTAMP -> Timestamps.formatTimestamp(((LongVector) in).get(r), buf, 0);
                 case TIMESTAMP_TZ -> Timestamps.formatInstant(((LongVector) in).get(r), rules, buf, 0);
                 case TIME -> Timestamps.formatTime(((LongVector) in).get(r), buf, 0);
+                case INTERVAL -> put(in.getObject(r).toString(), buf);
                 case VARCHAR -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
             };
             out.put(r, buf, 0, len);
         }
         return out.seal();
+    }
+
+    /** Writes ASCII {@code text} into {@code buf}; returns its length. */
+    private static int put(String text, byte[] buf) {
+        for (int i = 0; i < text.length(); i++) {
+            buf[i] = (byte) text.charAt(i);
+        }
+        return text.length();
     }
 
     private ColumnVector fromVarchar(Batch batch, StringVector in) {
@@ -516,6 +530,8 @@ final class CastExpression implements Expression {
         ByteChars chars = new ByteChars();
         double[] doubles = t == TypeId.FLOAT64 ? new double[rows] : null;
         byte[] bools = t == TypeId.BOOLEAN ? new byte[rows] : null;
+        long[] highs = t == TypeId.INTERVAL ? new long[rows] : null;
+        long[] lows = t == TypeId.INTERVAL ? new long[rows] : null;
         int scale = TypeRules.scale(target);
         long limit = t == TypeId.DECIMAL ? Decimals.pow10(target.precision()) : 0;
         for (int i = 0; i < n; i++) {
@@ -552,6 +568,16 @@ final class CastExpression implements Expression {
                     ok = parser.parseBoolean(data, from, to);
                     bools[r] = (byte) parser.longValue;
                 }
+                case INTERVAL -> {
+                    ok = true;
+                    try {
+                        Interval v = Interval.parse(chars.of(data, from, to));
+                        highs[r] = v.high();
+                        lows[r] = v.micros();
+                    } catch (IllegalArgumentException e) {
+                        throw invalidText(in.getString(r));
+                    }
+                }
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
                     ok = true;
                     try {
@@ -573,6 +599,7 @@ final class CastExpression implements Expression {
             case INT32, DATE -> new IntVector(target, ints);
             case FLOAT64 -> new DoubleVector(doubles);
             case BOOLEAN -> new BooleanVector(bools);
+            case INTERVAL -> new Int128Vector(target, highs, lows);
             default -> new LongVector(target, longs);
         };
     }

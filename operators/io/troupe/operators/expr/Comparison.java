@@ -4,10 +4,12 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.TypeId;
 
 import java.util.Arrays;
@@ -20,7 +22,8 @@ import java.util.Arrays;
  * multiplied up with saturation ({@link CastExpression#comparable}), which keeps the comparison
  * exact; INT32 against an INT64 literal that fits an int stays INT32. VARCHAR compares by
  * unsigned UTF-8 bytes, which is code point order; DATE, TIMESTAMP, TIMESTAMP_TZ, TIME and BOOLEAN
- * (false &lt; true) compare with themselves, and a DATE with a TIMESTAMP as its midnight. FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
+ * (false &lt; true) compare with themselves, and a DATE with a TIMESTAMP as its midnight; an INTERVAL by its
+ * length, a month as 30 days ({@link Interval#compare}: {@code '1 month' = '30 days'}). FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
  *
  * <p>One loop per operator and physical type (= and &lt;&gt; of strings select straight into the
  * selection too); a literal side is read as a constant (a literal
@@ -219,12 +222,35 @@ final class Comparison implements Expression {
         } else if (av instanceof BooleanVector a) {
             compare(a.values(), bv == null ? null : ((BooleanVector) bv).values(),
                     constant == null ? 0 : (byte) constant.longValue(), op, o, sel, n);
+        } else if (av instanceof Int128Vector a) {
+            compareIntervals(a, (Int128Vector) bv, constant == null ? null : (Interval) constant.value(), op, o, sel, n);
         } else {
             compareStrings((StringVector) av, (StringVector) bv, constant == null ? null : constant.utf8(), op, o, sel, n);
         }
         BooleanVector out = new BooleanVector(o);
         out.setValidity(valid);
         return out;
+    }
+
+    /** INTERVALs by their length ({@link Interval#compare}), {@code bv} or else {@code literal} on the right. */
+    private static void compareIntervals(Int128Vector av, Int128Vector bv, Interval literal, Function op, byte[] o,
+                                         int[] sel, int n) {
+        long lh = literal == null ? 0 : literal.high();
+        long ll = literal == null ? 0 : literal.micros();
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            int c = bv == null ? Interval.compare(av.high(r), av.low(r), lh, ll)
+                    : Interval.compare(av.high(r), av.low(r), bv.high(r), bv.low(r));
+            boolean holds = switch (op) {
+                case EQ -> c == 0;
+                case NE -> c != 0;
+                case LT -> c < 0;
+                case LE -> c <= 0;
+                case GT -> c > 0;
+                default -> c >= 0;
+            };
+            o[r] = (byte) (holds ? 1 : 0);
+        }
     }
 
     private void compareStrings(StringVector av, StringVector bv, byte[] literal, Function op, byte[] o, int[] sel,

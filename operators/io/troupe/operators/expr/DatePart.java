@@ -3,16 +3,18 @@ package io.troupe.operators.expr;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.DateField;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.TypeId;
 
 /**
  * A field of a DATE, TIMESTAMP, TIMESTAMP_TZ (in UTC: SQL converts to the session's local time first) or
- * TIME: {@code date_part('dow', t)}, what SQL's {@code EXTRACT(DOW FROM t)} lowers to, BIGINT (EPOCH a
+ * TIME, or of an INTERVAL ({@link DateField#ofInterval}): {@code date_part('dow', t)}, what SQL's {@code EXTRACT(DOW FROM t)} lowers to, BIGINT (EPOCH a
  * DOUBLE, with the fraction of a second), as DuckDB types them; and {@code year(d)}, {@code month(d)},
  * {@code day(d)}, INT32. Fields are {@link DateField}'s, computed on the primitives without allocating.
  *
@@ -60,12 +62,13 @@ final class DatePart implements Expression {
             throw new ExpressionTypeException(e.getMessage() + " in " + text);
         }
         TypeId t = value.type().id();
-        if (!t.isTemporal()) {
-            throw new ExpressionTypeException("date_part needs a DATE, TIMESTAMP or TIME value, got "
+        if (!t.isTemporal() && t != TypeId.INTERVAL) {
+            throw new ExpressionTypeException("date_part needs a DATE, TIMESTAMP, TIME or INTERVAL value, got "
                     + value.type().sqlName() + " in " + text);
         }
-        if (t == TypeId.TIME && !f.ofTimeOfDay()) {
-            throw new ExpressionTypeException("unit \"" + lit.value() + "\" not supported for type TIME in " + text);
+        if (t == TypeId.TIME && !f.ofTimeOfDay() || t == TypeId.INTERVAL && !f.ofInterval()) {
+            throw new ExpressionTypeException("unit \"" + lit.value() + "\" not supported for type "
+                    + value.type().sqlName() + " in " + text);
         }
         DataType type = f == DateField.EPOCH ? DataType.FLOAT64 : DataType.INT64;
         return Functions.fold(new DatePart(f, value, type, text), value);
@@ -118,6 +121,10 @@ final class DatePart implements Expression {
         if (v instanceof IntVector days) {
             return field.of(days.get(r), 0);
         }
+        if (v instanceof Int128Vector iv) {
+            long high = iv.high(r);
+            return field.ofInterval(Interval.months(high), Interval.days(high), iv.low(r));
+        }
         long micros = ((LongVector) v).get(r);
         return v.type().id() == TypeId.TIME ? field.ofTime(micros) : field.ofTimestamp(micros);
     }
@@ -125,6 +132,9 @@ final class DatePart implements Expression {
     private static double epoch(ColumnVector v, int r) {
         if (v instanceof IntVector days) {
             return days.get(r) * (double) Dates.SECONDS_PER_DAY;
+        }
+        if (v instanceof Int128Vector iv) {
+            return Interval.of(iv.high(r), iv.low(r)).epoch();
         }
         return DateField.epoch(((LongVector) v).get(r));
     }

@@ -64,6 +64,12 @@ public enum Function {
      * TIME wraps around midnight
      */
     ADD_MICROS("add_micros", false),
+    /**
+     * args: DATE, TIMESTAMP, TIMESTAMP_TZ or TIME, INTERVAL, and for a TIMESTAMP_TZ optionally a time zone (a
+     * VARCHAR literal): {@code t + i} with a TIMESTAMP_TZ's months and days counted in that zone's local time, as
+     * SQL adds an interval in the session's zone, and a DATE moved into a DATE (by months and days only)
+     */
+    ADD_INTERVAL("add_interval", false),
     /** args: two VARCHARs: {@code a || b}, NULL when either is NULL */
     CONCAT("||", true),
     /** args: one or more VARCHARs: {@code concat(a, ...)}, NULL arguments skipped, so never NULL (as DuckDB) */

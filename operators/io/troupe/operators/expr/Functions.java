@@ -99,6 +99,8 @@ public final class Functions {
             case EXTRACT_YEAR, EXTRACT_MONTH, EXTRACT_DAY -> DatePart.bind(function, args.get(0), text);
             case DATE_PART -> DatePart.bindNamed(args.get(0), args.get(1), text);
             case ADD_DAYS, ADD_MONTHS, ADD_MICROS -> DateShift.bind(function, args.get(0), args.get(1), text);
+            case ADD_INTERVAL -> TimeArithmetic.addInterval(args.get(0), args.get(1),
+                    args.size() == 3 ? zone(args.get(2), text) : null, text);
             case CONCAT, CONCAT_FUNCTION -> Concatenation.bind(args, function == Function.CONCAT_FUNCTION, text);
         };
     }
@@ -118,22 +120,23 @@ public final class Functions {
             throw new ExpressionTypeException("CAST needs a target type in " + text);
         }
         Expression value = args.get(0);
-        ZoneId zone = ZoneOffset.UTC;
-        if (args.size() == 2) {
-            if (!(args.get(1) instanceof LiteralExpression z) || z.type().id() != TypeId.VARCHAR || z.isNull()) {
-                throw new ExpressionTypeException("CAST takes its time zone as a VARCHAR literal, got " + args.get(1)
-                        + " in " + text);
-            }
-            try {
-                zone = TimeZones.zone((String) z.value());
-            } catch (IllegalArgumentException e) {
-                throw new ExpressionTypeException(e.getMessage() + " in " + text);
-            }
-        }
+        ZoneId zone = args.size() == 2 ? zone(args.get(1), text) : ZoneOffset.UTC;
         Expression cast = CastExpression.of(value, target, zone, text);
         // A no-op CAST still names itself, so that EXPLAIN and errors show the user's text.
         return cast == value && value instanceof LiteralExpression lit
                 ? new LiteralExpression(lit.value(), lit.type(), text) : cast;
+    }
+
+    /** The zone a VARCHAR literal names, for CAST and add_interval. */
+    private static ZoneId zone(Expression arg, String text) {
+        if (!(arg instanceof LiteralExpression z) || z.type().id() != TypeId.VARCHAR || z.isNull()) {
+            throw new ExpressionTypeException("a time zone must be a VARCHAR literal, got " + arg + " in " + text);
+        }
+        try {
+            return TimeZones.zone((String) z.value());
+        } catch (IllegalArgumentException e) {
+            throw new ExpressionTypeException(e.getMessage() + " in " + text);
+        }
     }
 
     private static void checkArity(Function function, List<Expression> args, String text) {
@@ -142,6 +145,7 @@ public final class Functions {
             case NEGATE, NOT, IS_NULL, IS_NOT_NULL, UPPER, LOWER, LENGTH, EXTRACT_YEAR, EXTRACT_MONTH,
                     EXTRACT_DAY -> n == 1;
             case CAST -> n == 1 || n == 2;
+            case ADD_INTERVAL -> n == 2 || n == 3;
             case BETWEEN, SUBSTRING -> n == 3;
             case IN -> n >= 2;
             case CASE -> n >= 3 && n % 2 == 1;

@@ -62,7 +62,8 @@ final class InList implements Expression {
             common = next;
             literals &= c instanceof LiteralExpression;
         }
-        if (!literals) {
+        // Intervals equal by their length, not their words: each candidate is a comparison.
+        if (!literals || common.id() == TypeId.INTERVAL) {
             Expression any = null;
             for (Expression c : candidates) {
                 Expression eq = Comparison.bind(Function.EQ, value, c, text);

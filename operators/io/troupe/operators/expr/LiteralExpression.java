@@ -4,12 +4,14 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
@@ -91,6 +93,11 @@ public final class LiteralExpression implements Expression {
                     case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
                         l = Timestamps.valueOf(value, type.id());
                         v = Timestamps.toObject(l, type.id());
+                    }
+                    case INTERVAL -> {
+                        Interval interval = value instanceof String s ? Interval.parse(s) : (Interval) value;
+                        l = interval.micros();
+                        v = interval;
                     }
                 }
             } catch (ClassCastException | ArithmeticException | IllegalArgumentException e) {
@@ -210,6 +217,13 @@ public final class LiteralExpression implements Expression {
                 byte[] values = new byte[n];
                 Arrays.fill(values, (byte) longValue);
                 out = new BooleanVector(values);
+            }
+            case INT128 -> {
+                long[] high = new long[n];
+                long[] low = new long[n];
+                Arrays.fill(high, ((Interval) value).high());
+                Arrays.fill(low, longValue);
+                out = new Int128Vector(type, high, low);
             }
             default -> {
                 StringVector s = new StringVector(n, Math.max(16, n * bytes.length));

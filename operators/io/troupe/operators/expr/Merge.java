@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -100,6 +101,23 @@ final class Merge {
                     }
                 }
                 out = new BooleanVector(o);
+            }
+            case INT128 -> {
+                Int128Vector[] src = new Int128Vector[parts.length];
+                for (int k = 0; k < parts.length; k++) {
+                    src[k] = (Int128Vector) parts[k];
+                }
+                Int128Vector o = new Int128Vector(type, rows);
+                for (int i = 0; i < n; i++) {
+                    int r = sel == null ? i : sel[i];
+                    int k = which[r];
+                    if (k < 0 || !Kernels.isValid(valids[k], r)) {
+                        valid = Kernels.setNull(valid, rows, r);
+                    } else {
+                        o.set(r, src[k].high(r), src[k].low(r));
+                    }
+                }
+                out = o;
             }
             default -> {
                 StringVector[] src = new StringVector[parts.length];

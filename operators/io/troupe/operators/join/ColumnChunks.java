@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -32,6 +33,8 @@ final class ColumnChunks {
     private final DataType type;
     private final int[][] ints;
     private final long[][] longs;
+    /** An INT128 column's low words; its high words are {@link #longs}. */
+    private final long[][] lows;
     private final double[][] doubles;
     private final byte[][] booleans;
     private final StringVector[] strings;
@@ -64,12 +67,17 @@ final class ColumnChunks {
         boolean nulls = false;
         int[][] i32 = null;
         long[][] i64 = null;
+        long[][] lo = null;
         double[][] f64 = null;
         byte[][] bool = null;
         StringVector[] str = null;
         switch (type.physical()) {
             case INT -> i32 = new int[n][];
             case LONG -> i64 = new long[n][];
+            case INT128 -> {
+                i64 = new long[n][];
+                lo = new long[n][];
+            }
             case DOUBLE -> f64 = new double[n][];
             case BOOLEAN -> bool = new byte[n][];
             case BYTES -> str = new StringVector[n];
@@ -80,6 +88,9 @@ final class ColumnChunks {
             nulls |= v.mayHaveNulls();
             if (i32 != null) {
                 i32[c] = ((IntVector) v).values();
+            } else if (lo != null) {
+                i64[c] = ((Int128Vector) v).high();
+                lo[c] = ((Int128Vector) v).low();
             } else if (i64 != null) {
                 i64[c] = ((LongVector) v).values();
             } else if (f64 != null) {
@@ -92,6 +103,7 @@ final class ColumnChunks {
         }
         this.ints = i32;
         this.longs = i64;
+        this.lows = lo;
         this.doubles = f64;
         this.booleans = bool;
         this.strings = str;
@@ -116,6 +128,7 @@ final class ColumnChunks {
         this.hasNulls = true;
         this.ints = null;
         this.longs = null;
+        this.lows = null;
         this.doubles = null;
         this.booleans = null;
         this.strings = null;
@@ -193,6 +206,12 @@ final class ColumnChunks {
             for (int j = 0; j < count; j++) {
                 dv[dstRow + j] = sv[sel == null ? from + j : sel[from + j]];
             }
+        } else if (src instanceof Int128Vector s) {
+            Int128Vector d = (Int128Vector) dst;
+            for (int j = 0; j < count; j++) {
+                int r = sel == null ? from + j : sel[from + j];
+                d.set(dstRow + j, s.high(r), s.low(r));
+            }
         } else {
             byte[] sv = ((BooleanVector) src).values();
             byte[] dv = ((BooleanVector) dst).values();
@@ -225,7 +244,15 @@ final class ColumnChunks {
             return gatherStrings(ids, count, withMissing);
         }
         ColumnVector out = ColumnVector.allocate(type, count);
-        if (ints != null) {
+        if (lows != null) {
+            Int128Vector dst = (Int128Vector) out;
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                if (id >= 0) {
+                    dst.set(i, longs[id >>> shift][id & mask], lows[id >>> shift][id & mask]);
+                }
+            }
+        } else if (ints != null) {
             int[] dst = ((IntVector) out).values();
             for (int i = 0; i < count; i++) {
                 int id = ids[i];
@@ -372,7 +399,17 @@ final class ColumnChunks {
      */
     int retainEqual(ColumnVector left, int[] leftRows, int[] ids, int count) {
         int kept = 0;
-        if (ints != null) {
+        if (lows != null) {
+            Int128Vector lv = (Int128Vector) left;
+            for (int j = 0; j < count; j++) {
+                int id = ids[j];
+                int r = leftRows[j];
+                if (lv.equalAt(r, longs[id >>> shift][id & mask], lows[id >>> shift][id & mask])) {
+                    leftRows[kept] = r;
+                    ids[kept++] = id;
+                }
+            }
+        } else if (ints != null) {
             int[] lv = ((IntVector) left).values();
             for (int j = 0; j < count; j++) {
                 int id = ids[j];

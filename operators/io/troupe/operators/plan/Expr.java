@@ -4,6 +4,7 @@ import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.Function;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
@@ -94,6 +95,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
     /** A TIME (microseconds: finer digits are dropped). */
     static Expr lit(LocalTime value) {
         return new Literal(value, DataType.TIME);
+    }
+
+    /** An INTERVAL of months, days and microseconds: {@code lit(Interval.parse("1 day 2 hours"))}. */
+    static Expr lit(Interval value) {
+        return new Literal(notNull(value, "Expr.lit", "value"), DataType.INTERVAL);
     }
 
     /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */
@@ -289,6 +295,23 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
     /** A TIMESTAMP, TIMESTAMP_TZ or TIME moved by {@code micros} microseconds (a TIME wraps around midnight). */
     static Expr addMicros(Expr time, Expr micros) {
         return Call.of(Function.ADD_MICROS, time, micros);
+    }
+
+    /**
+     * {@code time} moved by {@code interval} (an INTERVAL expression), a TIMESTAMP_TZ's months and days in the
+     * local time of {@code zone} (a day over a change of clocks is 23 or 25 hours); {@code time.plus(interval)}
+     * moves one in UTC.
+     */
+    static Expr addInterval(Expr time, Expr interval, String zone) {
+        return Call.of(Function.ADD_INTERVAL, time, interval, lit(notNull(zone, "Expr.addInterval", "zone")));
+    }
+
+    /**
+     * {@code time} moved by {@code interval} as {@code time.plus(interval)}, but a DATE into a DATE, by the interval's
+     * months and days (one with a time of day fails), as SQL's {@code date + interval} is typed.
+     */
+    static Expr addInterval(Expr time, Expr interval) {
+        return Call.of(Function.ADD_INTERVAL, time, interval);
     }
 
     /** {@code round(value, digits)}: half away from zero, to {@code digits} decimal places. */

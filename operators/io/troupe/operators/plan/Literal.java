@@ -3,6 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.LiteralExpression;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.Timestamps;
 
@@ -51,6 +52,9 @@ public record Literal(Object value, DataType type) implements Expr {
         }
         if (value instanceof LocalTime t) {
             return "TIME '" + Timestamps.timeText(Timestamps.fromLocalTime(t)) + "'";
+        }
+        if (value instanceof Interval i) {
+            return "INTERVAL '" + i + "'";
         }
         return value.toString();
     }

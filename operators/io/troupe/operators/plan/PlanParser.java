@@ -4,9 +4,9 @@ import io.troupe.config.TimeZones;
 import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.window.FrameBound;
-import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 
 import java.math.BigDecimal;
@@ -360,7 +360,7 @@ public final class PlanParser {
                 throw error(text, "expected the interval as a string, such as '7 days', but found " + text.describe());
             }
             try {
-                offset = FrameInterval.parse(text.text());
+                offset = Interval.parse(text.text());
             } catch (IllegalArgumentException e) {
                 throw error(text, e.getMessage());
             }
@@ -623,7 +623,7 @@ public final class PlanParser {
                     return date(next());
                 }
             }
-            case "timestamp", "timestamptz", "time" -> {
+            case "timestamp", "timestamptz", "time", "interval" -> {
                 if (peek().kind() == Kind.STRING) {
                     return temporal(w, next());
                 }
@@ -739,6 +739,17 @@ public final class PlanParser {
                     default -> Expr.addMicros(args.get(0), args.get(1));
                 };
             }
+            case "add_interval" -> {
+                if (args.size() == 2) {
+                    return Expr.addInterval(args.get(0), args.get(1));
+                }
+                arity(name, args, 3);
+                if (!(args.get(2) instanceof Literal l && l.value() instanceof String zone)) {
+                    throw error(name, "add_interval takes a time zone in quotes last ('America/New_York'), not "
+                            + args.get(2));
+                }
+                return Expr.addInterval(args.get(0), args.get(1), zone);
+            }
             case "date_part" -> {
                 arity(name, args, 2);
                 if (!(args.get(0) instanceof Literal l && l.value() instanceof String field)) {
@@ -840,12 +851,13 @@ public final class PlanParser {
         }
     }
 
-    /** A TIMESTAMP, TIMESTAMPTZ (in UTC where the text has no offset) or TIME literal. */
+    /** A TIMESTAMP, TIMESTAMPTZ (in UTC where the text has no offset), TIME or INTERVAL literal. */
     private Expr temporal(String kind, Token t) {
         try {
             return switch (kind) {
                 case "timestamp" -> Expr.lit(Timestamps.toLocalDateTime(Timestamps.parseTimestamp(t.text())));
                 case "timestamptz" -> Expr.lit(Timestamps.toInstant(Timestamps.parseInstant(t.text(), ZoneOffset.UTC)));
+                case "interval" -> Expr.lit(Interval.parse(t.text()));
                 default -> Expr.lit(Timestamps.toLocalTime(Timestamps.parseTime(t.text())));
             };
         } catch (IllegalArgumentException | ArithmeticException e) {

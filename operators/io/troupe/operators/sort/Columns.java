@@ -3,11 +3,13 @@ package io.troupe.operators.sort;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 
 import java.util.List;
 
@@ -46,6 +48,17 @@ public final class Columns {
                 at += rows[i];
             }
             out = new LongVector(type, dst);
+        } else if (type.physical() == PhysicalType.INT128) {
+            long[] high = new long[total];
+            long[] low = new long[total];
+            int at = 0;
+            for (int i = 0; i < parts.size(); i++) {
+                Int128Vector part = (Int128Vector) parts.get(i);
+                System.arraycopy(part.high(), 0, high, at, rows[i]);
+                System.arraycopy(part.low(), 0, low, at, rows[i]);
+                at += rows[i];
+            }
+            out = new Int128Vector(type, high, low);
         } else if (type.equals(DataType.FLOAT64)) {
             double[] dst = new double[total];
             int at = 0;
@@ -155,6 +168,13 @@ public final class Columns {
                 dst[i] = src[runs[from + i]][rows[from + i]];
             }
             out = new DoubleVector(dst);
+        } else if (first instanceof Int128Vector) {
+            Int128Vector out128 = new Int128Vector(first.type(), count);
+            for (int i = 0; i < count; i++) {
+                Int128Vector s = (Int128Vector) sources[runs[from + i]];
+                out128.set(i, s.high(rows[from + i]), s.low(rows[from + i]));
+            }
+            out = out128;
         } else if (first instanceof BooleanVector) {
             byte[][] src = new byte[sources.length][];
             for (int s = 0; s < sources.length; s++) {

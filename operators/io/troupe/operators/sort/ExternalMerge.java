@@ -91,7 +91,7 @@ final class ExternalMerge {
         this.bufferBytes = (int) Math.max(MIN_BUFFER_BYTES,
                 Math.min(SpillWriter.BUFFER_BYTES, ctx.memory().limitBytes() / 16));
         this.sliceBytes = bufferBytes / 4;
-        this.keyBytesPerRow = (long) spec.keyCount() * NormalisedKeys.BYTES_PER_ROW_AND_KEY
+        this.keyBytesPerRow = NormalisedKeys.bytesPerRow(spec.keys())
                 + (long) (spec.bufferedColumns() - spec.dataColumns()) * Long.BYTES;
     }
 

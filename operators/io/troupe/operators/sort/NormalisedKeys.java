@@ -3,9 +3,16 @@ package io.troupe.operators.sort;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
+import io.troupe.operators.types.PhysicalType;
+import io.troupe.operators.types.TypeId;
+
+import java.util.List;
 
 /**
  * The sort keys of a run of rows in a form that compares without looking at types: per key one
@@ -24,6 +31,8 @@ import io.troupe.operators.batch.StringVector;
  *       canonical), with every bit flipped for negatives and the sign bit for the rest:
  *       {@code Double.compare}'s order (NaN above +Infinity, as in DuckDB), -0.0 equal to 0.0;</li>
  *   <li>BOOLEAN: 0 or 1;</li>
+ *   <li>INTERVAL (two words): its length in whole days {@code ^ Long.MIN_VALUE}, then the microseconds past them;
+ *       another value of two words: its high word {@code ^ Long.MIN_VALUE}, then its low word;</li>
  *   <li>VARCHAR: the first 7 UTF-8 bytes, big-endian, zero-padded, then a byte that says how
  *       many bytes are left ({@link #stringChunk}): equal words only mean equal prefixes, so ties
  *       go on to the next 7 bytes (in {@link RunSorter}) or compare unsigned bytes in full.</li>
@@ -42,49 +51,98 @@ public final class NormalisedKeys {
 
     private final int rows;
     private final long[][] words;
+    /** The index past each key column's words: a column of two words ({@link #wordsOf}) takes two keys. */
+    private final int[] columnEnds;
     /** Per key: NULL ranks, or null when the key column has no NULLs. */
     private final byte[][] nullRanks;
     /** Per key: the strings of a VARCHAR key, else null. */
     private final StringVector[] strings;
     private final boolean[] ascending;
 
-    private NormalisedKeys(int rows, long[][] words, byte[][] nullRanks, StringVector[] strings,
+    private NormalisedKeys(int rows, long[][] words, int[] columnEnds, byte[][] nullRanks, StringVector[] strings,
                            boolean[] ascending) {
         this.rows = rows;
         this.words = words;
+        this.columnEnds = columnEnds;
         this.nullRanks = nullRanks;
         this.strings = strings;
         this.ascending = ascending;
     }
 
     /**
-     * Normalises rows {@code 0..rows} of the key vectors (dense, one per key of {@code keys}).
+     * Normalises rows {@code 0..rows} of the key vectors (dense, one per key of {@code keys}). A key of two
+     * words ({@link Int128Vector}) normalises into two keys of the same direction, its high word first; an
+     * INTERVAL's two are its length in whole days and the microseconds past them ({@link Interval#sortDays}), so
+     * that intervals order by their length as PostgreSQL orders them.
      */
     public static NormalisedKeys of(ColumnVector[] vectors, OrderKey[] keys, int rows) {
-        int n = keys.length;
+        int n = 0;
+        for (ColumnVector v : vectors) {
+            n += wordsOf(v.type());
+        }
         long[][] words = new long[n][];
         byte[][] nullRanks = new byte[n][];
         StringVector[] strings = new StringVector[n];
         boolean[] ascending = new boolean[n];
-        for (int k = 0; k < n; k++) {
-            ColumnVector v = vectors[k];
-            long[] w = new long[rows];
-            encode(v, w, rows);
-            if (v instanceof StringVector s) {
-                strings[k] = s;
+        int[] columnEnds = new int[keys.length];
+        int k = 0;
+        for (int key = 0; key < keys.length; key++) {
+            ColumnVector v = vectors[key];
+            int first = k;
+            if (v instanceof Int128Vector wide) {
+                long[] hi = new long[rows];
+                long[] lo = new long[rows];
+                encode128(wide, hi, lo, rows);
+                words[k++] = hi;
+                words[k++] = lo;
+            } else {
+                long[] w = new long[rows];
+                encode(v, w, rows);
+                if (v instanceof StringVector s) {
+                    strings[k] = s;
+                }
+                words[k++] = w;
             }
-            ascending[k] = keys[k].ascending();
-            if (!ascending[k]) {
-                for (int r = 0; r < rows; r++) {
-                    w[r] = ~w[r];
+            for (int j = first; j < k; j++) {
+                long[] w = words[j];
+                ascending[j] = keys[key].ascending();
+                if (!ascending[j]) {
+                    for (int r = 0; r < rows; r++) {
+                        w[r] = ~w[r];
+                    }
+                }
+                if (v.mayHaveNulls()) {
+                    nullRanks[j] = ranks(v, w, rows, keys[key].nullsFirst());
                 }
             }
-            if (v.mayHaveNulls()) {
-                nullRanks[k] = ranks(v, w, rows, keys[k].nullsFirst());
-            }
-            words[k] = w;
+            columnEnds[key] = k;
         }
-        return new NormalisedKeys(rows, words, nullRanks, strings, ascending);
+        return new NormalisedKeys(rows, words, columnEnds, nullRanks, strings, ascending);
+    }
+
+    /** Words a key of {@code type} normalises into: two for a key of two words, else one. */
+    static int wordsOf(DataType type) {
+        return type.physical() == PhysicalType.INT128 ? 2 : 1;
+    }
+
+    /** Bytes of heap {@link #of} makes per row for {@code keys} at most: a word and a NULL rank per word. */
+    public static long bytesPerRow(List<OrderKey> keys) {
+        long words = 0;
+        for (OrderKey k : keys) {
+            words += k.expression().type() == null ? 1 : wordsOf(k.expression().type());
+        }
+        return words * BYTES_PER_ROW_AND_KEY;
+    }
+
+    /** An INT128 key as two unsigned-ordered words: a signed 128-bit number's, or an INTERVAL's length's. */
+    private static void encode128(Int128Vector v, long[] hi, long[] lo, int rows) {
+        long[] high = v.high();
+        long[] low = v.low();
+        boolean interval = v.type().id() == TypeId.INTERVAL;
+        for (int r = 0; r < rows; r++) {
+            hi[r] = (interval ? Interval.sortDays(high[r], low[r]) : high[r]) ^ Long.MIN_VALUE;
+            lo[r] = interval ? Interval.sortMicros(low[r]) : low[r];
+        }
     }
 
     private static void encode(ColumnVector v, long[] w, int rows) {
@@ -221,11 +279,11 @@ public final class NormalisedKeys {
     }
 
     /**
-     * Orders rows {@code a} and {@code b} of these keys on the first {@code keyCount} keys only: zero when they
-     * tie on those (a window's rows of one partition, or peers).
+     * Orders rows {@code a} and {@code b} of these keys on the first {@code columns} key columns only (all the words
+     * of each): zero when they tie on those (a window's rows of one partition, or peers).
      */
-    public int compareFirst(int keyCount, int a, int b) {
-        return compareKeys(0, keyCount, a, this, b);
+    public int compareFirst(int columns, int a, int b) {
+        return compareKeys(0, columns == 0 ? 0 : columnEnds[columns - 1], a, this, b);
     }
 
     private int compareKeys(int first, int end, int a, NormalisedKeys other, int b) {

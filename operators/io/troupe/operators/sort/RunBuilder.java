@@ -86,7 +86,7 @@ final class RunBuilder implements BatchConsumer {
         this.spill = spill;
         this.bufferShare = bufferShare;
         this.output = output;
-        this.sortBytesPerRow = (long) spec.keyCount() * NormalisedKeys.BYTES_PER_ROW_AND_KEY + RunSorter.BYTES_PER_ROW;
+        this.sortBytesPerRow = NormalisedKeys.bytesPerRow(spec.keys()) + RunSorter.BYTES_PER_ROW;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.troupe.operators.spill;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -47,6 +48,7 @@ final class SpillBlock {
                 case LONG, DOUBLE -> (long) rows * Long.BYTES;
                 case BOOLEAN -> rows;
                 case BYTES -> Integer.BYTES + (long) rows * Integer.BYTES + stringBytes((StringVector) v, rows);
+                case INT128 -> 2L * rows * Long.BYTES;
             };
         }
         return bytes;
@@ -78,6 +80,12 @@ final class SpillBlock {
                 }
                 case BOOLEAN -> out.put(((BooleanVector) v).values(), 0, rows);
                 case BYTES -> encodeStrings((StringVector) v, rows, out);
+                case INT128 -> {
+                    out.asLongBuffer().put(((Int128Vector) v).high(), 0, rows);
+                    skip(out, rows * Long.BYTES);
+                    out.asLongBuffer().put(((Int128Vector) v).low(), 0, rows);
+                    skip(out, rows * Long.BYTES);
+                }
             }
         }
         out.putInt(start, out.position() - start - Integer.BYTES);
@@ -120,6 +128,15 @@ final class SpillBlock {
                     yield new BooleanVector(values);
                 }
                 case BYTES -> decodeStrings(rows, in);
+                case INT128 -> {
+                    long[] high = new long[rows];
+                    in.asLongBuffer().get(high);
+                    skip(in, rows * Long.BYTES);
+                    long[] low = new long[rows];
+                    in.asLongBuffer().get(low);
+                    skip(in, rows * Long.BYTES);
+                    yield new Int128Vector(types[c], high, low);
+                }
             };
             if (validity != null) {
                 v.setValidity(validity);

@@ -4,10 +4,13 @@ import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.SqlWith;
 import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -29,7 +32,8 @@ import java.util.regex.Pattern;
  * aggregate with FILTER or OVER after its function), a CAST after what it casts when that has a name and else after
  * the type as PostgreSQL spells it ({@code int4}), a CASE after its ELSE when that has a name and else {@code case},
  * a scalar subquery after its column, EXISTS {@code exists}, and any other expression ({@code a + 1}, a literal)
- * {@code ?column?}; the columns of a VALUES are {@code column1}, {@code column2}, ... Names may repeat, as in
+ * {@code ?column?}, a typed literal after its type ({@code DATE '2024-01-31'} is {@code date}, an interval {@code
+ * interval}); the columns of a VALUES are {@code column1}, {@code column2}, ... Names may repeat, as in
  * PostgreSQL ({@code SELECT a, a}). DuckDB names such a column after its text ({@code count_star()},
  * {@code (a + 1)}); Troupe follows PostgreSQL. Only the result's columns are named so: a subquery's columns keep
  * Calcite's names, so that {@code SELECT * FROM (SELECT count(*) FROM t)} still shows {@code EXPR$0}.
@@ -150,6 +154,14 @@ final class ColumnNames {
             return inner == null || inner.getSelectList().size() != 1 ? Figure.NONE
                     : new Figure(resultName(inner.getSelectList().get(0)), 2);
         }
+        if (node instanceof SqlUnknownLiteral typed) {
+            // DATE '2024-01-31': PostgreSQL's cast of the text to the type.
+            String tag = typed.tag.toUpperCase(Locale.ROOT);
+            return new Figure(POSTGRES_TYPES.getOrDefault(tag, tag.toLowerCase(Locale.ROOT)), 1);
+        }
+        if (node instanceof SqlIntervalLiteral) {
+            return new Figure("interval", 1);
+        }
         if (!(node instanceof SqlCall call)) {
             return Figure.NONE;
         }
@@ -173,6 +185,9 @@ final class ColumnNames {
     }
 
     private static Figure typeName(SqlNode type) {
+        if (type instanceof SqlIntervalQualifier) {
+            return new Figure("interval", 1);
+        }
         if (!(type instanceof SqlDataTypeSpec spec)) {
             return Figure.NONE;
         }

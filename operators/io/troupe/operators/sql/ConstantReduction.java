@@ -1,5 +1,6 @@
 package io.troupe.operators.sql;
 
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexExecutor;
@@ -14,9 +15,10 @@ import java.util.List;
 
 /**
  * Calcite's reduction of constant expressions (its simplifier folds {@code CAST('...' AS TIMESTAMP)} and the like
- * while it converts a statement), except for expressions that hold a date or time: Calcite evaluates those in
- * milliseconds, and would drop a literal's microseconds ({@code CAST('2024-03-15 13:45:30.123456' AS TIMESTAMP)}
- * came out as {@code .123}). Troupe folds those itself, exactly, when the plan binds. Stateless; threadsafe.
+ * while it converts a statement), except for expressions that hold a date, a time or an interval: Calcite evaluates
+ * those in milliseconds, and would drop a literal's microseconds ({@code CAST('2024-03-15 13:45:30.123456' AS
+ * TIMESTAMP)} came out as {@code .123}), and reads interval text in its own way, without months in a day-time
+ * interval ({@code CAST('1 month' AS INTERVAL DAY TO SECOND)}). Troupe folds those itself, exactly, when the plan binds. Stateless; threadsafe.
  */
 final class ConstantReduction implements RexExecutor {
 
@@ -41,19 +43,23 @@ final class ConstantReduction implements RexExecutor {
         }
     }
 
-    /** True when {@code e} or one of its operands is a date, a time or a timestamp. */
+    private static boolean isTime(RelDataType type) {
+        return SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type);
+    }
+
+    /** True when {@code e} or one of its operands is a date, a time, a timestamp or an interval. */
     private static boolean holdsTime(RexNode e) {
         boolean[] found = {false};
         e.accept(new RexShuttle() {
             @Override
             public RexNode visitCall(RexCall call) {
-                found[0] |= SqlTypeUtil.isDatetime(call.getType());
+                found[0] |= isTime(call.getType());
                 return super.visitCall(call);
             }
 
             @Override
             public RexNode visitLiteral(RexLiteral literal) {
-                found[0] |= SqlTypeUtil.isDatetime(literal.getType());
+                found[0] |= isTime(literal.getType());
                 return literal;
             }
         });

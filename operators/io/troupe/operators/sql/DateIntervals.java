@@ -2,6 +2,7 @@ package io.troupe.operators.sql;
 
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
@@ -26,7 +27,9 @@ import java.util.function.Function;
  * starts with days (DAY, DAY TO HOUR ...) and its months are calendar days and months: a TIMESTAMP WITH TIME ZONE
  * moves by them in the session's zone (across a change of its clocks a day may last 23 or 25 hours), and by its
  * hours, minutes and seconds in absolute time. A DATE moves by whole days and months only (its result is a DATE,
- * the SQL standard's type). An interval that is not a literal is refused by name.
+ * the SQL standard's type). An INTERVAL that is not a literal moves a time as {@code t + i} does (PostgreSQL's
+ * arithmetic), a TIMESTAMP WITH TIME ZONE by its months and days in the session's zone, a DATE by its months and
+ * days ({@code add_interval}); one with a time of day fails when a row meets it.
  */
 final class DateIntervals {
 
@@ -54,7 +57,7 @@ final class DateIntervals {
         RexNode time = isInterval(a) ? b : a;
         RexNode interval = isInterval(a) ? a : b;
         if (!(interval instanceof RexLiteral literal)) {
-            throw new UnsupportedSqlException("date arithmetic with an interval that is not a literal (" + call + ")");
+            return shift(call, lower.apply(time), lower.apply(interval), SqlTypes.toTroupe(time.getType()).id(), zone);
         }
         BigDecimal value = literal.getValueAs(BigDecimal.class);
         if (call.isA(SqlKind.MINUS)) {
@@ -83,6 +86,35 @@ final class DateIntervals {
                     : Expr.addMicros(inZone(Expr.addDays(local(t, zone), Expr.lit(days)), zone), Expr.lit(rest));
             default -> Expr.addMicros(t, Expr.lit(micros));
         };
+    }
+
+    /**
+     * A time moved by an INTERVAL that is not a literal: a TIMESTAMP WITH TIME ZONE by its months and days in the
+     * session's zone; a DATE into a DATE, the type Calcite gives it, by months and days only.
+     */
+    private static Expr shift(RexCall call, Expr time, Expr interval, TypeId type, ZoneId zone) {
+        Expr by = call.isA(SqlKind.MINUS) ? interval.negate() : interval;
+        return switch (type) {
+            case TIMESTAMP_TZ -> Expr.addInterval(time, by, zone.getId());
+            case DATE -> Expr.addInterval(time, by);
+            default -> time.plus(by);
+        };
+    }
+
+    /**
+     * An interval literal of Calcite's as Troupe's INTERVAL: a year-month one its months; a day-time one its
+     * milliseconds, whose whole days are the interval's days when it starts with days ({@code INTERVAL '1' DAY} is
+     * a day, {@code INTERVAL '24' HOUR} 24 hours, as PostgreSQL reads them).
+     */
+    static Interval value(RexLiteral literal) {
+        BigDecimal value = literal.getValueAs(BigDecimal.class);
+        SqlTypeName qualifier = literal.getType().getSqlTypeName();
+        if (SqlTypeName.YEAR_INTERVAL_TYPES.contains(qualifier)) {
+            return Interval.ofMonths(value.intValueExact());
+        }
+        long micros = value.movePointRight(3).longValueExact();
+        long days = DAY_FIRST.contains(qualifier) ? micros / Timestamps.MICROS_PER_DAY : 0;
+        return new Interval(0, Math.toIntExact(days), micros - days * Timestamps.MICROS_PER_DAY);
     }
 
     /** An instant's local time in {@code zone}. */

@@ -213,8 +213,10 @@ final class DdlParser {
             case "DECIMAL", "NUMERIC" -> decimal(t, size);
             case "TIMESTAMPTZ" -> sized(t, DataType.TIMESTAMP_TZ, size, 1);
             case "DATETIME" -> sized(t, DataType.TIMESTAMP, size, 1);
+            case "INTERVAL" -> sized(t, DataType.INTERVAL, size, 1);
             default -> throw unsupported(t, "type " + name + " (Troupe's column types: INTEGER, BIGINT, DOUBLE, "
-                    + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME)");
+                    + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME, "
+                    + "INTERVAL)");
         };
     }
 

@@ -46,13 +46,16 @@ import java.util.function.UnaryOperator;
  */
 final class Insert {
 
+    private final StatementText text;
+    /** The text Calcite's parser reads. */
     private final String sql;
     private final SqlErrors errors;
     private final SqlPlanner planner;
     private final Function<Plan, QueryResult> runner;
 
-    Insert(String sql, SqlErrors errors, SqlPlanner planner, Function<Plan, QueryResult> runner) {
-        this.sql = sql;
+    Insert(StatementText text, SqlErrors errors, SqlPlanner planner, Function<Plan, QueryResult> runner) {
+        this.text = text;
+        this.sql = text.parsed();
         this.errors = errors;
         this.planner = planner;
         this.runner = runner;
@@ -235,18 +238,24 @@ final class Insert {
         return Unknown.VALUE;
     }
 
-    /** The rows of the source planned and run as a query, the statement blanked around it to keep positions. */
+    /**
+     * The rows of the source planned and run as a query: the user's statement blanked around it, to keep the positions
+     * of its errors.
+     */
     private List<Object[]> query(SqlNode source) {
         SqlParserPos pos = source.getParserPosition();
-        int start = offset(pos.getLineNum(), pos.getColumnNum());
-        int end = offset(pos.getEndLineNum(), pos.getEndColumnNum()) + 1;
-        StringBuilder text = new StringBuilder(sql);
-        for (int i = 0; i < text.length(); i++) {
-            if ((i < start || i >= end) && text.charAt(i) != '\n' && text.charAt(i) != '\r') {
-                text.setCharAt(i, ' ');
+        String original = text.original();
+        int[] from = text.original(pos.getLineNum(), pos.getColumnNum());
+        int[] to = text.originalEnd(pos.getEndLineNum(), pos.getEndColumnNum());
+        int start = offset(original, from[0], from[1]);
+        int end = offset(original, to[0], to[1]) + 1;
+        StringBuilder blanked = new StringBuilder(original);
+        for (int i = 0; i < blanked.length(); i++) {
+            if ((i < start || i >= end) && blanked.charAt(i) != '\n' && blanked.charAt(i) != '\r') {
+                blanked.setCharAt(i, ' ');
             }
         }
-        QueryResult result = runner.apply(planner.plan(text.toString()));
+        QueryResult result = runner.apply(planner.plan(blanked.toString()));
         List<Object[]> rows = new ArrayList<>((int) result.rowCount());
         for (Batch b : result.batches()) {
             for (int i = 0; i < b.size(); i++) {
@@ -256,13 +265,13 @@ final class Insert {
         return rows;
     }
 
-    /** The offset in the statement of a 1-based line and column. */
-    private int offset(int line, int column) {
+    /** The offset in {@code text} of a 1-based line and column. */
+    private static int offset(String text, int line, int column) {
         int offset = 0;
         for (int l = 1; l < line; l++) {
-            offset = sql.indexOf('\n', offset) + 1;
+            offset = text.indexOf('\n', offset) + 1;
         }
-        return Math.min(sql.length(), offset + column - 1);
+        return Math.min(text.length(), offset + column - 1);
     }
 
     private SqlException at(SqlException.Kind kind, String message, SqlParserPos pos) {

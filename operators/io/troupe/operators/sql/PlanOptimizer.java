@@ -299,8 +299,8 @@ public final class PlanOptimizer {
             // carried.
             case VARCHAR -> rex.getTypeFactory().getDefaultCharset().newEncoder().canEncode((String) v)
                     ? rex.makeLiteral((String) v) : null;
-            // Calcite's literals of these hold milliseconds, and its dates years 1 to 9999: not carried.
-            case TIMESTAMP, TIMESTAMP_TZ, TIME -> null;
+            // Calcite's literals of these hold milliseconds (and no interval of months and days): not carried.
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> null;
         };
     }
 }

@@ -3,6 +3,7 @@ package io.troupe.operators.sql;
 import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -108,6 +109,7 @@ public final class PreparedPlan {
             case TIMESTAMP_TZ -> value instanceof Instant || value instanceof OffsetDateTime
                     || value instanceof ZonedDateTime ? value : null;
             case TIME -> value instanceof LocalTime ? value : null;
+            case INTERVAL -> value instanceof Interval ? value : null;
         };
         if (converted == null) {
             throw wrongValue(position, type, value, switch (type.id()) {
@@ -121,6 +123,7 @@ public final class PreparedPlan {
                 case TIMESTAMP -> "a LocalDateTime";
                 case TIMESTAMP_TZ -> "an Instant, an OffsetDateTime or a ZonedDateTime";
                 case TIME -> "a LocalTime";
+                case INTERVAL -> "an io.troupe.operators.types.Interval";
             });
         }
         return new Literal(converted, type);

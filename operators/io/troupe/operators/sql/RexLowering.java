@@ -304,6 +304,7 @@ final class RexLowering {
             case TIMESTAMP_TZ -> Timestamps.toInstant(Timestamps.parseInstant(
                     literal.getValueAs(TimestampString.class).toString(), clock.zone()));
             case TIME -> Timestamps.toLocalTime(Timestamps.parseTime(literal.getValueAs(TimeString.class).toString()));
+            case INTERVAL -> DateIntervals.value(literal);
         };
         return new Literal(value, type);
     }

@@ -56,12 +56,18 @@ final class SqlErrors {
             "[\\p{L}_][\\p{L}\\p{N}_$]*|[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?|'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?"
                     + "|<=|>=|<>|!=|\\|\\||::|\\S");
 
-    private final String sql;
+    /** The statement: positions are in the text Calcite read, and said and shown in the user's. */
+    private final StatementText text;
     private final Catalog catalog;
 
-    SqlErrors(String sql, Catalog catalog) {
-        this.sql = sql;
+    SqlErrors(StatementText text, Catalog catalog) {
+        this.text = text;
         this.catalog = catalog;
+    }
+
+    /** Errors of a statement read as the user wrote it (by Troupe's own parser, {@link DdlParser}). */
+    SqlErrors(String sql, Catalog catalog) {
+        this(StatementText.unchanged(sql), catalog);
     }
 
     /**
@@ -177,7 +183,7 @@ final class SqlErrors {
 
     /** The token of the statement at {@code line}, {@code column} (1-based); empty at its end. */
     private String tokenAt(int line, int column) {
-        List<String> lines = sql.lines().toList();
+        List<String> lines = text.parsed().lines().toList();
         if (line < 1 || line > lines.size() || column < 1 || column > lines.get(line - 1).length()) {
             return "";
         }
@@ -187,7 +193,7 @@ final class SqlErrors {
 
     /** The column of the token after the one at {@code line}, {@code column}, on the same line; past it if none. */
     private int nextTokenColumn(int line, int column) {
-        List<String> lines = sql.lines().toList();
+        List<String> lines = text.parsed().lines().toList();
         if (line < 1 || line > lines.size()) {
             return column;
         }
@@ -217,24 +223,28 @@ final class SqlErrors {
         return new SqlException(SqlException.Kind.INVALID, "cannot plan SQL: " + e.getMessage(), 0, 0, e);
     }
 
-    private SqlException located(SqlException.Kind kind, String message, int line, int column, boolean sayWhere,
-                                 Throwable cause) {
-        String text = message + (sayWhere ? " at line " + line + ", column " + column : "") + caret(line, column);
-        return new SqlException(kind, text, line, column, cause);
+    /** {@code message} at a position of the text Calcite read, said and shown where the user wrote it. */
+    private SqlException located(SqlException.Kind kind, String message, int parsedLine, int parsedColumn,
+                                 boolean sayWhere, Throwable cause) {
+        int[] at = text.original(parsedLine, parsedColumn);
+        int line = at[0];
+        int column = at[1];
+        String full = message + (sayWhere ? " at line " + line + ", column " + column : "") + caret(line, column);
+        return new SqlException(kind, full, line, column, cause);
     }
 
     /** The statement's line {@code line}, then a caret under column {@code column}; empty when out of range. */
     private String caret(int line, int column) {
-        List<String> lines = sql.lines().toList();
+        List<String> lines = text.original().lines().toList();
         if (line < 1 || line > lines.size() || column < 1) {
             return "";
         }
-        String text = lines.get(line - 1);
+        String shown = lines.get(line - 1);
         StringBuilder under = new StringBuilder();
-        for (int i = 0; i < column - 1 && i < text.length(); i++) {
-            under.append(text.charAt(i) == '\t' ? '\t' : ' ');
+        for (int i = 0; i < column - 1 && i < shown.length(); i++) {
+            under.append(shown.charAt(i) == '\t' ? '\t' : ' ');
         }
-        return "\n  " + text + "\n  " + under + "^";
+        return "\n  " + shown + "\n  " + under + "^";
     }
 
     private static String suggest(String name, List<String> known, String what) {
@@ -249,7 +259,7 @@ final class SqlErrors {
     /** The columns of the tables the statement names anywhere: what a misspelt column most likely meant. */
     private List<String> columnsOfNamedTables() {
         Set<String> words = new LinkedHashSet<>();
-        for (String word : sql.split("[^\\p{L}\\p{N}_$]+")) {
+        for (String word : text.original().split("[^\\p{L}\\p{N}_$]+")) {
             words.add(word.toLowerCase(Locale.ROOT));
         }
         Set<String> columns = new LinkedHashSet<>();

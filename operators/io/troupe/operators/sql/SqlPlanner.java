@@ -132,10 +132,12 @@ public final class SqlPlanner {
      * The functions of Troupe's {@link FunctionRegistry} ({@link RegistryOperatorTable}) over SQL's standard functions
      * and the spellings PostgreSQL and DuckDB users write for some of them: length(s), substr(s, start, length),
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
-     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is).
+     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); + and - with the time
+     * arithmetic of {@link TimeOperators} before the standard ones.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
-            SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS, TimeOperators.EXTRACT),
+                    SqlStdOperatorTable.instance(),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
                             SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL)));
@@ -189,10 +191,11 @@ public final class SqlPlanner {
      */
     public PreparedPlan prepare(String sql) {
         notNull(sql, "SqlPlanner.prepare", "sql");
-        SqlErrors errors = new SqlErrors(sql, catalog);
+        StatementText text = StatementText.of(sql);
+        SqlErrors errors = new SqlErrors(text, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = planner.parse(sql);
+            SqlNode parsed = TimeOperators.withExtract(planner.parse(text.parsed()));
             if (!parsed.isA(SqlKind.QUERY)) {
                 throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
@@ -261,6 +264,7 @@ public final class SqlPlanner {
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
                 // (by default Calcite joins a list of 20 or more with a VALUES relation).
+                .convertletTable(TimeOperators.CONVERTLETS)
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
                         .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .build();

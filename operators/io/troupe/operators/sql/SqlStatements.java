@@ -64,10 +64,12 @@ public final class SqlStatements {
         if (isQuery(sql)) {
             return runner.apply(planner.plan(sql));
         }
-        SqlErrors errors = new SqlErrors(sql, catalog);
         if (DdlParser.firstWord(sql).equals("INSERT")) {
-            return QueryResult.ofUpdate(new Insert(sql, errors, planner, runner).into(catalog, this::append));
+            StatementText text = StatementText.of(sql);
+            return QueryResult.ofUpdate(new Insert(text, new SqlErrors(text, catalog), planner, runner)
+                    .into(catalog, this::append));
         }
+        SqlErrors errors = new SqlErrors(sql, catalog);
         Ddl ddl = DdlParser.parse(sql, errors);
         if (ddl instanceof Ddl.CreateTable create) {
             if (!create.ifNotExists() || !catalog.contains(create.name())) {

@@ -2,8 +2,11 @@ package io.troupe.operators.sql;
 
 import io.troupe.operators.types.DataType;
 
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -11,10 +14,16 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * INT32 = INTEGER, INT64 = BIGINT, FLOAT64 = DOUBLE, DECIMAL(p,s) = DECIMAL(p,s) with p at most 18,
  * DATE, BOOLEAN, VARCHAR, TIMESTAMP = TIMESTAMP(6), TIME = TIME(6), and TIMESTAMP_TZ = TIMESTAMP WITH LOCAL TIME
  * ZONE (Calcite's instant, which PostgreSQL calls TIMESTAMP WITH TIME ZONE; Calcite's TIMESTAMP WITH TIME ZONE,
- * a time and its zone, reads as one too). Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
+ * a time and its zone, reads as one too), INTERVAL = every interval type of Calcite's (its year-month and day-time
+ * intervals are both Troupe's one INTERVAL of months, days and microseconds), shown to Calcite as INTERVAL DAY TO
+ * SECOND. Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
  * (Troupe does not pad); any other SQL type has no Troupe type and is refused, naming it.
  */
 final class SqlTypes {
+
+    /** Troupe's one INTERVAL, of months, days and microseconds, as Calcite's widest day-time interval. */
+    private static final SqlIntervalQualifier DAY_TO_SECOND = new SqlIntervalQualifier(TimeUnit.DAY, TimeUnit.SECOND,
+            SqlParserPos.ZERO);
 
     private SqlTypes() {
     }
@@ -32,6 +41,7 @@ final class SqlTypes {
             case TIMESTAMP_TZ -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
                     TroupeTypeSystem.MICROSECONDS);
             case TIME -> factory.createSqlType(SqlTypeName.TIME, TroupeTypeSystem.MICROSECONDS);
+            case INTERVAL -> factory.createSqlIntervalType(DAY_TO_SECOND);
         };
         return factory.createTypeWithNullability(sql, nullable);
     }
@@ -55,6 +65,9 @@ final class SqlTypes {
             case TIMESTAMP -> DataType.TIMESTAMP;
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> DataType.TIMESTAMP_TZ;
             case TIME -> DataType.TIME;
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH, INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE,
+                    INTERVAL_DAY_SECOND, INTERVAL_HOUR, INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE,
+                    INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> DataType.INTERVAL;
             default -> throw new UnsupportedSqlException("type " + type.getFullTypeString());
         };
     }

@@ -2,6 +2,7 @@ package io.troupe.operators.sql;
 
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 import io.troupe.operators.types.ValueText;
@@ -53,7 +54,20 @@ final class StoredValues {
             case TIMESTAMP -> Timestamps.toLocalDateTime(temporal(value, type, zone));
             case TIMESTAMP_TZ -> Timestamps.toInstant(temporal(value, type, zone));
             case TIME -> Timestamps.toLocalTime(temporal(value, type, zone));
+            case INTERVAL -> interval(value, type);
         };
+    }
+
+    /** An interval, or its text. */
+    private static Interval interval(Object value, DataType type) {
+        if (value instanceof Interval i) {
+            return i;
+        }
+        try {
+            return Interval.parse(text(value, type));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(describe(value) + " is not " + article(type));
+        }
     }
 
     /**

@@ -30,6 +30,10 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
             SqlTypeName.DECIMAL, SqlTypeName.DATE, SqlTypeName.BOOLEAN, SqlTypeName.CHAR, SqlTypeName.VARCHAR,
             SqlTypeName.TIMESTAMP, SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, SqlTypeName.TIMESTAMP_TZ, SqlTypeName.TIME);
 
+    static {
+        SUPPORTED.addAll(SqlTypeName.INTERVAL_TYPES);
+    }
+
     private SupportedSql() {
     }
 

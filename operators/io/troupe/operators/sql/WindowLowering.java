@@ -6,7 +6,6 @@ import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.plan.WindowCall;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.window.FrameBound;
-import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 
 import org.apache.calcite.avatica.util.TimeUnit;
@@ -174,15 +173,8 @@ final class WindowLowering {
             throw new UnsupportedSqlException(what + ": a frame's offset must not be NULL");
         }
         SqlTypeFamily family = literal.getType().getSqlTypeName().getFamily();
-        if (family == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
-            return FrameInterval.ofMonths(literal.getValueAs(BigDecimal.class).intValueExact());
-        }
-        if (family == SqlTypeFamily.INTERVAL_DAY_TIME) {
-            // As in date arithmetic, an interval that starts with days has calendar days; the others fixed time.
-            long micros = literal.getValueAs(BigDecimal.class).movePointRight(3).longValueExact();
-            long days = literal.getType().getSqlTypeName().getStartUnit() == TimeUnit.DAY
-                    ? micros / FrameInterval.MICROS_PER_DAY : 0;
-            return new FrameInterval(0, Math.toIntExact(days), micros - days * FrameInterval.MICROS_PER_DAY);
+        if (family == SqlTypeFamily.INTERVAL_YEAR_MONTH || family == SqlTypeFamily.INTERVAL_DAY_TIME) {
+            return DateIntervals.value(literal);
         }
         return switch (literal.getType().getSqlTypeName()) {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> literal.getValueAs(Long.class);

@@ -3,6 +3,7 @@ package io.troupe.operators.table;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -32,6 +33,8 @@ final class ColumnChunkBuilder {
     private final int capacity;
     private int[] ints;
     private long[] longs;
+    /** The low words of an INT128 column, whose high words are {@link #longs}. */
+    private long[] lows;
     private double[] doubles;
     private byte[] booleans;
     private byte[] text;
@@ -55,6 +58,10 @@ final class ColumnChunkBuilder {
             case LONG -> longs = new long[capacity];
             case DOUBLE -> doubles = new double[capacity];
             case BOOLEAN -> booleans = new byte[capacity];
+            case INT128 -> {
+                longs = new long[capacity];
+                lows = new long[capacity];
+            }
             case BYTES -> {
                 text = new byte[nextTextCapacity];
                 offsets = new int[capacity + 1];
@@ -79,6 +86,11 @@ final class ColumnChunkBuilder {
 
     void appendLong(long value) {
         longs[size++] = value;
+    }
+
+    void appendInt128(long high, long low) {
+        longs[size] = high;
+        lows[size++] = low;
     }
 
     void appendDouble(double value) {
@@ -119,6 +131,8 @@ final class ColumnChunkBuilder {
             case LONG -> new LongVector(type, trim ? Arrays.copyOf(longs, n) : longs);
             case DOUBLE -> new DoubleVector(trim ? Arrays.copyOf(doubles, n) : doubles);
             case BOOLEAN -> new BooleanVector(trim ? Arrays.copyOf(booleans, n) : booleans);
+            case INT128 -> new Int128Vector(type, trim ? Arrays.copyOf(longs, n) : longs,
+                    trim ? Arrays.copyOf(lows, n) : lows);
             // the slack left for a like-sized chunk is kept; more than a quarter spare is given back
             case BYTES -> new StringVector(text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes)
                     : text, trim ? Arrays.copyOf(offsets, n + 1) : offsets);

@@ -6,6 +6,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 
 import java.io.IOException;
@@ -38,7 +39,7 @@ import java.util.List;
  * exponent notation, inf, infinity, nan. DECIMAL(p,s): exact; at most p - s integer digits, and
  * fractional digits past s only if they are zeros (nothing is ever rounded). DATE: yyyy-mm-dd. TIMESTAMP:
  * yyyy-mm-dd hh:mm:ss[.f] (a date alone is its midnight); TIMESTAMP_TZ: the same with an offset ({@code +02},
- * {@code Z}), UTC without one; TIME: hh:mm:ss[.f].
+ * {@code Z}), UTC without one; TIME: hh:mm:ss[.f]; INTERVAL: as PostgreSQL reads it ({@code 1 day 02:00:00}).
  * BOOLEAN: true/false, t/f, 1/0 in any case. VARCHAR: the text, which must be valid UTF-8. Spaces
  * are data: {@code " 1"} is not an integer. A NULL is an unquoted field equal to the null string.
  *
@@ -220,6 +221,18 @@ public final class DelimitedFileLoader {
                             appendNull(out, nullable);
                         } else {
                             out.appendBoolean(FieldParsers.parseBoolean(b, starts[slot], end));
+                        }
+                    }
+                }
+                case INTERVAL -> {
+                    ByteChars view = new ByteChars();
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            Interval v = FieldParsers.parseInterval(b, starts[slot], end, view);
+                            out.appendInt128(v.high(), v.micros());
                         }
                     }
                 }

@@ -4,6 +4,7 @@ import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
@@ -294,6 +295,15 @@ final class FieldParsers {
                 case TIMESTAMP_TZ -> "not a timestamp with time zone (yyyy-mm-dd hh:mm:ss+hh)";
                 default -> "not a time (hh:mm:ss)";
             });
+        }
+    }
+
+    /** An INTERVAL as {@link Interval#parse} reads its text; {@code view} is the caller's, pointed at the field. */
+    static Interval parseInterval(byte[] b, int from, int to, ByteChars view) {
+        try {
+            return Interval.parse(view.of(b, from, to));
+        } catch (IllegalArgumentException e) {
+            throw new FieldParseException("not an interval (1 day 02:00:00)");
         }
     }
 

@@ -4,10 +4,13 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.VectorHash;
+
+import io.troupe.operators.types.Interval;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -170,6 +173,9 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
             return Double.compare(x.get(i), ((DoubleVector) b).get(j));
         } else if (a instanceof StringVector x) {
             return x.compare(i, (StringVector) b, j);
+        } else if (a instanceof Int128Vector x) {
+            Int128Vector y = (Int128Vector) b;
+            return Interval.compare(x.high(i), x.low(i), y.high(j), y.low(j));
         }
         return Boolean.compare(((BooleanVector) a).get(i), ((BooleanVector) b).get(j));
     }

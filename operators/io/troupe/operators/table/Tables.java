@@ -5,11 +5,13 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -38,7 +40,7 @@ import java.util.List;
  * {@code long[]} or {@code Long[]}, FLOAT64 {@code double[]} or {@code Double[]}, DECIMAL
  * {@code BigDecimal[]}, DATE {@code LocalDate[]}, BOOLEAN {@code boolean[]} or {@code Boolean[]},
  * VARCHAR {@code String[]}, TIMESTAMP {@code LocalDateTime[]}, TIMESTAMP_TZ {@code Instant[]}, TIME
- * {@code LocalTime[]}. A null entry of an object array is a NULL. A decimal must fit its
+ * {@code LocalTime[]}, INTERVAL {@code Interval[]}. A null entry of an object array is a NULL. A decimal must fit its
  * type without rounding. Any mismatch (column count, array type, lengths, a NULL in a NOT NULL
  * column, a decimal that does not fit) is a {@link TroupeException} (QUERY) naming the table, the
  * column and the row. The table is cut into chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS} rows
@@ -105,6 +107,7 @@ public final class Tables {
             case TIMESTAMP -> column instanceof LocalDateTime[];
             case TIMESTAMP_TZ -> column instanceof Instant[];
             case TIME -> column instanceof LocalTime[];
+            case INTERVAL -> column instanceof Interval[];
         };
     }
 
@@ -121,6 +124,7 @@ public final class Tables {
             case TIMESTAMP -> "LocalDateTime[]";
             case TIMESTAMP_TZ -> "Instant[]";
             case TIME -> "LocalTime[]";
+            case INTERVAL -> "Interval[]";
         };
     }
 
@@ -202,6 +206,9 @@ public final class Tables {
                     : v instanceof Long l ? l : Timestamps.valueOf(v, out.type().id()));
         } else if (out instanceof DoubleVector dv) {
             dv.set(i, (Double) v);
+        } else if (out instanceof Int128Vector iv) {
+            Interval interval = (Interval) v;
+            iv.set(i, interval.high(), interval.micros());
         } else {
             ((BooleanVector) out).set(i, (Boolean) v);
         }

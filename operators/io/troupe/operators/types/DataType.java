@@ -20,6 +20,7 @@ public record DataType(TypeId id, int precision, int scale) {
     public static final DataType TIMESTAMP = new DataType(TypeId.TIMESTAMP, 0, 0);
     public static final DataType TIMESTAMP_TZ = new DataType(TypeId.TIMESTAMP_TZ, 0, 0);
     public static final DataType TIME = new DataType(TypeId.TIME, 0, 0);
+    public static final DataType INTERVAL = new DataType(TypeId.INTERVAL, 0, 0);
 
     public DataType {
         if (id == TypeId.DECIMAL) {
@@ -58,7 +59,7 @@ public record DataType(TypeId id, int precision, int scale) {
     /**
      * Parses the SQL-ish spelling used in schemas and golden files: INT32 (or INT, INTEGER),
      * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR, TIMESTAMP,
-     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME.
+     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME, INTERVAL.
      */
     public static DataType parse(String text) {
         String t = text.trim().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", "");
@@ -83,6 +84,7 @@ public record DataType(TypeId id, int precision, int scale) {
             case "TIMESTAMP", "DATETIME", "TIMESTAMPWITHOUTTIMEZONE" -> TIMESTAMP;
             case "TIMESTAMP_TZ", "TIMESTAMPTZ", "TIMESTAMPWITHTIMEZONE" -> TIMESTAMP_TZ;
             case "TIME", "TIMEWITHOUTTIMEZONE" -> TIME;
+            case "INTERVAL" -> INTERVAL;
             default -> throw new IllegalArgumentException("unknown type: " + text);
         };
     }
@@ -94,7 +96,7 @@ public record DataType(TypeId id, int precision, int scale) {
             case INT64 -> "BIGINT";
             case FLOAT64 -> "DOUBLE";
             case DECIMAL -> toString();
-            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME -> id.name();
+            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME, INTERVAL -> id.name();
             case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
         };
     }

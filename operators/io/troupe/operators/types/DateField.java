@@ -100,6 +100,35 @@ public enum DateField {
         };
     }
 
+    /**
+     * True for the fields an INTERVAL has, as PostgreSQL's {@code interval_part}: the years, quarter, months,
+     * days and time of day, and the epoch; not the week or the days of a calendar (dow, doy, isoyear).
+     */
+    public boolean ofInterval() {
+        return switch (this) {
+            case WEEK, DOW, ISODOW, DOY, ISOYEAR -> false;
+            default -> true;
+        };
+    }
+
+    /**
+     * The field's value of an INTERVAL's months, days and microseconds (EPOCH apart: {@link Interval#epoch}), each
+     * field apart and of its own sign: {@code year} the months / 12, {@code month} the months % 12, {@code day}
+     * the days, {@code hour} to {@code microsecond} of the microseconds (of {@code 1 day 25:00:00}, 25 hours).
+     */
+    public long ofInterval(int months, int days, long micros) {
+        return switch (this) {
+            case YEAR -> months / 12;
+            case QUARTER -> months % 12 / 3 + 1;
+            case MONTH -> months % 12;
+            case DAY -> days;
+            case DECADE -> months / 120;
+            case CENTURY -> months / 1200;
+            case MILLENNIUM -> months / 12000;
+            default -> ofTime(micros);
+        };
+    }
+
     /** The field's value of a TIMESTAMP's microseconds (EPOCH apart: see {@link #epoch}). */
     public long ofTimestamp(long micros) {
         return of(Timestamps.day(micros), Timestamps.timeOfDay(micros));

@@ -12,12 +12,17 @@ package io.troupe.operators.types;
  *   DOUBLE   double[]                 FLOAT64
  *   BOOLEAN  byte[] of 0 and 1        BOOLEAN
  *   BYTES    byte[] + int[] offsets   VARCHAR
+ *   INT128   long[] high + long[] low INTERVAL (months and days high, microseconds low)
  * </pre>
+ *
+ * An INT128 value orders as a signed 128-bit number, the high word signed and the low word unsigned, unless its
+ * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}).
  */
 public enum PhysicalType {
     INT,
     LONG,
     DOUBLE,
     BOOLEAN,
-    BYTES
+    BYTES,
+    INT128
 }

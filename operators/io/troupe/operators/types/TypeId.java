@@ -11,7 +11,8 @@ package io.troupe.operators.types;
  *   DATE     int[]    days since 1970-01-01 (proleptic Gregorian)
  *   TIMESTAMP    long[] microseconds since 1970-01-01 00:00:00, a local date and time (no zone)
  *   TIMESTAMP_TZ long[] microseconds since 1970-01-01 00:00:00 UTC, an instant; shown in a time zone
- *   TIME         long[] microseconds since midnight, 0 to 24:00:00 inclusive
+ *   TIME         long[] microseconds since midnight, below 24:00:00
+ *   INTERVAL     long[] high (months and days, {@link Interval#high}) + long[] low (microseconds)
  *   BOOLEAN  byte[]   0 = false, 1 = true
  *   VARCHAR  byte[] + int[] offsets, UTF-8
  * </pre>
@@ -26,7 +27,8 @@ public enum TypeId {
     VARCHAR,
     TIMESTAMP,
     TIMESTAMP_TZ,
-    TIME;
+    TIME,
+    INTERVAL;
 
     /** True for the types arithmetic applies to. */
     public boolean isNumeric() {
@@ -41,6 +43,7 @@ public enum TypeId {
             case FLOAT64 -> PhysicalType.DOUBLE;
             case BOOLEAN -> PhysicalType.BOOLEAN;
             case VARCHAR -> PhysicalType.BYTES;
+            case INTERVAL -> PhysicalType.INT128;
         };
     }
 

@@ -1,12 +1,14 @@
 package io.troupe.operators.window;
 
+import io.troupe.operators.types.Interval;
+
 import java.math.BigDecimal;
 
 /**
  * One end of a window frame ({@link WindowFrame}): UNBOUNDED PRECEDING or FOLLOWING, CURRENT ROW, or an offset
  * PRECEDING or FOLLOWING the current row. A ROWS frame's offset counts rows and a GROUPS frame's peer groups (a
  * Long); a RANGE frame's is a distance in the ORDER BY key's values: a Long (INT32, INT64, DECIMAL and FLOAT64
- * keys), a BigDecimal (DECIMAL and FLOAT64), a Double (FLOAT64) or a {@link FrameInterval} (DATE). A zero offset
+ * keys), a BigDecimal (DECIMAL and FLOAT64), a Double (FLOAT64) or a {@link Interval} (DATE). A zero offset
  * is CURRENT ROW, as it means the same in every kind of frame (the row, its peer group, the keys equal to its).
  *
  * <p>Immutable.
@@ -31,7 +33,7 @@ public record FrameBound(boolean preceding, Object offset) {
             offset = f.doubleValue();
         }
         if (offset != null && !(offset instanceof Long || offset instanceof BigDecimal || offset instanceof Double
-                || offset instanceof FrameInterval)) {
+                || offset instanceof Interval)) {
             throw new IllegalArgumentException("a frame offset is an integer, a decimal, a double or an interval, "
                     + "not " + offset.getClass().getSimpleName() + " " + offset);
         }
@@ -82,7 +84,7 @@ public record FrameBound(boolean preceding, Object offset) {
         } else if (offset instanceof Double d) {
             return d.isNaN() || d < 0;
         }
-        return ((FrameInterval) offset).negative();
+        return ((Interval) offset).negative();
     }
 
     private static boolean zero(Object offset) {
@@ -93,7 +95,7 @@ public record FrameBound(boolean preceding, Object offset) {
         } else if (offset instanceof Double d) {
             return d == 0.0;
         }
-        return ((FrameInterval) offset).zero();
+        return ((Interval) offset).zero();
     }
 
     @Override
@@ -104,7 +106,8 @@ public record FrameBound(boolean preceding, Object offset) {
         if (currentRow()) {
             return "CURRENT ROW";
         }
-        String distance = offset instanceof BigDecimal d ? d.toPlainString() : offset.toString();
+        String distance = offset instanceof BigDecimal d ? d.toPlainString()
+                : offset instanceof Interval i ? "INTERVAL '" + i + "'" : offset.toString();
         return distance + (preceding ? " PRECEDING" : " FOLLOWING");
     }
 }

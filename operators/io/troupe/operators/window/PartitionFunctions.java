@@ -3,6 +3,7 @@ package io.troupe.operators.window;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -408,6 +409,8 @@ final class PartitionFunctions {
             return Double.compare(dv.get(a), dv.get(b));
         } else if (v instanceof BooleanVector bv) {
             return Boolean.compare(bv.get(a), bv.get(b));
+        } else if (v instanceof Int128Vector wide) {
+            return wide.compare(a, wide, b);
         }
         StringVector s = (StringVector) v;
         return s.compare(a, s, b);

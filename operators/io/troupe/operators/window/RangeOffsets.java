@@ -5,6 +5,8 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
+import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -24,7 +26,7 @@ import java.util.function.IntToLongFunction;
  *       and an infinite offset from an infinite key of the same sign ({@code +inf - inf}) taking every value but
  *       NaN, as PostgreSQL's {@code in_range_float8_float8};</li>
  *   <li>DATE, TIMESTAMP and TIMESTAMP WITH TIME ZONE keys: the key as microseconds since 1970-01-01 (a DATE its
- *       midnight), the offset a {@link FrameInterval} added by the calendar. A TIMESTAMP WITH TIME ZONE takes
+ *       midnight), the offset a {@link Interval} added by the calendar. A TIMESTAMP WITH TIME ZONE takes
  *       intervals of fixed length only (hours to microseconds): days and months move it in the session's zone,
  *       which a frame does not carry;</li>
  *   <li>TIME keys: microseconds since midnight plus or minus the interval's microseconds, without wrapping past
@@ -35,7 +37,7 @@ import java.util.function.IntToLongFunction;
  */
 abstract sealed class RangeOffsets {
 
-    private static final long MAX_DAYS = Long.MAX_VALUE / FrameInterval.MICROS_PER_DAY;
+    private static final long MAX_DAYS = Long.MAX_VALUE / Timestamps.MICROS_PER_DAY;
 
     /**
      * Checks that {@code offset} measures an ORDER BY key of type {@code key}, as PostgreSQL's in_range
@@ -48,9 +50,9 @@ abstract sealed class RangeOffsets {
         String takes = switch (key.id()) {
             case INT32, INT64 -> offset instanceof Long ? null : "an integer";
             case DECIMAL -> offset instanceof Long || offset instanceof BigDecimal ? null : "an integer or a decimal";
-            case FLOAT64 -> offset instanceof FrameInterval ? "a number" : null;
-            case DATE, TIMESTAMP, TIME -> offset instanceof FrameInterval ? null : "an interval";
-            case TIMESTAMP_TZ -> offset instanceof FrameInterval i && i.months() == 0 && i.days() == 0 ? null
+            case FLOAT64 -> offset instanceof Interval ? "a number" : null;
+            case DATE, TIMESTAMP, TIME -> offset instanceof Interval ? null : "an interval";
+            case TIMESTAMP_TZ -> offset instanceof Interval i && i.months() == 0 && i.days() == 0 ? null
                     : "an interval of hours, minutes or seconds (days and months move it in a time zone; order by "
                     + "CAST(key AS TIMESTAMP) for local days)";
             default -> "no";
@@ -67,9 +69,9 @@ abstract sealed class RangeOffsets {
         return switch (type.id()) {
             case INT32, INT64, DECIMAL -> new ExactOffsets(key, exact(offset).movePointRight(type.scale()));
             case FLOAT64 -> new DoubleOffsets((DoubleVector) key, ((Number) offset).doubleValue());
-            case DATE -> new TimeOffsets(row -> dateMicros(((IntVector) key).get(row)), (FrameInterval) offset);
-            case TIMESTAMP, TIMESTAMP_TZ -> new TimeOffsets(((LongVector) key)::get, (FrameInterval) offset);
-            case TIME -> new ExactOffsets(key, BigDecimal.valueOf(((FrameInterval) offset).micros()));
+            case DATE -> new TimeOffsets(row -> dateMicros(((IntVector) key).get(row)), (Interval) offset);
+            case TIMESTAMP, TIMESTAMP_TZ -> new TimeOffsets(((LongVector) key)::get, (Interval) offset);
+            case TIME -> new ExactOffsets(key, BigDecimal.valueOf(((Interval) offset).micros()));
             default -> throw new IllegalArgumentException("no RANGE offsets over " + type);
         };
     }
@@ -90,7 +92,7 @@ abstract sealed class RangeOffsets {
      */
     private static long dateMicros(int days) {
         return Math.abs((long) days) > MAX_DAYS ? (days > 0 ? Long.MAX_VALUE : Long.MIN_VALUE)
-                : days * FrameInterval.MICROS_PER_DAY;
+                : days * Timestamps.MICROS_PER_DAY;
     }
 
     /** Keys read as longs, and a bound that may lie beyond every long. */
@@ -198,20 +200,37 @@ abstract sealed class RangeOffsets {
     /** Keys as microseconds since 1970-01-01, the offset an interval. */
     private static final class TimeOffsets extends LongOffsets {
 
-        private final FrameInterval interval;
+        private final Interval interval;
+        /** The interval negated, or null where a field cannot be (its negation then lies beyond every key). */
+        private final Interval negated;
 
-        TimeOffsets(IntToLongFunction micros, FrameInterval interval) {
+        TimeOffsets(IntToLongFunction micros, Interval interval) {
             super(micros);
             this.interval = interval;
+            this.negated = negate(interval);
         }
 
+        /** The base plus or minus the interval; one beyond a long's microseconds lies beyond every key. */
         @Override
         long bound(long base, boolean sub, boolean less) {
-            long sum = interval.addTo(base, sub);
-            if (sum == Long.MAX_VALUE || sum == Long.MIN_VALUE) {
-                beyond(sum > 0 ? 1 : -1);
+            try {
+                if (sub && negated == null) {
+                    throw new ArithmeticException("the interval's negation overflows");
+                }
+                return (sub ? negated : interval).addTo(base);
+            } catch (ArithmeticException e) {
+                long end = interval.negative() == sub ? Long.MAX_VALUE : Long.MIN_VALUE;
+                beyond(end > 0 ? 1 : -1);
+                return end;
             }
-            return sum;
+        }
+
+        private static Interval negate(Interval interval) {
+            try {
+                return interval.negate();
+            } catch (ArithmeticException e) {
+                return null;
+            }
         }
     }
 }

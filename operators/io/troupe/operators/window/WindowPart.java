@@ -76,7 +76,7 @@ final class WindowPart {
         int n = (int) total;
         List<OrderKey> keys = spec.sortKeys();
         long workBytes = inputBytes + (long) n * (BYTES_PER_ROW + (long) spec.calls().size() * BYTES_PER_ROW_AND_CALL
-                + (long) keys.size() * NormalisedKeys.BYTES_PER_ROW_AND_KEY + RunSorter.BYTES_PER_ROW);
+                + NormalisedKeys.bytesPerRow(keys) + RunSorter.BYTES_PER_ROW);
         if (!memory.tryGrow(workBytes)) {
             throw memory.overBudget(workBytes);
         }

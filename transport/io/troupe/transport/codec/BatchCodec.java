@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -229,17 +230,14 @@ public final class BatchCodec {
             }
             return position + align(rows * Integer.BYTES);
         }
-        if (column instanceof LongVector) {
-            long[] values = ((LongVector) column).values();
-            if (selection == null) {
-                UnsafeApi.copyMemory(values, LONG_BASE + (long) from * Long.BYTES, base, address,
-                        (long) rows * Long.BYTES);
-            } else {
-                for (int i = 0; i < rows; i++) {
-                    UnsafeApi.putLong(base, address + (long) i * Long.BYTES, values[selection[from + i]]);
-                }
-            }
+        if (column instanceof LongVector longs) {
+            putLongs(longs.values(), selection, from, rows, base, address);
             return position + rows * Long.BYTES;
+        }
+        if (column instanceof Int128Vector words) {
+            putLongs(words.high(), selection, from, rows, base, address);
+            putLongs(words.low(), selection, from, rows, base, address + (long) rows * Long.BYTES);
+            return position + 2 * rows * Long.BYTES;
         }
         if (column instanceof DoubleVector) {
             double[] values = ((DoubleVector) column).values();
@@ -265,6 +263,17 @@ public final class BatchCodec {
             return position + align(rows);
         }
         return encodeStrings((StringVector) column, selection, from, to, base, address, position);
+    }
+
+    /** Rows {@code from .. from+rows} of {@code values} (through {@code selection} when there is one) at {@code address}. */
+    private static void putLongs(long[] values, int[] selection, int from, int rows, byte[] base, long address) {
+        if (selection == null) {
+            UnsafeApi.copyMemory(values, LONG_BASE + (long) from * Long.BYTES, base, address, (long) rows * Long.BYTES);
+        } else {
+            for (int i = 0; i < rows; i++) {
+                UnsafeApi.putLong(base, address + (long) i * Long.BYTES, values[selection[from + i]]);
+            }
+        }
     }
 
     private static int encodeStrings(StringVector column, int[] selection, int from, int to,
@@ -364,6 +373,13 @@ public final class BatchCodec {
                 yield new BooleanVector(values);
             }
             case BYTES -> decodeStrings(rows, dataBytes, buffer, position, column);
+            case INT128 -> {
+                long[] high = (long[]) UnsafeApi.allocateUninitializedArray(long.class, rows);
+                long[] low = (long[]) UnsafeApi.allocateUninitializedArray(long.class, rows);
+                copyIn(buffer, position, high, LONG_BASE, rows * Long.BYTES);
+                copyIn(buffer, position + rows * Long.BYTES, low, LONG_BASE, rows * Long.BYTES);
+                yield new Int128Vector(type, high, low);
+            }
         };
         vector.setValidity(validity);
         return vector;

@@ -42,6 +42,8 @@ import io.troupe.operators.types.TypeId;
  *  |    INT32, DATE            n x int                             |
  *  |    INT64, DECIMAL, FLOAT64 n x long / double (DECIMAL unscaled)|
  *  |    TIMESTAMP[_TZ], TIME   n x long microseconds               |
+ *  |    INTERVAL               n x long high (months, days), then  |
+ *  |                           n x long low (microseconds)         |
  *  |    BOOLEAN                n x byte (0 or 1)                   |
  *  |    VARCHAR                (n + 1) x int offsets from 0, padded,|
  *  |                           then Variable Length UTF-8 bytes    |
@@ -91,6 +93,7 @@ public final class BatchDescriptor {
     public static final byte TIMESTAMP_CODE = 8;
     public static final byte TIMESTAMP_TZ_CODE = 9;
     public static final byte TIME_CODE = 10;
+    public static final byte INTERVAL_CODE = 11;
 
     private BatchDescriptor() {
     }
@@ -110,6 +113,7 @@ public final class BatchDescriptor {
         return switch (id.physical()) {
             case INT -> Integer.BYTES;
             case LONG, DOUBLE -> Long.BYTES;
+            case INT128 -> 2 * Long.BYTES;
             case BOOLEAN -> 1;
             case BYTES -> 0;
         };
@@ -139,6 +143,7 @@ public final class BatchDescriptor {
             case TIMESTAMP -> TIMESTAMP_CODE;
             case TIMESTAMP_TZ -> TIMESTAMP_TZ_CODE;
             case TIME -> TIME_CODE;
+            case INTERVAL -> INTERVAL_CODE;
         };
     }
 
@@ -170,6 +175,8 @@ public final class BatchDescriptor {
                 return DataType.TIMESTAMP_TZ;
             case TIME_CODE:
                 return DataType.TIME;
+            case INTERVAL_CODE:
+                return DataType.INTERVAL;
             default:
                 throw new IllegalStateException("malformed batch frame: column=" + column
                         + ", unknown type code=" + code);

@@ -1,6 +1,7 @@
 package io.troupe.golden;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.ValueText;
 
@@ -65,6 +66,7 @@ final class GoldenValues {
                 case BOOLEAN -> parseBoolean(text);
                 case VARCHAR -> text.equals(EMPTY) ? "" : text;
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> Timestamps.toObject(Timestamps.valueOf(text, type.id()), type.id());
+                case INTERVAL -> Interval.parse(text);
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a " + type + " value");
@@ -114,7 +116,8 @@ final class GoldenValues {
         if (value instanceof OffsetDateTime t) {
             return ValueText.of(t.toInstant(), ZoneOffset.UTC);
         }
-        if (value instanceof LocalDateTime || value instanceof Instant || value instanceof LocalTime) {
+        if (value instanceof LocalDateTime || value instanceof Instant || value instanceof LocalTime
+                || value instanceof Interval) {
             return ValueText.of(value, ZoneOffset.UTC);
         }
         throw new IllegalArgumentException("no golden text for a " + value.getClass().getName() + ": " + value);
@@ -154,6 +157,7 @@ final class GoldenValues {
             case TIMESTAMP -> 'S';
             case TIMESTAMP_TZ -> 'Z';
             case TIME -> 'C';
+            case INTERVAL -> 'V';
         };
     }
 

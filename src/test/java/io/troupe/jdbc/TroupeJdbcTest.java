@@ -3,6 +3,7 @@ package io.troupe.jdbc;
 import io.troupe.actors.api.Troupe;
 import io.troupe.operators.sql.SqlEngines;
 import io.troupe.operators.sql.SqlTables;
+import io.troupe.operators.types.Interval;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
 
@@ -31,6 +32,7 @@ import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -220,6 +222,22 @@ class TroupeJdbcTest {
             assertEquals("07009", assertThrows(SQLException.class, () -> rs.getInt(9)).getSQLState());
             assertFalse(rs.next());
             assertTrue(rs.isAfterLast());
+        }
+        // An INTERVAL: the Interval record, its text, a Duration of a fixed length; set from a Duration or a Period.
+        try (Connection c = DriverManager.getConnection(URL);
+             PreparedStatement ps = c.prepareStatement("SELECT INTERVAL '1 month 2 days 03:00:00', "
+                     + "TIMESTAMP '2024-01-31 10:00:00' + CAST(? AS INTERVAL), CAST(? AS INTERVAL) FROM regions LIMIT 1")) {
+            ps.setObject(1, java.time.Period.ofMonths(1));
+            ps.setObject(2, java.time.Duration.ofMinutes(90));
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(new Interval(1, 2, 3 * 3_600_000_000L), rs.getObject(1));
+                assertEquals("1 month 2 days 03:00:00", rs.getString(1));
+                assertEquals(Types.OTHER, rs.getMetaData().getColumnType(1));
+                assertEquals("INTERVAL", rs.getMetaData().getColumnTypeName(1));
+                assertEquals(LocalDateTime.of(2024, 2, 29, 10, 0), rs.getObject(2, LocalDateTime.class));
+                assertEquals(java.time.Duration.ofMinutes(90), rs.getObject(3, java.time.Duration.class));
+            }
         }
         // NULLs: getObject null, getInt 0, wasNull true after each.
         try (Connection c = DriverManager.getConnection(URL); Statement s = c.createStatement();

@@ -5,7 +5,9 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 
@@ -64,21 +66,36 @@ public final class DuckDbOracle implements AutoCloseable {
             }
             loaded.clear();
             for (Table t : tables) {
-                StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(t.name()).append(" (");
-                for (int c = 0; c < t.schema().size(); c++) {
-                    Field f = t.schema().field(c);
-                    ddl.append(c == 0 ? "" : ", ").append(f.name()).append(' ').append(sqlType(f.type()))
-                            .append(f.nullable() ? "" : " NOT NULL");
-                }
-                s.execute(ddl.append(')').toString());
+                s.execute(ddl(t.name(), t, false));
                 loaded.add(t.name());
-                append(t);
+                if (t.schema().fields().stream().noneMatch(f -> f.type().id() == TypeId.INTERVAL)) {
+                    append(t.name(), t);
+                    continue;
+                }
+                // DuckDB's appender takes no INTERVAL: those columns go in as text, and are cast.
+                String staging = t.name() + "_as_text";
+                s.execute(ddl(staging, t, true));
+                append(staging, t);
+                s.execute("INSERT INTO " + t.name() + " SELECT * FROM " + staging);
+                s.execute("DROP TABLE " + staging);
             }
         }
     }
 
-    private void append(Table t) throws SQLException {
-        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, t.name())) {
+    /** CREATE TABLE {@code name} of {@code t}'s columns, an INTERVAL one VARCHAR when {@code intervalsAsText}. */
+    private static String ddl(String name, Table t, boolean intervalsAsText) {
+        StringBuilder ddl = new StringBuilder("CREATE TABLE ").append(name).append(" (");
+        for (int c = 0; c < t.schema().size(); c++) {
+            Field f = t.schema().field(c);
+            String type = intervalsAsText && f.type().id() == TypeId.INTERVAL ? "VARCHAR" : sqlType(f.type());
+            ddl.append(c == 0 ? "" : ", ").append(f.name()).append(' ').append(type)
+                    .append(f.nullable() ? "" : " NOT NULL");
+        }
+        return ddl.append(')').toString();
+    }
+
+    private void append(String name, Table t) throws SQLException {
+        try (DuckDBAppender appender = connection.createAppender(DuckDBConnection.DEFAULT_SCHEMA, name)) {
             for (Batch chunk : t.chunks()) {
                 for (int i = 0; i < chunk.size(); i++) {
                     int row = chunk.row(i);
@@ -116,6 +133,8 @@ public final class DuckDbOracle implements AutoCloseable {
             appender.append(OffsetDateTime.ofInstant(i, ZoneOffset.UTC));
         } else if (v instanceof LocalTime t) {
             appender.append(t);
+        } else if (v instanceof Interval i) {
+            appender.append(i.toString());
         } else {
             throw new IllegalArgumentException("no DuckDB mapping for " + v.getClass() + " in " + vector.type());
         }
@@ -167,7 +186,8 @@ public final class DuckDbOracle implements AutoCloseable {
 
     /**
      * Column {@code c} of the current row: a TIMESTAMP as a LocalDateTime, a TIME read from its text (DuckDB's
-     * driver cannot return 24:00:00 as a LocalTime), the rest as {@code getObject} returns it.
+     * driver cannot return 24:00:00 as a LocalTime), an INTERVAL read from its text, the rest as {@code getObject}
+     * returns it.
      */
     private static Object value(ResultSet rs, int c, String type) throws SQLException {
         return switch (type) {
@@ -175,6 +195,10 @@ public final class DuckDbOracle implements AutoCloseable {
             case "TIME" -> {
                 String text = rs.getString(c);
                 yield text == null ? null : Timestamps.toLocalTime(Timestamps.parseTime(text));
+            }
+            case "INTERVAL" -> {
+                String text = rs.getString(c);
+                yield text == null ? null : Interval.parse(text);
             }
             default -> rs.getObject(c);
         };
@@ -212,12 +236,12 @@ public final class DuckDbOracle implements AutoCloseable {
      * One value, from either engine, in the form both are compared in: every integer as Long
      * (DuckDB's HUGEINT sums as well), decimals as BigDecimal without trailing zeros, floats as
      * Double, dates as LocalDate, timestamps as LocalDateTime, times as LocalTime, timestamps with a time zone
-     * as Instant; Boolean and String as they are.
+     * as Instant; Boolean, String and Interval as they are.
      */
     static Object normalise(Object v) {
         if (v == null || v instanceof Long || v instanceof Double || v instanceof String
                 || v instanceof Boolean || v instanceof LocalDate || v instanceof LocalDateTime || v instanceof Instant
-                || v instanceof LocalTime) {
+                || v instanceof LocalTime || v instanceof Interval) {
             return v;
         }
         if (v instanceof OffsetDateTime t) {

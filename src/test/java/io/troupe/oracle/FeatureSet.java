@@ -173,6 +173,8 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
             case ADD_DAYS -> Expr.addDays(lit(LocalDate.of(2020, 3, 4)), lit(-10));
             case ADD_MONTHS -> Expr.addMonths(lit(LocalDate.of(2020, 3, 31)), lit(11L));
             case ADD_MICROS -> Expr.addMicros(lit(java.time.LocalDateTime.of(2020, 3, 31, 10, 0)), lit(11L));
+            case ADD_INTERVAL -> Expr.addInterval(lit(java.time.Instant.parse("2024-03-09T12:00:00Z")),
+                    lit(io.troupe.operators.types.Interval.ofDays(1)), "America/New_York");
             case CONCAT -> lit("ab").concatenate(lit("c"));
             case CONCAT_FUNCTION -> Expr.concat(lit("ab"), Expr.nullOf(DataType.VARCHAR));
         };

@@ -4,6 +4,7 @@ import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.TypeId;
@@ -160,6 +161,7 @@ final class RandomTables {
             case TIMESTAMP -> "ts";
             case TIMESTAMP_TZ -> "tz";
             case TIME -> "tm";
+            case INTERVAL -> "iv";
         };
     }
 
@@ -194,7 +196,7 @@ final class RandomTables {
                 case DATE -> pick(10, 60, 20000);
                 // Seconds, in a day, a month or thirty years.
                 case TIMESTAMP, TIMESTAMP_TZ -> pick(86_400, 2_678_400, 946_080_000);
-                case TIME -> 86_399;
+                case TIME, INTERVAL -> 86_399;
                 default -> 0;
             };
             this.bound = switch (type.id()) {
@@ -264,6 +266,22 @@ final class RandomTables {
                 case TIMESTAMP -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction());
                 case TIMESTAMP_TZ -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction()).toInstant(ZoneOffset.UTC);
                 case TIME -> LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
+                case INTERVAL -> interval();
+            };
+        }
+
+        /**
+         * An interval of months, days or a time, or all three, of either sign; now and then one of the same length
+         * as another written otherwise ('1 month' and '30 days', '1 day' and '24 hours'), which compare equal.
+         */
+        private Interval interval() {
+            return switch (rnd.nextInt(6)) {
+                case 0 -> Interval.ofMonths((int) (draw() % 25));
+                case 1 -> Interval.ofDays((int) (draw() % 40));
+                case 2 -> Interval.ofMicros(draw() * 1_000_000L + fraction() / 1000);
+                case 3 -> new Interval(rnd.nextInt(3) - 1, rnd.nextInt(61) - 30, draw() * 1_000_000L);
+                case 4 -> rnd.nextBoolean() ? Interval.ofDays(30) : Interval.ofMonths(1);
+                default -> rnd.nextBoolean() ? Interval.ofDays(1) : Interval.ofMicros(86_400_000_000L);
             };
         }
 

@@ -62,6 +62,7 @@ public final class ResultComparator {
             case TIMESTAMP -> "timestamp";
             case TIMESTAMP_TZ -> "timestamp with time zone";
             case TIME -> "time";
+            case INTERVAL -> "interval";
         };
     }
 
@@ -78,6 +79,7 @@ public final class ResultComparator {
             case "TIMESTAMP" -> "timestamp";
             case "TIMESTAMP WITH TIME ZONE" -> "timestamp with time zone";
             case "TIME" -> "time";
+            case "INTERVAL" -> "interval";
             default -> "other (" + duckType + ")";
         };
     }

@@ -196,6 +196,7 @@ final class Terms {
             case TIMESTAMP -> from == TypeId.DATE || from == TypeId.TIMESTAMP;
             case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIME;
             case TIMESTAMP_TZ -> from == TypeId.TIMESTAMP_TZ;
+            case INTERVAL -> from == TypeId.INTERVAL;
         };
         if (!ok) {
             return null;

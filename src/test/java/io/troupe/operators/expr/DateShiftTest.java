@@ -37,7 +37,7 @@ class DateShiftTest {
         assertEquals(Arrays.asList(LocalDate.of(2025, 1, 31), LocalDate.of(2024, 3, 31), null,
                 LocalDate.of(2001, 2, 28)), f.eval(addMonths(col("t"), lit(12L))));
         assertEquals(Arrays.asList(LocalDate.of(2023, 3, 30)), f.select(1).eval(addDays(col("t"), col("n"))));
-        assertEquals("add_days needs a DATE first argument, got VARCHAR in add_days(s, 1)",
+        assertEquals("add_days needs a DATE or TIMESTAMP first argument, got VARCHAR in add_days(s, 1)",
                 f.typeError(addDays(col("s"), lit(1))));
         assertEquals("add_months needs an INTEGER or BIGINT count, got VARCHAR in add_months(t, s)",
                 f.typeError(addMonths(col("t"), col("s"))));

@@ -10,10 +10,10 @@ import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.TypeId;
 import io.troupe.operators.window.FrameBound;
-import io.troupe.operators.window.FrameInterval;
 import io.troupe.operators.window.WindowFrame;
 import io.troupe.operators.window.WindowFunction;
 import org.junit.jupiter.api.Test;
@@ -138,6 +138,9 @@ class PlanWireTest {
                 lit(Instant.parse("2024-03-10T07:30:00.000001Z")).cast(DataType.TIMESTAMP, ZoneId.of("America/New_York"))
                         .as("local"),
                 lit(LocalTime.of(23, 59, 59, 999_999_000)).as("tm"),
+                lit(new Interval(14, -3, 3_600_000_001L)).as("iv"),
+                Expr.addInterval(lit(Instant.parse("2024-03-09T17:00:00Z")), lit(Interval.ofDays(1)), "America/New_York")
+                        .as("aiv"),
                 col("x.m").plus(lit(new BigDecimal("12.50"))).as("dec"),
                 col("x.dt").eq(lit(LocalDate.of(2000, 2, 29))).as("dte"),
                 col("x.d").times(lit(-0.5)).as("dbl"), col("x.l").plus(lit(1_000_000_000_000L)).as("big"),
@@ -146,7 +149,7 @@ class PlanWireTest {
                 nullOf(DataType.decimal(5, 1)).as("nd"), nullOf(DataType.DATE).as("ndt"),
                 nullOf(DataType.BOOLEAN).as("nb"), nullOf(DataType.VARCHAR).as("ns"),
                 nullOf(DataType.TIMESTAMP).as("nts"), nullOf(DataType.TIMESTAMP_TZ).as("ntz"),
-                nullOf(DataType.TIME).as("ntm"));
+                nullOf(DataType.TIME).as("ntm"), nullOf(DataType.INTERVAL).as("niv"));
         Plan windowed = computed.filter(col("i").ge(lit(0)))
                 .window(List.of(col("s")), List.of(col("i").asc(), col("dt").desc().withNullsLast()),
                         rowNumber().as("w1"), rank().as("w2"), denseRank().as("w3"), percentRank().as("w4"),
@@ -164,7 +167,7 @@ class PlanWireTest {
                                 FrameBound.following(1)).excluding(WindowFrame.Exclusion.TIES)).as("w17"))
                 // RANGE offsets of every kind, each over its one ORDER BY key.
                 .window(List.of(col("s")), List.of(col("dt").asc()), count().over(WindowFrame.range(
-                        FrameBound.preceding(new FrameInterval(1, 2, 3_600_000_000L)), FrameBound.CURRENT_ROW))
+                        FrameBound.preceding(new Interval(1, 2, 3_600_000_000L)), FrameBound.CURRENT_ROW))
                         .as("w18"))
                 .window(List.of(), List.of(col("dbl").desc()), sum(col("i")).over(WindowFrame.range(
                         FrameBound.preceding(1.5), FrameBound.following(new BigDecimal("2.5")))
@@ -251,7 +254,7 @@ class PlanWireTest {
         for (WindowFrame.Exclusion x : WindowFrame.Exclusion.values()) {
             kinds.add("exclude " + x);
         }
-        for (Class<?> offset : List.of(Long.class, BigDecimal.class, Double.class, FrameInterval.class)) {
+        for (Class<?> offset : List.of(Long.class, BigDecimal.class, Double.class, Interval.class)) {
             kinds.add("offset " + offset.getSimpleName());
         }
         kinds.add("ignore nulls");
@@ -280,7 +283,8 @@ class PlanWireTest {
                 lit(new BigDecimal("-0.000000000000000001")), nullOf(DataType.decimal(18, 18)),
                 lit(LocalDateTime.of(1, 1, 1, 0, 0)), lit(LocalDateTime.of(2024, 2, 29, 23, 59, 59, 999_999_000)),
                 lit(Instant.parse("1969-12-31T23:59:59.999999Z")), lit(LocalTime.MIDNIGHT), lit(LocalTime.of(12, 0, 0, 1000)),
-                nullOf(DataType.TIMESTAMP_TZ), new Literal(null, null));
+                nullOf(DataType.TIMESTAMP_TZ), lit(new Interval(Integer.MIN_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE)),
+                lit(Interval.ZERO), new Literal(null, null));
         for (Expr literal : literals) {
             Plan plan = Plan.series("x", 1, 1).project(literal.as("v"));
             Plan decoded = roundTrip(plan);

@@ -96,9 +96,9 @@ class SqlErrorsTest {
 
     @Test
     void shouldNameAnOperatorOrFunctionOfTheWrongTypesAndTheFormsItTakes() {
-        SqlException operator = error("SELECT qty + odate FROM orders");
-        assertTrue(operator.getMessage().startsWith("operator does not exist: integer + date (it takes "
-                + "numeric + numeric, "), operator.getMessage());
+        SqlException operator = error("SELECT odate * qty FROM orders");
+        assertTrue(operator.getMessage().startsWith("operator does not exist: date * integer (it takes "
+                + "numeric * numeric, "), operator.getMessage());
         assertEquals("42883", operator.sqlState());
         SqlException arguments = error("SELECT round(qty, 1, 2) FROM orders");
         assertTrue(arguments.getMessage().startsWith("no function round(INTEGER, INTEGER, INTEGER); round takes "
@@ -147,8 +147,6 @@ class SqlErrorsTest {
         assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
                 .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) "
                         + "at line 1, column 23"));
-        assertTrue(error("SELECT odate + qty * INTERVAL '1' DAY FROM orders").getMessage()
-                .startsWith("unsupported in SQL: date arithmetic with an interval that is not a literal"));
         assertTrue(error("SELECT id FROM orders WHERE odate < DATE '2024-01-01' + INTERVAL '1' HOUR").getMessage()
                 .startsWith("unsupported in SQL: an interval of hours, minutes or seconds added to a DATE"));
         assertEquals("cannot plan SQL: not a literal: /(37, null)",

@@ -1,14 +1,10 @@
 package io.troupe.operators.sql;
 
-import io.troupe.actors.api.QueryOptions;
-import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
-import io.troupe.oracle.DuckDbOracle;
-import io.troupe.oracle.ResultComparator;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,20 +12,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
  * TIMESTAMP, TIMESTAMP WITH TIME ZONE and TIME in SQL against DuckDB over one generated table with NULLs, values
@@ -43,7 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 class TemporalSqlTest {
 
     private static final List<String> ZONES = List.of("UTC", "America/New_York", "Asia/Kolkata");
-    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
 
     private record Case(String sql, boolean ordered) {
     }
@@ -143,13 +134,7 @@ class TemporalSqlTest {
     }
 
     private static void check(Case c, String zone, int workers) throws Exception {
-        DuckDbOracle duck = engines.duck();
-        duck.execute("SET TimeZone = '" + zone + "'");
-        List<List<Object>> expected = duck.query(c.sql()).rows();
-        QueryResult result = engines.troupe().sql(c.sql(), QueryOptions.defaults().withWorkers(workers)
-                .withTimeout(QUERY_TIMEOUT).withTimeZone(ZoneId.of(zone)));
-        List<List<Object>> actual = DuckDbOracle.normalise(result.rows());
-        assertNull(ResultComparator.compare(expected, actual, c.ordered()), () -> c.sql() + " in " + zone);
+        engines.assertSameRowsInZone(c.sql(), c.sql(), zone, workers, c.ordered());
     }
 
     /**

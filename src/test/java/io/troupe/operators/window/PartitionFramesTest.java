@@ -5,6 +5,7 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 
 import org.junit.jupiter.api.Test;
 
@@ -111,10 +112,10 @@ class PartitionFramesTest {
                 day("2024-03-30"), day("2024-03-31")});
         // 03-31 and 03-30 less a month are 02-29 (cut to February's last day); 02-29 less a month is 01-29.
         assertFrames(new int[][] {{0, 1}, {0, 2}, {1, 3}, {1, 4}}, frames(WindowFrame.range(
-                FrameBound.preceding(FrameInterval.ofMonths(1)), FrameBound.CURRENT_ROW), key, true));
+                FrameBound.preceding(Interval.ofMonths(1)), FrameBound.CURRENT_ROW), key, true));
         // 36 hours after 2024-02-29's midnight is 03-01 noon: no later date within; 01-31 reaches 02-01 noon.
         assertFrames(new int[][] {{0, 1}, {1, 2}, {2, 4}, {3, 4}}, frames(WindowFrame.range(FrameBound.CURRENT_ROW,
-                FrameBound.following(FrameInterval.ofMicros(36 * 3_600_000_000L))), key, true));
+                FrameBound.following(Interval.ofMicros(36 * 3_600_000_000L))), key, true));
     }
 
     @Test
@@ -126,7 +127,7 @@ class PartitionFramesTest {
         LongVector key = new LongVector(DataType.TIMESTAMP, new long[] {micros("2024-01-30T16:00"),
                 micros("2024-01-31T10:00"), micros("2024-02-29T12:00")});
         assertFrames(new int[][] {{0, 3}, {1, 3}, {2, 3}}, frames(WindowFrame.range(FrameBound.CURRENT_ROW,
-                FrameBound.following(FrameInterval.ofMonths(1))), key, true));
+                FrameBound.following(Interval.ofMonths(1))), key, true));
     }
 
     private static long micros(String time) {

@@ -10,14 +10,15 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.table.TableBuilder;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 
@@ -73,7 +74,7 @@ public final class WindowFrameTiming {
                 {"ROWS BETWEEN 151 PRECEDING AND 151 FOLLOWING", 3, WindowFrame.rows(FrameBound.preceding(151),
                         FrameBound.following(151))},
                 {"RANGE BETWEEN INTERVAL '1 day' PRECEDING AND FOLLOWING, DATE", 3, WindowFrame.range(
-                        FrameBound.preceding(FrameInterval.ofDays(1)), FrameBound.following(FrameInterval.ofDays(1)))}};
+                        FrameBound.preceding(Interval.ofDays(1)), FrameBound.following(Interval.ofDays(1)))}};
         int[] order = new int[rows];
         Arrays.setAll(order, i -> i);
         System.out.printf("the kernel: frames and sum(x) over %,d sorted rows, one partition, median of %d runs%n",
