@@ -56,7 +56,7 @@ final class RegistryFunction extends SqlFunction {
     /**
      * False for a volatile function ({@code random()}), so that Calcite's rules that ask keep its calls as written.
      * Calcite 1.42's merging of projections and pushing of filters below them do not ask (CALCITE-7551): they
-     * copy a subquery's call into each place that reads it.
+     * copy a subquery's call into each place that reads it, which {@link VolatileCalls} refuses.
      */
     @Override
     public boolean isDeterministic() {

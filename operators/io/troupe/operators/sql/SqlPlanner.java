@@ -201,6 +201,7 @@ public final class SqlPlanner {
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
+            VolatileCalls.check(validated, rel);
             RelLowering lowering = new RelLowering(zone);
             // Pinned: optimized here already, it runs as planned (troupe.sql.optimize-plans is for Java plans).
             Plan plan = lowering.lower(rel, root.validatedRowType.getFieldNames()).pin();

@@ -670,6 +670,28 @@ class NumericFunctionsTest {
                 .size());
     }
 
+    /**
+     * Calcite 1.42 copies a subquery's expression into each place that reads it (CALCITE-7551): a random() read
+     * twice or filtered on would be drawn once per reading, so such a statement is refused at the call; one that
+     * reads each call once runs.
+     */
+    @Test
+    void shouldRefuseSqlThatWouldDrawARandomValueOncePerReading() throws Exception {
+        for (String sql : List.of("SELECT v, v AS w FROM (SELECT random() AS v FROM r) s",
+                "SELECT v FROM (SELECT id, random() AS v FROM r) s WHERE v < 0.5",
+                "WITH t AS (SELECT id, random() AS v FROM r) SELECT count(*) FROM t a JOIN t b ON a.v = b.v")) {
+            SqlException e = assertThrows(SqlException.class, () -> troupe.sql(sql), sql);
+            assertTrue(e.getMessage().contains("random() in a subquery whose column the query reads more than once "
+                    + "or filters on: the planner would compute it once for each reading"), e.getMessage());
+        }
+        List<List<Object>> sampled = troupe.sql("SELECT id FROM r WHERE random() < 0.5").rows();
+        assertTrue(sampled.size() > ROWS / 2 - 200 && sampled.size() < ROWS / 2 + 200, "rows: " + sampled.size());
+        List<List<Object>> doubled = troupe.sql("SELECT v * 2 FROM (SELECT random() AS v FROM r) s").rows();
+        assertTrue(doubled.stream().allMatch(row -> (Double) row.get(0) >= 0 && (Double) row.get(0) < 2));
+        assertEquals(List.of(List.of((long) ROWS)), troupe.sql("SELECT count(*) FROM (SELECT random() AS v FROM r) s")
+                .rows());
+    }
+
     /** Every value in [0, 1), almost all distinct, each tenth of the range holding its share, two calls apart. */
     private static void assertUniform(List<List<Object>> rows, String where) {
         assertEquals(ROWS, rows.size(), where);
