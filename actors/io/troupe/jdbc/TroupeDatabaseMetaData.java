@@ -165,9 +165,14 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
         return "LIMIT,OFFSET";
     }
 
+    /**
+     * The Open Group's numeric functions that Troupe takes with their meaning: not LOG (there the natural logarithm,
+     * in Troupe, PostgreSQL and DuckDB the base-10 one), RAND or TRUNCATE (Troupe's are random() and trunc).
+     */
     @Override
     public String getNumericFunctions() {
-        return "CEILING,FLOOR,POWER,ROUND,SIGN,SQRT";
+        return "ABS,ACOS,ASIN,ATAN,ATAN2,CEILING,COS,COT,DEGREES,EXP,FLOOR,LOG10,MOD,PI,POWER,RADIANS,ROUND,SIGN,SIN,"
+                + "SQRT,TAN";
     }
 
     @Override

@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
  * no signature accepts fails with the function's name and all its forms:
  * {@code no function round(VARCHAR); round takes (DOUBLE), (DOUBLE, INTEGER), ...}.
  *
+ * <p>A call of constants is folded into a literal when it is bound, except a call of a volatile
+ * function ({@link #asVolatile}, {@code random()}), whose value differs at each row and each call.
+ *
  * <p>Immutable and threadsafe.
  */
 public final class ScalarFunction {
@@ -27,12 +30,17 @@ public final class ScalarFunction {
 
     private final List<String> names;
     private final List<Signature> signatures;
+    private final boolean isVolatile;
 
     /**
      * @throws IllegalArgumentException when a name is not an identifier, or there are no names or
      *         no signatures
      */
     public ScalarFunction(List<String> names, List<Signature> signatures) {
+        this(names, signatures, false);
+    }
+
+    private ScalarFunction(List<String> names, List<Signature> signatures, boolean isVolatile) {
         List<String> lower = new ArrayList<>();
         for (String name : names) {
             String n = Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT);
@@ -48,6 +56,7 @@ public final class ScalarFunction {
         }
         this.names = List.copyOf(lower);
         this.signatures = List.copyOf(signatures);
+        this.isVolatile = isVolatile;
     }
 
     public static ScalarFunction of(String name, Signature... signatures) {
@@ -58,7 +67,17 @@ public final class ScalarFunction {
     public ScalarFunction withAliases(String... aliases) {
         List<String> all = new ArrayList<>(names);
         all.addAll(List.of(aliases));
-        return new ScalarFunction(all, signatures);
+        return new ScalarFunction(all, signatures, isVolatile);
+    }
+
+    /** This function, marked volatile: its calls are never folded, and SQL's planner knows it as non-deterministic. */
+    public ScalarFunction asVolatile() {
+        return new ScalarFunction(names, signatures, true);
+    }
+
+    /** True when a call may give another value each time it runs ({@code random()}). */
+    public boolean isVolatile() {
+        return isVolatile;
     }
 
     public String name() {
@@ -148,7 +167,7 @@ public final class ScalarFunction {
     /**
      * The expression of a call of this function named {@code calledAs} over bound {@code args}:
      * the chosen signature's kernel over the converted arguments, folded into a literal when every
-     * argument is one.
+     * argument is one and the function is not volatile.
      *
      * @param text the call's text, for error messages
      * @throws ExpressionTypeException naming the function and the call's text when no signature fits
@@ -174,7 +193,7 @@ public final class ScalarFunction {
         DataType type = r.signature().result().of(types);
         Expression e = r.signature().kernel().bind(converted, type, text);
         assert e.type().equals(type) : name() + r.signature() + " declares " + type + ", its kernel gives " + e.type();
-        return Functions.fold(e, converted);
+        return isVolatile ? e : Functions.fold(e, converted);
     }
 
     private Resolution resolution(String calledAs, List<DataType> types) {

@@ -33,7 +33,11 @@
  * <ol>
  *   <li><b>Kernel.</b> A per-value DOUBLE function needs no class: {@link
  *       io.troupe.operators.expr.DoubleUnary#of} and {@link io.troupe.operators.expr.DoubleBinary#of}
- *       take a method ({@code NumericFunctions::sqrt}). Anything else is a small final class
+ *       take a method ({@code NumericFunctions::sqrt}); so do {@link
+ *       io.troupe.operators.expr.ExactUnary#of} and {@link io.troupe.operators.expr.ExactBinary#of} for
+ *       integers computed in long arithmetic (an overflow of the result type is checked there), and
+ *       {@link io.troupe.operators.expr.DoubleProperty#of} for a BOOLEAN test of a DOUBLE. Anything else
+ *       is a small final class
  *       implementing {@code Expression} (see {@code Sign}, {@code DecimalFloorCeil}, {@code
  *       Extremum}, {@code Round}) with a static {@code Signature.Kernel}: it loops over the live
  *       rows as {@code Kernels} shows, copies or combines the inputs' validity, and skips NULL rows
@@ -54,9 +58,12 @@
  *       .withAliases(...)}) in its family's list: {@link io.troupe.operators.expr.NumericFunctions#all}
  *       for numbers; a new family is a new class of the same shape, added to {@code
  *       FunctionRegistry}'s {@code BUILT_IN}. Nothing else: SQL, plan text, the plan API and the
- *       wire find it by name. Only a name Calcite's parser binds by its own syntax (as CEIL) can
- *       need a look at {@code RexLowering}. A function of JDBC's list (the Open Group names:
- *       ABS, CEILING, LOG10, LTRIM ...) goes into {@code TroupeDatabaseMetaData}'s
+ *       wire find it by name. A function whose value differs at each call ({@code random()}) is
+ *       marked {@code .asVolatile()}: its calls are never folded, and SQL's planner knows it as
+ *       non-deterministic. Only a name Calcite's parser binds by its own syntax (as CEIL, or the
+ *       operators {@code &} and {@code <<}) can need a look at {@code RexLowering}. A function of
+ *       JDBC's list (the Open Group names: ABS, CEILING, LOG10, LTRIM ...) goes into {@code
+ *       TroupeDatabaseMetaData}'s
  *       {@code getNumericFunctions} or {@code getStringFunctions} too.</li>
  *   <li><b>Docs row.</b> A {@code ### name(arguments)} section in docs/sql/functions-*.md (the
  *       family's page): argument and result types, NULLs, where PostgreSQL and DuckDB differ and

@@ -4,6 +4,7 @@ import io.troupe.operators.expr.ArgumentType;
 import io.troupe.operators.expr.ExpressionTypeException;
 import io.troupe.operators.expr.ScalarFunction;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -41,12 +42,25 @@ import java.util.stream.Collectors;
  */
 final class RegistryFunction extends SqlFunction {
 
+    private final ScalarFunction function;
+
     RegistryFunction(String name, ScalarFunction function) {
         super(name.toUpperCase(Locale.ROOT), SqlKind.OTHER_FUNCTION,
                 binding -> SqlTypes.toSql(troupeType(function, binding), anyNullable(binding),
                         binding.getTypeFactory()),
                 (binding, returnType, operandTypes) -> inferOperandTypes(function, binding, operandTypes),
                 new Operands(function), SqlFunctionCategory.SYSTEM);
+        this.function = function;
+    }
+
+    /**
+     * False for a volatile function ({@code random()}), so that Calcite's rules that ask keep its calls as written.
+     * Calcite 1.42's merging of projections and pushing of filters below them do not ask (CALCITE-7551): they
+     * copy a subquery's call into each place that reads it, which {@link VolatileCalls} refuses.
+     */
+    @Override
+    public boolean isDeterministic() {
+        return !function.isVolatile();
     }
 
     /**
@@ -77,9 +91,12 @@ final class RegistryFunction extends SqlFunction {
         return function.resultType(name, args);
     }
 
-    /** A constant operand's value in Troupe's Java form, null for NULL or a type whose value no signature reads. */
+    /**
+     * A constant operand's value in Troupe's Java form, null for NULL or a type whose value no signature reads: a
+     * DOUBLE's is not read, as Calcite has no BigDecimal for {@code CAST('NaN' AS DOUBLE)} and the infinities.
+     */
     private static Object value(SqlOperatorBinding binding, int i, DataType type) {
-        if (binding.isOperandNull(i, true)) {
+        if (binding.isOperandNull(i, true) || type.id() == TypeId.FLOAT64) {
             return null;
         }
         if (type.isNumeric()) {
@@ -87,7 +104,6 @@ final class RegistryFunction extends SqlFunction {
             return v == null ? null : switch (type.id()) {
                 case INT32 -> v.intValue();
                 case INT64 -> v.longValue();
-                case FLOAT64 -> v.doubleValue();
                 default -> v;
             };
         }

@@ -51,7 +51,8 @@ import java.util.function.BinaryOperator;
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
  * substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
- * {@link FunctionRegistry} by name, and literals of every mapped type.
+ * {@link FunctionRegistry} by name (the operators {@code &} and {@code <<} as its bitand and leftshift), and
+ * literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first, an IN list into Troupe's IN. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
  * recorded in {@code parameters} by position, for the prepared statement to check each value against.
@@ -173,16 +174,16 @@ final class RexLowering {
         if (op == SqlLibraryOperators.IFNULL || op == SqlLibraryOperators.NVL) {
             return Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
         }
-        if (op == SqlStdOperatorTable.ABS) {
-            RexNode x = ops.get(0);
-            RexNode negative = rexBuilder.makeCall(SqlStdOperatorTable.LESS_THAN, x,
-                    rexBuilder.makeZeroLiteral(x.getType()));
-            return lower(rexBuilder.makeCall(SqlStdOperatorTable.CASE, negative,
-                    rexBuilder.makeCall(SqlStdOperatorTable.UNARY_MINUS, x), x));
+        if (op == SqlStdOperatorTable.BITXOR_OPERATOR) {
+            throw new UnsupportedSqlException("the operator ^, which is a power in PostgreSQL and DuckDB and an "
+                    + "exclusive or in Calcite's parser: write power(a, b) or xor(a, b) (in " + call + ")");
         }
-        ScalarFunction registered = FunctionRegistry.builtIn().find(op.getName());
+        // The bit operators that Calcite's parser reads, as the registry's functions.
+        String name = op == SqlStdOperatorTable.BITAND_OPERATOR ? "bitand"
+                : op == SqlStdOperatorTable.BIT_LEFT_SHIFT ? "leftshift" : op.getName();
+        ScalarFunction registered = FunctionRegistry.builtIn().find(name);
         if (registered != null) {
-            return registryCall(call, registered);
+            return registryCall(name, call, registered);
         }
         throw new UnsupportedSqlException("function or operator " + op.getName() + " (in " + call + ")");
     }
@@ -203,13 +204,13 @@ final class RexLowering {
     }
 
     /**
-     * A call of a function of the registry, by its name: the registry's own operators ({@link RegistryFunction})
-     * and those of Calcite's that the parser binds (CEIL, FLOOR). Where Calcite typed its operator otherwise than
-     * the registry types the call ({@code CEIL(INTEGER)}: INTEGER; the registry, as DuckDB: DOUBLE), the result is
-     * cast to Calcite's type, so that the plan's types are the validator's.
+     * A call of the registry's function {@code name}: the registry's own operators ({@link RegistryFunction})
+     * and those of Calcite's that the parser binds (CEIL, FLOOR, the operators & and <<). Where Calcite typed its
+     * operator otherwise than the registry types the call ({@code CEIL(INTEGER)}: INTEGER; the registry, as
+     * DuckDB: DOUBLE), the result is cast to Calcite's type, so that the plan's types are the validator's.
      */
-    private Expr registryCall(RexCall call, ScalarFunction function) {
-        Expr lowered = Expr.call(call.getOperator().getName(), lowerAll(call.getOperands()).toArray(Expr[]::new));
+    private Expr registryCall(String name, RexCall call, ScalarFunction function) {
+        Expr lowered = Expr.call(name, lowerAll(call.getOperands()).toArray(Expr[]::new));
         DataType own;
         try {
             own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,

@@ -206,6 +206,7 @@ public final class SqlPlanner {
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
             RelNode rel = rewrite(root.project());
+            VolatileCalls.check(validated, rel);
             RelLowering lowering = new RelLowering(zone);
             // Pinned: optimized here already, it runs as planned (troupe.sql.optimize-plans is for Java plans).
             Plan plan = lowering.lower(rel, columns.names(root.validatedRowType.getFieldNames())).pin();
