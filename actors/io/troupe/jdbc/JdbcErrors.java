@@ -30,6 +30,8 @@ import java.sql.SQLTransientException;
  *   22003  a number out of its type's range
  *   22P02  a value that does not cast (or fit INSERT's column's type)
  *   22023  a parameter's value that does not fit its type, or a function's argument outside its domain (sqrt(-1))
+ *   2201B  a regular expression that does not compile, or that Troupe refuses (a backreference)
+ *   22025  a LIKE pattern that ends in its escape character
  *   23502  NULL into a NOT NULL column                            SQLIntegrityConstraintViolationException
  *   21000  a scalar subquery returned more than one row           SQLException
  *   57014  the query was cancelled (SQLTimeoutException when its query timeout passed)

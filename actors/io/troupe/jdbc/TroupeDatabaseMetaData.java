@@ -177,7 +177,8 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public String getStringFunctions() {
-        return "CHAR_LENGTH,CONCAT,LOWER,SUBSTRING,UPPER";
+        return "ASCII,CHAR_LENGTH,CHARACTER_LENGTH,CONCAT,LEFT,LENGTH,LOWER,LTRIM,POSITION,REPEAT,REPLACE,RIGHT,RTRIM,"
+                + "SUBSTRING,UPPER";
     }
 
     @Override
@@ -268,7 +269,7 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsLikeEscapeClause() {
-        return false;
+        return true;
     }
 
     @Override

@@ -16,6 +16,10 @@ public final class QueryDataException extends QueryFailedException {
         INVALID_CAST,
         /** A value outside what a function takes: the square root of a negative number, the logarithm of 0. */
         INVALID_ARGUMENT,
+        /** A regular expression that does not compile, or uses what Troupe does not read as PostgreSQL does. */
+        INVALID_REGULAR_EXPRESSION,
+        /** A LIKE pattern that ends in its escape character, or an escape of more than one character. */
+        INVALID_ESCAPE,
         /** A scalar subquery returned more than one row (SQL's cardinality violation). */
         TOO_MANY_ROWS
     }

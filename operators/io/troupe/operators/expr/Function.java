@@ -28,7 +28,7 @@ public enum Function {
     IN("IN", false),
     /** args: value, low, high (inclusive) */
     BETWEEN("BETWEEN", false),
-    /** args: value, pattern (a VARCHAR literal with % and _) */
+    /** args: value, pattern (a VARCHAR literal with % and _, a backslash escaping the character after it) */
     LIKE("LIKE", true),
     /** args: condition1, result1, condition2, result2, ..., else-result (a NULL literal when absent) */
     CASE("CASE", false),

@@ -33,7 +33,8 @@ import java.util.List;
  *   <li>CAST: {@link CastExpression}, {@link TextParser}, {@link TextFormat}. FLOAT64 to an integer
  *       rounds half to even, as DuckDB does (it uses {@code nearbyint}); DECIMAL rescaling and
  *       FLOAT64 to DECIMAL round half away from zero.</li>
- *   <li>LIKE: {@code %} and {@code _}, no escape character, case-sensitive (as DuckDB).</li>
+ *   <li>LIKE: {@code %} and {@code _}, case-sensitive; a backslash escapes the character after it, as in
+ *       PostgreSQL (DuckDB has no escape character unless ESCAPE names one).</li>
  *   <li>substring, length count code points; substring follows DuckDB for start &lt;= 0 and for
  *       negative lengths; length is INT64 (as DuckDB).</li>
  *   <li>{@code a || b} is NULL where either is; {@code concat(...)} skips NULLs ({@link Concatenation}).</li>

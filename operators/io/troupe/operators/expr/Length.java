@@ -50,7 +50,7 @@ final class Length implements Expression {
         int[] sel = batch.selection();
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
-            o[r] = Substring.countCodePoints(d, off[r], off[r + 1]);
+            o[r] = Utf8.count(d, off[r], off[r + 1]);
         }
         LongVector out = new LongVector(DataType.INT64, o);
         out.setValidity(Kernels.copy(v));

@@ -1,13 +1,15 @@
 package io.troupe.operators.expr;
 
-import java.nio.charset.StandardCharsets;
+import io.troupe.operators.exec.QueryDataException;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * A compiled LIKE pattern: {@code %} matches any run of characters, {@code _} exactly one
- * character (code point); there is no escape character. Compiled once, at bind time, into the
+ * character (code point), and the escape character (a backslash unless the call names another, as
+ * in PostgreSQL) makes the character after it literal. Compiled once, at bind time, into the
  * cheapest matcher that fits ({@link Shape}); matching reads UTF-8 bytes in place and allocates
  * nothing.
  *
@@ -57,39 +59,76 @@ final class LikePattern {
         this.tokens = tokens;
     }
 
-    static LikePattern compile(String pattern) {
-        if (pattern.indexOf('_') >= 0) {
-            byte[] utf8 = pattern.getBytes(StandardCharsets.UTF_8);
-            int[] tokens = new int[utf8.length];
-            int count = 0;
-            for (byte b : utf8) {
-                int token = b == '%' ? ANY_MANY : b == '_' ? ANY_ONE : b & 0xFF;
-                if (token == ANY_MANY && count > 0 && tokens[count - 1] == ANY_MANY) {
-                    continue; // %% is %
+    /**
+     * {@code pattern} with {@code escape} (a code point, or -1 for none) making the character after
+     * it literal; with {@code ignoreCase}, its literal characters lower-cased, to match a value
+     * lower-cased the same way (ILIKE).
+     *
+     * @throws DomainException when the pattern ends with the escape character, as PostgreSQL fails it
+     */
+    static LikePattern compile(String pattern, int escape, boolean ignoreCase) {
+        int[] tokens = new int[4 * pattern.length()];
+        int count = 0;
+        boolean anyOne = false;
+        byte[] utf8 = new byte[4];
+        for (int i = 0; i < pattern.length(); ) {
+            int cp = pattern.codePointAt(i);
+            i += Character.charCount(cp);
+            boolean literal = cp == escape;
+            if (literal) {
+                if (i >= pattern.length()) {
+                    throw new DomainException(QueryDataException.Kind.INVALID_ESCAPE,
+                            "LIKE pattern must not end with escape character (pattern '" + pattern + "')");
                 }
-                tokens[count++] = token;
+                cp = pattern.codePointAt(i);
+                i += Character.charCount(cp);
             }
-            return new LikePattern(Shape.GENERAL, null, false, false, Arrays.copyOf(tokens, count));
-        }
-        List<byte[]> parts = new ArrayList<>();
-        for (String part : pattern.split("%", -1)) {
-            if (!part.isEmpty()) {
-                parts.add(part.getBytes(StandardCharsets.UTF_8));
+            if (!literal && cp == '%') {
+                if (count == 0 || tokens[count - 1] != ANY_MANY) {
+                    tokens[count++] = ANY_MANY; // %% is %
+                }
+            } else if (!literal && cp == '_') {
+                tokens[count++] = ANY_ONE;
+                anyOne = true;
+            } else {
+                int len = Utf8.encode(ignoreCase ? Character.toLowerCase(cp) : cp, utf8, 0);
+                for (int k = 0; k < len; k++) {
+                    tokens[count++] = utf8[k] & 0xFF;
+                }
             }
         }
-        byte[][] segments = parts.toArray(new byte[0][]);
-        boolean leading = pattern.startsWith("%");
-        boolean trailing = pattern.endsWith("%");
+        tokens = Arrays.copyOf(tokens, count);
+        if (anyOne) {
+            return new LikePattern(Shape.GENERAL, null, false, false, tokens);
+        }
+        List<byte[]> segments = new ArrayList<>();
+        int start = 0;
+        for (int k = 0; k <= count; k++) {
+            if (k == count || tokens[k] == ANY_MANY) {
+                if (k > start) {
+                    byte[] segment = new byte[k - start];
+                    for (int j = start; j < k; j++) {
+                        segment[j - start] = (byte) tokens[j];
+                    }
+                    segments.add(segment);
+                }
+                start = k + 1;
+            }
+        }
+        boolean leading = count > 0 && tokens[0] == ANY_MANY;
+        boolean trailing = count > 0 && tokens[count - 1] == ANY_MANY;
         Shape shape;
-        if (segments.length == 0) {
-            shape = pattern.isEmpty() ? Shape.EXACT : Shape.ANY;
-            segments = pattern.isEmpty() ? new byte[][] {new byte[0]} : segments;
-        } else if (segments.length == 1) {
+        if (segments.isEmpty()) {
+            shape = count == 0 ? Shape.EXACT : Shape.ANY;
+            if (count == 0) {
+                segments.add(new byte[0]);
+            }
+        } else if (segments.size() == 1) {
             shape = leading ? (trailing ? Shape.CONTAINS : Shape.SUFFIX) : (trailing ? Shape.PREFIX : Shape.EXACT);
         } else {
             shape = Shape.SEGMENTS;
         }
-        return new LikePattern(shape, segments, leading, trailing, null);
+        return new LikePattern(shape, segments.toArray(new byte[0][]), leading, trailing, null);
     }
 
     Shape shape() {
@@ -99,6 +138,18 @@ final class LikePattern {
     /** The single literal segment of EXACT, PREFIX, SUFFIX and CONTAINS. */
     byte[] literal() {
         return segments[0];
+    }
+
+    /** Whether {@code d[from, to)} matches, whatever the shape (the kernel's loops test the simple shapes inline). */
+    boolean test(byte[] d, int from, int to) {
+        return switch (shape) {
+            case ANY -> true;
+            case EXACT -> Arrays.equals(d, from, to, segments[0], 0, segments[0].length);
+            case PREFIX -> startsWith(d, from, to, segments[0]);
+            case SUFFIX -> endsWith(d, from, to, segments[0]);
+            case CONTAINS -> indexOf(d, from, to, segments[0]) >= 0;
+            default -> matches(d, from, to);
+        };
     }
 
     /** Whether {@code d[from, to)} matches a SEGMENTS or GENERAL pattern. */
@@ -143,7 +194,7 @@ final class LikePattern {
         int[] tk = tokens;
         while (t < to) {
             if (p < tk.length && tk[p] == ANY_ONE) {
-                t = nextCodePoint(d, t, to);
+                t = Utf8.next(d, t, to);
                 p++;
             } else if (p < tk.length && tk[p] >= 0 && tk[p] == (d[t] & 0xFF)) {
                 t++;
@@ -153,7 +204,7 @@ final class LikePattern {
                 starT = t;
             } else if (starP >= 0) {
                 p = starP + 1;
-                starT = nextCodePoint(d, starT, to);
+                starT = Utf8.next(d, starT, to);
                 t = starT;
             } else {
                 return false;
@@ -163,14 +214,6 @@ final class LikePattern {
             p++;
         }
         return p == tk.length;
-    }
-
-    private static int nextCodePoint(byte[] d, int t, int to) {
-        t++;
-        while (t < to && (d[t] & 0xC0) == 0x80) {
-            t++;
-        }
-        return t;
     }
 
     static boolean startsWith(byte[] d, int from, int to, byte[] prefix) {
@@ -183,16 +226,6 @@ final class LikePattern {
 
     /** The first position of {@code needle} in {@code d[from, to)}, or -1. */
     static int indexOf(byte[] d, int from, int to, byte[] needle) {
-        int n = needle.length;
-        if (n == 0) {
-            return from;
-        }
-        byte first = needle[0];
-        for (int i = from, last = to - n; i <= last; i++) {
-            if (d[i] == first && Arrays.equals(d, i + 1, i + n, needle, 1, n)) {
-                return i;
-            }
-        }
-        return -1;
+        return Substrings.indexOf(d, from, to, needle, 0, needle.length);
     }
 }

@@ -83,7 +83,7 @@ final class Substring implements Expression {
             int from = off[r];
             int to = off[r + 1];
             // The 0-based character range [lo, hi) before clipping.
-            long first = s > 0 ? s - 1 : s == 0 ? -1 : s + countCodePoints(d, from, to);
+            long first = s > 0 ? s - 1 : s == 0 ? -1 : s + Utf8.count(d, from, to);
             long lo = len >= 0 ? first : first + len;
             long hi = len >= 0 ? first + len : first;
             lo = Math.max(lo, 0);
@@ -91,8 +91,8 @@ final class Substring implements Expression {
                 out.put(r, d, from, 0);
                 continue;
             }
-            int begin = advance(d, from, to, lo);
-            int end = advance(d, begin, to, hi - lo);
+            int begin = Utf8.advance(d, from, to, lo);
+            int end = Utf8.advance(d, begin, to, hi - lo);
             out.put(r, d, begin, end - begin);
         }
         out.seal();
@@ -124,24 +124,5 @@ final class Substring implements Expression {
             out[w] &= other[w];
         }
         return out;
-    }
-
-    static int countCodePoints(byte[] d, int from, int to) {
-        int count = 0;
-        for (int i = from; i < to; i++) {
-            count += (d[i] & 0xC0) != 0x80 ? 1 : 0;
-        }
-        return count;
-    }
-
-    /** The byte position {@code count} code points after {@code pos}, stopping at {@code to}. */
-    private static int advance(byte[] d, int pos, int to, long count) {
-        for (long k = 0; k < count && pos < to; k++) {
-            pos++;
-            while (pos < to && (d[pos] & 0xC0) == 0x80) {
-                pos++;
-            }
-        }
-        return pos;
     }
 }

@@ -39,7 +39,9 @@
  *       {@link io.troupe.operators.expr.DoubleProperty#of} for a BOOLEAN test of a DOUBLE. Anything else
  *       is a small final class
  *       implementing {@code Expression} (see {@code Sign}, {@code DecimalFloorCeil}, {@code
- *       Extremum}, {@code Round}) with a static {@code Signature.Kernel}: it loops over the live
+ *       Extremum}, {@code Round}) with a static {@code Signature.Kernel}; a string function is a
+ *       row function over UTF-8 bytes in place given to {@link
+ *       io.troupe.operators.expr.StringKernel} (see {@code Substrings}). A kernel loops over the live
  *       rows as {@code Kernels} shows, copies or combines the inputs' validity, and skips NULL rows
  *       where a value could fail. A value outside the function's domain throws a {@code
  *       DomainException} with PostgreSQL's message and the value in parentheses ({@code "cannot
@@ -56,23 +58,26 @@
  *       DuckDB's result types (check {@code typeof()}); the kernel must return exactly that type.</li>
  *   <li><b>Registration.</b> A {@code ScalarFunction.of(name, signatures...)} (with {@code
  *       .withAliases(...)}) in its family's list: {@link io.troupe.operators.expr.NumericFunctions#all}
- *       for numbers; a new family is a new class of the same shape, added to {@code
- *       FunctionRegistry}'s {@code BUILT_IN}. Nothing else: SQL, plan text, the plan API and the
- *       wire find it by name. A function whose value differs at each call ({@code random()}) is
- *       marked {@code .asVolatile()}: its calls are never folded, and SQL's planner knows it as
- *       non-deterministic. Only a name Calcite's parser binds by its own syntax (as CEIL, or the
- *       operators {@code &} and {@code <<}) can need a look at {@code RexLowering}. A function of
- *       JDBC's list (the Open Group names: ABS, CEILING, LOG10, LTRIM ...) goes into {@code
- *       TroupeDatabaseMetaData}'s
- *       {@code getNumericFunctions} or {@code getStringFunctions} too.</li>
+ *       for numbers, {@link io.troupe.operators.expr.StringFunctions#all} for strings; a new family
+ *       is a new class of the same shape, added to {@code FunctionRegistry}'s {@code BUILT_IN}.
+ *       Nothing else: SQL, plan text, the plan API and the wire find it by name. A function whose
+ *       value differs at each call ({@code random()}) is marked {@code .asVolatile()}: its calls are
+ *       never folded, and SQL's planner knows it as non-deterministic. Only a name Calcite's parser
+ *       binds by its own syntax (CEIL, TRIM, POSITION, translate, the operators {@code &} and {@code
+ *       <<}) can need a look at {@code RexLowering}; one whose operands are not plain arguments
+ *       (TRIM's flag) must not be a registry name, since Calcite's validator would hand the call to
+ *       the registry's operator. A function of JDBC's list (the Open Group names: ABS, CEILING,
+ *       LOG10, LTRIM ...) goes into {@code TroupeDatabaseMetaData}'s {@code getNumericFunctions} or
+ *       {@code getStringFunctions} too.</li>
  *   <li><b>Docs row.</b> A {@code ### name(arguments)} section in docs/sql/functions-*.md (the
  *       family's page): argument and result types, NULLs, where PostgreSQL and DuckDB differ and
  *       which Troupe follows, and an {@code | Example | Result |} table, errors as {@code error:
  *       <part of the message>}.</li>
- *   <li><b>DuckDB test.</b> Cases in the family's test ({@code NumericFunctionsTest}): the call as a
- *       plan ({@code Expr.call}) and as SQL, over the random table with NULLs, compared with DuckDB
- *       at 1 and 2 workers, its type against DuckDB's {@code typeof()}, and each error with its
- *       message; a deliberate difference from DuckDB is listed there with its reason.</li>
+ *   <li><b>DuckDB test.</b> Cases in the family's test ({@code NumericFunctionsTest}, {@code
+ *       StringFunctionsVersusDuckDbTest}): the call as a plan ({@code Expr.call}) and as SQL, over
+ *       the random table with NULLs, compared with DuckDB at 1 and 2 workers, its type against
+ *       DuckDB's {@code typeof()}, and each error with its message; a deliberate difference from
+ *       DuckDB is listed there with its reason.</li>
  * </ol>
  */
 package io.troupe.operators.expr;

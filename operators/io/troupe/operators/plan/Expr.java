@@ -203,7 +203,11 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
         return Call.of(Function.BETWEEN, this, low, high);
     }
 
-    /** SQL LIKE: {@code %} matches any run of characters, {@code _} exactly one. */
+    /**
+     * SQL LIKE: {@code %} matches any run of characters, {@code _} exactly one, and a backslash makes the
+     * character after it literal, as in PostgreSQL; {@code call("like_escape", ...)} names another escape,
+     * {@code call("ilike_escape", ...)} ignores case (docs/sql/functions-string.md).
+     */
     default Expr like(String pattern) {
         return Call.of(Function.LIKE, this, lit(notNull(pattern, "Expr.like", "pattern")));
     }

@@ -31,6 +31,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
@@ -49,10 +50,10 @@ import java.util.function.BinaryOperator;
 /**
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
- * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), LIKE, CASE, COALESCE, CAST,
- * substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
- * {@link FunctionRegistry} by name (the operators {@code &} and {@code <<} as its bitand and leftshift), and
- * literals of every mapped type.
+ * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), [NOT] LIKE [ESCAPE] and [NOT] ILIKE, CASE, COALESCE,
+ * CAST, substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
+ * {@link FunctionRegistry} by name (and TRIM, POSITION and translate, which Calcite's parser binds to operators of
+ * its own, and the operators {@code &} and {@code <<} as its bitand and leftshift), and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first, an IN list into Troupe's IN. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
  * recorded in {@code parameters} by position, for the prepared statement to check each value against.
@@ -162,8 +163,16 @@ final class RexLowering {
                 || op == SqlLibraryOperators.LENGTH) {
             return Expr.length(lower(ops.get(0)));
         }
-        if ((op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) && ops.size() == 3) {
-            return new Call(Function.SUBSTRING, lowerAll(ops), null);
+        if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
+            List<Expr> args = lowerAll(ops);
+            if (ops.size() == 3) {
+                return new Call(Function.SUBSTRING, args, null);
+            }
+            // substring(s FROM start) to the end, as PostgreSQL and Calcite's substr(s, start): a start before the
+            // first character is the first.
+            Expr start = args.get(1);
+            return new Call(Function.SUBSTRING, List.of(args.get(0), Expr.caseWhen(start.lt(Expr.lit(1)), Expr.lit(1))
+                    .otherwise(start), Expr.lit((long) Integer.MAX_VALUE)), null);
         }
         if (op == SqlStdOperatorTable.CONCAT) {
             return lower(ops.get(0)).concatenate(lower(ops.get(1)));
@@ -177,6 +186,16 @@ final class RexLowering {
         if (op == SqlStdOperatorTable.BITXOR_OPERATOR) {
             throw new UnsupportedSqlException("the operator ^, which is a power in PostgreSQL and DuckDB and an "
                     + "exclusive or in Calcite's parser: write power(a, b) or xor(a, b) (in " + call + ")");
+        }
+        if (op.getKind() == SqlKind.TRIM) {
+            return trim(call);
+        }
+        if (op.getKind() == SqlKind.POSITION && ops.size() == 2) {
+            // POSITION(sub IN s), INTEGER in Calcite and PostgreSQL; strpos is a BIGINT, as DuckDB's.
+            return Expr.call("strpos", lower(ops.get(1)), lower(ops.get(0))).cast(SqlTypes.toTroupe(call.getType()));
+        }
+        if (op == SqlLibraryOperators.TRANSLATE3) {
+            return Expr.call("translate", lowerAll(ops).toArray(Expr[]::new));
         }
         // The bit operators that Calcite's parser reads, as the registry's functions.
         String name = op == SqlStdOperatorTable.BITAND_OPERATOR ? "bitand"
@@ -222,11 +241,35 @@ final class RexLowering {
         return own.equals(validated) ? lowered : lowered.cast(validated);
     }
 
+    /**
+     * LIKE, as Troupe's LIKE (a backslash escapes, as in PostgreSQL); with ESCAPE, or ILIKE (Calcite's NOT ILIKE
+     * arrives as NOT over ILIKE), as the registry's like_escape and ilike_escape, the escape a backslash unless
+     * named.
+     */
     private Expr like(RexCall call) {
-        if (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral pattern)) {
-            throw new UnsupportedSqlException("LIKE with ESCAPE or a pattern that is not a literal (" + call + ")");
+        List<RexNode> ops = call.getOperands();
+        for (RexNode operand : ops.subList(1, ops.size())) {
+            if (!(operand instanceof RexLiteral)) {
+                throw new UnsupportedSqlException("LIKE with a pattern or escape that is not a literal (" + call + ")");
+            }
         }
-        return lower(call.getOperands().get(0)).like(pattern.getValueAs(String.class));
+        boolean ignoreCase = call.getOperator() == SqlLibraryOperators.ILIKE;
+        if (ops.size() == 2 && !ignoreCase) {
+            return lower(ops.get(0)).like(((RexLiteral) ops.get(1)).getValueAs(String.class));
+        }
+        Expr escape = ops.size() == 3 ? lower(ops.get(2)) : Expr.lit("\\");
+        return Expr.call(ignoreCase ? "ilike_escape" : "like_escape", lower(ops.get(0)), lower(ops.get(1)), escape);
+    }
+
+    /** TRIM([BOTH | LEADING | TRAILING] [characters] FROM s) as the registry's btrim, ltrim or rtrim. */
+    private Expr trim(RexCall call) {
+        List<RexNode> ops = call.getOperands();
+        String name = switch (((RexLiteral) ops.get(0)).getValueAs(SqlTrimFunction.Flag.class)) {
+            case BOTH -> "btrim";
+            case LEADING -> "ltrim";
+            case TRAILING -> "rtrim";
+        };
+        return Expr.call(name, lower(ops.get(2)), lower(ops.get(1)));
     }
 
     /**

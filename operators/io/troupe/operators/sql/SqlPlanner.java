@@ -132,15 +132,17 @@ public final class SqlPlanner {
      * The functions of Troupe's {@link FunctionRegistry} ({@link RegistryOperatorTable}) over SQL's standard functions
      * and the spellings PostgreSQL and DuckDB users write for some of them: length(s), substr(s, start, length),
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
-     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); + and - with the time
-     * arithmetic of {@link TimeOperators} before the standard ones.
+     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); [NOT] ILIKE and
+     * translate(s, from, to), which the parser binds to operators of its own (TRANSLATE3), lowered to the registry;
+     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS, TimeOperators.EXTRACT),
                     SqlStdOperatorTable.instance(),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
-                            SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL)));
+                            SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL, SqlLibraryOperators.ILIKE,
+                            SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.TRANSLATE3)));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);

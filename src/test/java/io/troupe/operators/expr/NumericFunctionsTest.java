@@ -438,7 +438,7 @@ class NumericFunctionsTest {
                 call("least"), "no function least(); least takes (T, ...) in least()",
                 call("round", col("d"), col("i")), "round takes a constant as argument 2 in round(d, i)",
                 call("sqr", col("d")), "unknown function 'sqr' (did you mean 'sqrt'?) in sqr(d)",
-                call("frobnicate", col("d")), "unknown function 'frobnicate' in frobnicate(d)");
+                call("xyzzy", col("d")), "unknown function 'xyzzy' in xyzzy(d)");
         planErrors.forEach((expr, message) -> {
             PlanException e = assertThrows(PlanException.class,
                     () -> troupe.execute(Plan.scan("r").project(expr.as("v"))), message);
