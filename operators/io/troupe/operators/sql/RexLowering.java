@@ -206,10 +206,12 @@ final class RexLowering {
      * A call of a function of the registry, by its name: the registry's own operators ({@link RegistryFunction})
      * and those of Calcite's that the parser binds (CEIL, FLOOR). Where Calcite typed its operator otherwise than
      * the registry types the call ({@code CEIL(INTEGER)}: INTEGER; the registry, as DuckDB: DOUBLE), the result is
-     * cast to Calcite's type, so that the plan's types are the validator's.
+     * cast to Calcite's type, so that the plan's types are the validator's. The date and time functions read a
+     * TIMESTAMP WITH TIME ZONE in the session's zone, and now() is the statement's instant ({@link SessionZoneCalls}).
      */
     private Expr registryCall(RexCall call, ScalarFunction function) {
-        Expr lowered = Expr.call(call.getOperator().getName(), lowerAll(call.getOperands()).toArray(Expr[]::new));
+        List<DataType> types = call.getOperands().stream().map(o -> SqlTypes.toTroupe(o.getType())).toList();
+        Expr lowered = SessionZoneCalls.lower(call.getOperator().getName(), lowerAll(call.getOperands()), types, clock);
         DataType own;
         try {
             own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,
