@@ -125,6 +125,8 @@ final class DateTimeFormat {
     static final String[] MONTH_NAMES = {"January", "February", "March", "April", "May", "June", "July", "August",
         "September", "October", "November", "December"};
     static final String[] DAY_NAMES = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+    static final String[] MONTH_ABBREVIATIONS = abbreviations(MONTH_NAMES);
+    static final String[] DAY_ABBREVIATIONS = abbreviations(DAY_NAMES);
     static final String[] ROMAN = {"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"};
     /** Day 1 of 1970 as a Julian day. */
     private static final int JULIAN_EPOCH = 2_440_588;
@@ -132,12 +134,15 @@ final class DateTimeFormat {
     private final Dialect dialect;
     private final String text;
     private final List<Item> items;
+    /** The items as an array, which the per-row loop walks without an iterator. */
+    private final Item[] itemArray;
     private final int maxLength;
 
     DateTimeFormat(Dialect dialect, String text, List<Item> items) {
         this.dialect = dialect;
         this.text = text;
         this.items = List.copyOf(items);
+        this.itemArray = this.items.toArray(new Item[0]);
         int length = 0;
         for (Item item : this.items) {
             length += item.code() == Code.LITERAL ? item.literal().length : 24;
@@ -184,7 +189,7 @@ final class DateTimeFormat {
      * returns the end. {@code zoneName} is written for %Z (null: nothing).
      */
     int format(DateTimeFields f, byte[] zoneName, byte[] out, int pos) {
-        for (Item item : items) {
+        for (Item item : itemArray) {
             pos = write(item, f, zoneName, out, pos);
         }
         return pos;
@@ -233,9 +238,9 @@ final class DateTimeFormat {
             case JULIAN_DAY -> number(item, f.days + JULIAN_EPOCH, out, pos);
             case QUARTER -> number(item, (f.month - 1) / 3 + 1, out, pos);
             case MONTH_NAME -> name(item, MONTH_NAMES[f.month - 1], item.padded() ? 9 : 0, out, pos);
-            case MONTH_ABBREVIATION -> name(item, MONTH_NAMES[f.month - 1].substring(0, 3), 0, out, pos);
+            case MONTH_ABBREVIATION -> name(item, MONTH_ABBREVIATIONS[f.month - 1], 0, out, pos);
             case DAY_NAME -> name(item, DAY_NAMES[f.dayOfWeek()], item.padded() ? 9 : 0, out, pos);
-            case DAY_ABBREVIATION -> name(item, DAY_NAMES[f.dayOfWeek()].substring(0, 3), 0, out, pos);
+            case DAY_ABBREVIATION -> name(item, DAY_ABBREVIATIONS[f.dayOfWeek()], 0, out, pos);
             case MERIDIEM -> marker(item, f.hour >= 12 ? 'P' : 'A', 'M', out, pos);
             case ERA -> f.year <= 0 ? marker(item, 'B', 'C', out, pos) : marker(item, 'A', 'D', out, pos);
             case ROMAN_MONTH -> name(item, ROMAN[f.month - 1], item.padded() ? 4 : 0, out, pos);
@@ -250,6 +255,14 @@ final class DateTimeFormat {
             }
             case FIXED -> pos;
         };
+    }
+
+    private static String[] abbreviations(String[] names) {
+        String[] abbreviated = new String[names.length];
+        for (int i = 0; i < names.length; i++) {
+            abbreviated[i] = names[i].substring(0, 3);
+        }
+        return abbreviated;
     }
 
     /** A year BC as to_char numbers it: 1 BC is 1. */

@@ -5,6 +5,8 @@ import io.troupe.operators.expr.DateTimeFormat.Item;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Timestamps;
 
+import java.util.List;
+
 /**
  * Reads text with a strftime format as DuckDB's strptime does: leading and trailing spaces skipped, a space
  * of the format matching a run of spaces, other literal characters matching themselves; a number up to its
@@ -48,13 +50,17 @@ final class StrptimeParser {
         boolean monthOrDay = false;
         int meridiem = 0;
         offsetSeconds = 0;
-        for (Item item : format.items()) {
+        List<Item> items = format.items();
+        for (int i = 0; i < items.size(); i++) {
+            Item item = items.get(i);
             switch (item.code()) {
                 case LITERAL -> literal(item.literal());
                 case MERIDIEM -> meridiem = meridiem();
-                case DAY_NAME, DAY_ABBREVIATION -> name(item, DateTimeFormat.DAY_NAMES);
+                case DAY_NAME -> name(DateTimeFormat.DAY_NAMES, "a full day name");
+                case DAY_ABBREVIATION -> name(DateTimeFormat.DAY_ABBREVIATIONS, "an abbreviated day name");
                 case MONTH_NAME, MONTH_ABBREVIATION -> {
-                    month = name(item, DateTimeFormat.MONTH_NAMES) + 1;
+                    month = item.code() == Code.MONTH_NAME ? name(DateTimeFormat.MONTH_NAMES, "a full month name") + 1
+                            : name(DateTimeFormat.MONTH_ABBREVIATIONS, "an abbreviated month name") + 1;
                     monthOrDay = true;
                 }
                 case OFFSET -> offsetSeconds = offset();
@@ -182,18 +188,15 @@ final class StrptimeParser {
         throw fail("expected AM/PM", pos);
     }
 
-    /** The index of the name (abbreviated if the item is) that the text starts with, in any letter case. */
-    private int name(Item item, String[] names) {
-        boolean abbreviated = item.code() == Code.DAY_ABBREVIATION || item.code() == Code.MONTH_ABBREVIATION;
+    /** The index of the name that the text starts with, in any letter case. */
+    private int name(String[] names, String what) {
         for (int i = 0; i < names.length; i++) {
-            String name = abbreviated ? names[i].substring(0, 3) : names[i];
-            if (matches(name)) {
-                pos += name.length();
+            if (matches(names[i])) {
+                pos += names[i].length();
                 return i;
             }
         }
-        throw fail("expected " + (abbreviated ? "an abbreviated " : "a full ")
-                + (names == DateTimeFormat.DAY_NAMES ? "day" : "month") + " name", pos);
+        throw fail("expected " + what, pos);
     }
 
     private boolean matches(String name) {

@@ -150,11 +150,11 @@ final class ToCharParser {
                 }
                 tzm = set(tzm, integer(item, items, n, 2), item);
             }
-            case MONTH_NAME -> mm = set(mm, name(item, DateTimeFormat.MONTH_NAMES, false) + 1, item);
-            case MONTH_ABBREVIATION -> mm = set(mm, name(item, DateTimeFormat.MONTH_NAMES, true) + 1, item);
+            case MONTH_NAME -> mm = set(mm, name(item, DateTimeFormat.MONTH_NAMES) + 1, item);
+            case MONTH_ABBREVIATION -> mm = set(mm, name(item, DateTimeFormat.MONTH_ABBREVIATIONS) + 1, item);
             case MONTH -> mm = set(mm, integer(item, items, n, 2), item);
-            case DAY_NAME -> name(item, DateTimeFormat.DAY_NAMES, false);
-            case DAY_ABBREVIATION -> name(item, DateTimeFormat.DAY_NAMES, true);
+            case DAY_NAME -> name(item, DateTimeFormat.DAY_NAMES);
+            case DAY_ABBREVIATION -> name(item, DateTimeFormat.DAY_ABBREVIATIONS);
             case DAY_OF_YEAR -> ddd = set(ddd, integer(item, items, n, 3), item);
             case DAY -> dd = set(dd, integer(item, items, n, 2), item);
             case DAY_OF_WEEK_FROM_ONE, QUARTER -> integer(item, items, n, 1);
@@ -284,11 +284,10 @@ final class ToCharParser {
         throw invalid(word(), item, "The given value did not match any of the allowed values for this field.");
     }
 
-    private int name(Item item, String[] names, boolean abbreviated) {
+    private int name(Item item, String[] names) {
         for (int i = 0; i < names.length; i++) {
-            String name = abbreviated ? names[i].substring(0, 3) : names[i];
-            if (matches(name)) {
-                s += name.length();
+            if (matches(names[i])) {
+                s += names[i].length();
                 return i;
             }
         }

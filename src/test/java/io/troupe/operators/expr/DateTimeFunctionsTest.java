@@ -318,6 +318,32 @@ class DateTimeFunctionsTest {
         }
     }
 
+    /**
+     * The calls that take a zone, as plans naming New York: the values DuckDB computes in a New York session (a
+     * plan's two-argument calls read an instant in UTC, and SQL passes its session's zone to these).
+     */
+    @Test
+    void shouldReadInstantsInTheZoneAPlanNames() throws Exception {
+        duck.execute("SET TimeZone = 'America/New_York'");
+        Expr newYork = lit("America/New_York");
+        List<Case> cases = new ArrayList<>();
+        for (String unit : List.of("minute", "day", "week", "month", "year")) {
+            String sql = "date_trunc('" + unit + "', tz)";
+            cases.add(of(call("datetrunc", lit(unit), col("tz"), newYork), sql));
+        }
+        cases.add(of(call("date_trunc", lit("hour"), col("tz"), newYork),
+                "to_timestamp(floor((epoch(tz) + date_part('timezone', tz)) / 3600) * 3600 - date_part('timezone', tz))"));
+        cases.add(of(call("strftime", col("tz"), lit("%Y-%m-%d %H:%M:%S.%f %z %Z"), newYork),
+                "strftime(tz, '%Y-%m-%d %H:%M:%S.%f %z %Z')"));
+        cases.add(of(call("to_char", col("tz"), lit("YYYY-MM-DD HH24:MI:SSOF"), newYork),
+                "strftime(tz, '%Y-%m-%d %H:%M:%S%z')"));
+        cases.add(of(call("to_timestamp", col("s_iso"), lit("YYYY-MM-DD HH24:MI:SS"), newYork),
+                "CAST(strptime(s_iso, '%Y-%m-%d %H:%M:%S') AS TIMESTAMPTZ)"));
+        cases.add(of(call("make_timestamptz", col("y"), col("mo"), col("dd"), col("h"), col("mi"), col("sec"), newYork),
+                "make_timestamptz(y, mo, dd, h, mi, sec)"));
+        compare(cases, Plan.scan("r"), "", 2, null);
+    }
+
     /** The cases as a plan over {@code input} (zone null) or as SQL in {@code zone}, column by column against DuckDB. */
     private static void compare(List<Case> cases, Plan input, String where, int workers, String zone) throws Exception {
         List<Expr> exprs = new ArrayList<>(List.of(col("id")));
