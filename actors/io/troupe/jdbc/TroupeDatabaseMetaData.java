@@ -186,9 +186,13 @@ final class TroupeDatabaseMetaData implements DatabaseMetaData {
         return "COALESCE";
     }
 
+    /**
+     * The Open Group's date functions Troupe has with their meaning; not DAYOFWEEK (theirs counts 1 for Sunday,
+     * Troupe's is DuckDB's 0) nor WEEK (theirs is not the ISO week that Troupe's is).
+     */
     @Override
     public String getTimeDateFunctions() {
-        return "EXTRACT";
+        return "DAYNAME,DAYOFMONTH,DAYOFYEAR,EXTRACT,HOUR,MINUTE,MONTH,MONTHNAME,NOW,QUARTER,SECOND,YEAR";
     }
 
     /** The escape of {@code _} and {@code %} in the patterns of {@link #getTables} and {@link #getColumns}. */

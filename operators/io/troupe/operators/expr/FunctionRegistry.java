@@ -15,15 +15,16 @@ import java.util.stream.Collectors;
  * The named scalar functions, by each of their names, case-insensitively: where a plan's
  * {@code Expr.call("sqrt", x)}, plan text's {@code sqrt(x)} and SQL's {@code SQRT(x)} all find
  * {@code sqrt}. {@link #builtIn()} holds Troupe's own, one family per class ({@link
- * NumericFunctions}, {@link StringFunctions}); {@link #with} layers more over a registry (a Troupe's
- * user functions), refusing a name that is taken. The package comment says how to add a function.
+ * NumericFunctions}, {@link StringFunctions}, {@link DateTimeFunctions}); {@link #with} layers more over a
+ * registry (a Troupe's user functions), refusing a name that is taken. The package comment says how to add a
+ * function.
  *
  * <p>Immutable and threadsafe.
  */
 public final class FunctionRegistry {
 
     private static final FunctionRegistry BUILT_IN = new FunctionRegistry(Map.of())
-            .with(NumericFunctions.all()).with(StringFunctions.all());
+            .with(NumericFunctions.all()).with(StringFunctions.all()).with(DateTimeFunctions.all());
 
     /** Each function under each of its names. */
     private final Map<String, ScalarFunction> byName;

@@ -226,10 +226,13 @@ final class RexLowering {
      * A call of the registry's function {@code name}: the registry's own operators ({@link RegistryFunction})
      * and those of Calcite's that the parser binds (CEIL, FLOOR, the operators & and <<). Where Calcite typed its
      * operator otherwise than the registry types the call ({@code CEIL(INTEGER)}: INTEGER; the registry, as
-     * DuckDB: DOUBLE), the result is cast to Calcite's type, so that the plan's types are the validator's.
+     * DuckDB: DOUBLE), the result is cast to Calcite's type, so that the plan's types are the validator's. The date
+     * and time functions read a TIMESTAMP WITH TIME ZONE in the session's zone, and now() is the statement's instant
+     * ({@link SessionZoneCalls}).
      */
     private Expr registryCall(String name, RexCall call, ScalarFunction function) {
-        Expr lowered = Expr.call(name, lowerAll(call.getOperands()).toArray(Expr[]::new));
+        List<DataType> types = call.getOperands().stream().map(o -> SqlTypes.toTroupe(o.getType())).toList();
+        Expr lowered = SessionZoneCalls.lower(name, lowerAll(call.getOperands()), types, clock);
         DataType own;
         try {
             own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,
