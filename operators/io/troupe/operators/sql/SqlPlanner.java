@@ -132,10 +132,11 @@ public final class SqlPlanner {
      * The functions of Troupe's {@link FunctionRegistry} ({@link RegistryOperatorTable}) over SQL's standard functions
      * and the spellings PostgreSQL and DuckDB users write for some of them: length(s), substr(s, start, length),
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
-     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is).
+     * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); and the aggregates of
+     * {@link AggregateOperators}.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
-            SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+            SqlOperatorTables.chain(AggregateOperators.with(SqlStdOperatorTable.instance()),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
                             SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL)));
@@ -189,10 +190,11 @@ public final class SqlPlanner {
      */
     public PreparedPlan prepare(String sql) {
         notNull(sql, "SqlPlanner.prepare", "sql");
-        SqlErrors errors = new SqlErrors(sql, catalog);
+        String text = AggregateOperators.quoteReservedNames(sql);
+        SqlErrors errors = new SqlErrors(text, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = planner.parse(sql);
+            SqlNode parsed = AggregateOperators.rewrite(planner.parse(text));
             if (!parsed.isA(SqlKind.QUERY)) {
                 throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
@@ -320,9 +322,16 @@ public final class SqlPlanner {
         });
     }
 
+    /**
+     * Whether DISTINCT needs expanding: a call other than count's and string_agg's has it, and no string_agg
+     * (LISTAGG) has it, whose ORDER BY the expansion would lose (Calcite 1.42 keeps its field numbers in the
+     * expanded input); a string_agg runs DISTINCT itself, and its neighbours' DISTINCT is then refused.
+     */
     private static boolean hasDistinctBeyondCount(Aggregate aggregate) {
-        return aggregate.getAggCallList().stream()
-                .anyMatch(call -> call.isDistinct() && call.getAggregation().getKind() != SqlKind.COUNT);
+        return aggregate.getAggCallList().stream().anyMatch(call -> call.isDistinct()
+                && call.getAggregation().getKind() != SqlKind.COUNT && call.getAggregation().getKind() != SqlKind.LISTAGG)
+                && aggregate.getAggCallList().stream().noneMatch(call -> call.isDistinct()
+                && call.getAggregation().getKind() == SqlKind.LISTAGG);
     }
 
     private static HepProgram program(List<RelOptRule> rules) {
