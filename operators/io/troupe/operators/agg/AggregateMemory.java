@@ -61,7 +61,7 @@ final class AggregateMemory {
         this.step = step;
         this.inputAt = inputAt;
         this.label = label;
-        this.memory = ctx.memory().reservation(owner, label);
+        this.memory = ctx.memory().reservation(owner, label + holding(aggregates, keyTypes.isEmpty()));
         this.maySpill = !keyTypes.isEmpty() && ctx.spill().enabled();
         List<DataType> output = new ArrayList<>(keyTypes);
         aggregates.forEach(a -> output.add(a.resultType()));
@@ -69,6 +69,17 @@ final class AggregateMemory {
         for (int p = 0; p < PartitionedGroups.PARTITIONS; p++) {
             runs.add(new ArrayList<>());
         }
+    }
+
+    /**
+     * For the budget's errors, which name the account: the aggregates whose states hold every value of their groups,
+     * which are what outgrows a budget that the groups alone would not.
+     */
+    private static String holding(List<AggregateSpec> aggregates, boolean ungrouped) {
+        List<String> holding = aggregates.stream().filter(a -> a.function().holistic()).map(AggregateSpec::text)
+                .toList();
+        return holding.isEmpty() ? "" : " (" + String.join(", ", holding) + " holding every value of "
+                + (ungrouped ? "its group" : "their groups") + ")";
     }
 
     ExecContext ctx() {
@@ -89,8 +100,8 @@ final class AggregateMemory {
     }
 
     /** The live rows of {@code batch} as partial rows of one group each ({@link Aggregation#singletonRows}). */
-    Batch singletonRows(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
-        return Aggregation.singletonRows(aggregates, inputAt, batch, keys, arguments);
+    Batch singletonRows(Batch batch, ColumnVector[] keys, ColumnVector[][] inputs) {
+        return Aggregation.singletonRows(aggregates, inputAt, batch, keys, inputs);
     }
 
     /** Whether a refused reservation may spill; if not, the refusal is the query's error. */

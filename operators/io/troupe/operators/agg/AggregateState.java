@@ -52,6 +52,18 @@ abstract class AggregateState {
         if (f == AggregateFunction.SINGLE_VALUE) {
             return new SingleValueState(spec);
         }
+        if (f.holistic()) {
+            return new ValueListState(spec);
+        }
+        if (f.paired()) {
+            return new CovarianceState(spec);
+        }
+        if (f == AggregateFunction.APPROX_COUNT_DISTINCT) {
+            return new DistinctSketchState(spec);
+        }
+        if (f == AggregateFunction.APPROX_QUANTILE) {
+            return new QuantileSketchState(spec);
+        }
         if (arg == TypeId.FLOAT64) {
             return new DoubleMinMaxState(spec);
         }
@@ -70,9 +82,10 @@ abstract class AggregateState {
     /**
      * Adds the live rows of {@code batch}: live row i belongs to group {@code gids[i]}.
      *
-     * @param argument the evaluated argument, aligned with the batch; null for count(*)
+     * @param inputs the evaluated {@link AggregateSpec#inputs}, aligned with the batch: the argument first; none
+     *               for count(*)
      */
-    abstract void update(ColumnVector argument, Batch batch, int[] gids);
+    abstract void update(ColumnVector[] inputs, Batch batch, int[] gids);
 
     /**
      * Adds {@code other}'s group {@code theirs[theirsFrom + k]} into this state's group
@@ -98,7 +111,7 @@ abstract class AggregateState {
     abstract long bytesFor(int groups);
 
     /** At least the bytes of the state's arrays after {@link #update} of {@code batch} into at most {@code groups} groups. */
-    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+    long bytesAfterUpdate(int groups, ColumnVector[] inputs, Batch batch) {
         return bytesFor(groups);
     }
 

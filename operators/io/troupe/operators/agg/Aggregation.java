@@ -84,12 +84,12 @@ final class Aggregation implements ResultPart {
     /**
      * Adds the live rows of {@code batch}, or nothing when the memory they may take is refused.
      *
-     * @param keys      the evaluated group keys, aligned with the batch
-     * @param arguments the evaluated aggregate arguments (null entries for count(*) and for the
-     *                  aggregates that combine partial states, which come from the batch's columns)
+     * @param keys   the evaluated group keys, aligned with the batch
+     * @param inputs per aggregate, its evaluated {@link AggregateSpec#inputs} (null for the aggregates that
+     *               combine partial states, which come from the batch's columns)
      * @return false when refused ({@link #refusal()} says how much was asked)
      */
-    boolean tryAdd(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
+    boolean tryAdd(Batch batch, ColumnVector[] keys, ColumnVector[][] inputs) {
         int n = batch.size();
         if (n == 0) {
             return true;
@@ -98,7 +98,7 @@ final class Aggregation implements ResultPart {
         int groups = table.groupsAfter(n);
         long bytes = table.bytesFor(groups, keys, batch);
         for (int a = 0; a < states.length; a++) {
-            bytes += inputAt[a] < 0 ? states[a].bytesAfterUpdate(groups, arguments[a], batch)
+            bytes += inputAt[a] < 0 ? states[a].bytesAfterUpdate(groups, inputs[a], batch)
                     : states[a].bytesAfterPartial(groups, partials, inputAt[a], n);
         }
         long step = reserve(bytes, 0);
@@ -111,7 +111,7 @@ final class Aggregation implements ResultPart {
             int after = table.groupCount();
             for (int a = 0; a < states.length; a++) {
                 states[a].ensureCapacity(after);
-                add(states[a], inputAt[a], arguments[a], partials, batch, gids);
+                add(states[a], inputAt[a], inputs[a], partials, batch, gids);
             }
         } finally {
             memory.shrink(step);
@@ -119,11 +119,11 @@ final class Aggregation implements ResultPart {
         return true;
     }
 
-    /** Adds a batch's live rows to a state: from its argument, or by combining its partial states at {@code at}. */
-    private static void add(AggregateState state, int at, ColumnVector argument, ColumnVector[] partials, Batch batch,
+    /** Adds a batch's live rows to a state: from its inputs, or by combining its partial states at {@code at}. */
+    private static void add(AggregateState state, int at, ColumnVector[] inputs, ColumnVector[] partials, Batch batch,
                             int[] gids) {
         if (at < 0) {
-            state.update(argument, batch, gids);
+            state.update(inputs, batch, gids);
         } else {
             state.combinePartial(partials, at, batch.size(), gids);
         }
@@ -277,7 +277,7 @@ final class Aggregation implements ResultPart {
      * The states are one batch's scratch.
      */
     static Batch singletonRows(List<AggregateSpec> aggregates, int[] inputAt, Batch batch, ColumnVector[] keys,
-                               ColumnVector[] arguments) {
+                               ColumnVector[][] inputs) {
         int n = batch.size();
         int[] sel = batch.selection();
         ColumnVector[] partials = partialInputs(inputAt, batch);
@@ -289,7 +289,7 @@ final class Aggregation implements ResultPart {
         for (int a = 0; a < aggregates.size(); a++) {
             AggregateState state = AggregateState.create(aggregates.get(a));
             state.ensureCapacity(n);
-            add(state, inputAt[a], arguments[a], partials, batch, each);
+            add(state, inputAt[a], inputs[a], partials, batch, each);
             ColumnVector[] part = new ColumnVector[state.partialTypes().length];
             state.partial(each, n, part, 0);
             columns.addAll(List.of(part));

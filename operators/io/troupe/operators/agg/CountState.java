@@ -29,7 +29,8 @@ final class CountState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs.length == 0 ? null : inputs[0];
         int n = batch.size();
         long[] c = counts;
         if (argument == null || !argument.mayHaveNulls()) {

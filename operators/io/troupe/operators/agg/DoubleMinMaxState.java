@@ -43,7 +43,8 @@ final class DoubleMinMaxState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs[0];
         int n = batch.size();
         double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
         int[] live = rows = Inputs.room(rows, n);

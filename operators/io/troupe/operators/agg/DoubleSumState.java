@@ -38,7 +38,8 @@ final class DoubleSumState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs[0];
         int n = batch.size();
         double[] x = Inputs.doubles(argument, batch, values = Inputs.room(values, n));
         double[] s = sums;

@@ -15,7 +15,7 @@ import java.util.List;
 
 /**
  * The build side of a hash aggregate (GROUP BY, DISTINCT): evaluates the group keys and the
- * aggregate arguments of each batch and aggregates them into a worker-local {@link Aggregation}
+ * aggregates' inputs of each batch and aggregates them into a worker-local {@link Aggregation}
  * (partial aggregation, no sharing while rows flow); the locals hand their partials in at their
  * {@code finish()}, every worker then takes merge units ({@link FinalizeWork}: a partition of the
  * key space each, or the whole merge when it is small), and {@code finalizeSink()} publishes the
@@ -30,6 +30,8 @@ public final class HashAggregateSink implements Sink {
 
     private final List<Expression> keys;
     private final List<AggregateSpec> aggregates;
+    /** Per aggregate, what each row gives it ({@link AggregateSpec#inputs}). */
+    private final List<List<Expression>> inputExpressions;
     private final AggregateStep step;
     /** Per aggregate, the input column where its partial state starts (FINAL step), or -1: it takes its argument. */
     private final int[] inputAt;
@@ -62,13 +64,14 @@ public final class HashAggregateSink implements Sink {
                       AggregateStep step, int splitAt) {
         this.keys = List.copyOf(keys);
         this.aggregates = List.copyOf(aggregates);
+        this.inputExpressions = this.aggregates.stream().map(AggregateSpec::inputs).toList();
         this.step = step;
         this.resultKey = resultKey;
         this.inputAt = new int[aggregates.size()];
         int column = this.keys.size();
         for (int a = 0; a < inputAt.length; a++) {
             AggregateSpec spec = aggregates.get(a);
-            if (spec.distinct()) {
+            if (spec.distinct() && spec.function() == AggregateFunction.COUNT) {
                 throw new IllegalArgumentException(spec.text() + ": count(DISTINCT) runs as plain aggregates in steps "
                         + "(AggregateStep), not in one sink");
             }
@@ -94,6 +97,14 @@ public final class HashAggregateSink implements Sink {
     @Override
     public SinkState open(ExecContext ctx) {
         return new Shared(ctx);
+    }
+
+    private static ColumnVector[] evaluate(List<Expression> expressions, Batch batch) {
+        ColumnVector[] vectors = new ColumnVector[expressions.size()];
+        for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = expressions.get(i).evaluate(batch);
+        }
+        return vectors;
     }
 
     /** The phases of one execution's shared state. */
@@ -220,7 +231,7 @@ public final class HashAggregateSink implements Sink {
 
         private final Shared shared;
         private final ColumnVector[] keyColumns = new ColumnVector[keys.size()];
-        private final ColumnVector[] arguments = new ColumnVector[aggregates.size()];
+        private final ColumnVector[][] inputs = new ColumnVector[aggregates.size()][];
         private PartialAggregation aggregation;
 
         Local(Shared shared) {
@@ -236,11 +247,10 @@ public final class HashAggregateSink implements Sink {
             for (int k = 0; k < keyColumns.length; k++) {
                 keyColumns[k] = keys.get(k).evaluate(batch);
             }
-            for (int a = 0; a < arguments.length; a++) {
-                Expression argument = aggregates.get(a).argument();
-                arguments[a] = argument == null || inputAt[a] >= 0 ? null : argument.evaluate(batch);
+            for (int a = 0; a < inputs.length; a++) {
+                inputs[a] = inputAt[a] >= 0 ? null : evaluate(inputExpressions.get(a), batch);
             }
-            aggregation.add(batch, keyColumns, arguments);
+            aggregation.add(batch, keyColumns, inputs);
             return true;
         }
 

@@ -39,8 +39,8 @@ final class IntervalMinMaxState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
-        Int128Vector v = (Int128Vector) argument;
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        Int128Vector v = (Int128Vector) inputs[0];
         for (int i = 0, n = batch.size(); i < n; i++) {
             int r = batch.row(i);
             if (!v.isNull(r)) {

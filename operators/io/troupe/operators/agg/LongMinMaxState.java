@@ -13,8 +13,8 @@ import java.util.Arrays;
 /**
  * min and max over the integer-backed types: INT32, DATE (days), INT64, DECIMAL (unscaled, one
  * scale per column, so the order of the longs is the order of the values) and BOOLEAN (0/1, so
- * false < true). One {@code long} and one "seen" flag per group; NULL for a group that saw no
- * non-NULL input.
+ * false < true: bool_and is the min, bool_or the max). One {@code long} and one "seen" flag per
+ * group; NULL for a group that saw no non-NULL input.
  *
  * <p>Not threadsafe (see {@link AggregateState}).
  */
@@ -28,7 +28,7 @@ final class LongMinMaxState extends AggregateState {
 
     LongMinMaxState(AggregateSpec spec) {
         super(spec);
-        this.min = spec.function() == AggregateFunction.MIN;
+        this.min = spec.function() == AggregateFunction.MIN || spec.function() == AggregateFunction.BOOL_AND;
     }
 
     @Override
@@ -41,7 +41,8 @@ final class LongMinMaxState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs[0];
         int n = batch.size();
         long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         int[] live = rows = Inputs.room(rows, n);

@@ -56,7 +56,8 @@ final class LongSumState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs[0];
         int n = batch.size();
         long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         long[] s = sums;

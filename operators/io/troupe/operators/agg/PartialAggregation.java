@@ -48,10 +48,10 @@ final class PartialAggregation {
         this.whole = memory.newAggregation();
     }
 
-    /** Adds the live rows of {@code batch} (keys and arguments as {@link Aggregation#tryAdd}). */
-    void add(Batch batch, ColumnVector[] keys, ColumnVector[] arguments) {
+    /** Adds the live rows of {@code batch} (keys and inputs as {@link Aggregation#tryAdd}). */
+    void add(Batch batch, ColumnVector[] keys, ColumnVector[][] inputs) {
         if (partitions == null) {
-            addTo(whole, batch, keys, arguments);
+            addTo(whole, batch, keys, inputs);
         } else {
             PartitionScatter sorted = scatter;
             sorted.sort(keys, batch);
@@ -59,7 +59,7 @@ final class PartialAggregation {
                 Batch rows = sorted.part(batch, p);
                 if (rows.size() > 0) {
                     // After a spill the partial is whole again: the rest of the batch goes there.
-                    addTo(partitions == null ? whole : partitions[p], rows, keys, arguments);
+                    addTo(partitions == null ? whole : partitions[p], rows, keys, inputs);
                 }
             }
         }
@@ -69,16 +69,16 @@ final class PartialAggregation {
     }
 
     /** Adds rows to {@code target}; when refused, spills everything and adds them to the new whole. */
-    private void addTo(Aggregation target, Batch rows, ColumnVector[] keys, ColumnVector[] arguments) {
-        if (target.tryAdd(rows, keys, arguments)) {
+    private void addTo(Aggregation target, Batch rows, ColumnVector[] keys, ColumnVector[][] inputs) {
+        if (target.tryAdd(rows, keys, inputs)) {
             return;
         }
         spillOrFail(target);
-        if (!whole.tryAdd(rows, keys, arguments)) {
+        if (!whole.tryAdd(rows, keys, inputs)) {
             if (overflow == null) {
                 overflow = memory.newRunWriter(0, "rows");
             }
-            overflow.scatter(memory.singletonRows(rows, keys, arguments));
+            overflow.scatter(memory.singletonRows(rows, keys, inputs));
         }
     }
 

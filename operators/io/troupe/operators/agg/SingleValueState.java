@@ -44,11 +44,11 @@ final class SingleValueState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
         for (int i = 0, n = batch.size(); i < n; i++) {
             check(++counts[gids[i]]);
         }
-        value.update(argument, batch, gids);
+        value.update(inputs, batch, gids);
     }
 
     @Override
@@ -97,9 +97,9 @@ final class SingleValueState extends AggregateState {
     }
 
     @Override
-    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
+    long bytesAfterUpdate(int groups, ColumnVector[] inputs, Batch batch) {
         return HeapArrays.bytes(capacityFor(counts.length, groups), Long.BYTES)
-                + value.bytesAfterUpdate(groups, argument, batch);
+                + value.bytesAfterUpdate(groups, inputs, batch);
     }
 
     @Override

@@ -45,8 +45,8 @@ final class StringMinMaxState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
-        StringVector v = (StringVector) argument;
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        StringVector v = (StringVector) inputs[0];
         byte[] data = v.data();
         int[] offsets = v.offsets();
         boolean mayHaveNulls = v.mayHaveNulls();
@@ -121,8 +121,8 @@ final class StringMinMaxState extends AggregateState {
     }
 
     @Override
-    long bytesAfterUpdate(int groups, ColumnVector argument, Batch batch) {
-        return bytesFor(groups, Inputs.stringBytes(argument, batch));
+    long bytesAfterUpdate(int groups, ColumnVector[] inputs, Batch batch) {
+        return bytesFor(groups, Inputs.stringBytes(inputs[0], batch));
     }
 
     @Override

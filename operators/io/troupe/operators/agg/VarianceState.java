@@ -64,7 +64,8 @@ final class VarianceState extends AggregateState {
     }
 
     @Override
-    void update(ColumnVector argument, Batch batch, int[] gids) {
+    void update(ColumnVector[] inputs, Batch batch, int[] gids) {
+        ColumnVector argument = inputs[0];
         int n = batch.size();
         double[] x = values = Inputs.room(values, n);
         if (unit == 0) {

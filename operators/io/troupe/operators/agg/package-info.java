@@ -1,6 +1,16 @@
 /**
  * Hash aggregation: GROUP BY with count, count(DISTINCT), sum, min, max, avg, the variances and standard
- * deviations, and single_value, and DISTINCT (every column a key, no aggregates).
+ * deviations, bool_and and bool_or, corr and the covariances and regressions, median, the percentiles, mode,
+ * string_agg, approx_count_distinct and approx_quantile, and single_value, and DISTINCT (every column a key, no
+ * aggregates).
+ *
+ * <h2>States</h2>
+ * Each aggregate keeps an {@link io.troupe.operators.agg.AggregateState} per group: a few numbers for most
+ * (counts, sums, Welford's moments); every value of the group for median, the percentiles, mode and string_agg
+ * ({@link io.troupe.operators.agg.ValueLog}), whose memory grows with the rows; a bounded sketch for the
+ * approximate ones ({@link io.troupe.operators.agg.SketchState}). Every state merges with another worker's and
+ * writes itself as partial rows (a VARCHAR cell per group for the growing ones), so that all of them spill, run in
+ * steps beside count(DISTINCT), and merge across nodes alike.
  *
  * <h2>Parallelism</h2>
  * The phases of one execution, marked "all" (every worker) or "one" (a single thread):

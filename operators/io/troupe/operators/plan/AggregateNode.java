@@ -3,7 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.agg.AggregateResult;
 import io.troupe.operators.agg.AggregateSpec;
-import io.troupe.operators.agg.AggregateTypes;
+import io.troupe.operators.agg.AggregateStep;
 import io.troupe.operators.agg.HashAggregateSink;
 import io.troupe.operators.agg.HashAggregateSource;
 import io.troupe.operators.exec.Pipeline;
@@ -11,6 +11,7 @@ import io.troupe.operators.exec.StateKey;
 import io.troupe.operators.expr.ColumnExpression;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.fragment.ExchangeKind;
+import io.troupe.operators.sort.OrderKey;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -87,8 +88,7 @@ final class AggregateNode extends Plan {
         }
         for (Expr aggregate : aggregates) {
             AggregateSpec spec = bind(aggregate, in);
-            boolean counts = spec.function().name().startsWith("COUNT");
-            fields.add(new Field(null, aggregate.outputName(), spec.resultType(), !counts));
+            fields.add(new Field(null, aggregate.outputName(), spec.resultType(), !spec.function().counts()));
         }
         return new Schema(fields);
     }
@@ -96,14 +96,20 @@ final class AggregateNode extends Plan {
     /** Binds one output aggregate against the input schema, checking its argument's type. */
     private AggregateSpec bind(Expr aggregate, Schema in) {
         AggregateCall call = call(aggregate);
-        Expression argument = call.argument() == null ? null : call.argument().bind(in, label());
-        DataType result;
-        try {
-            result = AggregateTypes.resultType(call.function(), argument == null ? null : argument.type());
-        } catch (IllegalArgumentException e) {
-            throw new PlanException(label(), e.getMessage() + ": " + call);
+        List<Expression> arguments = new ArrayList<>();
+        for (Expr argument : call.arguments()) {
+            arguments.add(argument.bind(in, label()));
         }
-        return new AggregateSpec(call.function(), argument, call.distinct(), result, call.toString());
+        List<OrderKey> order = new ArrayList<>();
+        for (SortKey key : call.order()) {
+            order.add(new OrderKey(key.expr().bind(in, label()), key.ascending(), key.nullsFirst()));
+        }
+        try {
+            return AggregateSpec.of(call.function(), arguments, call.distinct(), order, call.toString());
+        } catch (IllegalArgumentException e) {
+            throw new PlanException(label(), e.getMessage() + (e.getMessage().endsWith(call.toString()) ? ""
+                    : ": " + call));
+        }
     }
 
     @Override
@@ -128,8 +134,9 @@ final class AggregateNode extends Plan {
         int[] argumentOf = new int[specs.size()];
         for (int a = 0; a < argumentOf.length; a++) {
             AggregateCall call = call(aggregates.get(a));
-            argumentOf[a] = call.distinct() ? distinct.indexOf(call.argument()) : -1;
-            if (call.distinct() && argumentOf[a] < 0) {
+            boolean counted = call.distinct() && call.function() == AggregateFunction.COUNT;
+            argumentOf[a] = counted ? distinct.indexOf(call.argument()) : -1;
+            if (counted && argumentOf[a] < 0) {
                 argumentOf[a] = distinct.size();
                 distinct.add(call.argument());
                 arguments.add(specs.get(a).argument());
@@ -143,51 +150,22 @@ final class AggregateNode extends Plan {
             return DistinctAggregates.compile(compiler, input, rows, keys, outer, specs, arguments, argumentOf);
         }
         StateKey<AggregateResult> result = compiler.newKey("aggregate", AggregateResult.class);
-        if (compiler.spread() && keys.isEmpty() && specs.stream().allMatch(s -> merging(s.function()) != null)) {
-            // Each node aggregates its own rows into one partial row, which stays there (Forward); the
-            // partial rows, one a node, gather for the coordinator to merge. Gathering the input instead
-            // would move every row it counts (W1's join output: 5M rows, 40 MB, over 2 nodes). EXPLAIN
-            // draws the Gather above this node, whose columns the partial rows have, not above the input.
+        if (compiler.spread() && keys.isEmpty() && specs.stream().noneMatch(s -> s.function().holistic())) {
+            // Each node aggregates its own rows into one row of partial states, which stays there (Forward);
+            // the partial rows, one a node, gather for the coordinator to combine. Gathering the input instead
+            // would move every row it counts (W1's join output: 5M rows, 40 MB, over 2 nodes). An aggregate
+            // that keeps every value (median, string_agg) gathers its input: its partial state is all of it, in
+            // one cell. EXPLAIN draws the Gather above this node, not above the input.
             StateKey<AggregateResult> partial = compiler.newKey("partial-aggregate", AggregateResult.class);
-            Pipeline perNode = rows.into(new HashAggregateSink(keys, specs, partial));
+            Pipeline perNode = rows.into(new HashAggregateSink(keys, specs, partial, AggregateStep.PARTIAL));
             Pipeline merge = compiler.source(new HashAggregateSource(partial))
                     .dependsOn(perNode, ExchangeKind.Forward.KEPT, input)
-                    .into(new HashAggregateSink(keys, mergeSpecs(specs), result));
+                    .into(new HashAggregateSink(keys, specs, result, AggregateStep.FINAL));
             return compiler.source(new HashAggregateSource(result))
                     .dependsOn(merge, new ExchangeKind.Gather(), this);
         }
         Pipeline build = rows.into(new HashAggregateSink(keys, specs, result));
         return compiler.source(new HashAggregateSource(result))
                 .dependsOn(build, HashPlacement.grouping(compiler, input, keys), input);
-    }
-
-    /**
-     * The function that merges partial results of {@code function} into its result, of the same type:
-     * SUM for counts and sums, MIN and MAX for themselves; null for those whose partial result is not
-     * mergeable (AVG and the variances need their sums and counts, SINGLE_VALUE must see every row).
-     */
-    private static AggregateFunction merging(AggregateFunction function) {
-        return switch (function) {
-            case COUNT_STAR, COUNT, SUM -> AggregateFunction.SUM;
-            case MIN, MAX -> function;
-            case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, SINGLE_VALUE -> null;
-        };
-    }
-
-    /** The aggregates that merge the partial rows of {@code specs} (an ungrouped aggregate's: one column each). */
-    private static List<AggregateSpec> mergeSpecs(List<AggregateSpec> specs) {
-        List<AggregateSpec> merged = new ArrayList<>();
-        for (int a = 0; a < specs.size(); a++) {
-            AggregateSpec spec = specs.get(a);
-            AggregateFunction function = merging(spec.function());
-            Expression partial = new ColumnExpression(a, spec.resultType(), spec.text());
-            DataType type = AggregateTypes.resultType(function, spec.resultType());
-            if (!type.equals(spec.resultType())) {
-                throw new IllegalStateException(function + " merges " + spec.text() + " into " + type + ", not "
-                        + spec.resultType());
-            }
-            merged.add(new AggregateSpec(function, partial, false, type, spec.text()));
-        }
-        return merged;
     }
 }

@@ -416,6 +416,123 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
         return new AggregateCall(AggregateFunction.SINGLE_VALUE, value, false);
     }
 
+    /** The median of the non-NULL values, a DOUBLE (for a DECIMAL its type; of VARCHARs the lower middle one). */
+    static Expr median(Expr value) {
+        return new AggregateCall(AggregateFunction.MEDIAN, value, false);
+    }
+
+    /**
+     * {@code percentile_cont(fraction) WITHIN GROUP (ORDER BY key)}: the value at {@code fraction} (0 to 1) of the
+     * ordered non-NULL values, interpolated between the two nearest, a DOUBLE.
+     */
+    static Expr percentileCont(double fraction, SortKey key) {
+        return new AggregateCall(AggregateFunction.PERCENTILE_CONT, List.of(lit(fraction)), false, List.of(key));
+    }
+
+    /**
+     * {@code percentile_disc(fraction) WITHIN GROUP (ORDER BY key)}: the first value, in that order, at or past
+     * {@code fraction} (0 to 1) of the non-NULL values, of the key's type.
+     */
+    static Expr percentileDisc(double fraction, SortKey key) {
+        return new AggregateCall(AggregateFunction.PERCENTILE_DISC, List.of(lit(fraction)), false, List.of(key));
+    }
+
+    /** {@code mode() WITHIN GROUP (ORDER BY key)}: the most frequent non-NULL value, the first of equals by key. */
+    static Expr mode(SortKey key) {
+        return new AggregateCall(AggregateFunction.MODE, List.of(), false, List.of(key));
+    }
+
+    /** The non-NULL VARCHAR values joined by {@code separator}, in the order of {@code order} (else as they come). */
+    static Expr stringAgg(Expr value, String separator, SortKey... order) {
+        return new AggregateCall(AggregateFunction.STRING_AGG,
+                List.of(value, new Literal(separator, DataType.VARCHAR)), false, List.of(order));
+    }
+
+    /** True when every non-NULL BOOLEAN value is true, NULL without one. */
+    static Expr boolAnd(Expr value) {
+        return new AggregateCall(AggregateFunction.BOOL_AND, value, false);
+    }
+
+    /** True when some non-NULL BOOLEAN value is true, NULL without one. */
+    static Expr boolOr(Expr value) {
+        return new AggregateCall(AggregateFunction.BOOL_OR, value, false);
+    }
+
+    /** The correlation coefficient of the pairs (y, x) where neither is NULL, a DOUBLE; NULL where x or y is fixed. */
+    static Expr corr(Expr y, Expr x) {
+        return pair(AggregateFunction.CORR, y, x);
+    }
+
+    /** The population covariance of the pairs (y, x) where neither is NULL, a DOUBLE. */
+    static Expr covarPop(Expr y, Expr x) {
+        return pair(AggregateFunction.COVAR_POP, y, x);
+    }
+
+    /** The sample covariance of the pairs (y, x) where neither is NULL, a DOUBLE; NULL for fewer than two. */
+    static Expr covarSamp(Expr y, Expr x) {
+        return pair(AggregateFunction.COVAR_SAMP, y, x);
+    }
+
+    /** The slope of the least-squares line of y over x, a DOUBLE; NULL where x is constant. */
+    static Expr regrSlope(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_SLOPE, y, x);
+    }
+
+    /** The y-intercept of the least-squares line of y over x, a DOUBLE; NULL where x is constant. */
+    static Expr regrIntercept(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_INTERCEPT, y, x);
+    }
+
+    /** The square of the correlation coefficient, a DOUBLE: 1 where y is constant, NULL where x is. */
+    static Expr regrR2(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_R2, y, x);
+    }
+
+    /** The pairs (y, x) where neither is NULL, a BIGINT. */
+    static Expr regrCount(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_COUNT, y, x);
+    }
+
+    /** The mean of x over the pairs (y, x) where neither is NULL, a DOUBLE. */
+    static Expr regrAvgx(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_AVGX, y, x);
+    }
+
+    /** The mean of y over the pairs (y, x) where neither is NULL, a DOUBLE. */
+    static Expr regrAvgy(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_AVGY, y, x);
+    }
+
+    /** The sum of squares of x's differences from its mean, over the pairs (y, x) where neither is NULL. */
+    static Expr regrSxx(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_SXX, y, x);
+    }
+
+    /** The sum of squares of y's differences from its mean, over the pairs (y, x) where neither is NULL. */
+    static Expr regrSyy(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_SYY, y, x);
+    }
+
+    /** The sum of products of x's and y's differences from their means, over the pairs where neither is NULL. */
+    static Expr regrSxy(Expr y, Expr x) {
+        return pair(AggregateFunction.REGR_SXY, y, x);
+    }
+
+    private static Expr pair(AggregateFunction function, Expr y, Expr x) {
+        return new AggregateCall(function, List.of(notNull(y, "Expr." + function.sqlName(), "y"),
+                notNull(x, "Expr." + function.sqlName(), "x")), false, List.of());
+    }
+
+    /** An estimate of count(DISTINCT value) (exact up to a thousand values a group, then within about 1%). */
+    static Expr approxCountDistinct(Expr value) {
+        return new AggregateCall(AggregateFunction.APPROX_COUNT_DISTINCT, value, false);
+    }
+
+    /** A value near {@code fraction} (0 to 1) of the ordered non-NULL values, of their type. */
+    static Expr approxQuantile(Expr value, double fraction) {
+        return new AggregateCall(AggregateFunction.APPROX_QUANTILE, List.of(value, lit(fraction)), false, List.of());
+    }
+
     // ------------------------------------------------------------------ window functions (Plan.window)
 
     /** 1, 2, 3 ... in the partition's order. */

@@ -58,8 +58,8 @@ final class ParameterBinding {
         if (e instanceof WindowCall w) {
             return new WindowCall(w.function(), exprs(w.arguments()), w.frame(), w.ignoresNulls());
         }
-        if (e instanceof AggregateCall a && a.argument() != null) {
-            return new AggregateCall(a.function(), expr(a.argument()), a.distinct());
+        if (e instanceof AggregateCall a) {
+            return new AggregateCall(a.function(), exprs(a.arguments()), a.distinct(), keys(a.order()));
         }
         return e;
     }

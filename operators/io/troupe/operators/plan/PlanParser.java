@@ -1,6 +1,7 @@
 package io.troupe.operators.plan;
 
 import io.troupe.config.TimeZones;
+import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
 import io.troupe.operators.types.DataType;
@@ -15,11 +16,13 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Parses plan text into a {@link Plan}, through the public builder API only ({@link Plan},
@@ -52,8 +55,11 @@ public final class PlanParser {
     private static final Set<String> JOIN_TYPES = Set.of("inner", "left", "right", "full", "semi", "anti",
             "right_semi", "right_anti");
     private static final Set<String> ONE_ARGUMENT = Set.of("upper", "lower", "length", "year", "month", "day");
-    private static final Set<String> AGGREGATES = Set.of("count", "sum", "min", "max", "avg", "var_samp", "var_pop",
-            "stddev_samp", "stddev_pop", "single_value");
+    /** Each aggregate function by its name (count names COUNT; count(*) is read apart). */
+    private static final Map<String, AggregateFunction> AGGREGATE_NAMES = Arrays.stream(AggregateFunction.values())
+            .filter(f -> f != AggregateFunction.COUNT_STAR)
+            .collect(Collectors.toMap(AggregateFunction::sqlName, f -> f));
+    private static final Set<String> AGGREGATES = AGGREGATE_NAMES.keySet();
     private static final Set<String> WINDOW_FUNCTIONS = Set.of("row_number", "rank", "dense_rank", "percent_rank",
             "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value");
 
@@ -772,29 +778,40 @@ public final class PlanParser {
         }
     }
 
+    /**
+     * An aggregate call after its {@code (}: {@code count(*)}, {@code f([DISTINCT] args [ORDER BY keys])}, then for
+     * an ordered-set aggregate {@code WITHIN GROUP (ORDER BY key)}.
+     */
     private Expr aggregateCall(Token name, String f) {
         if (f.equals("count") && acceptSymbol("*")) {
             expectSymbol(")");
             return Expr.count();
         }
         boolean distinct = acceptKeyword("distinct");
-        if (distinct && !f.equals("count")) {
-            throw error(name, "DISTINCT is supported in count only, not in " + f);
+        if (distinct && !f.equals("count") && !f.equals("string_agg")) {
+            throw error(name, "DISTINCT is supported in count and string_agg only, not in " + f);
         }
-        Expr arg = expr();
+        List<Expr> args = new ArrayList<>();
+        List<SortKey> order = new ArrayList<>();
+        if (!peek().isSymbol(")") && !peek().isKeyword("order")) {
+            do {
+                args.add(expr());
+            } while (acceptSymbol(","));
+        }
+        if (acceptKeyword("order")) {
+            expectKeyword("by");
+            order = sortKeys();
+        }
         expectSymbol(")");
-        return switch (f) {
-            case "count" -> distinct ? Expr.countDistinct(arg) : Expr.count(arg);
-            case "sum" -> Expr.sum(arg);
-            case "min" -> Expr.min(arg);
-            case "max" -> Expr.max(arg);
-            case "avg" -> Expr.avg(arg);
-            case "var_samp" -> Expr.varSamp(arg);
-            case "var_pop" -> Expr.varPop(arg);
-            case "stddev_samp" -> Expr.stddevSamp(arg);
-            case "stddev_pop" -> Expr.stddevPop(arg);
-            default -> Expr.singleValue(arg);
-        };
+        if (acceptKeyword("within")) {
+            expectKeyword("group");
+            expectSymbol("(");
+            expectKeyword("order");
+            expectKeyword("by");
+            order = sortKeys();
+            expectSymbol(")");
+        }
+        return new AggregateCall(AGGREGATE_NAMES.get(f), args, distinct, order);
     }
 
     /** A call's arguments, after its {@code (}, up to and with its {@code )}. */

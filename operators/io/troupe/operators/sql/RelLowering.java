@@ -400,48 +400,12 @@ final class RelLowering {
     }
 
     private Expr aggregateCall(Lowered in, Aggregate aggregate, AggregateCall call) {
-        if (!call.getCollation().getFieldCollations().isEmpty()) {
-            throw new UnsupportedSqlException("aggregate " + call + " (WITHIN GROUP)");
-        }
-        List<Integer> args = call.getArgList();
-        SqlKind kind = call.getAggregation().getKind();
-        if (kind == SqlKind.LITERAL_AGG) {
+        if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
             // Its literal for every group (the marker Calcite's IN and NOT IN rewrites join on): every group has a
             // row, so the MAX of the literal is the literal.
             return Expr.max(rex(in, aggregate, call.rexList.get(0)));
         }
-        if (args.size() > 1 || call.isDistinct() && kind != SqlKind.COUNT) {
-            throw new UnsupportedSqlException("aggregate " + call);
-        }
-        Expr arg = args.isEmpty() ? null : Expr.col(in.columns.get(args.get(0)));
-        if (call.hasFilter()) {
-            // agg(x) FILTER (WHERE f) is agg(CASE WHEN f THEN x END): the aggregates skip NULLs, COUNT(*) counts 1s.
-            DataType type = arg == null ? DataType.INT32
-                    : SqlTypes.toTroupe(aggregate.getInput().getRowType().getFieldList().get(args.get(0)).getType());
-            arg = new Call(Function.CASE, List.of(Expr.coalesce(Expr.col(in.columns.get(call.filterArg)),
-                    Expr.lit(false)), arg == null ? Expr.lit(1) : arg, new Literal(null, type)), null);
-        }
-        if (arg == null) {
-            if (kind == SqlKind.COUNT) {
-                return Expr.count();
-            }
-            throw new UnsupportedSqlException("aggregate " + call);
-        }
-        return switch (kind) {
-            case COUNT -> call.isDistinct() ? Expr.countDistinct(arg) : Expr.count(arg);
-            case SUM -> Expr.sum(arg);
-            case MIN -> Expr.min(arg);
-            case MAX -> Expr.max(arg);
-            case AVG -> Expr.avg(arg);
-            // Calcite's STDDEV and VARIANCE are STDDEV_SAMP and VAR_SAMP by kind. Kept as they are, not reduced to
-            // sums of squares (AggregateReduceFunctionsRule, not run here): VarianceState says why.
-            case VAR_SAMP -> Expr.varSamp(arg);
-            case VAR_POP -> Expr.varPop(arg);
-            case STDDEV_SAMP -> Expr.stddevSamp(arg);
-            case STDDEV_POP -> Expr.stddevPop(arg);
-            case SINGLE_VALUE -> Expr.singleValue(arg);
-            default -> throw new UnsupportedSqlException("aggregate function " + call.getAggregation().getName());
-        };
+        return AggregateLowering.lower(call, aggregate.getInput(), i -> Expr.col(in.columns.get(i)));
     }
 
     private Lowered sort(Sort sort) {
@@ -451,13 +415,7 @@ final class RelLowering {
         if (!order.isEmpty()) {
             List<SortKey> keys = new ArrayList<>();
             for (RelFieldCollation c : order) {
-                boolean ascending = !c.getDirection().isDescending();
-                boolean nullsFirst = switch (c.nullDirection) {
-                    case FIRST -> true;
-                    case LAST -> false;
-                    case UNSPECIFIED -> !ascending;
-                };
-                keys.add(new SortKey(Expr.col(in.columns.get(c.getFieldIndex())), ascending, nullsFirst));
+                keys.add(sortKey(c, Expr.col(in.columns.get(c.getFieldIndex()))));
             }
             plan = plan.sort(keys.toArray(SortKey[]::new));
         }
@@ -467,6 +425,17 @@ final class RelLowering {
             plan = plan.limit(fetch, offset);
         }
         return new Lowered(plan, in.columns);
+    }
+
+    /** {@code expr} ordered as {@code c} says; NULLs where PostgreSQL puts them unless it says (last ascending). */
+    static SortKey sortKey(RelFieldCollation c, Expr expr) {
+        boolean ascending = !c.getDirection().isDescending();
+        boolean nullsFirst = switch (c.nullDirection) {
+            case FIRST -> true;
+            case LAST -> false;
+            case UNSPECIFIED -> !ascending;
+        };
+        return new SortKey(expr, ascending, nullsFirst);
     }
 
     private static long count(RexNode node) {

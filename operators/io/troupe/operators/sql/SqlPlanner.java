@@ -134,11 +134,13 @@ public final class SqlPlanner {
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
      * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); [NOT] ILIKE and
      * translate(s, from, to), which the parser binds to operators of its own (TRANSLATE3), lowered to the registry;
-     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones.
+     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones; and the aggregates of
+     * {@link AggregateOperators}.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
-            SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS, TimeOperators.EXTRACT),
-                    SqlStdOperatorTable.instance(),
+            SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
+                            TimeOperators.EXTRACT),
+                    AggregateOperators.with(SqlStdOperatorTable.instance()),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
                             SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL, SqlLibraryOperators.ILIKE,
@@ -197,7 +199,7 @@ public final class SqlPlanner {
         SqlErrors errors = new SqlErrors(text, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = TimeOperators.withExtract(planner.parse(text.parsed()));
+            SqlNode parsed = AggregateOperators.rewrite(TimeOperators.withExtract(planner.parse(text.parsed())));
             if (!parsed.isA(SqlKind.QUERY)) {
                 throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
@@ -327,9 +329,16 @@ public final class SqlPlanner {
         });
     }
 
+    /**
+     * Whether DISTINCT needs expanding: a call other than count's and string_agg's has it, and no string_agg
+     * (LISTAGG) has it, whose ORDER BY the expansion would lose (Calcite 1.42 keeps its field numbers in the
+     * expanded input); a string_agg runs DISTINCT itself, and its neighbours' DISTINCT is then refused.
+     */
     private static boolean hasDistinctBeyondCount(Aggregate aggregate) {
-        return aggregate.getAggCallList().stream()
-                .anyMatch(call -> call.isDistinct() && call.getAggregation().getKind() != SqlKind.COUNT);
+        return aggregate.getAggCallList().stream().anyMatch(call -> call.isDistinct()
+                && call.getAggregation().getKind() != SqlKind.COUNT && call.getAggregation().getKind() != SqlKind.LISTAGG)
+                && aggregate.getAggCallList().stream().noneMatch(call -> call.isDistinct()
+                && call.getAggregation().getKind() == SqlKind.LISTAGG);
     }
 
     private static HepProgram program(List<RelOptRule> rules) {

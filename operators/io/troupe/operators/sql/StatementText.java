@@ -16,7 +16,10 @@ import java.util.regex.Pattern;
  *   <li>{@code CAST(x AS INTERVAL)} into {@code CAST(x AS INTERVAL DAY TO SECOND)};</li>
  *   <li>a typed literal whose text the parser would refuse ({@code TIMESTAMP '2024-03-10 12:00'}, {@code DATE
  *       '2024-3-1'}, {@code TIME '10:00'}) and a zoned one ({@code TIMESTAMPTZ '2024-03-10 12:00+01'}, {@code
- *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does.</li>
+ *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does;</li>
+ *   <li>a call of an aggregate whose name the parser reserves without taking it as a function's ({@code corr(y,
+ *       x)}, most {@code regr_} functions: {@link AggregateOperators#RESERVED_NAMES}) into a call of the quoted name,
+ *       {@code "CORR"(y, x)}.</li>
  * </ul>
  * The rewriting reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
  * keeps where each edit went: {@link #original} takes a position the parser or validator reports in the rewritten
@@ -83,6 +86,8 @@ final class StatementText {
             } else if (t.isWord("INTERVAL") && previous != null && previous.isWord("AS") && next != null
                     && next.isSymbol(")")) {
                 out.replace(t.start, t.end, INTERVAL_TYPE);
+            } else if (AggregateOperators.RESERVED_NAMES.contains(t.upper()) && next != null && next.isSymbol("(")) {
+                out.replace(t.start, t.end, "\"" + t.upper() + "\"");
             }
         }
         return out.done();

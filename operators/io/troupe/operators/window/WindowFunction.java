@@ -70,8 +70,8 @@ public enum WindowFunction {
     /**
      * The window function of an aggregate function (count(DISTINCT) has none).
      *
-     * @throws IllegalArgumentException for the variances, standard deviations and single_value, which windows
-     *         do not compute
+     * @throws IllegalArgumentException for the aggregates that windows do not compute (the variances, standard
+     *         deviations, single_value, the percentiles, ...)
      */
     public static WindowFunction of(AggregateFunction function) {
         return switch (function) {
@@ -81,8 +81,7 @@ public enum WindowFunction {
             case AVG -> AVG;
             case MIN -> MIN;
             case MAX -> MAX;
-            case VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, SINGLE_VALUE -> throw new IllegalArgumentException(
-                    function.sqlName() + " over a window is not supported");
+            default -> throw new IllegalArgumentException(function.sqlName() + " over a window is not supported");
         };
     }
 

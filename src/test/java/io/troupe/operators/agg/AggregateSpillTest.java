@@ -445,4 +445,68 @@ class AggregateSpillTest {
         checkInMemoryThenAtFractions(List.of(mixed, distinctOnly, global), List.of(mixedSql, distinctOnlySql, globalSql),
                 workers);
     }
+
+    /**
+     * The aggregates that keep every value of their groups (median, the percentiles, mode, string_agg) and the
+     * sketches reserve what their values take and spill their partial states (a VARCHAR cell per group) as the others
+     * spill theirs, beside count(DISTINCT) too. The sketches answer exactly here: the groups keep their few values,
+     * but for the NULL key's, whose sketches count two booleans (exact) and pick the middle of five values (one with a
+     * third of them: far from its neighbours' ranks).
+     */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 1, 2, 4})
+    void aggregatesThatKeepTheirValuesSpillAtAQuarterAndATwentiethOfTheirPeak(int workers) throws Exception {
+        Plan perK = Plan.scan("t").aggregate(List.of(col("k")), Expr.median(col("i")),
+                Expr.percentileCont(0.3, col("x").asc()), Expr.percentileDisc(0.7, col("s").desc()),
+                Expr.mode(col("d").asc()), Expr.stringAgg(col("s"), ",", col("i").asc(), col("l").asc(),
+                        col("x").asc(), col("s").asc()), Expr.approxCountDistinct(col("b")),
+                Expr.approxQuantile(col("i").mod(lit(3)), 0.5), Expr.boolAnd(col("b")));
+        String perKSql = "select k, median(i), percentile_cont(0.3) within group (order by x), percentile_disc(0.7) "
+                + "within group (order by s desc), mode() within group (order by d), string_agg(s, ',' order by i, l, "
+                + "x, s), count(distinct b), percentile_disc(0.5) within group (order by i % 3), bool_and(b) from t "
+                + "group by k";
+        Plan withDistinct = Plan.scan("t").aggregate(List.of(col("d")), countDistinct(col("k")),
+                Expr.median(col("m")), Expr.stringAgg(col("s"), "/", col("l").asc(), col("i").asc(), col("s").asc()));
+        String withDistinctSql = "select d, count(distinct k), median(m), string_agg(s, '/' order by l, i, s) from t "
+                + "group by d";
+        checkInMemoryThenAtFractions(List.of(perK, withDistinct), List.of(perKSql, withDistinctSql), workers);
+    }
+
+    /**
+     * An aggregate without group keys cannot spill: one that keeps every value fails over the budget with the
+     * budget's error naming it, and all its memory comes back; the same query fits a larger budget.
+     */
+    @ParameterizedTest(name = "workers {0}")
+    @ValueSource(ints = {0, 2})
+    void anUngroupedAggregateThatKeepsEveryValueFailsOverTheBudgetNamingIt(int workers) throws Exception {
+        Plan plan = Plan.scan("t").aggregate(List.of(), count(), Expr.median(col("i")),
+                Expr.stringAgg(col("s"), ",", col("s").asc()));
+        try (Troupe troupe = Troupe.start(settings(256 * 1024, true)).register(table)) {
+            QueryFailedException e = assertThrows(QueryFailedException.class,
+                    () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(workers)));
+            assertTrue(e.getMessage().contains("(median(i), string_agg(s, ',' ORDER BY s ASC NULLS LAST) holding every "
+                    + "value of its group) asked for"), e.getMessage());
+            assertTrue(e.getMessage().contains(" bytes, over troupe.memory.budget = 262144 bytes"), e.getMessage());
+            assertEquals(0, troupe.spillSpace().writtenBytes());
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+        try (Troupe troupe = Troupe.start(settings(64L << 20, true)).register(table)) {
+            duck.assertSameRows("select count(*), median(i), string_agg(s, ',' order by s) from t",
+                    rows(troupe, plan, workers));
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+    }
+
+    /** A grouped one with spill off fails as well, naming the aggregates that hold their values. */
+    @Test
+    void withSpillOffAGroupedAggregateThatKeepsEveryValueFailsNamingIt() {
+        Plan plan = Plan.scan("t").aggregate(List.of(col("k")), Expr.percentileDisc(0.5, col("s").asc()));
+        try (Troupe troupe = Troupe.start(settings(256 * 1024, false)).register(table)) {
+            QueryFailedException e = assertThrows(QueryFailedException.class,
+                    () -> troupe.execute(plan, QueryOptions.defaults().withWorkers(2)));
+            assertTrue(e.getMessage().contains("(percentile_disc(0.5) WITHIN GROUP (ORDER BY s) holding every value "
+                    + "of their groups)"), e.getMessage());
+            assertEquals(0, troupe.memoryArena().inUseBytes());
+        }
+    }
 }

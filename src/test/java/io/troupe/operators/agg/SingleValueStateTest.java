@@ -38,7 +38,7 @@ class SingleValueStateTest {
                 v.put(i, values[i]);
             }
         }
-        s.update(v.seal(), Batch.of(values.length, v), gids);
+        s.update(new ColumnVector[] {v.seal()}, Batch.of(values.length, v), gids);
     }
 
     private static ColumnVector[] partial(SingleValueState s, int group) {

@@ -35,7 +35,7 @@ class VarianceStateTest {
 
     /** Adds {@code values} to group 0 of {@code s}. */
     private static void add(VarianceState s, ColumnVector values, int rows) {
-        s.update(values, Batch.of(rows, values), new int[rows]);
+        s.update(new ColumnVector[] {values}, Batch.of(rows, values), new int[rows]);
     }
 
     private static Double value(AggregateState s) {

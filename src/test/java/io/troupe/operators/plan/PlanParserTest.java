@@ -182,7 +182,7 @@ class PlanParserTest {
                 syntaxError("scan t | filter s like 3"));
         assertEquals("x.test:1:21: unclosed string literal", syntaxError("scan t | filter s = 'x"));
         assertEquals("x.test:1:28: unknown type: int9", syntaxError("scan t | project cast(a as int9)"));
-        assertEquals("x.test:1:18: DISTINCT is supported in count only, not in sum",
+        assertEquals("x.test:1:18: DISTINCT is supported in count and string_agg only, not in sum",
                 syntaxError("scan t | project sum(distinct a)"));
         assertEquals("x.test:1:18: substring takes an integer literal here, not b",
                 syntaxError("scan t | project substring(s, b, 1)"));

@@ -179,7 +179,18 @@ class PlanWireTest {
                 .aggregate(List.of(col("s")), count().as("n"), count(col("i")).as("ni"), sum(col("big")).as("sb"),
                         min(col("dec")).as("mi"), max(col("dt")).as("ma"), avg(col("dbl")).as("av"),
                         Expr.varSamp(col("big")).as("vs"), Expr.varPop(col("dec")).as("vp"),
-                        Expr.stddevSamp(col("dbl")).as("ss"), Expr.stddevPop(col("i")).as("sp"))
+                        Expr.stddevSamp(col("dbl")).as("ss"), Expr.stddevPop(col("i")).as("sp"),
+                        Expr.median(col("i")).as("med"), Expr.percentileCont(0.5, col("dbl").asc()).as("pc"),
+                        Expr.percentileDisc(0.25, col("s").desc()).as("pd"), Expr.mode(col("dec").asc()).as("mo_"),
+                        Expr.stringAgg(col("s"), ",", col("i").desc(), col("dt").asc().withNullsFirst()).as("sa"),
+                        Expr.boolAnd(col("and_")).as("ba"), Expr.boolOr(col("or_")).as("bo"),
+                        Expr.corr(col("dbl"), col("i")).as("r1"), Expr.covarPop(col("dbl"), col("i")).as("r2"),
+                        Expr.covarSamp(col("dbl"), col("big")).as("r3"), Expr.regrSlope(col("dec"), col("i")).as("r4"),
+                        Expr.regrIntercept(col("dbl"), col("i")).as("r5"), Expr.regrR2(col("dbl"), col("i")).as("r6"),
+                        Expr.regrCount(col("dbl"), col("i")).as("r7"), Expr.regrAvgx(col("dbl"), col("i")).as("r8"),
+                        Expr.regrAvgy(col("dbl"), col("i")).as("r9"), Expr.regrSxx(col("dbl"), col("i")).as("r10"),
+                        Expr.regrSyy(col("dbl"), col("i")).as("r11"), Expr.regrSxy(col("dbl"), col("i")).as("r12"),
+                        Expr.approxCountDistinct(col("s")).as("acd"), Expr.approxQuantile(col("i"), 0.5).as("aq"))
                 .having(col("n").gt(lit(0L)));
         Plan distinctCount = Plan.scan("t").aggregate(List.of(col("b")), countDistinct(col("i")).as("di"));
         Plan single = Plan.series("one", 1, 1).aggregate(List.of(), Expr.singleValue(col("one")).as("sv"));
