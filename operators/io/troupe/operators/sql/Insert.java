@@ -95,7 +95,7 @@ final class Insert {
 
     private SqlInsert parse() {
         try {
-            SqlNode parsed = SqlParser.create(sql, SqlPlanner.PARSER).parseStmt();
+            SqlNode parsed = SqlParser.create(SeriesFunctions.quoteRange(sql), SqlPlanner.PARSER).parseStmt();
             if (!(parsed instanceof SqlInsert insert) || parsed.getKind() != SqlKind.INSERT) {
                 throw errors.unsupported(parsed.getKind() + " statements", parsed.getParserPosition(), null);
             }

@@ -138,7 +138,8 @@ public final class SqlPlanner {
             SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
-                            SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL)));
+                            SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL),
+                    SeriesFunctions.OPERATORS));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
@@ -189,10 +190,11 @@ public final class SqlPlanner {
      */
     public PreparedPlan prepare(String sql) {
         notNull(sql, "SqlPlanner.prepare", "sql");
-        SqlErrors errors = new SqlErrors(sql, catalog);
+        String text = SeriesFunctions.quoteRange(sql);
+        SqlErrors errors = new SqlErrors(text, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = planner.parse(sql);
+            SqlNode parsed = SeriesFunctions.nameColumns(planner.parse(text));
             if (!parsed.isA(SqlKind.QUERY)) {
                 throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
