@@ -44,7 +44,8 @@ final class WorkTableScanNode extends Plan {
 
     @Override
     public String label() {
-        return "WorkTable Scan on " + table.name() + (alias.equals(table.name()) ? "" : " AS " + alias);
+        return "WorkTable Scan on " + table.name()
+                + (alias.equals(table.name()) || AliasNode.internal(alias) ? "" : " AS " + alias);
     }
 
     @Override

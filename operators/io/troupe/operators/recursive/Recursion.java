@@ -44,7 +44,6 @@ public final class Recursion {
     private long workTableBytes;
     /** Rounds of the recursive term ended so far (the non-recursive term's is none of them). */
     private int rounds = -1;
-    private long rows;
 
     /**
      * @param name      the recursive union's name, for errors
@@ -127,9 +126,6 @@ public final class Recursion {
             }
             memory.grow(workTableBytes);
         }
-        for (Batch b : workTable) {
-            rows += b.size();
-        }
     }
 
     /**
@@ -162,15 +158,5 @@ public final class Recursion {
     /** UNION's rows, once the recursion ended; null for UNION ALL. */
     DistinctRows distinctRows() {
         return distinct;
-    }
-
-    /** Rounds of the recursive term run so far. */
-    int rounds() {
-        return rounds;
-    }
-
-    /** Rows produced so far, over every round. */
-    long rows() {
-        return rows;
     }
 }
