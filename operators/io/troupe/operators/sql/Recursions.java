@@ -71,6 +71,23 @@ final class Recursions {
         return workTable;
     }
 
+    /**
+     * {@code e} said plainly where it is Calcite's failure to convert a recursive query whose recursive term makes
+     * other types than the non-recursive term's (its validator takes their common type, its converter keeps the
+     * terms' own): PostgreSQL refuses such a query too, asking for a cast. Any other error as it is.
+     */
+    static Throwable mismatchedTypes(AssertionError e) {
+        String message = e.getMessage();
+        if (message == null || !message.startsWith("Conversion to relational algebra failed to preserve datatypes")
+                || !message.contains("RepeatUnion")) {
+            return e;
+        }
+        String[] lines = message.split("\n");
+        return new UnsupportedSqlException("a WITH RECURSIVE whose recursive term makes other types than its"
+                + " non-recursive term (Calcite's types: " + (lines.length > 4 ? lines[2] + " and " + lines[4] : message)
+                + "): cast the non-recursive term's columns to the types the recursive term makes");
+    }
+
     private static String name(List<String> qualified) {
         return Util.last(qualified);
     }

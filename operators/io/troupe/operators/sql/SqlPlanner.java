@@ -229,7 +229,7 @@ public final class SqlPlanner {
             if (at.length == 0 || !at[0].getClassName().startsWith("org.apache.calcite.")) {
                 throw e;
             }
-            throw errors.other(e);
+            throw errors.other(Recursions.mismatchedTypes(e));
         } finally {
             planner.close();
         }

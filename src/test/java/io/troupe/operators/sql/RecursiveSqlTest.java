@@ -149,6 +149,15 @@ class RecursiveSqlTest {
     }
 
     @Test
+    void aRecursiveTermOfOtherTypesIsRefusedAskingForACast() {
+        SqlException e = assertThrows(SqlException.class, () -> troupe.sql(
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n * 1.5 FROM r WHERE n < 5) SELECT n FROM r"));
+        assertTrue(e.getMessage().contains("a WITH RECURSIVE whose recursive term makes other types than its "
+                + "non-recursive term") && e.getMessage().contains("cast the non-recursive term's columns"),
+                e.getMessage());
+    }
+
+    @Test
     void theRecursiveTermRunsAsOftenAsTheLimitAndNoMore() throws Exception {
         TroupeSettings settings = withLimit(50);
         try (Troupe limited = Troupe.start(settings)) {
