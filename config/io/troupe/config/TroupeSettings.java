@@ -305,9 +305,15 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
      *                       SQL statements are before they run (except their pinned parts)
      * @param timeZone       {@code troupe.sql.time-zone}: the zone a SQL session shows and reads times with a
      *                       zone in, unless its statement or connection names another
+     * @param recursionLimit {@code troupe.sql.recursion-limit}: how many times the recursive term of a WITH
+     *                       RECURSIVE (or a plan's recursive union) may run before the query fails
      */
-    public record Sql(Duration joinOrderLimit, boolean optimizePlans, ZoneId timeZone) {
+    public record Sql(Duration joinOrderLimit, boolean optimizePlans, ZoneId timeZone, int recursionLimit) {
         public Sql {
+            if (recursionLimit < 1) {
+                throw new IllegalArgumentException("troupe.sql.recursion-limit must be at least 1, got "
+                        + recursionLimit);
+            }
             if (joinOrderLimit == null || joinOrderLimit.isNegative()) {
                 throw new IllegalArgumentException("troupe.sql.join-order-limit must be 0 or more, got "
                         + joinOrderLimit);
@@ -430,7 +436,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
                     new Spread(parseEnum(JoinDistribution.class, c, "spread.join"),
                             integer(c, "spread.broadcast-max-rows")),
                     new Sql(c.getDuration("sql.join-order-limit"), c.getBoolean("sql.optimize-plans"),
-                            timeZone(c.getString("sql.time-zone"))));
+                            timeZone(c.getString("sql.time-zone")), c.getInt("sql.recursion-limit")));
         } catch (ConfigException e) {
             throw new IllegalArgumentException("invalid Troupe setting: " + e.getMessage(), e);
         }
@@ -483,7 +489,7 @@ public record TroupeSettings(int batchSize, MatchFlags matchFlags, Transport tra
 
     /** These settings with {@code troupe.sql.optimize-plans} {@code on} or off (every plan runs as written). */
     public TroupeSettings withOptimizePlans(boolean on) {
-        return withSql(new Sql(sql.joinOrderLimit(), on, sql.timeZone()));
+        return withSql(new Sql(sql.joinOrderLimit(), on, sql.timeZone(), sql.recursionLimit()));
     }
 
     public TroupeSettings withSpread(Spread newSpread) {

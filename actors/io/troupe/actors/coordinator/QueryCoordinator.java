@@ -11,6 +11,7 @@ import io.troupe.actors.worker.PipelineWorker;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.FinalizeWork;
 import io.troupe.operators.exec.Pipeline;
+import io.troupe.operators.exec.PipelineOrder;
 import io.troupe.operators.exec.PipelineRun;
 import io.troupe.operators.exec.QueryCancelledException;
 import io.troupe.operators.exec.QueryFailedException;
@@ -67,7 +68,8 @@ import java.util.function.Function;
  *       allocates a join's bucket array) and sends it to every worker; all: each steps it until no
  *       unit is left (a join's inserts) and reports {@code FinalizeDone}. Workers that feed an
  *       exchange have no sink of their own (the exchange feeds the result's) and skip this phase.</li>
- *   <li>One: finalize the sink, then the next pipeline's {@code binding}; after the last, stop.</li>
+ *   <li>One: finalize the sink, then the next pipeline's {@code binding} (or, where the sink ends a loop's body
+ *       that runs again, the body's first pipeline's: {@link PipelineOrder}); after the last, stop.</li>
  * </ol>
  *
  * <b>Deadlock rule.</b> The barriers (bound before start; every worker done before the finalize
@@ -152,6 +154,8 @@ public final class QueryCoordinator {
     private static final class Stage {
         final int index;
         final String role;
+        /** What its actors' names start with: the pipeline's id, and the round of a loop's body after the first. */
+        final String name;
         /** The exchange built with this pipeline, over channels; null for none. */
         final ExchangeSpec exchange;
         PipelineRun run;
@@ -167,9 +171,10 @@ public final class QueryCoordinator {
         int finalized;
         boolean exchangeDone;
 
-        Stage(int index, String role, ExchangeSpec exchange) {
+        Stage(int index, String role, ExchangeSpec exchange, String name) {
             this.index = index;
             this.role = role;
+            this.name = name;
             this.exchange = exchange;
         }
 
@@ -180,7 +185,7 @@ public final class QueryCoordinator {
 
     private final ActorContext<Command> context;
     private final Spec spec;
-    private final List<Pipeline> ordered;
+    private final PipelineOrder order;
     /** By pipeline id: the exchange over channels built with that pipeline. */
     private final Map<Integer, ExchangeSpec> exchanges;
     private final ActorRef<PipelineWorker.Report> workerReports;
@@ -191,7 +196,7 @@ public final class QueryCoordinator {
     private QueryCoordinator(ActorContext<Command> context, Spec spec) {
         this.context = context;
         this.spec = spec;
-        this.ordered = PipelineRun.inDependencyOrder(spec.pipelines());
+        this.order = new PipelineOrder(spec.pipelines(), spec.ctx());
         this.exchanges = spec.spread() == null ? exchangesByStage(spec) : Map.of();
         this.workerReports = context.messageAdapter(PipelineWorker.Report.class, WorkerReport::new);
         this.exchangeReports = context.messageAdapter(Exchange.Report.class, ExchangeReport::new);
@@ -245,15 +250,16 @@ public final class QueryCoordinator {
     private Behavior<Command> startPipeline(int index) {
         Stage stage;
         try {
-            Pipeline pipeline = ordered.get(index);
+            Pipeline pipeline = order.get(index);
             if (spec.spread() != null && !spec.spread().plan().involves(pipeline.id(), spec.spread().links().self(),
                     spec.spread().links().nodes())) {
                 context.getLog().debug("[query {}] pipeline {} runs on other nodes", spec.ctx().queryId(), index);
-                return next(index);
+                return next(index + 1);
             }
             ExchangeSpec exchange = exchanges.get(pipeline.id());
             String role = exchange != null ? "gathered" : pipeline.sink().role();
-            stage = new Stage(index, role, exchange);
+            int round = order.opening(index);
+            stage = new Stage(index, role, exchange, round == 1 ? "p" + pipeline.id() : "p" + pipeline.id() + "r" + round);
             List<? extends WorkerOutlet> outlets = null;
             if (spec.spread() != null) {
                 boolean runsHere = spec.spread().plan().runsOn(pipeline.id(), spec.spread().links().self());
@@ -288,7 +294,7 @@ public final class QueryCoordinator {
                 PipelineWorker.Spec workerSpec = new PipelineWorker.Spec(w, workerName(role, w), stage.run, spec.ctx(),
                         outlets == null ? null : outlets.get(w), spec.liveWorkers(), workerReports);
                 ActorRef<PipelineWorker.Command> worker = context.spawn(PipelineWorker.create(workerSpec),
-                        "p" + pipeline.id() + "-" + stage.role + "-worker-" + w, spec.workerDispatcher());
+                        stage.name + "-" + stage.role + "-worker-" + w, spec.workerDispatcher());
                 context.watch(worker);
                 stage.workers.add(worker);
             }
@@ -411,12 +417,18 @@ public final class QueryCoordinator {
             return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, finalizing " + describe(stage), e));
         }
         context.getLog().debug("[query {}] pipeline {} ({}) finalized", spec.ctx().queryId(), stage.index, stage.role);
-        return next(stage.index);
+        int next;
+        try {
+            next = order.next(stage.index, stage.run);
+        } catch (Throwable e) {
+            return fail(QueryFailedException.caught(spec.ctx().queryId(), "the coordinator, after " + describe(stage), e));
+        }
+        return next(next);
     }
 
-    /** The pipeline after {@code index}, or the end. */
-    private Behavior<Command> next(int index) {
-        return index + 1 < ordered.size() ? startPipeline(index + 1) : Behaviors.stopped(this::finish);
+    /** The pipeline at {@code position} in the order they run, or the end after the last. */
+    private Behavior<Command> next(int position) {
+        return position < order.size() ? startPipeline(position) : Behaviors.stopped(this::finish);
     }
 
     // ------------------------------------------------------------------ failure and the end

@@ -5,6 +5,8 @@ import io.troupe.operators.memory.QueryMemory;
 import io.troupe.operators.spill.QuerySpill;
 import io.troupe.operators.spill.SpillSpace;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
@@ -17,7 +19,8 @@ import java.util.function.Function;
  *
  * <h2>Concurrency</h2>
  * Threadsafe. {@link #publish} happens before the dependent pipelines start (the executor starts
- * them after the publishing sink's finalize returned), so readers see a complete value.
+ * them after the publishing sink's finalize returned), so readers see a complete value; {@link #rollBack}
+ * runs between pipelines too.
  * {@link #cancel} may be called from any thread; workers poll {@link #checkCancelled()} once per
  * batch.
  */
@@ -29,6 +32,8 @@ public final class ExecContext {
     private final long queryId;
     private final int batchSize;
     private final ConcurrentMap<StateKey<?>, Object> published = new ConcurrentHashMap<>();
+    /** The keys of {@link #published}, in the order published, for {@link #rollBack}. Guarded by itself. */
+    private final List<StateKey<?>> publishedOrder = new ArrayList<>();
     private final QueryMemory memory;
     private final QuerySpill spill;
     private final ExecutionProbe probe;
@@ -122,9 +127,38 @@ public final class ExecContext {
     }
 
     public <T> void publish(StateKey<T> key, T value) {
-        if (published.putIfAbsent(key, key.type().cast(value)) != null) {
-            throw new IllegalStateException("published twice: " + key);
+        synchronized (publishedOrder) {
+            if (published.putIfAbsent(key, key.type().cast(value)) != null) {
+                throw new IllegalStateException("published twice: " + key);
+            }
+            publishedOrder.add(key);
         }
+    }
+
+    /** Where a query stands before a pipeline runs: what was published and how many memory accounts were opened. */
+    public record Checkpoint(int published, int accounts) {
+    }
+
+    /** Where this query stands now, for a loop's body to come back to ({@link #rollBack}). */
+    public Checkpoint checkpoint() {
+        synchronized (publishedOrder) {
+            return new Checkpoint(publishedOrder.size(), memory.accountsOpened());
+        }
+    }
+
+    /**
+     * Forgets what was published since {@code checkpoint} and gives back the memory of the accounts opened since
+     * ({@link QueryMemory#releaseAccountsFrom}): a loop's body (WITH RECURSIVE's recursive term) about to run again
+     * publishes its results anew, and nothing reads those of its last round. The executor calls it between two
+     * pipelines, while no worker of the query runs.
+     */
+    public void rollBack(Checkpoint checkpoint) {
+        synchronized (publishedOrder) {
+            List<StateKey<?>> since = publishedOrder.subList(checkpoint.published(), publishedOrder.size());
+            since.forEach(published::remove);
+            since.clear();
+        }
+        memory.releaseAccountsFrom(checkpoint.accounts());
     }
 
     public <T> T lookup(StateKey<T> key) {

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  *   DRIVING     read one batch of the task and push it through its chain: one step per batch;
  *               when the task is done, prepare the sink's finalize work
  *   FINALIZING  one unit of the finalize work per step; when none is left, finalize the sink
- *               and go to OPENING for the next pipeline, or to ENDED after the last
+ *               and go to OPENING for the next pipeline (or back to a loop's first, see
+ *               PipelineOrder), or to ENDED after the last
  *   ENDED       every pipeline finalized: the result is published in the context (or waits in
  *               the output until taken); the memory is back
  *   FAILED      a step threw (an operator, a cancel, the timeout) or the run was stopped: the
@@ -55,7 +56,7 @@ public final class LocalRun {
 
     private static final long NO_DEADLINE = Long.MAX_VALUE;
 
-    private final List<Pipeline> ordered;
+    private final PipelineOrder order;
     private final ExecContext ctx;
     /** The last pipeline's batches not taken yet, when they go to a reader instead of its sink; else null. */
     private final ArrayDeque<Batch> output;
@@ -63,7 +64,7 @@ public final class LocalRun {
     private final long deadlineNanos;
     private final Consumer<LocalRun> onEnd;
     private State state = State.OPENING;
-    /** Index in {@link #ordered} of the pipeline being run; -1 before the first. */
+    /** Position in {@link #order} of the pipeline being run; -1 before the first. */
     private int pipeline = -1;
     private PipelineRun run;
     private PipelineRun.WorkerTask task;
@@ -75,7 +76,7 @@ public final class LocalRun {
         if (pipelines.isEmpty()) {
             throw new IllegalArgumentException("query " + ctx.queryId() + ": no pipeline to run");
         }
-        this.ordered = PipelineRun.inDependencyOrder(pipelines);
+        this.order = new PipelineOrder(pipelines, ctx);
         this.ctx = ctx;
         this.output = toOutput ? new ArrayDeque<>() : null;
         this.timeout = timeout;
@@ -198,8 +199,9 @@ public final class LocalRun {
 
     private void open() {
         pipeline++;
-        run = PipelineRun.open(ordered.get(pipeline), ctx);
-        task = output != null && pipeline == ordered.size() - 1 ? run.bind(this::outputTail) : run.bind();
+        order.opening(pipeline);
+        run = PipelineRun.open(order.get(pipeline), ctx);
+        task = output != null && pipeline == order.size() - 1 ? run.bind(this::outputTail) : run.bind();
         state = State.DRIVING;
     }
 
@@ -236,10 +238,12 @@ public final class LocalRun {
         }
         finalizing = null;
         run.finalizeSink();
+        int next = order.next(pipeline, run);
         run = null;
-        if (pipeline == ordered.size() - 1) {
+        if (next == order.size()) {
             end(State.ENDED);
         } else {
+            pipeline = next - 1;
             state = State.OPENING;
         }
     }

@@ -7,7 +7,10 @@ package io.troupe.operators.exec;
  */
 public interface Operator {
 
-    /** Starts one execution. Called once per query, after every pipeline this one depends on finished. */
+    /**
+     * Starts one execution: once per query (once per round of a loop's body that the pipeline belongs to), after
+     * every pipeline this one depends on finished.
+     */
     OperatorState open(ExecContext ctx);
 
     /**

@@ -24,6 +24,15 @@ public interface Sink {
     /** What the workers feeding this sink do, for their names in logs and EXPLAIN ANALYZE ("hash-build"). */
     String role();
 
+    /**
+     * For the sink that ends the body of a loop (WITH RECURSIVE's recursive term): the id of the body's first
+     * pipeline. Once this sink finalized, the executor runs the pipelines from that one to this one again, as long
+     * as {@link SinkState#again()} says so ({@link PipelineOrder}); -1, for every other sink, runs on.
+     */
+    default int loopStart() {
+        return -1;
+    }
+
     /** The shared state of one execution of a sink. Threadsafe as described on {@link Sink}. */
     interface SinkState {
         BatchConsumer local();
@@ -34,5 +43,10 @@ public interface Sink {
         }
 
         void finalizeSink();
+
+        /** After {@link #finalizeSink()}, for the sink that ends a loop's body: whether the body runs again. */
+        default boolean again() {
+            return false;
+        }
     }
 }

@@ -15,7 +15,10 @@ public interface Source {
         return false;
     }
 
-    /** Starts one execution. Called once per query, on any thread. */
+    /**
+     * Starts one execution: once per query, or once per round of a loop's body that the pipeline belongs to
+     * ({@link PipelineOrder}). On any thread.
+     */
     SourceState open(ExecContext ctx);
 
     /** The shared state of one execution of a source. Threadsafe. */

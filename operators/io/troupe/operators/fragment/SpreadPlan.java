@@ -37,6 +37,8 @@ import java.util.function.Function;
  * <h2>Where a pipeline must run on the coordinator</h2>
  * Fixed-point rules, each keeping results exact:
  * <ul>
+ *   <li>it belongs to a loop's body ({@link io.troupe.operators.exec.Sink#loopStart}: WITH RECURSIVE's recursive
+ *       term), whose rounds the coordinator runs alone;</li>
  *   <li>it holds an operator that needs all of its input in one place ({@link Operator#needsWholeInput}:
  *       a LIMIT, a RIGHT or FULL join's probe);</li>
  *   <li>it reads a sink whose rows were gathered (a global aggregate, a sort: a sort's input is
@@ -90,7 +92,14 @@ public final class SpreadPlan {
         for (Pipeline p : ordered) {
             routes.put(p.id(), declaredRoute(p, fragments, readers.containsKey(p.id())));
         }
+        // A loop's body (WITH RECURSIVE's recursive term) runs its rounds on the coordinator, which alone decides
+        // whether another round runs: no node waits on another between rounds.
         Set<Integer> onCoordinator = new LinkedHashSet<>();
+        for (Pipeline p : ordered) {
+            for (int id = p.sink().loopStart(); id >= 0 && id <= p.id(); id++) {
+                onCoordinator.add(id);
+            }
+        }
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -126,7 +135,8 @@ public final class SpreadPlan {
                 throw new IllegalArgumentException("pipeline " + p.id() + " (into " + p.sink().role() + ") must run on"
                         + " the coordinator alone, but it scans a table partitioned across the nodes, whose rows are"
                         + " not all there: a spread query cannot run it (a RIGHT or FULL join with"
-                        + " troupe.spread.join = broadcast, or a UNION ALL beside a gathered input, over such a table)");
+                        + " troupe.spread.join = broadcast, a UNION ALL beside a gathered input, or a WITH RECURSIVE"
+                        + " whose recursive term reads such a table)");
             }
         }
         return new SpreadPlan(ordered, placements, routes);

@@ -139,7 +139,7 @@ public final class MemoryReservation {
                 query.returnFreeChunk(free);
             }
         }
-        return granted ? query.takeChunk(free, label) : null;
+        return granted ? query.takeChunk(free, this) : null;
     }
 
     /**
@@ -157,6 +157,14 @@ public final class MemoryReservation {
      */
     public void returnChunkKeepingItsBytes(long[] chunk) {
         query.returnChunk(chunk, label);
+    }
+
+    /**
+     * Forgets what this account holds, which its query gives back ({@link QueryMemory#releaseAccountsFrom}): the
+     * bytes it held. Its owner is gone: nothing grows or shrinks it again.
+     */
+    long close() {
+        return heldBytes.getAndSet(0);
     }
 
     /** Bytes this account holds now. */

@@ -5,7 +5,9 @@ import io.troupe.operators.exec.QueryFailedException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,8 +45,8 @@ public final class QueryMemory {
     private final long queryId;
     private final long reservationBytes;
     private final long limitBytes;
-    // Guarded by this.
-    private final Set<long[]> chunks = Collections.newSetFromMap(new IdentityHashMap<>());
+    // Guarded by this. Each chunk held, with the account that took it.
+    private final Map<long[], MemoryReservation> chunks = new IdentityHashMap<>();
     private final List<MemoryReservation> reservations = new ArrayList<>();
     private long usedBytes;
     private long peakBytes;
@@ -108,13 +110,44 @@ public final class QueryMemory {
         return List.copyOf(reservations);
     }
 
+    /** How many accounts this query opened so far, less those {@link #releaseAccountsFrom} closed: a mark for it. */
+    public synchronized int accountsOpened() {
+        return reservations.size();
+    }
+
+    /**
+     * Gives back everything the accounts opened after the first {@code mark} ({@link #accountsOpened()}) hold, their
+     * chunks to the arena, and forgets them (EXPLAIN ANALYZE then shows none of their peaks): for a loop whose body
+     * is about to run again (WITH RECURSIVE), whose operators of the last round nobody reads any more. Called, like
+     * {@link #releaseAll()}, only while no worker of the query runs. Nothing once released.
+     */
+    public synchronized void releaseAccountsFrom(int mark) {
+        if (state == State.RELEASED || mark >= reservations.size()) {
+            return;
+        }
+        List<MemoryReservation> closed = reservations.subList(mark, reservations.size());
+        Set<MemoryReservation> closing = Collections.newSetFromMap(new IdentityHashMap<>());
+        closing.addAll(closed);
+        for (Iterator<Map.Entry<long[], MemoryReservation>> it = chunks.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<long[], MemoryReservation> held = it.next();
+            if (closing.contains(held.getValue())) {
+                arena.giveBack(held.getKey());
+                it.remove();
+            }
+        }
+        for (MemoryReservation r : closed) {
+            shrink(r.close());
+        }
+        closed.clear();
+    }
+
     /** Returns everything this query holds to the arena; later grows fail. Idempotent. */
     public synchronized void releaseAll() {
         if (state == State.RELEASED) {
             return;
         }
         state = State.RELEASED;
-        for (long[] chunk : chunks) {
+        for (long[] chunk : chunks.keySet()) {
             arena.giveBack(chunk);
         }
         chunks.clear();
@@ -176,16 +209,16 @@ public final class QueryMemory {
      * A chunk whose bytes the caller reserved, kept until the release: {@code free} (from {@link
      * #pollFreeChunk()}), or a new one when that is null.
      */
-    long[] takeChunk(long[] free, String label) {
+    long[] takeChunk(long[] free, MemoryReservation taker) {
         long[] chunk = free != null ? free : arena.newChunk();
         synchronized (this) {
             if (state == State.OPEN) {
-                chunks.add(chunk);
+                chunks.put(chunk, taker);
                 return chunk;
             }
         }
         arena.giveBack(chunk);
-        throw released(label);
+        throw released(taker.label());
     }
 
     /** Gives a chunk from {@link #takeChunk} back to the arena before the query ends (its bytes the caller shrinks). */
@@ -194,7 +227,7 @@ public final class QueryMemory {
             if (state == State.RELEASED) {
                 return;
             }
-            if (!chunks.remove(chunk)) {
+            if (chunks.remove(chunk) == null) {
                 throw new IllegalArgumentException(label + " returns a chunk query " + queryId + " does not hold");
             }
         }

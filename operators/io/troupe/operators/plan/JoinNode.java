@@ -265,7 +265,7 @@ final class JoinNode extends Plan {
             return catalog.table(scan.table()).rowCount();
         }
         if (plan instanceof SeriesNode series) {
-            return series.start() > series.stop() ? 0 : Math.max(0, series.stop() - series.start()) + 1;
+            return series.rows();
         }
         long rows = 0;
         for (Plan child : plan.children()) {

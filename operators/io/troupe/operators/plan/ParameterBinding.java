@@ -16,15 +16,32 @@ final class ParameterBinding {
 
     private final List<Literal> values;
     private final UnaryOperator<Plan> replace;
-    private final Map<Plan, Plan> rebuilt = new IdentityHashMap<>();
+    private final Map<Plan, Plan> rebuilt;
 
     ParameterBinding(List<Literal> values) {
         this(values, node -> null);
     }
 
     ParameterBinding(List<Literal> values, UnaryOperator<Plan> replace) {
+        this(values, replace, new IdentityHashMap<>());
+    }
+
+    private ParameterBinding(List<Literal> values, UnaryOperator<Plan> replace, Map<Plan, Plan> rebuilt) {
         this.values = values;
         this.replace = replace;
+        this.rebuilt = rebuilt;
+    }
+
+    /**
+     * This binding, with the nodes that {@code more} takes (it returns non-null) replaced as well, first: for a subtree
+     * whose leaves refer to the node being rebuilt (a recursive term's work table scans). It shares this binding's
+     * rebuilt nodes, so that a shared subplan stays shared.
+     */
+    ParameterBinding within(UnaryOperator<Plan> more) {
+        return new ParameterBinding(values, node -> {
+            Plan replaced = more.apply(node);
+            return replaced != null ? replaced : replace.apply(node);
+        }, rebuilt);
     }
 
     Plan plan(Plan node) {

@@ -4,7 +4,11 @@ import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
 
+import java.time.Duration;
+import java.time.Period;
+import java.time.temporal.TemporalAmount;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -56,8 +60,74 @@ public abstract class Plan {
 
     /** {@code generate_series(start, stop)}: one INT64 column counting from start to stop, inclusive. */
     public static Plan series(String column, long start, long stop) {
-        notNull(column, "Plan.series", "column");
-        return new SeriesNode(column, start, stop);
+        return series(column, Expr.lit(start), Expr.lit(stop));
+    }
+
+    /**
+     * {@code generate_series(start, stop)}: one column counting by 1 from start to stop, inclusive; see
+     * {@link #series(String, Expr, Expr, Expr)}.
+     */
+    public static Plan series(String column, Expr start, Expr stop) {
+        return series("Plan.series", column, start, stop, null, null, true);
+    }
+
+    /**
+     * {@code generate_series(start, stop, step)}: one column from start by step (negative to count down) while the
+     * values have not passed stop, computed in parallel morsels without being held. The arguments are constant integer
+     * expressions (literals, {@link Parameter}s, arithmetic of them): the column is INT32 when all are, else INT64. A
+     * NULL argument makes no rows; a zero step fails the query, as in PostgreSQL.
+     */
+    public static Plan series(String column, Expr start, Expr stop, Expr step) {
+        notNull(step, "Plan.series", "step");
+        return series("Plan.series", column, start, stop, step, null, true);
+    }
+
+    /**
+     * {@code generate_series(start, stop, interval)}: one TIMESTAMP column from start (a DATE or TIMESTAMP constant)
+     * by {@code step} while the values have not passed stop. {@code step} is a {@link java.time.Period} of months
+     * (and years), whose adding clamps the day of the month on the way as PostgreSQL's does (2024-01-31, 2024-02-29,
+     * 2024-03-29 ...), or of days, or a {@link java.time.Duration} (whole microseconds); a step of months and days or
+     * time together is not supported.
+     */
+    public static Plan series(String column, Expr start, Expr stop, TemporalAmount step) {
+        return series("Plan.series", column, start, stop, null, timeStep(step), true);
+    }
+
+    /** DuckDB's {@code range(start, stop)}: as {@link #series(String, Expr, Expr)}, stop excluded. */
+    public static Plan range(String column, Expr start, Expr stop) {
+        return series("Plan.range", column, start, stop, null, null, false);
+    }
+
+    /** DuckDB's {@code range(start, stop, step)}: as {@link #series(String, Expr, Expr, Expr)}, stop excluded. */
+    public static Plan range(String column, Expr start, Expr stop, Expr step) {
+        notNull(step, "Plan.range", "step");
+        return series("Plan.range", column, start, stop, step, null, false);
+    }
+
+    /** DuckDB's {@code range(start, stop, interval)}: as {@link #series(String, Expr, Expr, TemporalAmount)}, stop excluded. */
+    public static Plan range(String column, Expr start, Expr stop, TemporalAmount step) {
+        return series("Plan.range", column, start, stop, null, timeStep(step), false);
+    }
+
+    private static Plan series(String method, String column, Expr start, Expr stop, Expr step,
+                               SeriesNode.TimeStep timeStep, boolean inclusive) {
+        notNull(column, method, "column");
+        notNull(start, method, "start");
+        notNull(stop, method, "stop");
+        return new SeriesNode(column, start, stop, step, timeStep, inclusive);
+    }
+
+    private static SeriesNode.TimeStep timeStep(TemporalAmount step) {
+        notNull(step, "Plan.series", "step");
+        if (step instanceof Period p) {
+            return new SeriesNode.TimeStep(Math.toIntExact(p.toTotalMonths()),
+                    Math.multiplyExact(p.getDays(), Timestamps.MICROS_PER_DAY));
+        }
+        if (step instanceof Duration d && d.toNanos() % 1000 == 0) {
+            return new SeriesNode.TimeStep(0, d.toNanos() / 1000);
+        }
+        throw new IllegalArgumentException("Plan.series: step must be a Period or a Duration of whole microseconds, got "
+                + step);
     }
 
     /**
@@ -165,6 +235,37 @@ public abstract class Plan {
     /** Removes duplicate rows (NULLs equal to each other, as in SQL's DISTINCT). */
     public Plan distinct() {
         return new DistinctNode(this);
+    }
+
+    /**
+     * SQL's {@code WITH RECURSIVE name AS (this UNION [ALL] step)}: the rows of this plan (the non-recursive term),
+     * then of {@code step}'s plan (the recursive term) run again and again over the rows its last run added, until a
+     * run adds none, as PostgreSQL runs it. {@code step} gets the work table, the plan that reads those rows
+     * (PostgreSQL's WorkTable Scan: this plan's columns, qualified by {@code name}, or by an alias given with
+     * {@link #as}), and returns the recursive term over it, of this plan's column types; the work table may be read
+     * there only. With {@code all} (UNION ALL) every row is kept; without (UNION), each row that an earlier run, or the
+     * same one, produced is dropped, which ends a walk over a graph with cycles. The columns are named as this
+     * plan's. Every run of the recursive term is a parallel subplan like any other; the rows produced count against
+     * the query's memory, and a recursion whose term still adds rows after {@code troupe.sql.recursion-limit} runs
+     * fails, naming the limit. EXPLAIN shows a {@code Recursive Union name} over both terms, the work table as
+     * {@code WorkTable Scan on name}.
+     *
+     * <pre>{@code
+     * Plan counter = Plan.values(List.of("n"), List.of(DataType.INT64), List.of(List.of(new Literal(1L, DataType.INT64))))
+     *     .recursiveUnion("r", true, r -> r.filter(col("r.n").lt(lit(100L))).project(col("r.n").plus(lit(1L)).as("n")));
+     * }</pre>
+     */
+    public final Plan recursiveUnion(String name, boolean all, Function<Plan, Plan> step) {
+        if (name == null || name.isBlank()) {
+            throw new PlanException(label(), "a recursive union needs a name, got '" + name + "'");
+        }
+        notNull(step, "Plan.recursiveUnion", "step");
+        RecursiveUnionNode.WorkTable table = new RecursiveUnionNode.WorkTable(name, this);
+        Plan recursive = step.apply(new WorkTableScanNode(table, name));
+        if (recursive == null) {
+            throw new IllegalArgumentException("Plan.recursiveUnion: step returned no plan");
+        }
+        return new RecursiveUnionNode(table, recursive, all);
     }
 
     /**

@@ -51,6 +51,8 @@ public final class PlanCompiler {
     private final Map<CteNode, Materialised> materialised = new IdentityHashMap<>();
     /** Each pipeline boundary: how the consumer reads the producer's result ({@link Read}). */
     private final Map<Edge, Read> reads = new HashMap<>();
+    /** Where each work table is read, while the recursive term of its recursive union compiles. */
+    private final Map<RecursiveUnionNode.WorkTable, RecursiveUnionNode.WorkTableRead> workTables = new IdentityHashMap<>();
     /** The plan node EXPLAIN draws the result's Gather above: the root. */
     private Plan root;
 
@@ -207,6 +209,21 @@ public final class PlanCompiler {
             materialised.put(cte, kept);
         }
         return kept;
+    }
+
+    /** Runs {@code body} (the compile of a recursive term) with the scans of {@code table} reading through {@code read}. */
+    <T> T withWorkTable(RecursiveUnionNode.WorkTable table, RecursiveUnionNode.WorkTableRead read, Supplier<T> body) {
+        workTables.put(table, read);
+        try {
+            return body.get();
+        } finally {
+            workTables.remove(table);
+        }
+    }
+
+    /** Where a scan of {@code table} reads, while the recursive term of its union compiles; null elsewhere. */
+    RecursiveUnionNode.WorkTableRead workTable(RecursiveUnionNode.WorkTable table) {
+        return workTables.get(table);
     }
 
     /** Runs {@code body} (the compile of {@code node}) with {@code node} as the origin of what it adds. */

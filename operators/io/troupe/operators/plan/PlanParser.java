@@ -11,10 +11,13 @@ import io.troupe.operators.window.FrameBound;
 import io.troupe.operators.window.WindowFrame;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.Period;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.TemporalAmount;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -67,6 +70,8 @@ public final class PlanParser {
     private final List<Token> tokens;
     /** The plans {@code with} declared, by lower-case name. */
     private final Map<String, Plan> shared = new HashMap<>();
+    /** The work tables of the recursive unions whose recursive term is being read, by lower-case name. */
+    private final Map<String, Plan> workTables = new HashMap<>();
     private int pos;
 
     private PlanParser(String source, List<Token> tokens) {
@@ -201,13 +206,93 @@ public final class PlanParser {
             }
             return acceptKeyword("as") ? use.as(identifier("an alias")) : use;
         }
-        if (t.isKeyword("series")) {
-            String column = identifier("a column name");
-            long start = signedLong();
-            long stop = signedLong();
-            return Plan.series(column, start, stop);
+        if (t.isKeyword("series") || t.isKeyword("range")) {
+            return series(t.isKeyword("series"));
         }
-        throw error(t, "expected a plan (scan, series, cte or '(') but found " + t.describe());
+        if (t.isKeyword("recursive")) {
+            return recursive();
+        }
+        if (t.isKeyword("worktable")) {
+            Token name = peek();
+            Plan table = workTables.get(identifier("a recursive union's name").toLowerCase(Locale.ROOT));
+            if (table == null) {
+                throw error(name, "no work table " + name.text() + " here: it is read only inside the recursive term"
+                        + " of 'recursive " + name.text() + " (...) (...)'");
+            }
+            return acceptKeyword("as") ? table.as(identifier("an alias")) : table;
+        }
+        throw error(t, "expected a plan (scan, series, range, cte, recursive, worktable or '(') but found "
+                + t.describe());
+    }
+
+    /**
+     * {@code series x start stop [by step]} ({@link Plan#series}) or {@code range x start stop [by step]}
+     * ({@link Plan#range}): start, stop and an integer step are expressions without a binary operator at their top
+     * ({@code 1}, {@code -5}, {@code (2 * 3)}, {@code date '2024-01-01'}); a time step is a count and a unit
+     * ({@code by 1 month}, {@code by 7 days}, {@code by 3600000000 microseconds}).
+     */
+    private Plan series(boolean inclusive) {
+        String column = identifier("a column name");
+        Expr start = wide(unary());
+        Expr stop = wide(unary());
+        if (!acceptKeyword("by")) {
+            return inclusive ? Plan.series(column, start, stop) : Plan.range(column, start, stop);
+        }
+        Expr step = wide(unary());
+        Token unit = peek();
+        String u = unit.kind() == Kind.IDENT ? unit.text().toLowerCase(Locale.ROOT) : "";
+        TemporalAmount time = switch (u) {
+            case "month", "months" -> Period.ofMonths(Math.toIntExact(timeCount(step, unit)));
+            case "day", "days" -> Period.ofDays(Math.toIntExact(timeCount(step, unit)));
+            case "microsecond", "microseconds" -> Duration.ofNanos(Math.multiplyExact(timeCount(step, unit), 1000L));
+            default -> null;
+        };
+        if (time == null) {
+            return inclusive ? Plan.series(column, start, stop, step) : Plan.range(column, start, stop, step);
+        }
+        next();
+        return inclusive ? Plan.series(column, start, stop, time) : Plan.range(column, start, stop, time);
+    }
+
+    /** An INT32 literal as INT64: a plan's series of integer literals is an INT64 column. */
+    private static Expr wide(Expr e) {
+        return e instanceof Literal l && l.value() instanceof Integer i ? Expr.lit((long) i) : e;
+    }
+
+    /**
+     * {@code recursive r [all] (seed) (step)}: {@link Plan#recursiveUnion}, its recursive term {@code step} reading the
+     * work table as {@code worktable r [as alias]}.
+     */
+    private Plan recursive() {
+        String name = identifier("a recursive union's name");
+        boolean all = acceptKeyword("all");
+        expectSymbol("(");
+        Plan seed = plan().plan();
+        expectSymbol(")");
+        expectSymbol("(");
+        String key = name.toLowerCase(Locale.ROOT);
+        Plan union = seed.recursiveUnion(name, all, table -> {
+            Plan outer = workTables.put(key, table);
+            try {
+                return plan().plan();
+            } finally {
+                if (outer == null) {
+                    workTables.remove(key);
+                } else {
+                    workTables.put(key, outer);
+                }
+            }
+        });
+        expectSymbol(")");
+        return union;
+    }
+
+    /** The count of a time step's unit: an integer literal. */
+    private long timeCount(Expr step, Token unit) {
+        if (step instanceof Literal l && (l.value() instanceof Integer || l.value() instanceof Long)) {
+            return ((Number) l.value()).longValue();
+        }
+        throw error(unit, "a time step counts its " + unit.text() + " with an integer, found " + step);
     }
 
     private Plan join(Plan left) {
@@ -887,19 +972,6 @@ public final class PlanParser {
             return Expr.lit(LocalDate.parse(t.text()));
         } catch (DateTimeParseException e) {
             throw error(t, "bad DATE literal '" + t.text() + "': expected yyyy-mm-dd");
-        }
-    }
-
-    private long signedLong() {
-        boolean negative = acceptSymbol("-");
-        Token t = next();
-        if (t.kind() != Kind.INTEGER) {
-            throw error(t, "expected an integer but found " + t.describe());
-        }
-        try {
-            return Long.parseLong((negative ? "-" : "") + t.text());
-        } catch (NumberFormatException e) {
-            throw error(t, "integer " + t.text() + " does not fit INT64");
         }
     }
 

@@ -9,8 +9,10 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.ObjectMap;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +29,8 @@ import java.util.stream.Collectors;
  * enums go through Kryo's registrations ({@code kryo.writeClassAndObject}); names are Kryo strings,
  * numbers var-longs. A shared subplan ({@link CteNode}) is written once per payload where its first
  * use is, and later uses point back to it by number, so a decoded plan shares it exactly as the sent
- * one did (the subplan runs once per query; see {@link Plan#share}).
+ * one did (the subplan runs once per query; see {@link Plan#share}). A recursive union's work table scans are
+ * written by name and read back as scans of the innermost recursive union of that name being read.
  *
  * <p>Tags and field layouts are part of the wire protocol: a new node takes the next free tag; a
  * changed layout needs a new protocol version (see the wire package, {@code io.troupe.actors.wire}).
@@ -41,7 +44,7 @@ public final class PlanSerializer extends Serializer<Plan> {
     /** The node kinds and their tags: stable, never reused. {@code arity}: the children written after the fields. */
     enum Kind {
         SCAN(1, ScanNode.class, 0),
-        SERIES(2, SeriesNode.class, 0),
+        // Tag 2 is retired, never to be reused.
         ALIAS(3, AliasNode.class, 1),
         FILTER(4, FilterNode.class, 1),
         PROJECT(5, ProjectNode.class, 1),
@@ -54,7 +57,10 @@ public final class PlanSerializer extends Serializer<Plan> {
         CTE_SCAN(12, CteScanNode.class, 0),
         WINDOW(13, WindowNode.class, 1),
         VALUES(14, ValuesNode.class, 0),
-        PINNED(15, PinnedNode.class, 1);
+        PINNED(15, PinnedNode.class, 1),
+        SERIES(16, SeriesNode.class, 0),
+        RECURSIVE_UNION(17, RecursiveUnionNode.class, 2),
+        WORK_TABLE(18, WorkTableScanNode.class, 0);
 
         final int tag;
         final Class<? extends Plan> type;
@@ -73,6 +79,8 @@ public final class PlanSerializer extends Serializer<Plan> {
     /** Graph-context keys: the shared subplans written, and read, so far in this payload. */
     private static final Object WRITTEN = new Object();
     private static final Object READ = new Object();
+    /** Graph-context key: the recursive unions whose recursive term is being read, innermost first. */
+    private static final Object WORK_TABLES = new Object();
 
     public PlanSerializer() {
         setImmutable(true);
@@ -114,8 +122,15 @@ public final class PlanSerializer extends Serializer<Plan> {
             case SERIES -> {
                 SeriesNode n = (SeriesNode) plan;
                 out.writeString(n.column());
-                out.writeVarLong(n.start(), false);
-                out.writeVarLong(n.stop(), false);
+                out.writeBoolean(n.inclusive());
+                kryo.writeClassAndObject(out, n.start());
+                kryo.writeClassAndObject(out, n.stop());
+                kryo.writeClassAndObject(out, n.step());
+                out.writeBoolean(n.timeStep() != null);
+                if (n.timeStep() != null) {
+                    out.writeVarInt(n.timeStep().months(), false);
+                    out.writeVarLong(n.timeStep().micros(), false);
+                }
             }
             case ALIAS -> out.writeString(((AliasNode) plan).alias());
             case FILTER -> {
@@ -145,6 +160,16 @@ public final class PlanSerializer extends Serializer<Plan> {
                 LimitNode n = (LimitNode) plan;
                 out.writeVarLong(n.count(), false);
                 out.writeVarLong(n.offset(), false);
+            }
+            case RECURSIVE_UNION -> {
+                RecursiveUnionNode n = (RecursiveUnionNode) plan;
+                out.writeString(n.name());
+                out.writeBoolean(n.all());
+            }
+            case WORK_TABLE -> {
+                WorkTableScanNode n = (WorkTableScanNode) plan;
+                out.writeString(n.table().name());
+                out.writeString(n.alias());
             }
             case UNION_ALL, DISTINCT, PINNED -> {
                 // No fields: the children say it all.
@@ -195,7 +220,19 @@ public final class PlanSerializer extends Serializer<Plan> {
         Kind kind = BY_TAG[tag];
         return switch (kind) {
             case SCAN -> new ScanNode(in.readString(), in.readString());
-            case SERIES -> new SeriesNode(in.readString(), in.readVarLong(false), in.readVarLong(false));
+            case SERIES -> {
+                String column = in.readString();
+                boolean inclusive = in.readBoolean();
+                Expr start = object(kryo, in, Expr.class, "a series' start");
+                Expr stop = object(kryo, in, Expr.class, "a series' stop");
+                Object step = kryo.readClassAndObject(in);
+                if (step != null && !(step instanceof Expr)) {
+                    throw new KryoException("a series' step must be Expr, got " + step.getClass().getName());
+                }
+                SeriesNode.TimeStep timeStep = in.readBoolean()
+                        ? new SeriesNode.TimeStep(in.readVarInt(false), in.readVarLong(false)) : null;
+                yield new SeriesNode(column, start, stop, (Expr) step, timeStep, inclusive);
+            }
             case ALIAS -> {
                 String alias = in.readString();
                 yield new AliasNode(read(kryo, in, Plan.class), alias);
@@ -240,6 +277,27 @@ public final class PlanSerializer extends Serializer<Plan> {
                 yield new UnionAllNode(left, read(kryo, in, Plan.class));
             }
             case DISTINCT -> new DistinctNode(read(kryo, in, Plan.class));
+            case RECURSIVE_UNION -> {
+                String name = in.readString();
+                boolean all = in.readBoolean();
+                RecursiveUnionNode.WorkTable table = new RecursiveUnionNode.WorkTable(name, read(kryo, in, Plan.class));
+                Deque<RecursiveUnionNode.WorkTable> open = payloadState(kryo, WORK_TABLES, ArrayDeque::new);
+                open.push(table);
+                try {
+                    yield new RecursiveUnionNode(table, read(kryo, in, Plan.class), all);
+                } finally {
+                    open.pop();
+                }
+            }
+            case WORK_TABLE -> {
+                String name = in.readString();
+                String alias = in.readString();
+                Deque<RecursiveUnionNode.WorkTable> open = payloadState(kryo, WORK_TABLES, ArrayDeque::new);
+                RecursiveUnionNode.WorkTable table = open.stream().filter(t -> t.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new KryoException("a work table scan of " + name
+                                + " outside the recursive term of a recursive union of that name"));
+                yield new WorkTableScanNode(table, alias);
+            }
             case PINNED -> new PinnedNode(read(kryo, in, Plan.class));
             case CTE_SCAN -> {
                 CteNode cte = readShared(kryo, in);

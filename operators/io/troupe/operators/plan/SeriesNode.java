@@ -1,36 +1,94 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.batch.IntVector;
+import io.troupe.operators.batch.LongVector;
+import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.scan.SeriesSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
 
+import java.util.ArrayList;
 import java.util.List;
 
-/** {@code generate_series(start, stop)} as a one-column INT64 relation. */
+/**
+ * {@code generate_series(start, stop [, step])} (stop included) and DuckDB's {@code range(start, stop [, step])}
+ * (stop excluded) as a one-column relation: integers (INT32 when every argument is, else INT64), or TIMESTAMPs from a
+ * DATE or TIMESTAMP start by a {@link TimeStep} of months or of microseconds. The arguments are constant expressions
+ * (literals, parameters, arithmetic of them), evaluated once when the query compiles; a NULL among them makes an
+ * empty series, as in PostgreSQL, and a zero step fails the query ("step size cannot equal zero").
+ *
+ * <p>Once Troupe has an INTERVAL value type, a time series' step becomes an {@link Expr} of it like an integer
+ * step: {@link #compileNode} evaluates it and passes its months to {@link SeriesSource#monthly}, its days and
+ * microseconds (a day counting 24 hours) to {@link SeriesSource#fixed}, in place of the {@link TimeStep} here.
+ *
+ * <p>Immutable and threadsafe.
+ */
 final class SeriesNode extends Plan {
 
-    private final String column;
-    private final long start;
-    private final long stop;
+    /** A time series' step: months, or microseconds (days count 24 hours each, as in a TIMESTAMP without time zone). */
+    record TimeStep(int months, long micros) {
+        TimeStep {
+            if (months != 0 && micros != 0) {
+                throw new PlanException("generate_series", "a step of months and of days or time together is not"
+                        + " supported; step by months or by days and time");
+            }
+        }
 
-    SeriesNode(String column, long start, long stop) {
+        @Override
+        public String toString() {
+            return months != 0 ? "INTERVAL '" + months + " months'"
+                    : micros % Timestamps.MICROS_PER_DAY == 0 ? "INTERVAL '" + micros / Timestamps.MICROS_PER_DAY
+                    + " days'" : "INTERVAL '" + micros + " microseconds'";
+        }
+    }
+
+    private final String column;
+    private final Expr start;
+    private final Expr stop;
+    /** An integer series' step; null for 1, and for a time series. */
+    private final Expr step;
+    /** A time series' step; null for an integer series. */
+    private final TimeStep timeStep;
+    /** generate_series (the stop included) or range (excluded). */
+    private final boolean inclusive;
+
+    SeriesNode(String column, Expr start, Expr stop, Expr step, TimeStep timeStep, boolean inclusive) {
         this.column = column;
         this.start = start;
         this.stop = stop;
+        this.step = step;
+        this.timeStep = timeStep;
+        this.inclusive = inclusive;
     }
 
     String column() {
         return column;
     }
 
-    long start() {
+    Expr start() {
         return start;
     }
 
-    long stop() {
+    Expr stop() {
         return stop;
+    }
+
+    Expr step() {
+        return step;
+    }
+
+    TimeStep timeStep() {
+        return timeStep;
+    }
+
+    boolean inclusive() {
+        return inclusive;
     }
 
     @Override
@@ -40,21 +98,109 @@ final class SeriesNode extends Plan {
 
     @Override
     public String label() {
-        return "Series " + column + " = generate_series(" + start + ", " + stop + ")";
+        List<String> args = new ArrayList<>(List.of(start.toString(), stop.toString()));
+        if (step != null || timeStep != null) {
+            args.add(step != null ? step.toString() : timeStep.toString());
+        }
+        return "Series " + column + " = " + function() + "(" + String.join(", ", args) + ")";
+    }
+
+    private String function() {
+        return inclusive ? "generate_series" : "range";
     }
 
     @Override
     Schema deriveSchema(Catalog catalog) {
-        return Schema.of(new Field(null, column, DataType.INT64, false));
+        return Schema.of(new Field(null, column, type(), false));
+    }
+
+    /** The column's type, once the arguments' types are checked. */
+    private DataType type() {
+        DataType a = start.bind(Schema.of(), label()).type();
+        DataType b = stop.bind(Schema.of(), label()).type();
+        if (timeStep != null) {
+            if (!temporal(a) || !temporal(b)) {
+                throw signatures(a, b, timeStep.toString());
+            }
+            return DataType.TIMESTAMP;
+        }
+        DataType c = step == null ? DataType.INT32 : step.bind(Schema.of(), label()).type();
+        if (!integer(a) || !integer(b) || !integer(c)) {
+            throw signatures(a, b, step == null ? null : c.toString());
+        }
+        return a.id() == TypeId.INT32 && b.id() == TypeId.INT32 && c.id() == TypeId.INT32 ? DataType.INT32
+                : DataType.INT64;
+    }
+
+    private static boolean integer(DataType t) {
+        return t.id() == TypeId.INT32 || t.id() == TypeId.INT64;
+    }
+
+    private static boolean temporal(DataType t) {
+        return t.id() == TypeId.DATE || t.id() == TypeId.TIMESTAMP;
+    }
+
+    private PlanException signatures(DataType a, DataType b, String c) {
+        return new PlanException(label(), "no " + function() + "(" + a + ", " + b + (c == null ? "" : ", " + c)
+                + "); " + function() + " takes (start, stop [, step]) of integers, or (start, stop, interval) of"
+                + " DATEs or TIMESTAMPs");
     }
 
     @Override
     Plan withParameters(ParameterBinding binding) {
-        return this;
+        return new SeriesNode(column, binding.expr(start), binding.expr(stop), step == null ? null : binding.expr(step),
+                timeStep, inclusive);
     }
 
     @Override
     PipelineBuilder compileNode(PlanCompiler compiler) {
-        return compiler.source(new SeriesSource(start, stop));
+        return compiler.source(source());
+    }
+
+    /**
+     * The rows this series makes (at most Long.MAX_VALUE), for a join's choice of broadcast or repartition. Runs
+     * after validation.
+     */
+    long rows() {
+        return source().rows();
+    }
+
+    /** The source of this series, its arguments evaluated. */
+    private SeriesSource source() {
+        DataType type = type();
+        Long first = value(start);
+        Long last = value(stop);
+        if (timeStep != null) {
+            if (first == null || last == null) {
+                return SeriesSource.fixed(type, 0, -1, 1, true);
+            }
+            return timeStep.months() != 0 ? SeriesSource.monthly(first, last, timeStep.months(), inclusive)
+                    : SeriesSource.fixed(type, first, last, nonZero(timeStep.micros()), inclusive);
+        }
+        Long by = step == null ? Long.valueOf(1) : value(step);
+        if (first == null || last == null || by == null) {
+            return SeriesSource.fixed(type, 0, -1, 1, true);
+        }
+        return SeriesSource.fixed(type, first, last, nonZero(by), inclusive);
+    }
+
+    private long nonZero(long by) {
+        if (by == 0) {
+            throw new QueryDataException(QueryDataException.Kind.INVALID_ARGUMENT, function()
+                    + ": step size cannot equal zero (" + label() + ")");
+        }
+        return by;
+    }
+
+    /** A constant argument's value: an integer, or a DATE's or TIMESTAMP's microseconds; null for NULL. */
+    private Long value(Expr argument) {
+        ColumnVector v = argument.bind(Schema.of(), label()).evaluate(Batch.of(1));
+        if (v.isNull(0)) {
+            return null;
+        }
+        if (v instanceof IntVector i) {
+            return v.type().id() == TypeId.DATE ? Timestamps.ofDay(i.get(0)) : i.get(0);
+        }
+        return ((LongVector) v).get(0);
     }
 }

@@ -27,7 +27,11 @@ public final class CollectedScanSource implements Source {
 
     @Override
     public SourceState open(ExecContext ctx) {
-        List<Batch> batches = ctx.lookup(result).batches();
+        return morsels(ctx.lookup(result).batches());
+    }
+
+    /** An execution that reads {@code batches}, each a morsel claimed from one shared counter, without copying them. */
+    public static SourceState morsels(List<Batch> batches) {
         AtomicInteger next = new AtomicInteger();
         return () -> () -> {
             int i = next.getAndIncrement();

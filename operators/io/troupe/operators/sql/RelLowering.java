@@ -17,7 +17,9 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
@@ -61,6 +63,8 @@ final class RelLowering {
     }
 
     private final Set<String> aliases = new HashSet<>();
+    /** The recursive unions whose recursive term is being lowered, for the scans of their work tables. */
+    private final Recursions recursions = new Recursions();
     /**
      * A Java plan's join region ({@link PlanOptimizer}): each scan's plan by the names of its columns, which
      * its relation is a projection of, naming them; empty for a statement.
@@ -141,7 +145,11 @@ final class RelLowering {
             throw new UnsupportedSqlException(what(rel) + " in a Java plan's join region");
         }
         if (rel instanceof TableScan scan) {
-            return scan(scan);
+            Recursions.WorkTable workTable = recursions.workTable(scan);
+            return workTable != null ? aliased(workTable.plan(), workTable.union()) : scan(scan);
+        }
+        if (rel instanceof RepeatUnion union) {
+            return aliased(recursions.lower(union, this::named), union);
         }
         if (rel instanceof Filter filter) {
             Lowered in = lower(filter.getInput());
@@ -174,6 +182,9 @@ final class RelLowering {
         }
         if (rel instanceof Values values) {
             return values(values);
+        }
+        if (rel instanceof TableFunctionScan series) {
+            return aliased(SeriesFunctions.lower(series, e -> rex(new Lowered(null, List.of()), series, e)), series);
         }
         throw new UnsupportedSqlException(what(rel));
     }
@@ -449,15 +460,26 @@ final class RelLowering {
     private Lowered union(Union union) {
         Plan plan = null;
         for (RelNode input : union.getInputs()) {
-            Lowered in = lower(input);
-            Expr[] named = new Expr[in.columns.size()];
-            for (int i = 0; i < named.length; i++) {
-                named[i] = Expr.col(in.columns.get(i)).as(name(union, i));
-            }
-            Plan projected = in.plan.project(named);
+            Plan projected = named(input, union);
             plan = plan == null ? projected : plan.unionAll(projected);
         }
         return aliased(union.all ? plan : plan.distinct(), union);
+    }
+
+    /**
+     * The plan of {@code input}, one input of the set operation {@code set}, projected to {@code set}'s field names,
+     * each cast to its field's type where the input's differs (a recursive term that Calcite did not cast itself).
+     */
+    private Plan named(RelNode input, RelNode set) {
+        Lowered in = lower(input);
+        Expr[] named = new Expr[in.columns.size()];
+        for (int i = 0; i < named.length; i++) {
+            Expr column = Expr.col(in.columns.get(i));
+            DataType from = SqlTypes.toTroupe(input.getRowType().getFieldList().get(i).getType());
+            DataType to = SqlTypes.toTroupe(set.getRowType().getFieldList().get(i).getType());
+            named[i] = (from.equals(to) ? column : column.cast(to)).as(name(set, i));
+        }
+        return in.plan.project(named);
     }
 
     /** VALUES (and the one row of no column that SELECT without FROM reads): each literal of its column's type. */

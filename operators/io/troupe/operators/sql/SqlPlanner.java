@@ -134,8 +134,8 @@ public final class SqlPlanner {
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
      * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); [NOT] ILIKE and
      * translate(s, from, to), which the parser binds to operators of its own (TRANSLATE3), lowered to the registry;
-     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones; and the aggregates of
-     * {@link AggregateOperators}.
+     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones; the aggregates of
+     * {@link AggregateOperators}; and the table functions of {@link SeriesFunctions}.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
@@ -144,7 +144,8 @@ public final class SqlPlanner {
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
                             SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL, SqlLibraryOperators.ILIKE,
-                            SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.TRANSLATE3)));
+                            SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.TRANSLATE3),
+                    SeriesFunctions.OPERATORS));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
     private static final List<RelOptRule> PROJECTIONS = List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE);
@@ -199,7 +200,8 @@ public final class SqlPlanner {
         SqlErrors errors = new SqlErrors(text, catalog);
         Planner planner = Frameworks.getPlanner(config());
         try {
-            SqlNode parsed = AggregateOperators.rewrite(TimeOperators.withExtract(planner.parse(text.parsed())));
+            SqlNode parsed = SeriesFunctions.nameColumns(AggregateOperators.rewrite(TimeOperators.withExtract(
+                    planner.parse(text.parsed()))));
             if (!parsed.isA(SqlKind.QUERY)) {
                 throw new UnsupportedSqlException(parsed.getKind() + " statements (a plan is a query's; "
                         + "Troupe.sql runs INSERT, CREATE TABLE, DROP TABLE and COPY)",
@@ -235,7 +237,7 @@ public final class SqlPlanner {
             if (at.length == 0 || !at[0].getClassName().startsWith("org.apache.calcite.")) {
                 throw e;
             }
-            throw errors.other(e);
+            throw errors.other(Recursions.mismatchedTypes(e));
         } finally {
             planner.close();
         }

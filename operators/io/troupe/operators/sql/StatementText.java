@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does;</li>
  *   <li>a call of an aggregate whose name the parser reserves without taking it as a function's ({@code corr(y,
  *       x)}, most {@code regr_} functions: {@link AggregateOperators#RESERVED_NAMES}) into a call of the quoted name,
- *       {@code "CORR"(y, x)}.</li>
+ *       {@code "CORR"(y, x)}, and of {@code range(...)}, a keyword of window frames to the parser, into {@code
+ *       "range"(...)} ({@link SeriesFunctions}).</li>
  * </ul>
  * The rewriting reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
  * keeps where each edit went: {@link #original} takes a position the parser or validator reports in the rewritten
@@ -88,6 +89,8 @@ final class StatementText {
                 out.replace(t.start, t.end, INTERVAL_TYPE);
             } else if (AggregateOperators.RESERVED_NAMES.contains(t.upper()) && next != null && next.isSymbol("(")) {
                 out.replace(t.start, t.end, "\"" + t.upper() + "\"");
+            } else if (t.isWord("RANGE") && next != null && next.isSymbol("(")) {
+                out.replace(t.start, t.end, "\"range\"");
             }
         }
         return out.done();

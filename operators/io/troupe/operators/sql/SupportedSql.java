@@ -5,6 +5,7 @@ import io.troupe.operators.types.DataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -45,6 +46,9 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
 
     @Override
     public Void visit(SqlCall call) {
+        if (call.getKind() == SqlKind.COLLECTION_TABLE && SeriesFunctions.callsSeries(call)) {
+            return super.visit(call);
+        }
         String what = switch (call.getKind()) {
             case GROUP_ID -> "GROUP_ID()";
             case LATERAL, UNNEST, COLLECTION_TABLE, TABLESAMPLE, MATCH_RECOGNIZE, UNPIVOT ->

@@ -269,7 +269,8 @@ class OptimizedPlansDifferentialTest {
             closeTroupe();
             loadedWorld = DifferentialCases.load(oracle, worldSeed);
             TroupeSettings settings = TroupeSettings.load().withDefaultWorkers(0);
-            troupe = Troupe.start(settings.withSql(new TroupeSettings.Sql(ORDERING_LIMIT, true, settings.sql().timeZone())));
+            troupe = Troupe.start(settings.withSql(new TroupeSettings.Sql(ORDERING_LIMIT, true, settings.sql().timeZone(),
+                    settings.sql().recursionLimit())));
             for (TableSpec table : loadedWorld.tables()) {
                 troupe.register(table.table());
             }

@@ -458,7 +458,7 @@ class SpreadQueryTest {
     }
 
     /** Runs {@code plan} on every one of {@code nodes} and returns the coordinator's result. */
-    private static QueryResult runSpread(List<Troupe> nodes, Plan plan, QueryOptions options) {
+    static QueryResult runSpread(List<Troupe> nodes, Plan plan, QueryOptions options) {
         List<RunningQuery> parts = start(nodes, plan, options, new InMemoryNodeLinks.Hub(NODES));
         QueryResult result = parts.get(0).await();
         for (int n = 1; n < NODES; n++) {

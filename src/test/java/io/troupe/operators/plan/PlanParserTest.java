@@ -172,7 +172,7 @@ class PlanParserTest {
         assertEquals("plan:2:11: expected an expression but found the end of the plan",
                 assertThrows(PlanSyntaxException.class, () -> PlanParser.parse("scan t\n  | filter")).getMessage());
         assertEquals("x.test:1:17: unexpected character '#' in plan", syntaxError("scan t | filter #"));
-        assertEquals("x.test:1:1: expected a plan (scan, series, cte or '(') but found 'sacn'", syntaxError("sacn t"));
+        assertEquals("x.test:1:1: expected a plan (scan, series, range, cte, recursive, worktable or '(') but found 'sacn'", syntaxError("sacn t"));
         String step = syntaxError("scan t | frobnicate");
         assertTrue(step.startsWith("x.test:1:10: expected a step (as, filter"), step);
         // Any other name is a registry function's, named and typed when the plan is validated.

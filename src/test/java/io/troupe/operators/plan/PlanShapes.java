@@ -3,6 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.operators.window.FrameBound;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,12 +31,20 @@ public final class PlanShapes {
      * {@code actual}, and different ones stay different.
      */
     public static void assertSamePlan(Plan expected, Plan actual) {
-        same(expected, actual, new IdentityHashMap<>(), "root");
+        same(expected, actual, new IdentityHashMap<>(), new IdentityHashMap<>(), "root");
     }
 
-    private static void same(Plan e, Plan a, Map<CteNode, CteNode> ctes, String path) {
+    private static void same(Plan e, Plan a, Map<CteNode, CteNode> ctes,
+                             Map<RecursiveUnionNode.WorkTable, RecursiveUnionNode.WorkTable> workTables, String path) {
         assertEquals(e.getClass(), a.getClass(), path);
         assertEquals(fields(e), fields(a), path + ": " + e.label());
+        if (e instanceof RecursiveUnionNode union) {
+            workTables.put(union.table(), ((RecursiveUnionNode) a).table());
+        }
+        if (e instanceof WorkTableScanNode scan) {
+            assertSame(workTables.get(scan.table()), ((WorkTableScanNode) a).table(),
+                    path + ": a work table scan reads another recursive union");
+        }
         if (e instanceof CteScanNode scan) {
             CteNode expectedCte = scan.cte();
             CteNode actualCte = ((CteScanNode) a).cte();
@@ -43,7 +52,7 @@ public final class PlanShapes {
             if (seen == null) {
                 assertFalse(ctes.containsValue(actualCte), path + ": two shared subplans became one");
                 ctes.put(expectedCte, actualCte);
-                same(expectedCte, actualCte, ctes, path + "/" + expectedCte.label());
+                same(expectedCte, actualCte, ctes, workTables, path + "/" + expectedCte.label());
             } else {
                 assertSame(seen, actualCte, path + ": one shared subplan became two");
             }
@@ -52,7 +61,7 @@ public final class PlanShapes {
         List<Plan> ac = a.children();
         assertEquals(ec.size(), ac.size(), path + ": children of " + e.label());
         for (int i = 0; i < ec.size(); i++) {
-            same(ec.get(i), ac.get(i), ctes, path + "/" + i);
+            same(ec.get(i), ac.get(i), ctes, workTables, path + "/" + i);
         }
     }
 
@@ -61,7 +70,7 @@ public final class PlanShapes {
         if (p instanceof ScanNode n) {
             return List.of(n.table(), n.alias());
         } else if (p instanceof SeriesNode n) {
-            return List.of(n.column(), n.start(), n.stop());
+            return Arrays.asList(n.column(), n.start(), n.stop(), n.step(), n.timeStep(), n.inclusive());
         } else if (p instanceof AliasNode n) {
             return List.of(n.alias());
         } else if (p instanceof FilterNode n) {
@@ -84,6 +93,10 @@ public final class PlanShapes {
             return List.of(n.name());
         } else if (p instanceof ValuesNode n) {
             return List.of(String.valueOf(n.columns()), String.valueOf(n.types()), String.valueOf(n.rows()));
+        } else if (p instanceof RecursiveUnionNode n) {
+            return List.of(n.name(), n.all());
+        } else if (p instanceof WorkTableScanNode n) {
+            return List.of(n.table().name(), n.alias());
         } else if (p instanceof UnionAllNode || p instanceof DistinctNode || p instanceof PinnedNode) {
             return List.of();
         }

@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.Period;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -194,6 +195,13 @@ class PlanWireTest {
                 .having(col("n").gt(lit(0L)));
         Plan distinctCount = Plan.scan("t").aggregate(List.of(col("b")), countDistinct(col("i")).as("di"));
         Plan single = Plan.series("one", 1, 1).aggregate(List.of(), Expr.singleValue(col("one")).as("sv"));
+        // Recursive unions (UNION over a series of 1..3, UNION ALL over a range by 3) and a series of months.
+        Plan walk = Plan.series("w", 1, 3).recursiveUnion("walk", false,
+                r -> r.as("r2").filter(col("r2.w").lt(lit(6L))).project(col("r2.w").plus(lit(1L)).as("w")));
+        Plan counted = Plan.range("c", lit(0L), lit(10L), lit(3L)).recursiveUnion("cnt", true,
+                r -> r.filter(col("cnt.c").lt(lit(20L))).project(col("cnt.c").plus(lit(5L)).as("c")));
+        Plan months = Plan.series("ts", lit(LocalDate.of(2000, 1, 31)), lit(LocalDateTime.of(2001, 3, 1, 0, 0)),
+                Period.ofMonths(1));
         // Each series value but -5..-1 probes the chain, which keeps its rows some value matched.
         Plan probes = Plan.series("rs", -5, 5).as("rs").join(Plan.series("ra", -100, 100).as("ra"), JoinType.RIGHT_ANTI,
                 col("rs.rs").eq(col("ra.ra")).and(col("rs.rs").lt(lit(0L))));
@@ -208,7 +216,10 @@ class PlanWireTest {
                         List.of(List.of(new Literal(1, DataType.INT32), new Literal("one", DataType.VARCHAR)),
                                 List.of(new Literal(null, DataType.INT32), new Literal(null, DataType.VARCHAR))))
                         .as("vv"), JoinType.LEFT, col("c1.i").eq(col("vv.vk")))
-                .join(single.as("sg"), JoinType.LEFT, col("c1.l").eq(col("sg.sv")));
+                .join(single.as("sg"), JoinType.LEFT, col("c1.l").eq(col("sg.sv")))
+                .join(walk.as("wk"), JoinType.LEFT, col("c1.l").eq(col("wk.w")))
+                .join(counted.as("ct"), JoinType.LEFT, col("c1.l").eq(col("ct.c")))
+                .join(months.as("mo"), JoinType.LEFT, col("c1.dt").cast(DataType.TIMESTAMP).eq(col("mo.ts")));
         Plan joins = probes.join(chain, JoinType.RIGHT_SEMI, col("ra.ra").eq(col("c1.i").cast(DataType.INT64))
                         .and(col("ra.ra").plus(col("c1.l")).ge(lit(0L))))
                 .project(col("g.s"), col("g.n"), col("c1.i"), col("k2.w"), col("dc.di"), col("g.ma"));

@@ -1,6 +1,7 @@
 package io.troupe.operators.scan;
 
 import io.troupe.operators.exec.ShareReads;
+import io.troupe.operators.types.DataType;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ class SeriesSourceShareTest {
                 for (int nodes = 1; nodes <= 4; nodes++) {
                     List<Long> all = new ArrayList<>();
                     for (int n = 0; n < nodes; n++) {
-                        all.addAll(ShareReads.read(new SeriesSource(range[0], range[1]), n, nodes, batchSize));
+                        all.addAll(ShareReads.read(series(range[0], range[1]), n, nodes, batchSize));
                     }
                     all.sort(null);
                     String where = "generate_series(" + range[0] + ", " + range[1] + ") in batches of " + batchSize
@@ -43,8 +44,8 @@ class SeriesSourceShareTest {
     void anEmptyRangeMakesNothingOnAnyNode() {
         for (int nodes = 1; nodes <= 4; nodes++) {
             for (int n = 0; n < nodes; n++) {
-                assertTrue(ShareReads.read(new SeriesSource(5, 4), n, nodes, 3).isEmpty());
-                assertTrue(ShareReads.read(new SeriesSource(Long.MAX_VALUE, Long.MIN_VALUE), n, nodes, 3).isEmpty());
+                assertTrue(ShareReads.read(series(5, 4), n, nodes, 3).isEmpty());
+                assertTrue(ShareReads.read(series(Long.MAX_VALUE, Long.MIN_VALUE), n, nodes, 3).isEmpty());
             }
         }
     }
@@ -54,7 +55,7 @@ class SeriesSourceShareTest {
         // 2^64 values: the batch count overflows a long in batches of one, so the first values are read, not all.
         for (int nodes = 1; nodes <= 4; nodes++) {
             for (int n = 0; n < nodes; n++) {
-                SeriesSource all = new SeriesSource(Long.MIN_VALUE, Long.MAX_VALUE);
+                SeriesSource all = series(Long.MIN_VALUE, Long.MAX_VALUE);
                 assertEquals(List.of(Long.MIN_VALUE + n), ShareReads.first(all, n, nodes, 1), nodes + " nodes");
                 assertEquals(Long.MIN_VALUE + 3L * n, ShareReads.first(all, n, nodes, 3).get(0), nodes + " nodes");
             }
@@ -66,7 +67,11 @@ class SeriesSourceShareTest {
         // 100 batches of 10 over 3 nodes: 34, 33 and 33 batches, one morsel in three each.
         int[] expected = {340, 330, 330};
         for (int n = 0; n < 3; n++) {
-            assertEquals(expected[n], ShareReads.read(new SeriesSource(1, 1000), n, 3, 10).size(), "node " + n);
+            assertEquals(expected[n], ShareReads.read(series(1, 1000), n, 3, 10).size(), "node " + n);
         }
+    }
+
+    private static SeriesSource series(long start, long stop) {
+        return SeriesSource.fixed(DataType.INT64, start, stop, 1, true);
     }
 }
