@@ -10,8 +10,10 @@ import java.util.Objects;
  * <ul>
  *   <li>{@link #of}: one type. A number of another numeric type is promoted to it as SQL does
  *       implicitly: INTEGER to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL.</li>
- *   <li>{@link #DECIMAL}: a DECIMAL of any precision and scale, kept as it is; an integer becomes
- *       DECIMAL(10,0) (INTEGER) or DECIMAL(18,0) (BIGINT).</li>
+ *   <li>{@link #DECIMAL}: a DECIMAL of at most 18 digits, kept as it is; a wider one of a scale of at most 18
+ *       narrows to DECIMAL(18, scale), a value that does not fit failing as the cast does (the kernels behind
+ *       such a parameter work on longs); an integer becomes DECIMAL(10,0) (INTEGER) or DECIMAL(18,0)
+ *       (BIGINT).</li>
  *   <li>{@link #SAME}: every SAME parameter of a call takes one type, the common type of their
  *       arguments (numbers promoted, as CASE and COALESCE do; any other type only with itself).</li>
  * </ul>
@@ -78,6 +80,9 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
             return 0;
         }
         if (kind == Kind.ANY_DECIMAL) {
+            if (actual.isWideDecimal()) {
+                return actual.scale() <= DataType.MAX_LONG_PRECISION ? 1 : NO_MATCH;
+            }
             return actual.id() == TypeId.DECIMAL ? 0 : TypeRules.isInteger(actual) ? 3 : NO_MATCH;
         }
         return promotionCost(actual, type);
@@ -88,11 +93,14 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         if (kind == Kind.EXACT) {
             return type;
         }
-        if (actual == null || actual.id() == TypeId.DECIMAL) {
-            return actual == null ? DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0) : actual;
+        if (actual == null) {
+            return DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
+        }
+        if (actual.id() == TypeId.DECIMAL) {
+            return actual.isWideDecimal() ? DataType.decimal(DataType.MAX_LONG_PRECISION, actual.scale()) : actual;
         }
         return actual.id() == TypeId.INT32 ? DataType.decimal(TypeRules.INT32_DIGITS, 0)
-                : DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0);
+                : DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
     }
 
     /** The cost of passing a value of {@code from} where {@code to} is declared, or {@link #NO_MATCH}. */

@@ -72,7 +72,7 @@ final class Round implements Expression {
         }
         return places >= 0 ? DataType.decimal(value.precision(), places)
                 : DataType.decimal(value.scale() > 0 || truncate ? value.precision()
-                        : Math.min(DataType.MAX_DECIMAL_PRECISION, value.precision() + 1), 0);
+                        : Math.min(DataType.MAX_LONG_PRECISION, value.precision() + 1), 0);
     }
 
     /** Digits past 1000 either way round as 1000 do: to the value itself, or to 0. */
