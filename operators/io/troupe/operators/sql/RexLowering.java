@@ -135,6 +135,8 @@ final class RexLowering {
             case MINUS_PREFIX -> lower(ops.get(0)).negate();
             case PLUS_PREFIX -> lower(ops.get(0));
             case LIKE -> like(call);
+            // PostgreSQL's ~ (StatementText): whether the pattern matches somewhere in the text.
+            case RLIKE -> Expr.call("regexp_matches", lower(ops.get(0)), lower(ops.get(1)));
             case CASE -> new Call(Function.CASE, lowerAll(ops), null);
             case COALESCE -> Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
             case CAST -> cast(ops.get(0), SqlTypes.toTroupe(call.getType()));

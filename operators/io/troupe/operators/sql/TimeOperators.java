@@ -3,8 +3,10 @@ package io.troupe.operators.sql;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunction;
@@ -13,6 +15,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.fun.SqlExtractFunction;
 import org.apache.calcite.sql.fun.SqlMonotonicBinaryOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -25,6 +28,7 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlShuttle;
+import org.apache.calcite.sql.validate.SqlMonotonicity;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql2rel.SqlRexContext;
@@ -46,12 +50,18 @@ import java.util.List;
  * stand before the standard ones; {@link #CONVERTLETS} turns a call back into the standard operator where the
  * standard one types it, so that its conversion (DATETIME_PLUS, MINUS_DATE) and every rule that knows it keep
  * working, and converts the rest to a call of these, which {@link RexLowering} lowers by kind as any {@code +} and
- * {@code -}. {@link #EXTRACT} takes any field from any interval. Immutable and threadsafe.
+ * {@code -}. {@link #EXTRACT} takes any field from any interval. {@link #MULTIPLY} and {@link #DIVIDE} are Calcite's
+ * own but for the order they keep: Calcite reads an interval constant there as a number, and fails on PostgreSQL's
+ * interval literal ({@code INTERVAL '1 day' * n}, a cast of text to Calcite); an interval's product keeps no order.
+ * Immutable and threadsafe.
  */
 final class TimeOperators {
 
     static final SqlOperator PLUS = new TimeOperator(SqlStdOperatorTable.PLUS, SqlKind.PLUS);
     static final SqlOperator MINUS = new TimeOperator(SqlStdOperatorTable.MINUS, SqlKind.MINUS);
+
+    static final SqlOperator MULTIPLY = new Scaling(SqlStdOperatorTable.MULTIPLY);
+    static final SqlOperator DIVIDE = new Scaling(SqlStdOperatorTable.DIVIDE);
 
     /** EXTRACT, which takes every field Troupe's INTERVAL has from any interval ({@link #withExtract}). */
     static final SqlFunction EXTRACT = new IntervalExtract();
@@ -120,6 +130,13 @@ final class TimeOperators {
             ((SqlBasicCall) call).setOperator(SqlStdOperatorTable.EXTRACT);
             return StandardConvertletTable.INSTANCE.get(call);
         }
+        if (call.getOperator() instanceof Scaling scaling) {
+            return (cx, c) -> {
+                RexNode converted = StandardConvertletTable.INSTANCE.convertCall(cx, c);
+                return converted instanceof RexCall r && r.getOperator() == scaling ? cx.getRexBuilder()
+                        .makeCall(c.getParserPosition(), r.getType(), scaling.standard, r.getOperands()) : converted;
+            };
+        }
         if (!(call.getOperator() instanceof TimeOperator op)) {
             return StandardConvertletTable.INSTANCE.get(call);
         }
@@ -153,6 +170,29 @@ final class TimeOperators {
                     },
                     InferTypes.FIRST_KNOWN, new Operands(kind, standard.getOperandTypeChecker()));
             this.standard = standard;
+        }
+    }
+
+    /** {@code *} or {@code /}, the standard operator's, keeping no order where an operand is an interval. */
+    private static final class Scaling extends SqlMonotonicBinaryOperator {
+
+        private final SqlBinaryOperator standard;
+
+        Scaling(SqlBinaryOperator standard) {
+            super(standard.getName(), standard.getKind(), standard.getLeftPrec(), true,
+                    standard.getReturnTypeInference(), standard.getOperandTypeInference(),
+                    standard.getOperandTypeChecker());
+            this.standard = standard;
+        }
+
+        @Override
+        public SqlMonotonicity getMonotonicity(SqlOperatorBinding call) {
+            for (int i = 0; i < call.getOperandCount(); i++) {
+                if (isInterval(call.getOperandType(i))) {
+                    return SqlMonotonicity.NOT_MONOTONIC;
+                }
+            }
+            return standard.getMonotonicity(call);
         }
     }
 

@@ -1,0 +1,136 @@
+package io.troupe.operators.sql;
+
+import io.troupe.actors.api.QueryOptions;
+import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.types.Field;
+import io.troupe.oracle.DuckDbOracle;
+import io.troupe.oracle.ResultComparator;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What PostgreSQL users write that Calcite's parser lacks, read as PostgreSQL reads it ({@link StatementText}):
+ * {@code x::type} casts, PostgreSQL's and DuckDB's names of types ({@code text}, {@code int8}, {@code float8} ...),
+ * escape strings {@code E'...'} and the regular expression operators {@code ~ ~* !~ !~*}. Each statement runs at 0
+ * and 2 workers over the generated {@link SqlTables} (NULLs in every nullable column) and gives DuckDB's rows for the
+ * same text, which DuckDB reads alike; the errors name what the user wrote, where.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class PostgresSpellingsTest {
+
+    private static final List<String> STATEMENTS = List.of(
+            // casts, of every operand shape, and chains of them
+            "SELECT id, amount::int, amount::text, cust::int8 + 1, odate::timestamp, odate::text, qty::float8 / 4, "
+                    + "(qty + 1)::numeric(5,1), -qty::int8, id::text::int8 * 2 FROM orders",
+            "SELECT id, '2024-03-01'::date + qty, 'x' || id::text, '12'::int4 + qty, '1 day'::interval * qty, "
+                    + "CASE WHEN qty > 5 THEN qty END::text, coalesce(cust, -1)::bigint, "
+                    + "DATE '2024-01-31'::timestamp, TIMESTAMP '2024-01-01 10:00'::date FROM orders",
+            "SELECT o.status, sum(o.qty)::int8, count(*)::text, avg(o.qty)::numeric(10,2)::text FROM orders o "
+                    + "GROUP BY o.status",
+            "SELECT id, sum(qty) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)::text FROM orders",
+            "SELECT id, name::text, active::text::bool, score::double precision, credit::float8, "
+                    + "since::timestamp with time zone::date, id::int2 FROM customers",
+            "SELECT CAST(id AS text), CAST(qty AS int8), CAST(qty AS int4), CAST(qty > 3 AS bool), CAST(qty AS int2), "
+                    + "CAST(status AS string), CAST(qty AS long) FROM orders",
+            "SELECT status::text, count(*) FROM orders WHERE id::text LIKE '1%' GROUP BY status::text",
+            // escape strings
+            "SELECT id, E'a\\tb' || status, E'it\\'s', E'\\x41\\102', e'line\\nbreak' FROM orders WHERE id < 4",
+            // the regular expression operators
+            "SELECT id, status ~ '^(open|closed)$', status ~* 'O', status !~ 'e', status !~* '^S' FROM orders",
+            "SELECT count(*) FROM customers WHERE name ~ '^(ada|bob)[0-9]+$' OR region ~* 'X$'",
+            "SELECT id FROM customers WHERE name !~ '[aeiou]{2}' AND region::text !~* '^n'");
+
+    private static SqlEngines engines;
+
+    @BeforeAll
+    static void load() throws Exception {
+        engines = SqlEngines.start(26);
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        engines.close();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> shouldReadPostgresSpellingsAsDuckDbDoes() {
+        return STATEMENTS.stream().flatMap(sql -> Stream.of(0, 2).map(workers ->
+                DynamicTest.dynamicTest(workers + " workers: " + sql, () -> {
+                    List<List<Object>> expected = engines.duck().query(sql).rows();
+                    QueryResult result = engines.troupe().sql(sql,
+                            QueryOptions.defaults().withWorkers(workers).withTimeout(Duration.ofSeconds(60)));
+                    assertTrue(!expected.isEmpty(), sql);
+                    assertNull(ResultComparator.compare(expected, DuckDbOracle.normalise(result.rows()), false), sql);
+                })));
+    }
+
+    @Test
+    void shouldNameColumnsAsPostgresDoes() {
+        QueryResult result = engines.troupe().sql("SELECT 1::bigint, qty::text, '1'::int4 + 1, "
+                + "'2024-01-01'::timestamptz, now()::date FROM orders WHERE id = 1");
+        assertEquals(List.of("int8", "qty", "?column?", "timestamptz", "now"),
+                result.schema().fields().stream().map(Field::name).toList());
+    }
+
+    @Test
+    void shouldNameAnUnknownTypeWhereItIsWritten() {
+        SqlException e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT qty::texts FROM orders"));
+        assertEquals(SqlException.Kind.UNKNOWN_TYPE, e.kind());
+        assertTrue(e.getMessage().startsWith("type \"texts\" does not exist (did you mean \"text\"?) "
+                + "at line 1, column 13"), e.getMessage());
+        e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT CAST(qty AS blorp) FROM orders"));
+        assertTrue(e.getMessage().startsWith("type \"blorp\" does not exist at line 1, column 20"), e.getMessage());
+    }
+
+    @Test
+    void shouldPointAtTheUsersTextThroughACast() {
+        SqlException e = assertThrows(SqlException.class,
+                () -> engines.troupe().sql("SELECT id::text, nosuch::int FROM orders"));
+        assertTrue(e.getMessage().startsWith("column \"nosuch\" does not exist"), e.getMessage());
+        assertEquals(18, e.column(), e.getMessage());
+        e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT 1::int ++ FROM orders"));
+        assertEquals(SqlException.Kind.SYNTAX, e.kind(), e.getMessage());
+    }
+
+    /** DuckDB reads {@code \\u} in an escape string as a {@code u}, PostgreSQL as a code point. */
+    @Test
+    void shouldReadCodePointEscapesAsPostgresDoes() {
+        QueryResult result = engines.troupe().sql("SELECT E'\\u00e9\\U0001F600', E'\\xC3\\xA9' = 'é'");
+        assertEquals(List.of(List.of("é\uD83D\uDE00", true)), result.rows());
+    }
+
+    @Test
+    void shouldRefuseABadEscapeNamingIt() {
+        SqlException e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT 1,\n E'\\x00'"));
+        assertTrue(e.getMessage().startsWith("invalid byte sequence for encoding \"UTF8\": 0x00 in E'\\x00' "
+                + "at line 2, column 4"), e.getMessage());
+        e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT E'\\u12'"));
+        assertTrue(e.getMessage().startsWith("invalid Unicode escape: \\u takes 4 hexadecimal digits"), e.getMessage());
+        e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT E'\\xff'"));
+        assertTrue(e.getMessage().startsWith("invalid byte sequence for encoding \"UTF8\" in E'\\xff'"),
+                e.getMessage());
+    }
+
+    @Test
+    void shouldReadLeadingOptionsOfAPatternAsPostgresDoes() throws Exception {
+        QueryResult result = engines.troupe().sql("SELECT 'AB' ~ '(?i)b', 'AB' ~* '(?c)b', 'AB' ~ '(?:A)B'");
+        assertEquals(List.of(List.of(true, false, true)), result.rows());
+        RuntimeException e = assertThrows(RuntimeException.class, () -> engines.troupe().sql("SELECT 'x' ~ '(?x)b'"));
+        assertTrue(e.getMessage().contains("unsupported in a regular expression: the option (?x)"), e.getMessage());
+    }
+}
