@@ -48,21 +48,30 @@ final class NumericFunctions {
                 ScalarFunction.of("ceil",
                         Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::ceil), ParamType.FLOAT64),
                         Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()), DecimalFloorCeil.kernel(true),
-                                ParamType.DECIMAL)).withAliases("ceiling"),
+                                ParamType.DECIMAL),
+                        Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()),
+                                WideDecimalFunction.kernel(WideDecimalFunction.Op.CEIL), ParamType.WIDE_DECIMAL))
+                        .withAliases("ceiling"),
                 ScalarFunction.of("floor",
                         Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::floor), ParamType.FLOAT64),
                         Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()), DecimalFloorCeil.kernel(false),
-                                ParamType.DECIMAL)),
+                                ParamType.DECIMAL),
+                        Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()),
+                                WideDecimalFunction.kernel(WideDecimalFunction.Op.FLOOR), ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("sign",
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.INT32),
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.INT64),
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.DECIMAL),
-                        Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.FLOAT64)),
+                        Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.FLOAT64),
+                        Signature.of(fixed(DataType.INT32), WideDecimalFunction.kernel(WideDecimalFunction.Op.SIGN),
+                                ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("abs",
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.INT32),
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.INT64),
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.DECIMAL),
-                        Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::abs), ParamType.FLOAT64)),
+                        Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::abs), ParamType.FLOAT64),
+                        Signature.of(argument(0), WideDecimalFunction.kernel(WideDecimalFunction.Op.ABS),
+                                ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("sqrt", doubleFunction(NumericFunctions::sqrt)),
                 ScalarFunction.of("cbrt", doubleFunction(Math::cbrt)),
                 ScalarFunction.of("exp", doubleFunction(x -> finite(Math.exp(x), x))),
@@ -152,6 +161,8 @@ final class NumericFunctions {
         Signature.ResultType type = args -> Round.type(args.get(0).type(),
                 args.size() == 1 ? 0 : args.get(1).longValue(), truncate);
         Signature.Kernel kernel = Round.kernel(truncate);
+        Signature.Kernel wide = WideDecimalFunction.kernel(truncate ? WideDecimalFunction.Op.TRUNC
+                : WideDecimalFunction.Op.ROUND);
         return ScalarFunction.of(name,
                 Signature.of(type, kernel, ParamType.FLOAT64),
                 Signature.of(type, kernel, ParamType.FLOAT64, digits),
@@ -160,7 +171,9 @@ final class NumericFunctions {
                 Signature.of(type, kernel, ParamType.INT32),
                 Signature.of(type, kernel, ParamType.INT32, digits),
                 Signature.of(type, kernel, ParamType.INT64),
-                Signature.of(type, kernel, ParamType.INT64, digits));
+                Signature.of(type, kernel, ParamType.INT64, digits),
+                Signature.of(type, wide, ParamType.WIDE_DECIMAL),
+                Signature.of(type, wide, ParamType.WIDE_DECIMAL, digits));
     }
 
     static double sqrt(double x) {

@@ -14,6 +14,8 @@ import java.util.Objects;
  *       narrows to DECIMAL(18, scale), a value that does not fit failing as the cast does (the kernels behind
  *       such a parameter work on longs); an integer becomes DECIMAL(10,0) (INTEGER) or DECIMAL(18,0)
  *       (BIGINT).</li>
+ *   <li>{@link #WIDE_DECIMAL}: a DECIMAL of more than 18 digits, kept as it is, for the kernels that take one;
+ *       listed after a {@link #DECIMAL} signature, it wins for such an argument (cost 0 against 1).</li>
  *   <li>{@link #SAME}: every SAME parameter of a call takes one type, the common type of their
  *       arguments (numbers promoted, as CASE and COALESCE do; any other type only with itself).</li>
  * </ul>
@@ -36,6 +38,8 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         EXACT,
         /** Any DECIMAL; {@link #type} is null. */
         ANY_DECIMAL,
+        /** A DECIMAL of more than 18 digits, kept as it is; {@link #type} is null. */
+        WIDE_DECIMAL,
         /** The call's common type of all SAME arguments; {@link #type} is null. */
         SAME
     }
@@ -47,6 +51,7 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
     public static final ParamType DATE = of(DataType.DATE);
     public static final ParamType BOOLEAN = of(DataType.BOOLEAN);
     public static final ParamType DECIMAL = new ParamType(Kind.ANY_DECIMAL, null, false);
+    public static final ParamType WIDE_DECIMAL = new ParamType(Kind.WIDE_DECIMAL, null, false);
     public static final ParamType SAME = new ParamType(Kind.SAME, null, false);
 
     /** No conversion fits. */
@@ -79,6 +84,9 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         if (actual == null) {
             return 0;
         }
+        if (kind == Kind.WIDE_DECIMAL) {
+            return actual.isWideDecimal() ? 0 : NO_MATCH;
+        }
         if (kind == Kind.ANY_DECIMAL) {
             if (actual.isWideDecimal()) {
                 return actual.scale() <= DataType.MAX_LONG_PRECISION ? 1 : NO_MATCH;
@@ -94,10 +102,12 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
             return type;
         }
         if (actual == null) {
-            return DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
+            return DataType.decimal(kind == Kind.WIDE_DECIMAL ? DataType.MAX_DECIMAL_PRECISION
+                    : DataType.MAX_LONG_PRECISION, 0);
         }
         if (actual.id() == TypeId.DECIMAL) {
-            return actual.isWideDecimal() ? DataType.decimal(DataType.MAX_LONG_PRECISION, actual.scale()) : actual;
+            return actual.isWideDecimal() && kind == Kind.ANY_DECIMAL
+                    ? DataType.decimal(DataType.MAX_LONG_PRECISION, actual.scale()) : actual;
         }
         return actual.id() == TypeId.INT32 ? DataType.decimal(TypeRules.INT32_DIGITS, 0)
                 : DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
@@ -125,6 +135,7 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         return switch (kind) {
             case EXACT -> type.sqlName();
             case ANY_DECIMAL -> "DECIMAL";
+            case WIDE_DECIMAL -> "DECIMAL(p > 18)";
             case SAME -> "T";
         };
     }

@@ -80,6 +80,9 @@ class WideDecimalSqlTest {
             // b; Troupe's keeps both scales' digits as PostgreSQL's numeric does, within 38.
             "SELECT id, greatest(b, c), least(a, c), coalesce(a, c), coalesce(b, c, 0) FROM money",
             "SELECT id, CASE WHEN id % 2 = 0 THEN a ELSE c END FROM money",
+            "SELECT id, abs(a), sign(b), round(a, 1), round(a, -3), round(b), trunc(b, 2), trunc(a, -1), floor(b),"
+                    + " ceil(b), ceil(a) FROM money",
+            "SELECT g, round(sum(a), 1), abs(sum(b)), floor(sum(c)) FROM money GROUP BY g",
             "SELECT a FROM money UNION SELECT b FROM money");
 
     private static final List<String> ORDERED = List.of(
@@ -173,6 +176,8 @@ class WideDecimalSqlTest {
 
     @Test
     void shouldFailOverflowNamingTheValue() {
+        assertFails("SELECT round(CAST(99999999999999999999999999999999999999 AS DECIMAL(38,0)), -1)",
+                "99999999999999999999999999999999999999 is out of range for type decimal(38,0)");
         assertFails("SELECT CAST('99999999999999999999999999999999999999' AS DECIMAL(38,0)) + 1",
                 "99999999999999999999999999999999999999 + 1");
         assertFails("SELECT CAST('-99999999999999999999999999999999999999' AS DECIMAL(38,0)) - 1",
