@@ -30,6 +30,10 @@ final class NumericFunctions {
     private static final Signature.Kernel MODULO = (args, type, text) -> Arithmetic.bind(Function.MODULO, args.get(0),
             args.get(1), text);
 
+    /** mod of two decimals: their common type, which is the type {@code %} gives them ({@link Arithmetic}). */
+    private static final Signature.ResultType DECIMAL_MODULO = args -> TypeRules.commonType(List.of(
+            args.get(0).type(), args.get(1).type()));
+
     /** 0! to 20!, every factorial a BIGINT holds. */
     private static final long[] FACTORIALS = new long[21];
 
@@ -92,8 +96,10 @@ final class NumericFunctions {
                 ScalarFunction.of("mod",
                         Signature.of(fixed(DataType.INT32), MODULO, ParamType.INT32, ParamType.INT32),
                         Signature.of(fixed(DataType.INT64), MODULO, ParamType.INT64, ParamType.INT64),
-                        Signature.of(args -> TypeRules.commonType(List.of(args.get(0).type(), args.get(1).type())),
-                                MODULO, ParamType.DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.WIDE_DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.DECIMAL, ParamType.WIDE_DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.WIDE_DECIMAL, ParamType.WIDE_DECIMAL),
                         Signature.of(fixed(DataType.FLOAT64), MODULO, ParamType.FLOAT64, ParamType.FLOAT64)),
                 ScalarFunction.of("gcd", integerFunction(NumericFunctions::gcd)),
                 ScalarFunction.of("lcm", integerFunction(NumericFunctions::lcm)),
