@@ -222,6 +222,13 @@ class DateTimeFunctionsTest {
         for (String unit : List.of("hour", "minute", "second", "millisecond", "microsecond")) {
             cases.add(of(call("datediff", lit(unit), col("t"), col("t2")), "datediff('" + unit + "', t, t2)"));
         }
+        // age: PostgreSQL's calendar difference, either way round; of one time, from today's midnight (SQL only)
+        for (String[] pair : new String[][] {{"ts", "ts2"}, {"ts2", "ts"}, {"d", "d2"}, {"tz", "tz2"}, {"tz2", "tz"}}) {
+            cases.add(of(call("age", col(pair[0]), col(pair[1])), "age(" + pair[0] + ", " + pair[1] + ")"));
+        }
+        // DuckDB counts age(ts) from midnight of the UTC date, PostgreSQL from the session's current_date.
+        cases.add(as(null, "age(ts)", "age(CAST(current_date AS TIMESTAMP), ts)"));
+        cases.add(of(null, "age(tz)"));
         // construction and epochs
         cases.add(of(call("make_date", col("y"), col("mo"), col("dd")), "make_date(y, mo, dd)"));
         cases.add(of(call("make_time", col("h"), col("mi"), col("sec")), "make_time(h, mi, sec)"));
