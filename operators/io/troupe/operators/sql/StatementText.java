@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  *       type)}, its operand found by reading back from the {@code ::} (a name, a literal, a call, a parenthesised
  *       expression, a CASE);</li>
  *   <li>an escape string {@code E'a\tb'} into the plain literal of its text ({@link EscapeString});</li>
+ *   <li>a word the parser reserves where it stands as a name ({@code SELECT date, count FROM t}): quoted;</li>
  *   <li>PostgreSQL's regular expression match operators {@code ~}, {@code ~*}, {@code !~} and {@code !~*} into
  *       {@code [NOT] RLIKE}, the parser's own operator of that meaning, with {@code '(?i)' ||} before the pattern
  *       to ignore case.</li>
@@ -144,9 +145,60 @@ final class StatementText {
                 out.replace(t.start, t.end, "\"" + t.upper() + "\"");
             } else if (t.isWord("RANGE") && next != null && next.isSymbol("(")) {
                 out.replace(t.start, t.end, "\"range\"");
+            } else if (NAMES.contains(t.upper()) && isName(tokens, i)) {
+                out.replace(t.start, t.end, "\"" + t.text + "\"");
             }
         }
         return out.done();
+    }
+
+    /**
+     * Words Calcite's parser reserves that PostgreSQL and DuckDB take as names of columns and tables ({@code SELECT
+     * date, value, count FROM t}, PostgreSQL's name of a count(*) column): where one stands as a name, it is quoted.
+     */
+    private static final Set<String> NAMES = Set.of("DATE", "TIME", "TIMESTAMP", "INTERVAL", "YEAR", "MONTH", "DAY",
+            "HOUR", "MINUTE", "SECOND", "VALUE", "COUNT", "POSITION", "RESULT", "LANGUAGE", "START", "MIN", "MAX", "SUM",
+            "AVG", "RANK", "PERCENT", "PERIOD", "LAG", "LEAD", "UPPER", "LOWER", "FLOOR", "CEIL", "MOD", "POWER",
+            "ELEMENT");
+    /** The calls whose first word is a unit ({@code EXTRACT(YEAR FROM t)}), and those that name a type after AS. */
+    private static final Set<String> UNIT_CALLS = Set.of("EXTRACT", "TIMESTAMPADD", "TIMESTAMPDIFF");
+    private static final Set<String> CASTS = Set.of("CAST", "TRY_CAST", "SAFE_CAST");
+
+    /**
+     * Whether the word at {@code i}, one of {@link #NAMES}, stands as a name: not a call ({@code count(*)}), a typed
+     * literal's type ({@code DATE '...'}), a type ({@code CAST(x AS DATE)}, {@code TIMESTAMP WITH TIME ZONE}) or an
+     * interval's or EXTRACT's unit ({@code INTERVAL '3' DAY}, {@code DAY TO SECOND}, {@code EXTRACT(YEAR FROM t)},
+     * {@code FLOOR(t TO DAY)}, {@code AT TIME ZONE}).
+     */
+    private static boolean isName(List<Token> tokens, int i) {
+        Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+        Token previous = i > 0 ? tokens.get(i - 1) : null;
+        if (next != null && (next.isSymbol("(") || next.kind == Kind.STRING || next.kind == Kind.ESCAPED_STRING
+                || next.isWord("WITH") || next.isWord("WITHOUT") || next.isWord("ZONE"))) {
+            return false;
+        }
+        if (previous == null) {
+            return true;
+        }
+        if (previous.kind == Kind.STRING || previous.isWord("TO") || previous.isWord("AT")
+                || previous.isWord("INTERVAL")) {
+            return false;
+        }
+        String call = enclosingCall(tokens, i);
+        return !(previous.isWord("AS") && CASTS.contains(call) || previous.isSymbol("(") && UNIT_CALLS.contains(call));
+    }
+
+    /** The word, upper case, before the innermost parenthesis open at token {@code i}; empty if none. */
+    private static String enclosingCall(List<Token> tokens, int i) {
+        int depth = 0;
+        for (int j = i - 1; j >= 0; j--) {
+            if (tokens.get(j).isSymbol(")")) {
+                depth++;
+            } else if (tokens.get(j).isSymbol("(") && depth-- == 0) {
+                return j > 0 && tokens.get(j - 1).kind == Kind.WORD ? tokens.get(j - 1).upper() : "";
+            }
+        }
+        return "";
     }
 
     /** Whether tokens {@code i} and {@code i + 1} are PostgreSQL's cast operator, {@code ::}. */
