@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does;</li>
  *   <li>a call of an aggregate whose name the parser reserves without taking it as a function's ({@code corr(y,
  *       x)}, most {@code regr_} functions: {@link AggregateOperators#RESERVED_NAMES}) into a call of the quoted name,
- *       {@code "CORR"(y, x)}, and of {@code range(...)}, a keyword of window frames to the parser, into {@code
- *       "range"(...)} ({@link SeriesFunctions});</li>
+ *       {@code "CORR"(y, x)}, and of {@code range(...)} and {@code date_diff(...)}, which the parser takes for its
+ *       own, into {@code "range"(...)} ({@link SeriesFunctions}) and {@code "date_diff"(...)};</li>
  *   <li>PostgreSQL's cast {@code x::type}, which binds tighter than any other operator, into {@code CAST(x AS
  *       type)}, its operand found by reading back from the {@code ::} (a name, a literal, a call, a parenthesised
  *       expression, a CASE);</li>
@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  *       {@code [NOT] RLIKE}, the parser's own operator of that meaning, with {@code '(?i)' ||} before the pattern
  *       to ignore case.</li>
  * </ul>
- * The rewriting reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
+ * A {@code //}, which Calcite's parser reads as a comment and PostgreSQL and DuckDB do not, is refused. The rewriting
+ * reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
  * keeps where each edit went: {@link #original} takes a position the parser or validator reports in the rewritten
  * text back to the user's, so that errors point at what the user wrote. Immutable.
  */
@@ -61,8 +62,8 @@ final class StatementText {
     private record Edit(int from, int to, int length) {
     }
 
-    /** A literal of the statement that is none, and its offset in the text: the statement goes no further. */
-    record Malformed(String message, int offset) {
+    /** What makes the text no statement before it is parsed, and where: the statement goes no further. */
+    record Malformed(SqlException.Kind kind, String message, int offset) {
     }
 
     private StatementText(String original, String parsed, List<Edit> edits, Malformed malformed) {
@@ -97,11 +98,18 @@ final class StatementText {
                 }
                 continue;
             }
+            if (t.isSymbol("/") && adjacent(tokens, i) && tokens.get(i + 1).isSymbol("/")) {
+                // Calcite's parser reads // as a comment, which would drop the rest of the line without a word.
+                return new StatementText(sql, sql, List.of(), new Malformed(SqlException.Kind.SYNTAX,
+                        "syntax error at or near \"//\": PostgreSQL has no // operator; write a / b, which divides "
+                                + "two integers as integers, as DuckDB's // does", t.start));
+            }
             if (t.kind == Kind.ESCAPED_STRING) {
                 try {
                     out.replace(t.start, t.end, "'" + EscapeString.read(t.text).replace("'", "''") + "'");
                 } catch (EscapeString.Malformed e) {
-                    return new StatementText(sql, sql, List.of(), new Malformed(e.getMessage(), t.start + e.at()));
+                    return new StatementText(sql, sql, List.of(),
+                            new Malformed(SqlException.Kind.VALUE, e.getMessage(), t.start + e.at()));
                 }
                 continue;
             }
@@ -143,14 +151,20 @@ final class StatementText {
                 out.replace(t.start, t.end, INTERVAL_TYPE);
             } else if (AggregateOperators.RESERVED_NAMES.contains(t.upper()) && next != null && next.isSymbol("(")) {
                 out.replace(t.start, t.end, "\"" + t.upper() + "\"");
-            } else if (t.isWord("RANGE") && next != null && next.isSymbol("(")) {
-                out.replace(t.start, t.end, "\"range\"");
+            } else if (OWN_CALLS.containsKey(t.upper()) && next != null && next.isSymbol("(")) {
+                out.replace(t.start, t.end, "\"" + OWN_CALLS.get(t.upper()) + "\"");
             } else if (NAMES.contains(t.upper()) && isName(tokens, i)) {
                 out.replace(t.start, t.end, "\"" + t.text + "\"");
             }
         }
         return out.done();
     }
+
+    /**
+     * Functions whose names Calcite's parser takes for calls of its own, and their names as Troupe's: {@code range(...)}
+     * (a window frame's keyword) and {@code date_diff(...)} (BigQuery's, of other arguments).
+     */
+    private static final Map<String, String> OWN_CALLS = Map.of("RANGE", "range", "DATE_DIFF", "date_diff");
 
     /**
      * Words Calcite's parser reserves that PostgreSQL and DuckDB take as names of columns and tables ({@code SELECT
@@ -399,7 +413,7 @@ final class StatementText {
         return new StatementText(sql, sql, List.of(), null);
     }
 
-    /** Null, or the literal of the text that is none (an escape string's bad escape), which the parser never gets. */
+    /** Null, or what makes the text no statement (an escape string's bad escape, {@code //}); the parser never gets it. */
     Malformed malformed() {
         return malformed;
     }

@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * says why: date_trunc to a century or millennium starts it in year 1 (PostgreSQL; DuckDB: year 0); to_char,
  * to_date and to_timestamp(text, pattern) are PostgreSQL's (DuckDB has none), so DuckDB computes the same text
  * with strftime and the same times with strptime. day() is written dayofmonth() in SQL (Calcite's parser does
- * not take DAY as a function name) and date_diff datediff (Calcite's parser reads DATE_DIFF as BigQuery's).
+ * not take DAY as a function name); date_diff's SQL is written datediff, its other name.
  */
 class DateTimeFunctionsTest {
 

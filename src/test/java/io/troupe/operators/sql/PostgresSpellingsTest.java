@@ -71,7 +71,8 @@ class PostgresSpellingsTest {
             "SELECT date + 3, EXTRACT(YEAR FROM date), CAST(date AS TIMESTAMP), timestamp::date, "
                     + "CAST(time AS VARCHAR), year(timestamp), date_trunc('month', timestamp) AS month FROM events",
             "SELECT t.date, t.count FROM (SELECT date, count, value FROM events WHERE count > 3) AS t "
-                    + "ORDER BY t.date, t.count");
+                    + "ORDER BY t.date, t.count",
+            "SELECT date_diff('day', start, date), datediff('month', start, timestamp::date) FROM events");
 
     private static SqlEngines engines;
 
@@ -162,6 +163,18 @@ class PostgresSpellingsTest {
         e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT E'\\xff'"));
         assertTrue(e.getMessage().startsWith("invalid byte sequence for encoding \"UTF8\" in E'\\xff'"),
                 e.getMessage());
+    }
+
+    /** Calcite's parser reads // as a comment, which would drop the rest of the line: a DuckDB user's // is refused. */
+    @Test
+    void shouldRefuseDoubleSlashRatherThanDropTheRestOfTheLine() {
+        SqlException e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT 10 // 3, 1"));
+        assertEquals(SqlException.Kind.SYNTAX, e.kind());
+        assertTrue(e.getMessage().startsWith("syntax error at or near \"//\": PostgreSQL has no // operator; write "
+                + "a / b"), e.getMessage());
+        assertEquals(11, e.column());
+        assertEquals(List.of(List.of("//x", 3)), engines.troupe().sql("SELECT '//' || 'x', 10 / 3 -- a // b\n")
+                .rows());
     }
 
     @Test
