@@ -68,7 +68,7 @@ class PostgresSpellingsTest {
             "SELECT e.date, time, timestamp, year, value, count, position, result, min, max, e.start FROM events e",
             "SELECT year, count(*), sum(value) AS sum, max(count) AS max, min(date) FROM events WHERE date > "
                     + "DATE '2024-03-01' AND value IS NOT NULL GROUP BY year ORDER BY year",
-            "SELECT date + 3, EXTRACT(YEAR FROM date), CAST(date AS TIMESTAMP), timestamp::date, "
+            "SELECT timestamp - start, date - timestamp, date + 3, EXTRACT(YEAR FROM date), CAST(date AS TIMESTAMP), timestamp::date, "
                     + "CAST(time AS VARCHAR), year(timestamp), date_trunc('month', timestamp) AS month FROM events",
             "SELECT t.date, t.count FROM (SELECT date, count, value FROM events WHERE count > 3) AS t "
                     + "ORDER BY t.date, t.count",
