@@ -51,8 +51,8 @@ import java.util.function.BinaryOperator;
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), [NOT] LIKE [ESCAPE] and [NOT] ILIKE, CASE, COALESCE,
- * CAST, substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
- * {@link FunctionRegistry} by name (and TRIM, POSITION and translate, which Calcite's parser binds to operators of
+ * CAST, substring/upper/lower/char_length, {@code ||} and concat, OVERLAY, EXTRACT(YEAR/MONTH/DAY), the functions of
+ * the {@link FunctionRegistry} by name (and TRIM, POSITION and translate, which Calcite's parser binds to operators of
  * its own, and the operators {@code &} and {@code <<} as its bitand and leftshift), and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first, an IN list into Troupe's IN. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
@@ -179,6 +179,9 @@ final class RexLowering {
         if (op == SqlStdOperatorTable.CONCAT) {
             return lower(ops.get(0)).concatenate(lower(ops.get(1)));
         }
+        if (op == SqlStdOperatorTable.OVERLAY) {
+            return overlay(lowerAll(ops));
+        }
         if (op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL) {
             return Expr.concat(lowerAll(ops).toArray(Expr[]::new));
         }
@@ -264,6 +267,20 @@ final class RexLowering {
         }
         Expr escape = ops.size() == 3 ? lower(ops.get(2)) : Expr.lit("\\");
         return Expr.call(ignoreCase ? "ilike_escape" : "like_escape", lower(ops.get(0)), lower(ops.get(1)), escape);
+    }
+
+    /**
+     * OVERLAY(s PLACING t FROM n [FOR m]) as PostgreSQL defines it: {@code substring(s, 1, n - 1) || t ||
+     * substring(s FROM n + m)}, m being t's length unless given.
+     */
+    private static Expr overlay(List<Expr> args) {
+        Expr s = args.get(0);
+        Expr t = args.get(1);
+        Expr n = args.get(2).cast(DataType.INT64);
+        Expr m = (args.size() == 4 ? args.get(3) : Expr.length(t)).cast(DataType.INT64);
+        Expr head = new Call(Function.SUBSTRING, List.of(s, Expr.lit(1L), n.minus(Expr.lit(1L))), null);
+        Expr tail = new Call(Function.SUBSTRING, List.of(s, n.plus(m), Expr.lit((long) Integer.MAX_VALUE)), null);
+        return head.concatenate(t).concatenate(tail);
     }
 
     /** TRIM([BOTH | LEADING | TRAILING] [characters] FROM s) as the registry's btrim, ltrim or rtrim. */

@@ -64,6 +64,9 @@ class PostgresSpellingsTest {
             "SELECT id, status ~ '^(open|closed)$', status ~* 'O', status !~ 'e', status !~* '^S' FROM orders",
             "SELECT count(*) FROM customers WHERE name ~ '^(ada|bob)[0-9]+$' OR region ~* 'X$'",
             "SELECT id FROM customers WHERE name !~ '[aeiou]{2}' AND region::text !~* '^n'",
+            // the standard's OVERLAY, PostgreSQL's and DuckDB's
+            "SELECT id, overlay(name PLACING '*' FROM 2 FOR 2), overlay(name PLACING region FROM 3), "
+                    + "overlay(region PLACING name FROM id % 7 + 1 FOR 0) FROM customers",
             // words Calcite reserves as names of columns, beside the same words as types, units and calls
             "SELECT e.date, time, timestamp, year, value, count, position, result, min, max, e.start FROM events e",
             "SELECT year, count(*), sum(value) AS sum, max(count) AS max, min(date) FROM events WHERE date > "
