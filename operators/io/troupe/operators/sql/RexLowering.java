@@ -136,7 +136,7 @@ final class RexLowering {
             case PLUS_PREFIX -> lower(ops.get(0));
             case LIKE -> like(call);
             // PostgreSQL's ~ (StatementText): whether the pattern matches somewhere in the text.
-            case RLIKE -> Expr.call("regexp_matches", lower(ops.get(0)), lower(ops.get(1)));
+            case RLIKE -> Expr.call("regexp_matches", text(ops.get(0)), text(ops.get(1)));
             case CASE -> new Call(Function.CASE, lowerAll(ops), null);
             case COALESCE -> Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
             case CAST -> cast(ops.get(0), SqlTypes.toTroupe(call.getType()));
@@ -156,14 +156,14 @@ final class RexLowering {
             return now(SqlTypes.toTroupe(call.getType()));
         }
         if (op == SqlStdOperatorTable.UPPER) {
-            return Expr.upper(lower(ops.get(0)));
+            return Expr.upper(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.LOWER) {
-            return Expr.lower(lower(ops.get(0)));
+            return Expr.lower(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
                 || op == SqlLibraryOperators.LENGTH) {
-            return Expr.length(lower(ops.get(0)));
+            return Expr.length(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
             List<Expr> args = lowerAll(ops);
@@ -236,8 +236,25 @@ final class RexLowering {
      * ({@link SessionZoneCalls}).
      */
     private Expr registryCall(String name, RexCall call, ScalarFunction function) {
-        List<DataType> types = call.getOperands().stream().map(o -> SqlTypes.toTroupe(o.getType())).toList();
-        Expr lowered = SessionZoneCalls.lower(name, lowerAll(call.getOperands()), types, clock);
+        List<RexNode> operands = call.getOperands();
+        List<DataType> known = new ArrayList<>(operands.size());
+        for (RexNode o : operands) {
+            known.add(isTypelessNull(o) ? null : SqlTypes.toTroupe(o.getType()));
+        }
+        // A NULL of no type (upper(NULL)) takes its parameter's type, as PostgreSQL resolves an unknown literal.
+        ScalarFunction.Resolution resolution = function.resolve(known);
+        List<DataType> types = new ArrayList<>(known);
+        List<Expr> args = new ArrayList<>(operands.size());
+        for (int i = 0; i < operands.size(); i++) {
+            if (types.get(i) == null) {
+                DataType target = resolution == null ? null : resolution.types().get(i);
+                types.set(i, target == null ? DataType.VARCHAR : target);
+                args.add(Expr.nullOf(types.get(i)));
+            } else {
+                args.add(lower(operands.get(i)));
+            }
+        }
+        Expr lowered = SessionZoneCalls.lower(name, args, types, clock);
         DataType own;
         try {
             own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,
@@ -281,6 +298,15 @@ final class RexLowering {
         Expr head = new Call(Function.SUBSTRING, List.of(s, Expr.lit(1L), n.minus(Expr.lit(1L))), null);
         Expr tail = new Call(Function.SUBSTRING, List.of(s, n.plus(m), Expr.lit((long) Integer.MAX_VALUE)), null);
         return head.concatenate(t).concatenate(tail);
+    }
+
+    /** {@code node} where text is taken: a NULL of no type is a VARCHAR's. */
+    private Expr text(RexNode node) {
+        return isTypelessNull(node) ? Expr.nullOf(DataType.VARCHAR) : lower(node);
+    }
+
+    private static boolean isTypelessNull(RexNode node) {
+        return node instanceof RexLiteral literal && literal.getType().getSqlTypeName() == SqlTypeName.NULL;
     }
 
     /** TRIM([BOTH | LEADING | TRAILING] [characters] FROM s) as the registry's btrim, ltrim or rtrim. */

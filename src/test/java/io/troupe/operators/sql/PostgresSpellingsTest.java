@@ -64,6 +64,9 @@ class PostgresSpellingsTest {
             "SELECT id, status ~ '^(open|closed)$', status ~* 'O', status !~ 'e', status !~* '^S' FROM orders",
             "SELECT count(*) FROM customers WHERE name ~ '^(ada|bob)[0-9]+$' OR region ~* 'X$'",
             "SELECT id FROM customers WHERE name !~ '[aeiou]{2}' AND region::text !~* '^n'",
+            // a NULL of no type as a function's argument takes the parameter's type
+            "SELECT id, upper(NULL), length(NULL), NULL ~ 'a', regexp_matches(NULL, status), round(NULL, 2), "
+                    + "concat_ws(',', NULL, status), lpad(NULL, 3, 'x'), greatest(qty, NULL), abs(NULL) FROM orders",
             // the standard's OVERLAY, PostgreSQL's and DuckDB's
             "SELECT id, overlay(name PLACING '*' FROM 2 FOR 2), overlay(name PLACING region FROM 3), "
                     + "overlay(region PLACING name FROM id % 7 + 1 FOR 0) FROM customers",
