@@ -78,7 +78,8 @@ class PostgresSpellingsTest {
                     + "CAST(time AS VARCHAR), year(timestamp), date_trunc('month', timestamp) AS month FROM events",
             "SELECT t.date, t.count FROM (SELECT date, count, value FROM events WHERE count > 3) AS t "
                     + "ORDER BY t.date, t.count",
-            "SELECT date_diff('day', start, date), datediff('month', start, timestamp::date) FROM events");
+            "SELECT date_diff('day', start, date), datediff('month', start, timestamp), age(timestamp, start), "
+                    + "age(date, start) FROM events");
 
     private static SqlEngines engines;
 
