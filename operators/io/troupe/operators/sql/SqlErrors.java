@@ -69,14 +69,15 @@ final class SqlErrors {
     /**
      * The errors of {@code sql} as Calcite's parser gets it ({@link StatementText#of}).
      *
-     * @throws SqlException where a literal of the text is none (an escape string's bad escape)
+     * @throws SqlException where the text is no statement before it is parsed (an escape string's bad escape, {@code
+     *                      //})
      */
     static SqlErrors of(String sql, Catalog catalog) {
         SqlErrors errors = new SqlErrors(StatementText.of(sql), catalog);
         StatementText.Malformed malformed = errors.text.malformed();
         if (malformed != null) {
             int[] at = errors.text.position(malformed.offset());
-            throw errors.at(SqlException.Kind.VALUE, malformed.message(), at[0], at[1]);
+            throw errors.at(malformed.kind(), malformed.message(), at[0], at[1]);
         }
         return errors;
     }

@@ -21,17 +21,19 @@ import java.util.regex.Pattern;
  *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does;</li>
  *   <li>a call of an aggregate whose name the parser reserves without taking it as a function's ({@code corr(y,
  *       x)}, most {@code regr_} functions: {@link AggregateOperators#RESERVED_NAMES}) into a call of the quoted name,
- *       {@code "CORR"(y, x)}, and of {@code range(...)}, a keyword of window frames to the parser, into {@code
- *       "range"(...)} ({@link SeriesFunctions});</li>
+ *       {@code "CORR"(y, x)}, and of {@code range(...)} and {@code date_diff(...)}, which the parser takes for its
+ *       own, into {@code "range"(...)} ({@link SeriesFunctions}) and {@code "date_diff"(...)};</li>
  *   <li>PostgreSQL's cast {@code x::type}, which binds tighter than any other operator, into {@code CAST(x AS
  *       type)}, its operand found by reading back from the {@code ::} (a name, a literal, a call, a parenthesised
  *       expression, a CASE);</li>
  *   <li>an escape string {@code E'a\tb'} into the plain literal of its text ({@link EscapeString});</li>
+ *   <li>a word the parser reserves where it stands as a name ({@code SELECT date, count FROM t}): quoted;</li>
  *   <li>PostgreSQL's regular expression match operators {@code ~}, {@code ~*}, {@code !~} and {@code !~*} into
  *       {@code [NOT] RLIKE}, the parser's own operator of that meaning, with {@code '(?i)' ||} before the pattern
  *       to ignore case.</li>
  * </ul>
- * The rewriting reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
+ * A {@code //}, which Calcite's parser reads as a comment and PostgreSQL and DuckDB do not, is refused. The rewriting
+ * reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
  * keeps where each edit went: {@link #original} takes a position the parser or validator reports in the rewritten
  * text back to the user's, so that errors point at what the user wrote. Immutable.
  */
@@ -60,8 +62,8 @@ final class StatementText {
     private record Edit(int from, int to, int length) {
     }
 
-    /** A literal of the statement that is none, and its offset in the text: the statement goes no further. */
-    record Malformed(String message, int offset) {
+    /** What makes the text no statement before it is parsed, and where: the statement goes no further. */
+    record Malformed(SqlException.Kind kind, String message, int offset) {
     }
 
     private StatementText(String original, String parsed, List<Edit> edits, Malformed malformed) {
@@ -96,11 +98,18 @@ final class StatementText {
                 }
                 continue;
             }
+            if (t.isSymbol("/") && adjacent(tokens, i) && tokens.get(i + 1).isSymbol("/")) {
+                // Calcite's parser reads // as a comment, which would drop the rest of the line without a word.
+                return new StatementText(sql, sql, List.of(), new Malformed(SqlException.Kind.SYNTAX,
+                        "syntax error at or near \"//\": PostgreSQL has no // operator; write a / b, which divides "
+                                + "two integers as integers, as DuckDB's // does", t.start));
+            }
             if (t.kind == Kind.ESCAPED_STRING) {
                 try {
                     out.replace(t.start, t.end, "'" + EscapeString.read(t.text).replace("'", "''") + "'");
                 } catch (EscapeString.Malformed e) {
-                    return new StatementText(sql, sql, List.of(), new Malformed(e.getMessage(), t.start + e.at()));
+                    return new StatementText(sql, sql, List.of(),
+                            new Malformed(SqlException.Kind.VALUE, e.getMessage(), t.start + e.at()));
                 }
                 continue;
             }
@@ -142,11 +151,68 @@ final class StatementText {
                 out.replace(t.start, t.end, INTERVAL_TYPE);
             } else if (AggregateOperators.RESERVED_NAMES.contains(t.upper()) && next != null && next.isSymbol("(")) {
                 out.replace(t.start, t.end, "\"" + t.upper() + "\"");
-            } else if (t.isWord("RANGE") && next != null && next.isSymbol("(")) {
-                out.replace(t.start, t.end, "\"range\"");
+            } else if (OWN_CALLS.containsKey(t.upper()) && next != null && next.isSymbol("(")) {
+                out.replace(t.start, t.end, "\"" + OWN_CALLS.get(t.upper()) + "\"");
+            } else if (NAMES.contains(t.upper()) && isName(tokens, i)) {
+                out.replace(t.start, t.end, "\"" + t.text + "\"");
             }
         }
         return out.done();
+    }
+
+    /**
+     * Functions whose names Calcite's parser takes for calls of its own, and their names as Troupe's: {@code range(...)}
+     * (a window frame's keyword) and {@code date_diff(...)} (BigQuery's, of other arguments).
+     */
+    private static final Map<String, String> OWN_CALLS = Map.of("RANGE", "range", "DATE_DIFF", "date_diff");
+
+    /**
+     * Words Calcite's parser reserves that PostgreSQL and DuckDB take as names of columns and tables ({@code SELECT
+     * date, value, count FROM t}, PostgreSQL's name of a count(*) column): where one stands as a name, it is quoted.
+     */
+    private static final Set<String> NAMES = Set.of("DATE", "TIME", "TIMESTAMP", "INTERVAL", "YEAR", "MONTH", "DAY",
+            "HOUR", "MINUTE", "SECOND", "VALUE", "COUNT", "POSITION", "RESULT", "LANGUAGE", "START", "MIN", "MAX", "SUM",
+            "AVG", "RANK", "PERCENT", "PERIOD", "LAG", "LEAD", "UPPER", "LOWER", "FLOOR", "CEIL", "MOD", "POWER",
+            "ELEMENT");
+    /** The calls whose first word is a unit ({@code EXTRACT(YEAR FROM t)}), and those that name a type after AS. */
+    private static final Set<String> UNIT_CALLS = Set.of("EXTRACT", "TIMESTAMPADD", "TIMESTAMPDIFF");
+    private static final Set<String> CASTS = Set.of("CAST", "TRY_CAST", "SAFE_CAST");
+
+    /**
+     * Whether the word at {@code i}, one of {@link #NAMES}, stands as a name: not a call ({@code count(*)}), a typed
+     * literal's type ({@code DATE '...'}), a type ({@code CAST(x AS DATE)}, {@code TIMESTAMP WITH TIME ZONE}) or an
+     * interval's or EXTRACT's unit ({@code INTERVAL '3' DAY}, {@code DAY TO SECOND}, {@code EXTRACT(YEAR FROM t)},
+     * {@code FLOOR(t TO DAY)}, {@code AT TIME ZONE}).
+     */
+    private static boolean isName(List<Token> tokens, int i) {
+        Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+        Token previous = i > 0 ? tokens.get(i - 1) : null;
+        if (next != null && (next.isSymbol("(") || next.kind == Kind.STRING || next.kind == Kind.ESCAPED_STRING
+                || next.isWord("WITH") || next.isWord("WITHOUT") || next.isWord("ZONE"))) {
+            return false;
+        }
+        if (previous == null) {
+            return true;
+        }
+        if (previous.kind == Kind.STRING || previous.isWord("TO") || previous.isWord("AT")
+                || previous.isWord("INTERVAL")) {
+            return false;
+        }
+        String call = enclosingCall(tokens, i);
+        return !(previous.isWord("AS") && CASTS.contains(call) || previous.isSymbol("(") && UNIT_CALLS.contains(call));
+    }
+
+    /** The word, upper case, before the innermost parenthesis open at token {@code i}; empty if none. */
+    private static String enclosingCall(List<Token> tokens, int i) {
+        int depth = 0;
+        for (int j = i - 1; j >= 0; j--) {
+            if (tokens.get(j).isSymbol(")")) {
+                depth++;
+            } else if (tokens.get(j).isSymbol("(") && depth-- == 0) {
+                return j > 0 && tokens.get(j - 1).kind == Kind.WORD ? tokens.get(j - 1).upper() : "";
+            }
+        }
+        return "";
     }
 
     /** Whether tokens {@code i} and {@code i + 1} are PostgreSQL's cast operator, {@code ::}. */
@@ -347,7 +413,7 @@ final class StatementText {
         return new StatementText(sql, sql, List.of(), null);
     }
 
-    /** Null, or the literal of the text that is none (an escape string's bad escape), which the parser never gets. */
+    /** Null, or what makes the text no statement (an escape string's bad escape, {@code //}); the parser never gets it. */
     Malformed malformed() {
         return malformed;
     }

@@ -41,7 +41,8 @@ import java.util.List;
 
 /**
  * SQL's {@code +} and {@code -} with the time arithmetic PostgreSQL and DuckDB users write and the SQL standard
- * lacks: {@code ts - ts} of two TIMESTAMPs, TIMESTAMP WITH TIME ZONEs or TIMEs (an INTERVAL), {@code date - date}
+ * lacks: {@code ts - ts} of two TIMESTAMPs (one may be a DATE, its midnight), TIMESTAMP WITH TIME ZONEs or TIMEs (an
+ * INTERVAL), {@code date - date}
  * (the INTEGER days between), {@code date ± integer} and {@code integer + date} (a DATE), and intervals of both
  * kinds added together ({@code INTERVAL '1' MONTH + INTERVAL '1' DAY}, one INTERVAL to Troupe). Everything else is
  * Calcite's own {@code +} and {@code -}, typed and converted as Calcite does.
@@ -87,7 +88,7 @@ final class TimeOperators {
         } else if (kind == SqlKind.MINUS && x == y && x == SqlTypeName.DATE) {
             type = factory.createSqlType(SqlTypeName.INTEGER);
         } else if (kind == SqlKind.MINUS && (x == y && (x == SqlTypeName.TIMESTAMP || x == SqlTypeName.TIME)
-                || isInstant(x) && isInstant(y))) {
+                || isInstant(x) && isInstant(y) || isDateAndTimestamp(x, y) || isDateAndTimestamp(y, x))) {
             type = factory.createSqlIntervalType(DAY_TO_SECOND);
         }
         return type == null ? null
@@ -102,6 +103,10 @@ final class TimeOperators {
     /** Calcite's two spellings of Troupe's TIMESTAMP WITH TIME ZONE. */
     private static boolean isInstant(SqlTypeName t) {
         return t == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE || t == SqlTypeName.TIMESTAMP_TZ;
+    }
+
+    private static boolean isDateAndTimestamp(SqlTypeName x, SqlTypeName y) {
+        return x == SqlTypeName.DATE && y == SqlTypeName.TIMESTAMP;
     }
 
     private static boolean isInteger(SqlTypeName t) {
@@ -149,7 +154,12 @@ final class TimeOperators {
             }
             List<RexNode> operands = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                operands.add(cx.convertExpression(c.operand(i)));
+                RexNode operand = cx.convertExpression(c.operand(i));
+                // A DATE against a TIMESTAMP is its midnight, as PostgreSQL promotes it.
+                RelDataType other = i == 0 ? b : a;
+                operands.add(isDateAndTimestamp(operand.getType().getSqlTypeName(), other.getSqlTypeName())
+                        ? cx.getRexBuilder().makeCast(cx.getTypeFactory().createTypeWithNullability(other,
+                                operand.getType().isNullable()), operand) : operand);
             }
             return cx.getRexBuilder().makeCall(c.getParserPosition(), cx.getValidator().getValidatedNodeType(c),
                     op, operands);

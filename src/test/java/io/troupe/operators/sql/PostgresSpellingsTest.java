@@ -2,7 +2,11 @@ package io.troupe.operators.sql;
 
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.table.Table;
+import io.troupe.operators.table.TableBuilder;
+import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
 import io.troupe.oracle.DuckDbOracle;
 import io.troupe.oracle.ResultComparator;
 
@@ -14,7 +18,12 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -26,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * What PostgreSQL users write that Calcite's parser lacks, read as PostgreSQL reads it ({@link StatementText}):
  * {@code x::type} casts, PostgreSQL's and DuckDB's names of types ({@code text}, {@code int8}, {@code float8} ...),
- * escape strings {@code E'...'} and the regular expression operators {@code ~ ~* !~ !~*}. Each statement runs at 0
+ * escape strings {@code E'...'}, the regular expression operators {@code ~ ~* !~ !~*} and columns named by words
+ * Calcite's parser reserves ({@code date}, {@code count}, {@code value} ...). Each statement runs at 0
  * and 2 workers over the generated {@link SqlTables} (NULLs in every nullable column) and gives DuckDB's rows for the
  * same text, which DuckDB reads alike; the errors name what the user wrote, where.
  */
@@ -53,13 +63,49 @@ class PostgresSpellingsTest {
             // the regular expression operators
             "SELECT id, status ~ '^(open|closed)$', status ~* 'O', status !~ 'e', status !~* '^S' FROM orders",
             "SELECT count(*) FROM customers WHERE name ~ '^(ada|bob)[0-9]+$' OR region ~* 'X$'",
-            "SELECT id FROM customers WHERE name !~ '[aeiou]{2}' AND region::text !~* '^n'");
+            "SELECT id FROM customers WHERE name !~ '[aeiou]{2}' AND region::text !~* '^n'",
+            // a NULL of no type as a function's argument takes the parameter's type
+            "SELECT id, upper(NULL), length(NULL), NULL ~ 'a', regexp_matches(NULL, status), round(NULL, 2), "
+                    + "concat_ws(',', NULL, status), lpad(NULL, 3, 'x'), greatest(qty, NULL), abs(NULL) FROM orders",
+            // the standard's OVERLAY, PostgreSQL's and DuckDB's
+            "SELECT id, overlay(name PLACING '*' FROM 2 FOR 2), overlay(name PLACING region FROM 3), "
+                    + "overlay(region PLACING name FROM id % 7 + 1 FOR 0) FROM customers",
+            // words Calcite reserves as names of columns, beside the same words as types, units and calls
+            "SELECT e.date, time, timestamp, year, value, count, position, result, min, max, e.start FROM events e",
+            "SELECT year, count(*), sum(value) AS sum, max(count) AS max, min(date) FROM events WHERE date > "
+                    + "DATE '2024-03-01' AND value IS NOT NULL GROUP BY year ORDER BY year",
+            "SELECT timestamp - start, date - timestamp, date + 3, EXTRACT(YEAR FROM date), CAST(date AS TIMESTAMP), timestamp::date, "
+                    + "CAST(time AS VARCHAR), year(timestamp), date_trunc('month', timestamp) AS month FROM events",
+            "SELECT t.date, t.count FROM (SELECT date, count, value FROM events WHERE count > 3) AS t "
+                    + "ORDER BY t.date, t.count",
+            "SELECT date_diff('day', start, date), datediff('month', start, timestamp), age(timestamp, start), "
+                    + "age(date, start) FROM events");
 
     private static SqlEngines engines;
 
     @BeforeAll
     static void load() throws Exception {
-        engines = SqlEngines.start(26);
+        List<Table> tables = new ArrayList<>(SqlTables.generate(26));
+        tables.add(events());
+        engines = SqlEngines.over(tables);
+    }
+
+    /** A table whose columns are named by words Calcite reserves, with NULLs. */
+    private static Table events() {
+        Random random = new Random(26);
+        TableBuilder events = new TableBuilder("events", Schema.of(Field.of("date", DataType.DATE),
+                Field.of("time", DataType.TIME), Field.of("timestamp", DataType.TIMESTAMP),
+                Field.of("year", DataType.INT32), Field.of("value", DataType.FLOAT64), Field.of("count", DataType.INT64),
+                Field.of("position", DataType.INT32), Field.of("result", DataType.VARCHAR),
+                Field.of("min", DataType.INT32), Field.of("max", DataType.INT32), Field.of("start", DataType.DATE)));
+        for (int i = 0; i < 500; i++) {
+            LocalDate date = LocalDate.of(2024, 1, 1).plusDays(random.nextInt(700));
+            LocalTime time = LocalTime.ofSecondOfDay(random.nextInt(86_400));
+            events.addRow(date, time, LocalDateTime.of(date, time), date.getYear(),
+                    random.nextInt(10) == 0 ? null : random.nextInt(10_000) / 100.0, (long) random.nextInt(8),
+                    i, random.nextBoolean() ? "ok" : null, -random.nextInt(5), random.nextInt(5), date.minusDays(3));
+        }
+        return events.build();
     }
 
     @AfterAll
@@ -124,6 +170,18 @@ class PostgresSpellingsTest {
         e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT E'\\xff'"));
         assertTrue(e.getMessage().startsWith("invalid byte sequence for encoding \"UTF8\" in E'\\xff'"),
                 e.getMessage());
+    }
+
+    /** Calcite's parser reads // as a comment, which would drop the rest of the line: a DuckDB user's // is refused. */
+    @Test
+    void shouldRefuseDoubleSlashRatherThanDropTheRestOfTheLine() {
+        SqlException e = assertThrows(SqlException.class, () -> engines.troupe().sql("SELECT 10 // 3, 1"));
+        assertEquals(SqlException.Kind.SYNTAX, e.kind());
+        assertTrue(e.getMessage().startsWith("syntax error at or near \"//\": PostgreSQL has no // operator; write "
+                + "a / b"), e.getMessage());
+        assertEquals(11, e.column());
+        assertEquals(List.of(List.of("//x", 3)), engines.troupe().sql("SELECT '//' || 'x', 10 / 3 -- a // b\n")
+                .rows());
     }
 
     @Test
