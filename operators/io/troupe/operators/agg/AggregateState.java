@@ -5,6 +5,7 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 /**
@@ -70,8 +71,8 @@ abstract class AggregateState {
         if (arg == TypeId.VARCHAR) {
             return new StringMinMaxState(spec);
         }
-        if (arg == TypeId.INTERVAL) {
-            return new IntervalMinMaxState(spec);
+        if (spec.argument().type().physical() == PhysicalType.INT128) {
+            return new Int128MinMaxState(spec);
         }
         return new LongMinMaxState(spec);
     }

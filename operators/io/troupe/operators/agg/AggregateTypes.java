@@ -1,6 +1,7 @@
 package io.troupe.operators.agg;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 import java.util.List;
@@ -43,18 +44,14 @@ public final class AggregateTypes {
             case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, PERCENTILE_CONT -> numeric(function, argument,
                     DataType.FLOAT64);
             case MIN, MAX, SINGLE_VALUE -> argument;
-            // Their values are kept one word each: an INTERVAL, of two, is not one of them.
-            case PERCENTILE_DISC, MODE -> {
-                if (argument.id() == TypeId.INTERVAL) {
-                    throw new IllegalArgumentException(function.sqlName() + " does not take an INTERVAL yet: "
-                            + signature(function) + " of any other type");
-                }
-                yield argument;
-            }
+            // Their values are kept one word each: an INTERVAL or a DECIMAL of more than 18 digits, of two, is not
+            // one of them.
+            case PERCENTILE_DISC, MODE -> oneWord(function, argument);
             // DuckDB's: the mean of two middle integers or doubles is a DOUBLE, of two decimals the decimal type.
             case MEDIAN -> switch (argument.id()) {
                 case INT32, INT64, FLOAT64 -> DataType.FLOAT64;
-                case DECIMAL, VARCHAR -> argument;
+                case DECIMAL -> oneWord(function, argument);
+                case VARCHAR -> argument;
                 default -> throw new IllegalArgumentException("median does not apply to " + argument
                         + "; it needs a numeric or VARCHAR argument: median(x)");
             };
@@ -66,8 +63,20 @@ public final class AggregateTypes {
                 numeric(function, inputs.get(1), argument);
                 yield function == AggregateFunction.REGR_COUNT ? DataType.INT64 : DataType.FLOAT64;
             }
-            case APPROX_QUANTILE -> argument.id().isTemporal() ? argument : numeric(function, argument, argument);
+            case APPROX_QUANTILE -> argument.id().isTemporal() ? argument
+                    : oneWord(function, numeric(function, argument, argument));
         };
+    }
+
+    /** The argument, which must be of a type whose values are one word each (not INTERVAL, not a wide DECIMAL). */
+    private static DataType oneWord(AggregateFunction function, DataType argument) {
+        if (argument.physical() == PhysicalType.INT128) {
+            boolean interval = argument.id() == TypeId.INTERVAL;
+            throw new IllegalArgumentException(function.sqlName() + " does not take "
+                    + (interval ? "an INTERVAL" : "a " + argument.sqlName()) + " yet: " + signature(function)
+                    + " of any other type" + (interval ? "" : " (a DECIMAL of at most 18 digits)"));
+        }
+        return argument;
     }
 
     /** How many arguments the function takes as SQL writes it (a WITHIN GROUP key is not one). */

@@ -3,9 +3,11 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.TypeId;
 import io.troupe.operators.memory.HeapArrays;
 
@@ -15,8 +17,11 @@ import java.util.Arrays;
  * sum and avg over INT32, INT64 and DECIMAL: an exact 128-bit sum (a high and a low long) and a
  * count of non-NULL inputs per group. The sum is 128 bits wide, as DuckDB's HUGEINT, so that the
  * result does not depend on the order rows arrive in: with several workers a partial sum may pass
- * the range of a long where the whole sum does not. Only the final sum must fit the result type:
- * past the range of a long (INT64), or past 18 digits (DECIMAL), it is an error naming the
+ * the range of a long where the whole sum does not. A value of one long (an integer, a DECIMAL of at
+ * most 18 digits, TPC-H's prices) adds to the low word with a carry into the high, the loop a narrow
+ * sum has always had; a DECIMAL of more than 18 digits adds both words, each addition checked for
+ * passing 128 bits. Only the final sum must fit the result type: past the range of a long (INT64), or
+ * past 38 digits (DECIMAL(38,s), DuckDB's type of a decimal sum), it is an error naming the
  * aggregate. avg never overflows: it divides the exact sum in double precision. sum and avg are
  * NULL for a group with no non-NULL input.
  *
@@ -24,11 +29,10 @@ import java.util.Arrays;
  */
 final class LongSumState extends AggregateState {
 
-    /** The largest unscaled value of 18 digits. */
-    private static final long MAX_DECIMAL = Decimals.pow10(DataType.MAX_DECIMAL_PRECISION) - 1;
-
     private final boolean average;
     private final boolean decimal;
+    /** The argument is a DECIMAL of more than 18 digits, two words a value. */
+    private final boolean wide;
     private final int scale;
     /** Low 64 bits of each group's sum (wrapping); the high 64 bits are in {@link #highs}. */
     private long[] sums = new long[0];
@@ -42,6 +46,7 @@ final class LongSumState extends AggregateState {
         this.average = spec.function() == AggregateFunction.AVG;
         DataType arg = spec.argument().type();
         this.decimal = arg.id() == TypeId.DECIMAL;
+        this.wide = arg.isWideDecimal();
         this.scale = arg.scale();
     }
 
@@ -59,6 +64,10 @@ final class LongSumState extends AggregateState {
     void update(ColumnVector[] inputs, Batch batch, int[] gids) {
         ColumnVector argument = inputs[0];
         int n = batch.size();
+        if (wide) {
+            updateWide((Int128Vector) argument, batch, gids);
+            return;
+        }
         long[] x = Inputs.longs(argument, batch, values = Inputs.room(values, n));
         long[] s = sums;
         long[] h = highs;
@@ -83,6 +92,21 @@ final class LongSumState extends AggregateState {
                 s[g] = after;
                 h[g] += (x[i] >> 63) + (Long.compareUnsigned(after, before) < 0 ? 1 : 0);
                 c[g]++;
+            }
+        }
+    }
+
+    /** Adds two-word values, each addition checked for passing 128 bits. */
+    private void updateWide(Int128Vector argument, Batch batch, int[] gids) {
+        int n = batch.size();
+        for (int i = 0; i < n; i++) {
+            int r = batch.row(i);
+            if (!argument.isNull(r)) {
+                int g = gids[i];
+                if (!Int128.add(highs[g], sums[g], argument.high(r), argument.low(r), highs, sums, g)) {
+                    throw overflow(spec.resultType());
+                }
+                counts[g]++;
             }
         }
     }
@@ -138,10 +162,10 @@ final class LongSumState extends AggregateState {
         if (average) {
             return;
         }
+        DataType type = spec.resultType();
         for (int g = 0; g < groups; g++) {
-            boolean fitsLong = highs[g] == (sums[g] >> 63);
-            if (!fitsLong || (decimal && (sums[g] > MAX_DECIMAL || sums[g] < -MAX_DECIMAL))) {
-                throw overflow(spec.resultType());
+            if (decimal ? Int128.hasMoreDigits(highs[g], sums[g], type.precision()) : highs[g] != (sums[g] >> 63)) {
+                throw overflow(type);
             }
         }
     }
@@ -161,12 +185,15 @@ final class LongSumState extends AggregateState {
         ColumnVector out;
         if (average) {
             double[] means = new double[count];
-            double unit = Decimals.pow10(scale);
+            double unit = Decimals.pow10Double(scale);
             for (int k = 0; k < count; k++) {
                 long n = counts[from + k];
                 means[k] = n == 0 ? 0 : sumAsDouble(from + k) / n / unit;
             }
             out = new DoubleVector(means);
+        } else if (spec.resultType().isWideDecimal()) {
+            out = new Int128Vector(spec.resultType(), Arrays.copyOfRange(highs, from, from + count),
+                    Arrays.copyOfRange(sums, from, from + count));
         } else {
             out = new LongVector(spec.resultType(), Arrays.copyOfRange(sums, from, from + count));
         }

@@ -1,17 +1,23 @@
 package io.troupe.operators.batch;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.PhysicalType;
+import io.troupe.operators.types.TypeId;
 
 /**
  * Values of two words each, in two {@code long[]}: INTERVAL values, months and days in the high word and
- * microseconds in the low ({@link Interval}). See {@link ColumnVector} for the contract.
+ * microseconds in the low ({@link Interval}), or the unscaled values of a DECIMAL wider than 18 digits, signed
+ * 128-bit integers ({@link Int128}: the high word signed, the low unsigned). What the words mean decides how they
+ * compare and group: an INTERVAL by its length, a DECIMAL as a number. See {@link ColumnVector} for the contract.
  */
 public final class Int128Vector extends ColumnVector {
 
     private final long[] high;
     private final long[] low;
+    /** True for an INTERVAL, which compares by its length; false for a DECIMAL, which compares as a number. */
+    private final boolean interval;
 
     public Int128Vector(DataType type, int capacity) {
         this(type, new long[capacity], new long[capacity]);
@@ -26,6 +32,7 @@ public final class Int128Vector extends ColumnVector {
         }
         this.high = high;
         this.low = low;
+        this.interval = type.id() == TypeId.INTERVAL;
     }
 
     public long[] high() {
@@ -47,20 +54,30 @@ public final class Int128Vector extends ColumnVector {
     /**
      * Whether the value at {@code row} equals the one of words {@code highWord} and {@code lowWord} as a key of a
      * group, a join or DISTINCT: INTERVALs by their length, as they compare ({@code '1 month'} equals {@code '30
-     * days'}, as in PostgreSQL and DuckDB).
+     * days'}, as in PostgreSQL and DuckDB); DECIMALs word for word.
      */
     public boolean equalAt(int row, long highWord, long lowWord) {
-        return Interval.compare(high[row], low[row], highWord, lowWord) == 0;
+        return interval ? Interval.compare(high[row], low[row], highWord, lowWord) == 0
+                : high[row] == highWord && low[row] == lowWord;
     }
 
-    /** Orders the value at row {@code a} of this before, as or after the one at {@code b} of {@code other}: by length. */
+    /**
+     * Orders the value at row {@code a} of this before, as or after the one at {@code b} of {@code other} (a vector
+     * of the same type): INTERVALs by length, DECIMALs as signed 128-bit numbers.
+     */
     public int compare(int a, Int128Vector other, int b) {
-        return Interval.compare(high[a], low[a], other.high[b], other.low[b]);
+        return compareWords(high[a], low[a], other.high[b], other.low[b]);
+    }
+
+    /** Orders two values of this vector's type given by their words, as {@link #compare} does. */
+    public int compareWords(long aHigh, long aLow, long bHigh, long bLow) {
+        return interval ? Interval.compare(aHigh, aLow, bHigh, bLow) : Int128.compare(aHigh, aLow, bHigh, bLow);
     }
 
     /** A hash of the value at {@code row} that equal values share ({@link #equalAt}), before mixing. */
     public long keyAt(int row) {
-        return Interval.sortDays(high[row], low[row]) * 31 + Interval.sortMicros(low[row]);
+        return interval ? Interval.sortDays(high[row], low[row]) * 31 + Interval.sortMicros(low[row])
+                : high[row] * 31 + low[row];
     }
 
     public void set(int row, long highWord, long lowWord) {
@@ -86,10 +103,13 @@ public final class Int128Vector extends ColumnVector {
         return out;
     }
 
-    /** An {@link Interval}. */
+    /** An {@link Interval}, or a DECIMAL's {@link java.math.BigDecimal}. */
     @Override
     public Object getObject(int row) {
-        return isNull(row) ? null : Interval.of(high[row], low[row]);
+        if (isNull(row)) {
+            return null;
+        }
+        return interval ? Interval.of(high[row], low[row]) : Int128.toBigDecimal(high[row], low[row], type().scale());
     }
 
     @Override

@@ -2,11 +2,13 @@ package io.troupe.operators.batch;
 
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
-import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.time.LocalDate;
 
 /**
@@ -134,7 +136,15 @@ public final class VectorBuilder {
                 }
                 appendDouble(n.doubleValue());
             }
-            case DECIMAL -> appendLong(toUnscaled(value));
+            case DECIMAL -> {
+                BigDecimal d = toDecimal(value);
+                if (type.isWideDecimal()) {
+                    BigInteger unscaled = d.unscaledValue();
+                    appendInt128(Int128.high(unscaled), unscaled.longValue());
+                } else {
+                    appendLong(d.unscaledValue().longValueExact());
+                }
+            }
             case DATE -> {
                 if (value instanceof LocalDate d) {
                     appendInt(Dates.fromLocalDate(d));
@@ -167,10 +177,13 @@ public final class VectorBuilder {
         }
     }
 
-    private long toUnscaled(Object value) {
+    /** {@code value} at this builder's scale, rounded half away from zero, and checked against its precision. */
+    private BigDecimal toDecimal(Object value) {
         BigDecimal d;
         if (value instanceof BigDecimal b) {
             d = b;
+        } else if (value instanceof BigInteger b) {
+            d = new BigDecimal(b);
         } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
             d = BigDecimal.valueOf(((Number) value).longValue());
         } else if (value instanceof Double || value instanceof Float) {
@@ -178,10 +191,11 @@ public final class VectorBuilder {
         } else {
             throw mismatch(value);
         }
-        if (d.setScale(type.scale(), java.math.RoundingMode.HALF_UP).precision() > type.precision()) {
+        BigDecimal scaled = d.setScale(type.scale(), RoundingMode.HALF_UP);
+        if (scaled.precision() - scaled.scale() > type.precision() - type.scale()) {
             throw new IllegalArgumentException("value " + d + " does not fit " + type);
         }
-        return Decimals.fromBigDecimal(d, type.scale());
+        return scaled;
     }
 
     private IllegalArgumentException mismatch(Object value) {

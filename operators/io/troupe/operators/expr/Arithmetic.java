@@ -11,12 +11,14 @@ import io.troupe.operators.types.TypeId;
  *
  * <p>INT32 op INT32 is INT32; an INT64 makes it INT64; a DECIMAL makes it DECIMAL, an integer
  * counting as DECIMAL(10,0) (INT32) or DECIMAL(19,0) (INT64, held as is and checked); a FLOAT64
- * makes it FLOAT64. DECIMAL + and -: scale max(s1,s2), precision min(18, max(p1-s1,p2-s2) +
- * max(s1,s2) + 1); *: scale s1+s2 (at most 18), precision min(18, p1+p2); %: scale max(s1,s2),
- * precision min(18, max(p1-s1,p2-s2) + max(s1,s2)); / with a DECIMAL or FLOAT64 is FLOAT64
- * division, between integers it truncates toward zero (DuckDB's {@code //}). When the
- * uncapped precision is at most 18 a decimal result cannot overflow and its kernel runs
- * unchecked; otherwise every value is checked against 10^18.
+ * makes it FLOAT64. The DECIMAL types are DuckDB's: + and -: scale max(s1,s2), precision min(38,
+ * max(p1-s1,p2-s2) + max(s1,s2) + 1); *: scale s1+s2 (at most 38), precision min(38, p1+p2), except that two
+ * operands of at most 18 digits give at most 18 (checked) while the scale stays below 18; %: scale max(s1,s2),
+ * precision min(38, max(p1-s1,p2-s2) + max(s1,s2)); / with a DECIMAL or FLOAT64 is FLOAT64
+ * division, between integers it truncates toward zero (DuckDB's {@code //}). A result of at most 18 digits
+ * runs on longs ({@link LongArithmetic}): unchecked when the uncapped precision is at most 18, otherwise every
+ * value is checked against 10^18; a wider one on 128-bit words ({@link WideDecimalArithmetic}), checked against
+ * its precision.
  *
  * <p>Stateless; threadsafe.
  */
@@ -54,6 +56,9 @@ final class Arithmetic {
         if (value.type().id() == TypeId.INTERVAL) {
             return TimeArithmetic.negate(value, text);
         }
+        if (value.type().isWideDecimal()) {
+            return WideDecimalArithmetic.negate(value, text);
+        }
         if (!value.type().isNumeric()) {
             throw new ExpressionTypeException("cannot apply - to " + value.type() + " in " + text);
         }
@@ -61,9 +66,6 @@ final class Arithmetic {
     }
 
     private static Expression decimal(Function op, Expression left, Expression right, String text) {
-        // INT32 operands become DECIMAL(10,0) longs; INT64 operands stay longs at scale 0.
-        Expression l = left.type().id() == TypeId.INT32 ? CastExpression.of(left, DataType.decimal(10, 0), text) : left;
-        Expression r = right.type().id() == TypeId.INT32 ? CastExpression.of(right, DataType.decimal(10, 0), text) : right;
         DataType a = left.type();
         DataType b = right.type();
         int s1 = TypeRules.scale(a);
@@ -72,12 +74,12 @@ final class Arithmetic {
         int d2 = TypeRules.integerDigits(b);
         int scale;
         int natural;
-        boolean checked;
+        boolean narrow;
         switch (op) {
             case ADD, SUBTRACT -> {
                 scale = Math.max(s1, s2);
                 natural = Math.max(d1, d2) + scale + 1;
-                checked = natural > DataType.MAX_DECIMAL_PRECISION;
+                narrow = natural <= DataType.MAX_LONG_PRECISION;
             }
             case MULTIPLY -> {
                 scale = s1 + s2;
@@ -86,17 +88,26 @@ final class Arithmetic {
                             + ": the product needs scale " + scale + ", more than " + DataType.MAX_DECIMAL_PRECISION);
                 }
                 natural = d1 + s1 + d2 + s2;
-                checked = natural > DataType.MAX_DECIMAL_PRECISION;
+                // DuckDB's: two operands of a long each keep a product of a long, checked, while its scale fits.
+                narrow = natural <= DataType.MAX_LONG_PRECISION || d1 + s1 <= DataType.MAX_LONG_PRECISION
+                        && d2 + s2 <= DataType.MAX_LONG_PRECISION && scale < DataType.MAX_LONG_PRECISION;
             }
             case MODULO -> {
                 scale = Math.max(s1, s2);
                 natural = Math.max(d1, d2) + scale;
-                // The remainder is smaller than both operands; only their rescaling can overflow.
-                checked = Math.max(d1, d2) + scale > DataType.MAX_DECIMAL_PRECISION;
+                narrow = natural <= DataType.MAX_LONG_PRECISION;
             }
             default -> throw new IllegalArgumentException("not a decimal operator: " + op);
         }
-        DataType type = DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, natural), scale);
+        if (!narrow) {
+            DataType type = DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, natural), scale);
+            return WideDecimalArithmetic.binary(op, left, right, type, text);
+        }
+        // INT32 operands become DECIMAL(10,0) longs; INT64 operands stay longs at scale 0.
+        Expression l = a.id() == TypeId.INT32 ? CastExpression.of(left, DataType.decimal(10, 0), text) : left;
+        Expression r = b.id() == TypeId.INT32 ? CastExpression.of(right, DataType.decimal(10, 0), text) : right;
+        boolean checked = natural > DataType.MAX_LONG_PRECISION;
+        DataType type = DataType.decimal(Math.min(DataType.MAX_LONG_PRECISION, natural), scale);
         long ma = op == Function.MULTIPLY ? 1 : Decimals.pow10(scale - s1);
         long mb = op == Function.MULTIPLY ? 1 : Decimals.pow10(scale - s2);
         return LongArithmetic.decimal(op, l, r, ma, mb, checked, type, text);

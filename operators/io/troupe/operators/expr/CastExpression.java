@@ -106,6 +106,9 @@ final class CastExpression implements Expression {
         if (source.equals(target)) {
             return input;
         }
+        if (WideDecimalCast.applies(source, target)) {
+            return WideDecimalCast.of(input, target, text);
+        }
         TypeId s = source.id();
         TypeId t = target.id();
         // Between the instants and DATE or TIME: through the local TIMESTAMP in the zone.
@@ -132,7 +135,7 @@ final class CastExpression implements Expression {
         if (from == scale && source.id() != TypeId.INT32) {
             return input;
         }
-        return Functions.fold(new CastExpression(input, DataType.decimal(DataType.MAX_DECIMAL_PRECISION, scale),
+        return Functions.fold(new CastExpression(input, DataType.decimal(DataType.MAX_LONG_PRECISION, scale),
                 Kind.RESCALE_SATURATING, ZoneOffset.UTC, text), input);
     }
 
@@ -245,7 +248,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             int x = ints == null ? bools[r] : ints[r];
             if (!fits && x != 0 && Kernels.isValid(valid, r)) {
-                throw outOfRange(ints == null ? "true" : Integer.toString(x));
+                throw outOfRange(ints == null ? "true" : Integer.toString(x), target, text);
             }
             o[r] = x * unit;
         }
@@ -279,7 +282,7 @@ final class CastExpression implements Expression {
                 }
                 long x = scale == 0 ? ints64[r] : Decimals.rescale(ints64[r], scale, 0);
                 if (x != (int) x) {
-                    throw outOfRange(describe(in, r));
+                    throw outOfRange(describe(in, r), target, text);
                 }
                 o[r] = (int) x;
             }
@@ -301,7 +304,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             long x = ints32 != null ? ints32[r] : ints64[r];
             if ((x >= limit || x <= -limit) && Kernels.isValid(valid, r)) {
-                throw outOfRange(Long.toString(x));
+                throw outOfRange(Long.toString(x), target, text);
             }
             o[r] = x * unit;
         }
@@ -320,7 +323,7 @@ final class CastExpression implements Expression {
                 int r = sel == null ? i : sel[i];
                 double t = Math.rint(a[r]);
                 if (!(t >= Integer.MIN_VALUE && t <= Integer.MAX_VALUE) && Kernels.isValid(valid, r)) {
-                    throw outOfRange(Double.toString(a[r]));
+                    throw outOfRange(Double.toString(a[r]), target, text);
                 }
                 o[r] = (int) t;
             }
@@ -332,7 +335,7 @@ final class CastExpression implements Expression {
                 int r = sel == null ? i : sel[i];
                 double t = Math.rint(a[r]);
                 if (!(t >= -0x1p63 && t < 0x1p63) && Kernels.isValid(valid, r)) {
-                    throw outOfRange(Double.toString(a[r]));
+                    throw outOfRange(Double.toString(a[r]), target, text);
                 }
                 o[r] = (long) t;
             }
@@ -345,7 +348,7 @@ final class CastExpression implements Expression {
             int r = sel == null ? i : sel[i];
             double t = roundHalfAway(a[r] * unit);
             if (!(Math.abs(t) < limit) && Kernels.isValid(valid, r)) {
-                throw outOfRange(Double.toString(a[r]));
+                throw outOfRange(Double.toString(a[r]), target, text);
             }
             o[r] = (long) t;
         }
@@ -381,13 +384,13 @@ final class CastExpression implements Expression {
             long v;
             if (to > from) {
                 if ((x >= upLimit || x <= -upLimit) && Kernels.isValid(valid, r)) {
-                    throw outOfRange(describe(in, r));
+                    throw outOfRange(describe(in, r), target, text);
                 }
                 v = x * unit;
             } else {
                 v = Decimals.rescale(x, from, to);
                 if ((v >= limit || v <= -limit) && Kernels.isValid(valid, r)) {
-                    throw outOfRange(describe(in, r));
+                    throw outOfRange(describe(in, r), target, text);
                 }
             }
             o[r] = v;
@@ -575,7 +578,7 @@ final class CastExpression implements Expression {
                         highs[r] = v.high();
                         lows[r] = v.micros();
                     } catch (IllegalArgumentException e) {
-                        throw invalidText(in.getString(r));
+                        throw invalidText(in.getString(r), target, text);
                     }
                 }
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
@@ -585,14 +588,15 @@ final class CastExpression implements Expression {
                         longs[r] = t == TypeId.TIMESTAMP ? Timestamps.parseTimestamp(chars)
                                 : t == TypeId.TIME ? Timestamps.parseTime(chars) : Timestamps.parseInstant(chars, zone);
                     } catch (IllegalArgumentException | ArithmeticException e) {
-                        throw invalidText(in.getString(r));
+                        throw invalidText(in.getString(r), target, text);
                     }
                 }
                 default -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
             }
             if (!ok) {
-                throw t.isNumeric() && parser.parseDouble(data, from, to) ? outOfRange("\"" + in.getString(r) + "\"")
-                        : invalidText(in.getString(r));
+                throw t.isNumeric() && parser.parseDouble(data, from, to)
+                        ? outOfRange("\"" + in.getString(r) + "\"", target, text)
+                        : invalidText(in.getString(r), target, text);
             }
         }
         return switch (t) {
@@ -606,24 +610,25 @@ final class CastExpression implements Expression {
 
     // ------------------------------------------------------------------ errors
 
-    private static String describe(ColumnVector in, int row) {
+    /** The value at {@code row} as text, for errors: a decimal as {@code 12.50}. */
+    static String describe(ColumnVector in, int row) {
         Object v = in.getObject(row);
         return v instanceof BigDecimal d ? d.toPlainString() : String.valueOf(v);
     }
 
     /** PostgreSQL's words for a value past the target's range (SQLSTATE 22003). */
-    private QueryFailedException outOfRange(String value) {
+    static QueryFailedException outOfRange(String value, DataType target, String text) {
         return new QueryDataException(QueryDataException.Kind.OVERFLOW,
-                "value " + value + " is out of range for type " + typeName() + " in " + text);
+                "value " + value + " is out of range for type " + typeName(target) + " in " + text);
     }
 
     /** PostgreSQL's words for text that is no value of the target type (SQLSTATE 22P02). */
-    private QueryFailedException invalidText(String value) {
+    static QueryFailedException invalidText(String value, DataType target, String text) {
         return new QueryDataException(QueryDataException.Kind.INVALID_CAST,
-                "invalid input syntax for type " + typeName() + ": \"" + value + "\" in " + text);
+                "invalid input syntax for type " + typeName(target) + ": \"" + value + "\" in " + text);
     }
 
-    private String typeName() {
+    private static String typeName(DataType target) {
         return target.sqlName().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -20,7 +20,7 @@ import java.util.Arrays;
  * <p>Numbers compare after promotion ({@link TypeRules#comparisonType}): a FLOAT64 side makes
  * both doubles; a DECIMAL side brings both to unscaled longs at the larger scale, the other side
  * multiplied up with saturation ({@link CastExpression#comparable}), which keeps the comparison
- * exact; INT32 against an INT64 literal that fits an int stays INT32. VARCHAR compares by
+ * exact, or to 128-bit words when a side is a DECIMAL of more than 18 digits ({@link WideDecimalCast#comparable}); INT32 against an INT64 literal that fits an int stays INT32. VARCHAR compares by
  * unsigned UTF-8 bytes, which is code point order; DATE, TIMESTAMP, TIMESTAMP_TZ, TIME and BOOLEAN
  * (false &lt; true) compare with themselves, and a DATE with a TIMESTAMP as its midnight; an INTERVAL by its
  * length, a month as 30 days ({@link Interval#compare}: {@code '1 month' = '30 days'}). FLOAT64 follows IEEE: NaN is unequal to everything (DuckDB sorts it above all).
@@ -73,6 +73,10 @@ final class Comparison implements Expression {
                         CastExpression.of(right, DataType.FLOAT64, text)};
             }
             case DECIMAL -> {
+                if (common.isWideDecimal()) {
+                    return new Expression[] {WideDecimalCast.comparable(left, common.scale(), text),
+                            WideDecimalCast.comparable(right, common.scale(), text)};
+                }
                 return new Expression[] {CastExpression.comparable(left, common.scale(), text),
                         CastExpression.comparable(right, common.scale(), text)};
             }
@@ -223,7 +227,8 @@ final class Comparison implements Expression {
             compare(a.values(), bv == null ? null : ((BooleanVector) bv).values(),
                     constant == null ? 0 : (byte) constant.longValue(), op, o, sel, n);
         } else if (av instanceof Int128Vector a) {
-            compareIntervals(a, (Int128Vector) bv, constant == null ? null : (Interval) constant.value(), op, o, sel, n);
+            compareWide(a, (Int128Vector) bv, constant == null ? 0 : constant.highValue(),
+                    constant == null ? 0 : constant.longValue(), op, o, sel, n);
         } else {
             compareStrings((StringVector) av, (StringVector) bv, constant == null ? null : constant.utf8(), op, o, sel, n);
         }
@@ -232,15 +237,16 @@ final class Comparison implements Expression {
         return out;
     }
 
-    /** INTERVALs by their length ({@link Interval#compare}), {@code bv} or else {@code literal} on the right. */
-    private static void compareIntervals(Int128Vector av, Int128Vector bv, Interval literal, Function op, byte[] o,
-                                         int[] sel, int n) {
-        long lh = literal == null ? 0 : literal.high();
-        long ll = literal == null ? 0 : literal.micros();
+    /**
+     * Values of two words as their type orders them ({@link Int128Vector#compareWords}: an INTERVAL by its length,
+     * a DECIMAL as a number), {@code bv} or else the constant's words {@code lh}, {@code ll} on the right.
+     */
+    private static void compareWide(Int128Vector av, Int128Vector bv, long lh, long ll, Function op, byte[] o,
+                                    int[] sel, int n) {
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
-            int c = bv == null ? Interval.compare(av.high(r), av.low(r), lh, ll)
-                    : Interval.compare(av.high(r), av.low(r), bv.high(r), bv.low(r));
+            int c = bv == null ? av.compareWords(av.high(r), av.low(r), lh, ll)
+                    : av.compareWords(av.high(r), av.low(r), bv.high(r), bv.low(r));
             boolean holds = switch (op) {
                 case EQ -> c == 0;
                 case NE -> c != 0;

@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -116,6 +117,9 @@ final class Extremum implements Expression {
                 v[k] = ((BooleanVector) parts[k]).values();
             }
             return (a, b, r) -> Byte.compare(v[a][r], v[b][r]);
+        }
+        if (first instanceof Int128Vector) {
+            return (a, b, r) -> ((Int128Vector) parts[a]).compare(r, (Int128Vector) parts[b], r);
         }
         return (a, b, r) -> ((StringVector) parts[a]).compare(r, (StringVector) parts[b], r);
     }

@@ -11,11 +11,14 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -38,8 +41,13 @@ public final class LiteralExpression implements Expression {
     private final String text;
     /** INT32 and DATE (days) values. */
     private final int intValue;
-    /** INT64 values, DECIMAL unscaled values, BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ and TIME microseconds. */
+    /**
+     * INT64 values, DECIMAL unscaled values (a wide DECIMAL's low word), BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ and
+     * TIME microseconds, an INTERVAL's microseconds.
+     */
     private final long longValue;
+    /** The high word of a value of two: a wide DECIMAL's, an INTERVAL's months and days. */
+    private final long highValue;
     private final double doubleValue;
     /** VARCHAR values as UTF-8. */
     private final byte[] bytes;
@@ -56,6 +64,7 @@ public final class LiteralExpression implements Expression {
         Object v = null;
         int i = 0;
         long l = 0;
+        long h = 0;
         double d = 0;
         byte[] b = null;
         if (value != null) {
@@ -75,8 +84,17 @@ public final class LiteralExpression implements Expression {
                     }
                     case DECIMAL -> {
                         BigDecimal big = value instanceof BigDecimal bd ? bd : new BigDecimal(value.toString());
-                        l = big.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
-                        v = BigDecimal.valueOf(l, type.scale());
+                        BigInteger unscaled = big.setScale(type.scale(), RoundingMode.UNNECESSARY).unscaledValue();
+                        if (type.isWideDecimal()) {
+                            if (unscaled.bitLength() > 127) {
+                                throw new ArithmeticException();
+                            }
+                            h = Int128.high(unscaled);
+                            l = unscaled.longValue();
+                        } else {
+                            l = unscaled.longValueExact();
+                        }
+                        v = new BigDecimal(unscaled, type.scale());
                     }
                     case DATE -> {
                         i = value instanceof LocalDate date ? Dates.fromLocalDate(date) : Dates.parse((String) value);
@@ -97,6 +115,7 @@ public final class LiteralExpression implements Expression {
                     case INTERVAL -> {
                         Interval interval = value instanceof String s ? Interval.parse(s) : (Interval) value;
                         l = interval.micros();
+                        h = interval.high();
                         v = interval;
                     }
                 }
@@ -108,6 +127,7 @@ public final class LiteralExpression implements Expression {
         this.value = v;
         this.intValue = i;
         this.longValue = l;
+        this.highValue = h;
         this.doubleValue = d;
         this.bytes = b;
     }
@@ -117,9 +137,12 @@ public final class LiteralExpression implements Expression {
         if (vector.isNull(row)) {
             return new LiteralExpression(null, type, text);
         }
-        if (type.id() == io.troupe.operators.types.TypeId.DECIMAL && vector instanceof LongVector lv) {
+        if (type.id() == TypeId.DECIMAL && vector instanceof LongVector lv) {
             // Unscaled values beyond the type's precision occur in internal comparison operands.
             return new LiteralExpression(BigDecimal.valueOf(lv.get(row), type.scale()), type, text);
+        }
+        if (type.isWideDecimal() && vector instanceof Int128Vector wide) {
+            return new LiteralExpression(Int128.toBigDecimal(wide.high(row), wide.low(row), type.scale()), type, text);
         }
         return new LiteralExpression(vector.getObject(row), type, text);
     }
@@ -160,9 +183,17 @@ public final class LiteralExpression implements Expression {
         return intValue;
     }
 
-    /** INT64 value, DECIMAL unscaled value, BOOLEAN as 0/1, or TIMESTAMP, TIMESTAMP_TZ or TIME microseconds. */
+    /**
+     * INT64 value, DECIMAL unscaled value (a wide one's low word), BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ or TIME
+     * microseconds, or an INTERVAL's microseconds.
+     */
     public long longValue() {
         return longValue;
+    }
+
+    /** The high word of a wide DECIMAL's unscaled value or of an INTERVAL ({@link Int128Vector}). */
+    public long highValue() {
+        return highValue;
     }
 
     /** FLOAT64 value. */
@@ -221,7 +252,7 @@ public final class LiteralExpression implements Expression {
             case INT128 -> {
                 long[] high = new long[n];
                 long[] low = new long[n];
-                Arrays.fill(high, ((Interval) value).high());
+                Arrays.fill(high, highValue);
                 Arrays.fill(low, longValue);
                 out = new Int128Vector(type, high, low);
             }

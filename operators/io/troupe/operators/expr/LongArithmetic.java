@@ -19,7 +19,7 @@ import io.troupe.operators.types.TypeId;
  */
 final class LongArithmetic implements Expression {
 
-    private static final long DECIMAL_LIMIT = Decimals.pow10(DataType.MAX_DECIMAL_PRECISION);
+    private static final long DECIMAL_LIMIT = Decimals.pow10(DataType.MAX_LONG_PRECISION);
 
     private final Function op;
     private final Expression left;

@@ -30,6 +30,10 @@ final class NumericFunctions {
     private static final Signature.Kernel MODULO = (args, type, text) -> Arithmetic.bind(Function.MODULO, args.get(0),
             args.get(1), text);
 
+    /** mod of two decimals: their common type, which is the type {@code %} gives them ({@link Arithmetic}). */
+    private static final Signature.ResultType DECIMAL_MODULO = args -> TypeRules.commonType(List.of(
+            args.get(0).type(), args.get(1).type()));
+
     /** 0! to 20!, every factorial a BIGINT holds. */
     private static final long[] FACTORIALS = new long[21];
 
@@ -48,21 +52,30 @@ final class NumericFunctions {
                 ScalarFunction.of("ceil",
                         Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::ceil), ParamType.FLOAT64),
                         Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()), DecimalFloorCeil.kernel(true),
-                                ParamType.DECIMAL)).withAliases("ceiling"),
+                                ParamType.DECIMAL),
+                        Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()),
+                                WideDecimalFunction.kernel(WideDecimalFunction.Op.CEIL), ParamType.WIDE_DECIMAL))
+                        .withAliases("ceiling"),
                 ScalarFunction.of("floor",
                         Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::floor), ParamType.FLOAT64),
                         Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()), DecimalFloorCeil.kernel(false),
-                                ParamType.DECIMAL)),
+                                ParamType.DECIMAL),
+                        Signature.of(args -> DecimalFloorCeil.type(args.get(0).type()),
+                                WideDecimalFunction.kernel(WideDecimalFunction.Op.FLOOR), ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("sign",
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.INT32),
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.INT64),
                         Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.DECIMAL),
-                        Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.FLOAT64)),
+                        Signature.of(fixed(DataType.INT32), Sign.KERNEL, ParamType.FLOAT64),
+                        Signature.of(fixed(DataType.INT32), WideDecimalFunction.kernel(WideDecimalFunction.Op.SIGN),
+                                ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("abs",
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.INT32),
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.INT64),
                         Signature.of(argument(0), ExactUnary.of(Math::absExact), ParamType.DECIMAL),
-                        Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::abs), ParamType.FLOAT64)),
+                        Signature.of(fixed(DataType.FLOAT64), DoubleUnary.of(Math::abs), ParamType.FLOAT64),
+                        Signature.of(argument(0), WideDecimalFunction.kernel(WideDecimalFunction.Op.ABS),
+                                ParamType.WIDE_DECIMAL)),
                 ScalarFunction.of("sqrt", doubleFunction(NumericFunctions::sqrt)),
                 ScalarFunction.of("cbrt", doubleFunction(Math::cbrt)),
                 ScalarFunction.of("exp", doubleFunction(x -> finite(Math.exp(x), x))),
@@ -83,8 +96,10 @@ final class NumericFunctions {
                 ScalarFunction.of("mod",
                         Signature.of(fixed(DataType.INT32), MODULO, ParamType.INT32, ParamType.INT32),
                         Signature.of(fixed(DataType.INT64), MODULO, ParamType.INT64, ParamType.INT64),
-                        Signature.of(args -> TypeRules.commonType(List.of(args.get(0).type(), args.get(1).type())),
-                                MODULO, ParamType.DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.WIDE_DECIMAL, ParamType.DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.DECIMAL, ParamType.WIDE_DECIMAL),
+                        Signature.of(DECIMAL_MODULO, MODULO, ParamType.WIDE_DECIMAL, ParamType.WIDE_DECIMAL),
                         Signature.of(fixed(DataType.FLOAT64), MODULO, ParamType.FLOAT64, ParamType.FLOAT64)),
                 ScalarFunction.of("gcd", integerFunction(NumericFunctions::gcd)),
                 ScalarFunction.of("lcm", integerFunction(NumericFunctions::lcm)),
@@ -152,6 +167,8 @@ final class NumericFunctions {
         Signature.ResultType type = args -> Round.type(args.get(0).type(),
                 args.size() == 1 ? 0 : args.get(1).longValue(), truncate);
         Signature.Kernel kernel = Round.kernel(truncate);
+        Signature.Kernel wide = WideDecimalFunction.kernel(truncate ? WideDecimalFunction.Op.TRUNC
+                : WideDecimalFunction.Op.ROUND);
         return ScalarFunction.of(name,
                 Signature.of(type, kernel, ParamType.FLOAT64),
                 Signature.of(type, kernel, ParamType.FLOAT64, digits),
@@ -160,7 +177,9 @@ final class NumericFunctions {
                 Signature.of(type, kernel, ParamType.INT32),
                 Signature.of(type, kernel, ParamType.INT32, digits),
                 Signature.of(type, kernel, ParamType.INT64),
-                Signature.of(type, kernel, ParamType.INT64, digits));
+                Signature.of(type, kernel, ParamType.INT64, digits),
+                Signature.of(type, wide, ParamType.WIDE_DECIMAL),
+                Signature.of(type, wide, ParamType.WIDE_DECIMAL, digits));
     }
 
     static double sqrt(double x) {

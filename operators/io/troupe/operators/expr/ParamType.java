@@ -11,8 +11,12 @@ import java.util.Objects;
  *   <li>{@link #of}: one type. A number of another numeric type is promoted to it as SQL does
  *       implicitly: INTEGER to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL; and a DATE
  *       to a TIMESTAMP, its midnight.</li>
- *   <li>{@link #DECIMAL}: a DECIMAL of any precision and scale, kept as it is; an integer becomes
- *       DECIMAL(10,0) (INTEGER) or DECIMAL(18,0) (BIGINT).</li>
+ *   <li>{@link #DECIMAL}: a DECIMAL of at most 18 digits, kept as it is; a wider one of a scale of at most 18
+ *       narrows to DECIMAL(18, scale), a value that does not fit failing as the cast does (the kernels behind
+ *       such a parameter work on longs); an integer becomes DECIMAL(10,0) (INTEGER) or DECIMAL(18,0)
+ *       (BIGINT).</li>
+ *   <li>{@link #WIDE_DECIMAL}: a DECIMAL of more than 18 digits, kept as it is, for the kernels that take one;
+ *       listed after a {@link #DECIMAL} signature, it wins for such an argument (cost 0 against 1).</li>
  *   <li>{@link #SAME}: every SAME parameter of a call takes one type, the common type of their
  *       arguments (numbers promoted, as CASE and COALESCE do; any other type only with itself).</li>
  * </ul>
@@ -35,6 +39,8 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         EXACT,
         /** Any DECIMAL; {@link #type} is null. */
         ANY_DECIMAL,
+        /** A DECIMAL of more than 18 digits, kept as it is; {@link #type} is null. */
+        WIDE_DECIMAL,
         /** The call's common type of all SAME arguments; {@link #type} is null. */
         SAME
     }
@@ -46,6 +52,7 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
     public static final ParamType DATE = of(DataType.DATE);
     public static final ParamType BOOLEAN = of(DataType.BOOLEAN);
     public static final ParamType DECIMAL = new ParamType(Kind.ANY_DECIMAL, null, false);
+    public static final ParamType WIDE_DECIMAL = new ParamType(Kind.WIDE_DECIMAL, null, false);
     public static final ParamType SAME = new ParamType(Kind.SAME, null, false);
 
     /** No conversion fits. */
@@ -78,7 +85,13 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         if (actual == null) {
             return 0;
         }
+        if (kind == Kind.WIDE_DECIMAL) {
+            return actual.isWideDecimal() ? 0 : NO_MATCH;
+        }
         if (kind == Kind.ANY_DECIMAL) {
+            if (actual.isWideDecimal()) {
+                return actual.scale() <= DataType.MAX_LONG_PRECISION ? 1 : NO_MATCH;
+            }
             return actual.id() == TypeId.DECIMAL ? 0 : TypeRules.isInteger(actual) ? 3 : NO_MATCH;
         }
         return promotionCost(actual, type);
@@ -89,11 +102,16 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         if (kind == Kind.EXACT) {
             return type;
         }
-        if (actual == null || actual.id() == TypeId.DECIMAL) {
-            return actual == null ? DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0) : actual;
+        if (actual == null) {
+            return DataType.decimal(kind == Kind.WIDE_DECIMAL ? DataType.MAX_DECIMAL_PRECISION
+                    : DataType.MAX_LONG_PRECISION, 0);
+        }
+        if (actual.id() == TypeId.DECIMAL) {
+            return actual.isWideDecimal() && kind == Kind.ANY_DECIMAL
+                    ? DataType.decimal(DataType.MAX_LONG_PRECISION, actual.scale()) : actual;
         }
         return actual.id() == TypeId.INT32 ? DataType.decimal(TypeRules.INT32_DIGITS, 0)
-                : DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0);
+                : DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
     }
 
     /** The cost of passing a value of {@code from} where {@code to} is declared, or {@link #NO_MATCH}. */
@@ -121,6 +139,7 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
         return switch (kind) {
             case EXACT -> type.sqlName();
             case ANY_DECIMAL -> "DECIMAL";
+            case WIDE_DECIMAL -> "DECIMAL(p > 18)";
             case SAME -> "T";
         };
     }

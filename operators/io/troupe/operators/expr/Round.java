@@ -72,11 +72,12 @@ final class Round implements Expression {
         }
         return places >= 0 ? DataType.decimal(value.precision(), places)
                 : DataType.decimal(value.scale() > 0 || truncate ? value.precision()
-                        : Math.min(DataType.MAX_DECIMAL_PRECISION, value.precision() + 1), 0);
+                        : Math.min(value.isWideDecimal() ? DataType.MAX_DECIMAL_PRECISION : DataType.MAX_LONG_PRECISION,
+                        value.precision() + 1), 0);
     }
 
     /** Digits past 1000 either way round as 1000 do: to the value itself, or to 0. */
-    private static int places(long digits) {
+    static int places(long digits) {
         return (int) Math.max(-1000, Math.min(1000, digits));
     }
 

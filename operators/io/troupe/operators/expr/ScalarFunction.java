@@ -214,8 +214,10 @@ public final class ScalarFunction {
     /** The message for a call named {@code calledAs} with arguments of these types, which no signature takes. */
     public String mismatch(String calledAs, List<String> argumentTypes) {
         String name = calledAs.toLowerCase(Locale.ROOT);
+        // A signature of a wide DECIMAL is its DECIMAL signature's to a user: not listed apart.
         return "no function " + name + "(" + String.join(", ", argumentTypes) + "); " + name + " takes "
-                + signatures.stream().map(Signature::toString).collect(Collectors.joining(", "));
+                + signatures.stream().filter(s -> !s.params().contains(ParamType.WIDE_DECIMAL))
+                .map(Signature::toString).collect(Collectors.joining(", "));
     }
 
     /** A constant's value converted to {@code type}, as the cast of its literal gives it. */

@@ -2,6 +2,7 @@ package io.troupe.operators.expr;
 
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Int128;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -20,8 +21,8 @@ import java.math.RoundingMode;
  */
 final class TextFormat {
 
-    /** Room any single value below needs: a long's 20 characters, a decimal's 21, a double's 25. */
-    static final int MAX_LENGTH = 32;
+    /** Room any single value below needs: a long's 20 characters, a decimal's 40, a double's 25. */
+    static final int MAX_LENGTH = 48;
 
     /** From this many digits on, Double.toString's output is checked for a shorter form. */
     private static final int SHORTEST_CHECK_DIGITS = 16;
@@ -57,6 +58,14 @@ final class TextFormat {
         pos = Dates.digits(v / unit, 1, buf, pos);
         buf[pos++] = '.';
         return Dates.digits(v % unit, scale, buf, pos);
+    }
+
+    /** A wide decimal's unscaled value {@code high:low} at {@code scale}, as {@link #formatDecimal} writes it. */
+    static int formatDecimal(long high, long low, int scale, byte[] buf, int pos) {
+        if (Int128.isLong(high, low) && low != Long.MIN_VALUE) {
+            return formatDecimal(low, scale, buf, pos);
+        }
+        return put(buf, pos, Int128.toBigDecimal(high, low, scale).toPlainString());
     }
 
     static int formatBoolean(boolean v, byte[] buf, int pos) {

@@ -1,7 +1,9 @@
 package io.troupe.operators.expr;
 
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Int128;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -39,6 +41,8 @@ final class TextParser {
     }
 
     long longValue;
+    /** The high word of a value of {@link #parseScaledWide}; its low word is {@link #longValue}. */
+    long highValue;
     double doubleValue;
     int intValue;
 
@@ -83,6 +87,42 @@ final class TextParser {
             v = -v;
         }
         longValue = v;
+        return true;
+    }
+
+    /**
+     * Parses a number as {@link #parseScaled} does, into a value of up to 38 digits: its unscaled value at
+     * {@code scale} is left in {@link #highValue} and {@link #longValue} ({@link Int128}'s words). False on bad
+     * syntax or when it has more than 38 digits.
+     */
+    boolean parseScaledWide(byte[] d, int from, int to, int scale) {
+        if (parseScaled(d, from, to, scale)) {
+            highValue = Int128.highOf(longValue);
+            return true;
+        }
+        if (!scanNumber(d, from, to)) {
+            return false;
+        }
+        int intLen = intEnd - intStart;
+        int len = intLen + fracEnd - fracStart;
+        long keep = (long) intLen + exponent + scale;
+        if (keep > Int128.MAX_DIGITS + len) {
+            return false;
+        }
+        StringBuilder digits = new StringBuilder("0");
+        for (long k = 0; k < keep; k++) {
+            digits.append((char) ('0' + (k < len ? digitAt(d, (int) k, intLen) : 0)));
+        }
+        BigInteger v = new BigInteger(digits.toString());
+        if (keep >= 0 && keep < len && digitAt(d, (int) keep, intLen) >= 5) {
+            v = v.add(BigInteger.ONE);
+        }
+        if (v.toString().length() > Int128.MAX_DIGITS) {
+            return false;
+        }
+        v = negative ? v.negate() : v;
+        highValue = Int128.high(v);
+        longValue = v.longValue();
         return true;
     }
 

@@ -47,7 +47,8 @@ final class TypeRules {
     /**
      * The type two values are compared in, or null when they cannot be compared: equal types
      * compare as they are; numerics promote INT32 &lt; INT64 &lt; DECIMAL &lt; FLOAT64, where
-     * a DECIMAL comparison type only names the common scale (its precision is 18); a DATE and a
+     * a DECIMAL comparison type only names the common scale (its precision is 18, or 38 when a side is
+     * wider than 18 digits); a DATE and a
      * TIMESTAMP compare as TIMESTAMPs (a date is its midnight). A TIMESTAMP_TZ compares with itself
      * only: the other side's local time needs a zone, which a CAST names.
      */
@@ -60,7 +61,9 @@ final class TypeRules {
                 return DataType.FLOAT64;
             }
             if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
-                return DataType.decimal(DataType.MAX_DECIMAL_PRECISION, Math.max(scale(a), scale(b)));
+                boolean wide = a.isWideDecimal() || b.isWideDecimal();
+                return DataType.decimal(wide ? DataType.MAX_DECIMAL_PRECISION : DataType.MAX_LONG_PRECISION,
+                        Math.max(scale(a), scale(b)));
             }
             return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
         }
@@ -69,7 +72,7 @@ final class TypeRules {
 
     /**
      * The one type that a list of values (CASE results, COALESCE arguments) take: all equal, or
-     * all numeric and promoted (decimals keep the largest scale and integer part, up to 18
+     * all numeric and promoted (decimals keep the largest scale and integer part, up to 38
      * digits), or DATEs and TIMESTAMPs as TIMESTAMPs. Null entries (untyped NULLs) are skipped.
      * Null when there is no such type.
      */

@@ -936,7 +936,13 @@ public final class PlanParser {
                     long v = Long.parseLong(text);
                     return v == (int) v ? Expr.lit((int) v) : Expr.lit(v);
                 } catch (NumberFormatException e) {
-                    throw error(t, "integer literal " + text + " does not fit INT64");
+                    // Past INT64: a DECIMAL(p,0) of its digits, as SQL types it.
+                    BigDecimal d = new BigDecimal(text);
+                    if (d.precision() > DataType.MAX_DECIMAL_PRECISION) {
+                        throw error(t, "integer literal " + text + " has more than "
+                                + DataType.MAX_DECIMAL_PRECISION + " digits");
+                    }
+                    return Expr.lit(d);
                 }
             }
             case DECIMAL -> {

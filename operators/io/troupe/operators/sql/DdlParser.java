@@ -253,7 +253,7 @@ final class DdlParser {
         if (size.size() > 2) {
             throw error(t, "type " + t.text + " takes a precision and a scale, got " + size);
         }
-        int precision = size.isEmpty() ? DataType.MAX_DECIMAL_PRECISION : size.get(0);
+        int precision = size.isEmpty() ? DataType.MAX_LONG_PRECISION : size.get(0);
         int scale = size.size() == 2 ? size.get(1) : size.isEmpty() ? 3 : 0;
         if (precision > DataType.MAX_DECIMAL_PRECISION) {
             throw unsupported(t, "type " + t.text + size + " (decimals hold at most "

@@ -6,11 +6,13 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -195,10 +197,14 @@ public final class DelimitedFileLoader {
                     }
                 }
                 case DECIMAL -> {
+                    boolean wide = type.isWideDecimal();
                     for (; r < rows; r++, slot += width) {
                         int end = ends[slot];
                         if (end == RecordTokenizer.NULL) {
                             appendNull(out, nullable);
+                        } else if (wide) {
+                            BigInteger unscaled = FieldParsers.parseWideDecimal(b, starts[slot], end, type);
+                            out.appendInt128(Int128.high(unscaled), unscaled.longValue());
                         } else {
                             out.appendLong(FieldParsers.parseDecimal(b, starts[slot], end, type));
                         }

@@ -5,6 +5,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -15,6 +16,7 @@ import io.troupe.operators.types.ValueText;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,7 +75,13 @@ public final class DelimitedFileWriter {
         switch (type.id()) {
             case INT32 -> buffer.putLong(((IntVector) v).get(r));
             case INT64 -> buffer.putLong(((LongVector) v).get(r));
-            case DECIMAL -> buffer.putDecimal(((LongVector) v).get(r), type.scale());
+            case DECIMAL -> {
+                if (v instanceof Int128Vector wide) {
+                    buffer.putAscii(((BigDecimal) wide.getObject(r)).toPlainString());
+                } else {
+                    buffer.putDecimal(((LongVector) v).get(r), type.scale());
+                }
+            }
             case DATE -> buffer.putDate(((IntVector) v).get(r));
             case FLOAT64 -> buffer.putAscii(Double.toString(((DoubleVector) v).get(r)));
             case BOOLEAN -> buffer.putAscii(((BooleanVector) v).get(r) ? "true" : "false");

@@ -8,6 +8,9 @@ import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 
@@ -166,6 +169,36 @@ final class FieldParsers {
         }
         value *= Decimals.pow10(scale - fractionDigits);
         return negative ? -value : value;
+    }
+
+    /**
+     * A DECIMAL(p,s) of more than 18 digits as its unscaled value, by the rules of {@link #parseDecimal}: [sign]
+     * digits [. digits], fractional digits past the scale zeros, at most p - s integer digits.
+     */
+    static BigInteger parseWideDecimal(byte[] b, int from, int to, DataType type) {
+        for (int p = from; p < to; p++) {
+            byte c = b[p];
+            if (!(c >= '0' && c <= '9' || c == '.' || p == from && (c == '-' || c == '+'))) {
+                throw new FieldParseException("not a decimal");
+            }
+        }
+        BigDecimal value;
+        try {
+            value = new BigDecimal(new String(b, from, to - from, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            throw new FieldParseException("not a decimal");
+        }
+        BigDecimal scaled;
+        try {
+            scaled = value.setScale(type.scale(), RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw new FieldParseException("more than " + type.scale() + " fractional digits");
+        }
+        int maxIntegerDigits = type.precision() - type.scale();
+        if (scaled.precision() - scaled.scale() > maxIntegerDigits) {
+            throw new FieldParseException("more than " + maxIntegerDigits + " integer digits");
+        }
+        return scaled.unscaledValue();
     }
 
     /** [sign] digits [. digits] [e [sign] digits], or inf, infinity, nan (any case, signed). */

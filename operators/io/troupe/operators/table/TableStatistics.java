@@ -10,7 +10,6 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.VectorHash;
 
-import io.troupe.operators.types.Interval;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -174,8 +173,7 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
         } else if (a instanceof StringVector x) {
             return x.compare(i, (StringVector) b, j);
         } else if (a instanceof Int128Vector x) {
-            Int128Vector y = (Int128Vector) b;
-            return Interval.compare(x.high(i), x.low(i), y.high(j), y.low(j));
+            return x.compare(i, (Int128Vector) b, j);
         }
         return Boolean.compare(((BooleanVector) a).get(i), ((BooleanVector) b).get(j));
     }

@@ -11,6 +11,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.Field;
@@ -18,6 +19,7 @@ import io.troupe.operators.types.Schema;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -206,6 +208,9 @@ public final class Tables {
                     : v instanceof Long l ? l : Timestamps.valueOf(v, out.type().id()));
         } else if (out instanceof DoubleVector dv) {
             dv.set(i, (Double) v);
+        } else if (out instanceof Int128Vector iv && v instanceof BigDecimal d) {
+            BigInteger unscaled = d.setScale(out.type().scale()).unscaledValue();
+            iv.set(i, Int128.high(unscaled), unscaled.longValue());
         } else if (out instanceof Int128Vector iv) {
             Interval interval = (Interval) v;
             iv.set(i, interval.high(), interval.micros());

@@ -4,12 +4,16 @@ package io.troupe.operators.types;
  * A column's type: a {@link TypeId} plus, for {@code DECIMAL}, its precision and scale.
  * Immutable and threadsafe; compare with {@code equals}.
  *
- * <p>Decimals are scaled 64-bit integers (value = unscaled / 10^scale), so precision is at most
- * {@value #MAX_DECIMAL_PRECISION}: enough for TPC-DS prices and their sums, and exact.
+ * <p>Decimals are scaled integers (value = unscaled / 10^scale) of at most {@value #MAX_DECIMAL_PRECISION} digits,
+ * as PostgreSQL's numeric columns in practice and DuckDB's DECIMAL: those of at most {@value #MAX_LONG_PRECISION}
+ * digits in a long ({@link PhysicalType#LONG}, the fast path TPC-H and TPC-DS prices take), wider ones in two
+ * ({@link PhysicalType#INT128}, a signed 128-bit integer, {@link Int128}).
  */
 public record DataType(TypeId id, int precision, int scale) {
 
-    public static final int MAX_DECIMAL_PRECISION = 18;
+    public static final int MAX_DECIMAL_PRECISION = Int128.MAX_DIGITS;
+    /** The most digits a decimal held in a long has: every value of 18 digits fits, not every one of 19. */
+    public static final int MAX_LONG_PRECISION = 18;
 
     public static final DataType INT32 = new DataType(TypeId.INT32, 0, 0);
     public static final DataType INT64 = new DataType(TypeId.INT64, 0, 0);
@@ -41,12 +45,17 @@ public record DataType(TypeId id, int precision, int scale) {
         return id.isNumeric();
     }
 
-    /** How the values are laid out in memory. */
+    /** How the values are laid out in memory: a DECIMAL's by its precision, any other type's by its id. */
     public PhysicalType physical() {
-        return id.physical();
+        return isWideDecimal() ? PhysicalType.INT128 : id.physical();
     }
 
-    /** True when values are held in a long[] (INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME). */
+    /** True for a DECIMAL of more than {@value #MAX_LONG_PRECISION} digits, held in 128 bits. */
+    public boolean isWideDecimal() {
+        return id == TypeId.DECIMAL && precision > MAX_LONG_PRECISION;
+    }
+
+    /** True when values are held in a long[] (INT64, DECIMAL of up to 18 digits, TIMESTAMP, TIMESTAMP_TZ, TIME). */
     public boolean isLongBacked() {
         return physical() == PhysicalType.LONG;
     }

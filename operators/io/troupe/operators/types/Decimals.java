@@ -19,7 +19,20 @@ public final class Decimals {
         }
     }
 
+    private static final double[] DOUBLE_POWERS_OF_TEN = new double[Int128.MAX_DIGITS + 1];
+
+    static {
+        for (int i = 0; i < DOUBLE_POWERS_OF_TEN.length; i++) {
+            DOUBLE_POWERS_OF_TEN[i] = Double.parseDouble("1e" + i);
+        }
+    }
+
     private Decimals() {
+    }
+
+    /** 10^n as the nearest double, for 0 <= n <= 38: a wide decimal's scale. */
+    public static double pow10Double(int n) {
+        return DOUBLE_POWERS_OF_TEN[n];
     }
 
     /** 10^n for 0 <= n <= 18. */

@@ -8,15 +8,15 @@ package io.troupe.operators.types;
  *
  * <pre>
  *   INT      int[]                    INT32, DATE
- *   LONG     long[]                   INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME
+ *   LONG     long[]                   INT64, DECIMAL(p &lt;= 18), TIMESTAMP, TIMESTAMP_TZ, TIME
  *   DOUBLE   double[]                 FLOAT64
  *   BOOLEAN  byte[] of 0 and 1        BOOLEAN
  *   BYTES    byte[] + int[] offsets   VARCHAR
- *   INT128   long[] high + long[] low INTERVAL (months and days high, microseconds low)
+ *   INT128   long[] high + long[] low INTERVAL (months and days high, microseconds low), DECIMAL(p &gt; 18)
  * </pre>
  *
  * An INT128 value orders as a signed 128-bit number, the high word signed and the low word unsigned, unless its
- * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}).
+ * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}); a DECIMAL's is its unscaled value.
  */
 public enum PhysicalType {
     INT,

@@ -7,7 +7,8 @@ package io.troupe.operators.types;
  *   INT32    int[]    32-bit signed integer
  *   INT64    long[]   64-bit signed integer
  *   FLOAT64  double[] IEEE 754 double
- *   DECIMAL  long[]   unscaled value; precision &lt;= 18 and scale are on the {@link DataType}
+ *   DECIMAL  long[]   unscaled value, precision &lt;= 18 (precision and scale are on the {@link DataType});
+ *            long[] high + long[] low for precision 19 to 38, a signed 128-bit unscaled value
  *   DATE     int[]    days since 1970-01-01 (proleptic Gregorian)
  *   TIMESTAMP    long[] microseconds since 1970-01-01 00:00:00, a local date and time (no zone)
  *   TIMESTAMP_TZ long[] microseconds since 1970-01-01 00:00:00 UTC, an instant; shown in a time zone
@@ -35,8 +36,8 @@ public enum TypeId {
         return this == INT32 || this == INT64 || this == FLOAT64 || this == DECIMAL;
     }
 
-    /** How the values are laid out in memory. */
-    public PhysicalType physical() {
+    /** How the values are laid out in memory; a DECIMAL's depends on its precision ({@link DataType#physical}). */
+    PhysicalType physical() {
         return switch (this) {
             case INT32, DATE -> PhysicalType.INT;
             case INT64, DECIMAL, TIMESTAMP, TIMESTAMP_TZ, TIME -> PhysicalType.LONG;

@@ -9,8 +9,8 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.VectorBuilder;
 import io.troupe.operators.exec.QueryDataException;
-import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.TypeId;
 
 /**
@@ -40,7 +40,6 @@ final class PartitionFunctions {
 
     /** In {@link #sources}: the value is NULL; below it, {@code -2 - row} is a row of the fallback column. */
     private static final int NULL_SOURCE = -1;
-    private static final long MAX_DECIMAL = Decimals.pow10(DataType.MAX_DECIMAL_PRECISION) - 1;
 
     private final WindowCallSpec call;
     private final WindowFunction function;
@@ -269,9 +268,11 @@ final class PartitionFunctions {
         long[] highs = new long[rows + 1];
         for (int i = 0; i < rows; i++) {
             int row = order[from + i];
-            long x = value.isNull(row) ? 0 : longAt(value, row);
-            lows[i + 1] = lows[i] + x;
-            highs[i + 1] = highs[i] + (x >> 63) + (Long.compareUnsigned(lows[i + 1], lows[i]) < 0 ? 1 : 0);
+            boolean none = value.isNull(row);
+            if (!Int128.add(highs[i], lows[i], none ? 0 : highAt(value, row), none ? 0 : lowAt(value, row), highs,
+                    lows, i + 1)) {
+                throw overflow();
+            }
         }
         boolean decimal = value.type().id() == TypeId.DECIMAL;
         for (int pos = from; pos < to; pos++) {
@@ -285,22 +286,26 @@ final class PartitionFunctions {
             addRun(lows, highs, frames.start(pos) - from, frames.cutStart(pos) - from);
             addRun(lows, highs, frames.cutEnd(pos) - from, frames.end(pos) - from);
             if (frames.keepsCurrent(pos) && !value.isNull(order[pos])) {
-                long x = longAt(value, order[pos]);
-                add(x, x >> 63);
+                add(lowAt(value, order[pos]), highAt(value, order[pos]));
             }
             long low = sumLow;
             long high = sumHigh;
-            boolean fitsLong = high == (low >> 63);
             if (function == WindowFunction.AVG) {
-                double sum = fitsLong ? low : high * 0x1p64 + ((double) (low >>> 1) * 2.0 + (low & 1));
-                setDouble(pos, sum / n / Decimals.pow10(decimal ? value.type().scale() : 0));
-            } else if (!fitsLong || decimal && (low > MAX_DECIMAL || low < -MAX_DECIMAL)) {
-                throw new QueryDataException(QueryDataException.Kind.OVERFLOW,
-                        "overflow in " + call.text() + ": the sum does not fit " + call.type());
+                double sum = Int128.toDouble(high, low);
+                setDouble(pos, sum / n / Decimals.pow10Double(decimal ? value.type().scale() : 0));
+            } else if (decimal ? Int128.hasMoreDigits(high, low, call.type().precision()) : !Int128.isLong(high, low)) {
+                throw overflow();
+            } else if (computed instanceof Int128Vector wide) {
+                wide.set(pos, high, low);
             } else {
                 setLong(pos, low);
             }
         }
+    }
+
+    private QueryDataException overflow() {
+        return new QueryDataException(QueryDataException.Kind.OVERFLOW,
+                "overflow in " + call.text() + ": the sum does not fit " + call.type());
     }
 
     /** Adds the 128-bit sum of relative positions {@code a..b}, the difference of two prefix sums, to the sum. */
@@ -414,6 +419,16 @@ final class PartitionFunctions {
         }
         StringVector s = (StringVector) v;
         return s.compare(a, s, b);
+    }
+
+    /** The high word of an exact value: a wide DECIMAL's own, else the sign of {@link #lowAt}. */
+    private static long highAt(ColumnVector v, int row) {
+        return v instanceof Int128Vector wide ? wide.high(row) : lowAt(v, row) >> 63;
+    }
+
+    /** The low word of an exact value: a wide DECIMAL's own, else the value. */
+    private static long lowAt(ColumnVector v, int row) {
+        return v instanceof Int128Vector wide ? wide.low(row) : longAt(v, row);
     }
 
     private static long longAt(ColumnVector v, int row) {

@@ -87,7 +87,7 @@ public final class BatchCodec {
             ColumnVector column = batch.column(c);
             int dataBytes = column instanceof StringVector
                     ? dataBytes((StringVector) column, selection, from, to) : 0;
-            length += BatchDescriptor.columnLength(column.type().id(), rows, column.mayHaveNulls(), dataBytes);
+            length += BatchDescriptor.columnLength(column.type(), rows, column.mayHaveNulls(), dataBytes);
         }
         if (length > Integer.MAX_VALUE - ALIGNMENT) {
             throw new IllegalArgumentException("batch too large to encode: rows=" + rows + ", bytes=" + length);
@@ -185,7 +185,7 @@ public final class BatchCodec {
             if (dataBytes < 0 || (type.physical() != PhysicalType.BYTES && dataBytes != 0)) {
                 throw new IllegalStateException("malformed batch frame: column=" + c + ", variableLength=" + dataBytes);
             }
-            long sectionLength = (long) BatchDescriptor.columnLength(type.id(), rows, validity, dataBytes);
+            long sectionLength = (long) BatchDescriptor.columnLength(type, rows, validity, dataBytes);
             if (sectionLength > end - position) {
                 throw new IllegalStateException("malformed batch frame: column=" + c + " of " + sectionLength
                         + " bytes overruns the frame end by " + (sectionLength - (end - position)));

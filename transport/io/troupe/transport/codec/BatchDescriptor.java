@@ -44,6 +44,8 @@ import io.troupe.operators.types.TypeId;
  *  |    TIMESTAMP[_TZ], TIME   n x long microseconds               |
  *  |    INTERVAL               n x long high (months, days), then  |
  *  |                           n x long low (microseconds)         |
+ *  |    DECIMAL, precision &gt; 18: n x long high, then n x long low |
+ *  |                           (the signed 128-bit unscaled value) |
  *  |    BOOLEAN                n x byte (0 or 1)                   |
  *  |    VARCHAR                (n + 1) x int offsets from 0, padded,|
  *  |                           then Variable Length UTF-8 bytes    |
@@ -108,9 +110,9 @@ public final class BatchDescriptor {
         return ((rows + 63) >>> 6) * Long.BYTES;
     }
 
-    /** Bytes per value of a fixed-width type, 0 for VARCHAR. */
-    public static int valueWidth(TypeId id) {
-        return switch (id.physical()) {
+    /** Bytes per value of a fixed-width type (a DECIMAL's by its precision), 0 for VARCHAR. */
+    public static int valueWidth(DataType type) {
+        return switch (type.physical()) {
             case INT -> Integer.BYTES;
             case LONG, DOUBLE -> Long.BYTES;
             case INT128 -> 2 * Long.BYTES;
@@ -123,12 +125,12 @@ public final class BatchDescriptor {
      * Bytes of one column section: header, validity when present, values, each padded.
      * For VARCHAR, {@code dataBytes} is the length of the UTF-8 bytes; it is ignored otherwise.
      */
-    public static int columnLength(TypeId id, int rows, boolean validity, int dataBytes) {
+    public static int columnLength(DataType type, int rows, boolean validity, int dataBytes) {
         int length = COLUMN_HEADER_LENGTH + (validity ? validityLength(rows) : 0);
-        if (id.physical() == PhysicalType.BYTES) {
+        if (type.physical() == PhysicalType.BYTES) {
             return length + align((rows + 1) * Integer.BYTES) + align(dataBytes);
         }
-        return length + align(rows * valueWidth(id));
+        return length + align(rows * valueWidth(type));
     }
 
     public static byte typeCode(TypeId id) {

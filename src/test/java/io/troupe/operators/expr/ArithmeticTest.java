@@ -77,9 +77,15 @@ class ArithmeticTest {
         assertEquals("overflow in (i + 1): the result does not fit INT32", last.runtimeError(col("i").plus(lit(1))));
         assertEquals("overflow in (l * 2): the result does not fit INT64", last.runtimeError(col("l").times(lit(2L))));
         assertEquals("overflow in (l + i): the result does not fit INT64", last.runtimeError(col("l").plus(col("i"))));
-        assertEquals("overflow in (n - 999999999999999999): the result does not fit DECIMAL(18,0)",
-                last.runtimeError(col("n").minus(lit(999999999999999999L))));
-        assertEquals("overflow in (n + n): the result does not fit DECIMAL(18,0)", f.select(0).runtimeError(col("n").plus(col("n"))));
+        // Two decimals of a long each multiply into at most 18 digits, checked (DuckDB's DECIMAL(18,0)).
+        assertEquals("overflow in (n * 10): the result does not fit DECIMAL(18,0)",
+                f.select(0).runtimeError(col("n").times(lit(10))));
+        // A sum past 18 digits widens (DuckDB's DECIMAL(19,0)); one past 38 fails naming its operands.
+        assertEquals(Arrays.asList(dec("1999999999999999998")), f.select(0).eval(col("n").plus(col("n"))));
+        assertEquals("overflow in (w + w): 90000000000000000000000000000000000000 + 90000000000000000000000000000000000000"
+                        + " does not fit DECIMAL(38,0)",
+                Fixture.of(Schema.of(Field.of("w", DataType.decimal(38, 0))),
+                        row(new BigDecimal("9e37").setScale(0))).runtimeError(col("w").plus(col("w"))));
         assertEquals("overflow in (- l): the result does not fit INT64",
                 Fixture.of(Schema.of(Field.of("l", DataType.INT64)), row(Long.MIN_VALUE)).runtimeError(col("l").negate()));
     }
@@ -112,8 +118,8 @@ class ArithmeticTest {
     void shouldRejectNonNumericOperands() {
         assertEquals("cannot apply + to VARCHAR and INT32 in (s + 1)", f.typeError(col("s").plus(lit(1))));
         assertEquals("cannot apply - to VARCHAR in (- s)", f.typeError(col("s").negate()));
-        assertEquals("cannot multiply DECIMAL(18,10) by DECIMAL(18,10) in (x * x): the product needs scale 20, more than 18",
-                Fixture.of(Schema.of(Field.of("x", DataType.decimal(18, 10)))).typeError(col("x").times(col("x"))));
+        assertEquals("cannot multiply DECIMAL(38,20) by DECIMAL(38,20) in (x * x): the product needs scale 40, more than 38",
+                Fixture.of(Schema.of(Field.of("x", DataType.decimal(38, 20)))).typeError(col("x").times(col("x"))));
     }
 
     @Test

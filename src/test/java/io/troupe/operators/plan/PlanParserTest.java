@@ -187,8 +187,8 @@ class PlanParserTest {
         assertEquals("x.test:1:18: substring takes an integer literal here, not b",
                 syntaxError("scan t | project substring(s, b, 1)"));
         assertEquals("x.test:1:8: expected '|' or the end of the plan but found 'extra'", syntaxError("scan t extra"));
-        assertEquals("x.test:1:21: integer literal 99999999999999999999 does not fit INT64",
-                syntaxError("scan t | filter a = 99999999999999999999"));
+        assertEquals("x.test:1:21: integer literal 999999999999999999999999999999999999999 has more than 38 digits",
+                syntaxError("scan t | filter a = 999999999999999999999999999999999999999"));
     }
 
     @Test

@@ -124,8 +124,8 @@ class SqlErrorsTest {
         assertTrue(ambiguous.getMessage().startsWith("column reference \"id\" is ambiguous at line 1, column 8"),
                 ambiguous.getMessage());
         assertEquals("42702", ambiguous.sqlState());
-        SqlException literal = error("SELECT 99999999999999999999999");
-        assertTrue(literal.getMessage().startsWith("numeric literal 99999999999999999999999 is out of range"),
+        SqlException literal = error("SELECT 999999999999999999999999999999999999999");
+        assertTrue(literal.getMessage().startsWith("numeric literal 999999999999999999999999999999999999999 is out of range"),
                 literal.getMessage());
         assertEquals("22003", literal.sqlState());
     }
@@ -144,8 +144,8 @@ class SqlErrorsTest {
                 .startsWith("unsupported in SQL: INSERT statements"));
         assertTrue(error("SELECT region, GROUP_ID() FROM customers GROUP BY ROLLUP(region)").getMessage()
                 .startsWith("unsupported in SQL: GROUP_ID() at line 1, column 16"));
-        assertTrue(error("SELECT CAST(amount AS DECIMAL(30, 2)) FROM orders").getMessage()
-                .startsWith("unsupported in SQL: type DECIMAL(30, 2) (decimals hold at most 18 digits) "
+        assertTrue(error("SELECT CAST(amount AS DECIMAL(39, 2)) FROM orders").getMessage()
+                .startsWith("unsupported in SQL: type DECIMAL(39, 2) (decimals hold at most 38 digits) "
                         + "at line 1, column 23"));
         assertTrue(error("SELECT id FROM orders WHERE odate < DATE '2024-01-01' + INTERVAL '1' HOUR").getMessage()
                 .startsWith("unsupported in SQL: an interval of hours, minutes or seconds added to a DATE"));

@@ -4,6 +4,7 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
@@ -30,7 +31,7 @@ class BatchCodecTest {
 
     private static final DataType[] ALL_TYPES = {
         DataType.INT32, DataType.INT64, DataType.FLOAT64, DataType.decimal(18, 4), DataType.DATE,
-        DataType.BOOLEAN, DataType.VARCHAR};
+        DataType.BOOLEAN, DataType.decimal(38, 6), DataType.VARCHAR};
 
     @Test
     void shouldRoundTripEveryTypeWithAndWithoutNulls() {
@@ -138,7 +139,7 @@ class BatchCodecTest {
             assertEquals(0, position % BatchDescriptor.ALIGNMENT, "column " + c + " at " + position);
             assertEquals(BatchDescriptor.typeCode(ALL_TYPES[c].id()),
                     buffer.getByte(position + BatchDescriptor.TYPE_ID_OFFSET));
-            position += BatchDescriptor.columnLength(ALL_TYPES[c].id(), 13, true,
+            position += BatchDescriptor.columnLength(ALL_TYPES[c], 13, true,
                     buffer.getInt(position + BatchDescriptor.VARIABLE_LENGTH_OFFSET));
         }
         assertEquals(length, position);
@@ -221,8 +222,9 @@ class BatchCodecTest {
         LongVector decimals = new LongVector(DataType.decimal(18, 4), rows);
         IntVector dates = new IntVector(DataType.DATE, rows);
         BooleanVector booleans = new BooleanVector(rows);
+        Int128Vector wide = new Int128Vector(DataType.decimal(38, 6), rows);
         StringVector strings = new StringVector(rows);
-        ColumnVector[] columns = {ints, longs, doubles, decimals, dates, booleans, strings};
+        ColumnVector[] columns = {ints, longs, doubles, decimals, dates, booleans, wide, strings};
         for (int r = 0; r < rows; r++) {
             ints.set(r, random.nextInt());
             longs.set(r, random.nextLong());
@@ -230,6 +232,8 @@ class BatchCodecTest {
             decimals.set(r, random.nextLong(-999_999_999_999_999_999L, 999_999_999_999_999_999L));
             dates.set(r, random.nextInt(-50_000, 50_000));
             booleans.set(r, random.nextBoolean());
+            // Below 2^126 either way: a DECIMAL(38,6)'s unscaled value (10^38 > 2^126).
+            wide.set(r, random.nextLong(-(1L << 62), 1L << 62), random.nextLong());
             if (nulls && random.nextInt(5) == 0) {
                 strings.putNull(r);
             } else {

@@ -5,27 +5,34 @@ import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.memory.HeapArrays;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
+import io.troupe.operators.types.TypeId;
 
 import java.util.Arrays;
 
 /**
- * min and max over INTERVAL values, which order by their length ({@link Interval#compare}: a month as 30 days):
- * two {@code long}s (months and days, microseconds) and one "seen" flag per group; NULL for a group that saw no
- * non-NULL input. Of two intervals of one length ({@code 1 month} and {@code 30 days}) the first met stays.
+ * min and max over values of two words: INTERVALs, which order by their length ({@link Interval#compare}: a month
+ * as 30 days), and DECIMALs of more than 18 digits, signed 128-bit numbers ({@link Int128#compare}). Two
+ * {@code long}s and one "seen" flag per group; NULL for a group that saw no non-NULL input. Of two intervals of
+ * one length ({@code 1 month} and {@code 30 days}) the first met stays.
  *
  * <p>Not threadsafe (see {@link AggregateState}).
  */
-final class IntervalMinMaxState extends AggregateState {
+final class Int128MinMaxState extends AggregateState {
 
     private final boolean min;
+    private final boolean interval;
+    private final DataType type;
     private long[] high = new long[0];
     private long[] low = new long[0];
     private byte[] seen = new byte[0];
 
-    IntervalMinMaxState(AggregateSpec spec) {
+    Int128MinMaxState(AggregateSpec spec) {
         super(spec);
         this.min = spec.function() == AggregateFunction.MIN;
+        this.type = spec.argument().type();
+        this.interval = type.id() == TypeId.INTERVAL;
     }
 
     @Override
@@ -49,7 +56,7 @@ final class IntervalMinMaxState extends AggregateState {
         }
     }
 
-    /** Makes the interval {@code h}, {@code l} group {@code to}'s value when it has none or it is better. */
+    /** Makes the value {@code h}, {@code l} group {@code to}'s when it has none or it is better. */
     private void keep(int to, long h, long l) {
         if (seen[to] == 0) {
             high[to] = h;
@@ -57,7 +64,7 @@ final class IntervalMinMaxState extends AggregateState {
             seen[to] = 1;
             return;
         }
-        int c = Interval.compare(h, l, high[to], low[to]);
+        int c = interval ? Interval.compare(h, l, high[to], low[to]) : Int128.compare(h, l, high[to], low[to]);
         if (min ? c < 0 : c > 0) {
             high[to] = h;
             low[to] = l;
@@ -66,7 +73,7 @@ final class IntervalMinMaxState extends AggregateState {
 
     @Override
     void combine(AggregateState other, int[] theirs, int theirsFrom, int[] mine, int count) {
-        IntervalMinMaxState o = (IntervalMinMaxState) other;
+        Int128MinMaxState o = (Int128MinMaxState) other;
         for (int k = 0; k < count; k++) {
             int g = theirs[theirsFrom + k];
             if (o.seen[g] != 0) {
@@ -85,15 +92,15 @@ final class IntervalMinMaxState extends AggregateState {
         }
     }
 
-    /** The value, an INTERVAL, NULL where none was seen. */
+    /** The value, of the argument's type, NULL where none was seen. */
     @Override
     DataType[] partialTypes() {
-        return new DataType[] {DataType.INTERVAL};
+        return new DataType[] {type};
     }
 
     @Override
     void partial(int[] groups, int count, ColumnVector[] out, int at) {
-        out[at] = new Int128Vector(DataType.INTERVAL, Inputs.gather(high, groups, count), Inputs.gather(low, groups, count));
+        out[at] = new Int128Vector(type, Inputs.gather(high, groups, count), Inputs.gather(low, groups, count));
         out[at].setValidity(Inputs.validity(seen, groups, count));
     }
 
