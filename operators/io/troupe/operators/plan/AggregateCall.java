@@ -35,9 +35,10 @@ public record AggregateCall(AggregateFunction function, List<Expr> arguments, bo
         order = List.copyOf(order);
     }
 
-    /** A call of one argument (null for count(*)). */
+    /** A call of one argument, or count(*) of none. */
     AggregateCall(AggregateFunction function, Expr argument, boolean distinct) {
-        this(function, argument == null ? List.of() : List.of(argument), distinct, List.of());
+        this(function, function == AggregateFunction.COUNT_STAR ? List.of()
+                : List.of(notNull(argument, "Expr." + function.sqlName(), "value")), distinct, List.of());
     }
 
     /** The value it aggregates: an ordered-set aggregate's WITHIN GROUP key, else its first argument (none: null). */

@@ -3,8 +3,8 @@ package io.troupe.operators.plan;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
-import io.troupe.operators.types.Timestamps;
 
 import java.time.Duration;
 import java.time.Period;
@@ -68,18 +68,19 @@ public abstract class Plan {
      * {@link #series(String, Expr, Expr, Expr)}.
      */
     public static Plan series(String column, Expr start, Expr stop) {
-        return series("Plan.series", column, start, stop, null, null, true);
+        return series("Plan.series", column, start, stop, null, true);
     }
 
     /**
      * {@code generate_series(start, stop, step)}: one column from start by step (negative to count down) while the
      * values have not passed stop, computed in parallel morsels without being held. The arguments are constant integer
-     * expressions (literals, {@link Parameter}s, arithmetic of them): the column is INT32 when all are, else INT64. A
-     * NULL argument makes no rows; a zero step fails the query, as in PostgreSQL.
+     * expressions (literals, {@link Parameter}s, arithmetic of them): the column is INT32 when all are, else INT64; or
+     * DATE or TIMESTAMP start and stop and an INTERVAL step, as {@link #series(String, Expr, Expr, TemporalAmount)}
+     * says. A NULL argument makes no rows; a zero step fails the query, as in PostgreSQL.
      */
     public static Plan series(String column, Expr start, Expr stop, Expr step) {
         notNull(step, "Plan.series", "step");
-        return series("Plan.series", column, start, stop, step, null, true);
+        return series("Plan.series", column, start, stop, step, true);
     }
 
     /**
@@ -90,41 +91,41 @@ public abstract class Plan {
      * time together is not supported.
      */
     public static Plan series(String column, Expr start, Expr stop, TemporalAmount step) {
-        return series("Plan.series", column, start, stop, null, timeStep(step), true);
+        return series("Plan.series", column, start, stop, interval(step), true);
     }
 
     /** DuckDB's {@code range(start, stop)}: as {@link #series(String, Expr, Expr)}, stop excluded. */
     public static Plan range(String column, Expr start, Expr stop) {
-        return series("Plan.range", column, start, stop, null, null, false);
+        return series("Plan.range", column, start, stop, null, false);
     }
 
     /** DuckDB's {@code range(start, stop, step)}: as {@link #series(String, Expr, Expr, Expr)}, stop excluded. */
     public static Plan range(String column, Expr start, Expr stop, Expr step) {
         notNull(step, "Plan.range", "step");
-        return series("Plan.range", column, start, stop, step, null, false);
+        return series("Plan.range", column, start, stop, step, false);
     }
 
     /** DuckDB's {@code range(start, stop, interval)}: as {@link #series(String, Expr, Expr, TemporalAmount)}, stop excluded. */
     public static Plan range(String column, Expr start, Expr stop, TemporalAmount step) {
-        return series("Plan.range", column, start, stop, null, timeStep(step), false);
+        return series("Plan.range", column, start, stop, interval(step), false);
     }
 
     private static Plan series(String method, String column, Expr start, Expr stop, Expr step,
-                               SeriesNode.TimeStep timeStep, boolean inclusive) {
+                               boolean inclusive) {
         notNull(column, method, "column");
         notNull(start, method, "start");
         notNull(stop, method, "stop");
-        return new SeriesNode(column, start, stop, step, timeStep, inclusive);
+        return new SeriesNode(column, start, stop, step, inclusive);
     }
 
-    private static SeriesNode.TimeStep timeStep(TemporalAmount step) {
+    /** A Period (months and days) or a Duration (whole microseconds) as an INTERVAL literal. */
+    private static Expr interval(TemporalAmount step) {
         notNull(step, "Plan.series", "step");
         if (step instanceof Period p) {
-            return new SeriesNode.TimeStep(Math.toIntExact(p.toTotalMonths()),
-                    Math.multiplyExact(p.getDays(), Timestamps.MICROS_PER_DAY));
+            return Expr.lit(new Interval(Math.toIntExact(p.toTotalMonths()), p.getDays(), 0));
         }
         if (step instanceof Duration d && d.toNanos() % 1000 == 0) {
-            return new SeriesNode.TimeStep(0, d.toNanos() / 1000);
+            return Expr.lit(Interval.ofMicros(d.toNanos() / 1000));
         }
         throw new IllegalArgumentException("Plan.series: step must be a Period or a Duration of whole microseconds, got "
                 + step);

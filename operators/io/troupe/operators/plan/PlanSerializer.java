@@ -44,7 +44,7 @@ public final class PlanSerializer extends Serializer<Plan> {
     /** The node kinds and their tags: stable, never reused. {@code arity}: the children written after the fields. */
     enum Kind {
         SCAN(1, ScanNode.class, 0),
-        // Tag 2 is retired, never to be reused.
+        // Tags 2 and 16 are retired, never to be reused.
         ALIAS(3, AliasNode.class, 1),
         FILTER(4, FilterNode.class, 1),
         PROJECT(5, ProjectNode.class, 1),
@@ -58,9 +58,9 @@ public final class PlanSerializer extends Serializer<Plan> {
         WINDOW(13, WindowNode.class, 1),
         VALUES(14, ValuesNode.class, 0),
         PINNED(15, PinnedNode.class, 1),
-        SERIES(16, SeriesNode.class, 0),
         RECURSIVE_UNION(17, RecursiveUnionNode.class, 2),
-        WORK_TABLE(18, WorkTableScanNode.class, 0);
+        WORK_TABLE(18, WorkTableScanNode.class, 0),
+        SERIES(19, SeriesNode.class, 0);
 
         final int tag;
         final Class<? extends Plan> type;
@@ -126,11 +126,6 @@ public final class PlanSerializer extends Serializer<Plan> {
                 kryo.writeClassAndObject(out, n.start());
                 kryo.writeClassAndObject(out, n.stop());
                 kryo.writeClassAndObject(out, n.step());
-                out.writeBoolean(n.timeStep() != null);
-                if (n.timeStep() != null) {
-                    out.writeVarInt(n.timeStep().months(), false);
-                    out.writeVarLong(n.timeStep().micros(), false);
-                }
             }
             case ALIAS -> out.writeString(((AliasNode) plan).alias());
             case FILTER -> {
@@ -229,9 +224,7 @@ public final class PlanSerializer extends Serializer<Plan> {
                 if (step != null && !(step instanceof Expr)) {
                     throw new KryoException("a series' step must be Expr, got " + step.getClass().getName());
                 }
-                SeriesNode.TimeStep timeStep = in.readBoolean()
-                        ? new SeriesNode.TimeStep(in.readVarInt(false), in.readVarLong(false)) : null;
-                yield new SeriesNode(column, start, stop, (Expr) step, timeStep, inclusive);
+                yield new SeriesNode(column, start, stop, (Expr) step, inclusive);
             }
             case ALIAS -> {
                 String alias = in.readString();

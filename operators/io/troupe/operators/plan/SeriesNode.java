@@ -8,6 +8,7 @@ import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.scan.SeriesSource;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.Timestamps;
@@ -19,51 +20,29 @@ import java.util.List;
 /**
  * {@code generate_series(start, stop [, step])} (stop included) and DuckDB's {@code range(start, stop [, step])}
  * (stop excluded) as a one-column relation: integers (INT32 when every argument is, else INT64), or TIMESTAMPs from a
- * DATE or TIMESTAMP start by a {@link TimeStep} of months or of microseconds. The arguments are constant expressions
+ * DATE or TIMESTAMP start by an INTERVAL step of months ({@link SeriesSource#monthly}, the day clamped to each month's
+ * last as PostgreSQL's timestamp arithmetic does) or of days and time (a day counting 24 hours, as in a TIMESTAMP
+ * without time zone: {@link SeriesSource#fixed}); a step of both is refused. The arguments are constant expressions
  * (literals, parameters, arithmetic of them), evaluated once when the query compiles; a NULL among them makes an
  * empty series, as in PostgreSQL, and a zero step fails the query ("step size cannot equal zero").
- *
- * <p>Once Troupe has an INTERVAL value type, a time series' step becomes an {@link Expr} of it like an integer
- * step: {@link #compileNode} evaluates it and passes its months to {@link SeriesSource#monthly}, its days and
- * microseconds (a day counting 24 hours) to {@link SeriesSource#fixed}, in place of the {@link TimeStep} here.
  *
  * <p>Immutable and threadsafe.
  */
 final class SeriesNode extends Plan {
 
-    /** A time series' step: months, or microseconds (days count 24 hours each, as in a TIMESTAMP without time zone). */
-    record TimeStep(int months, long micros) {
-        TimeStep {
-            if (months != 0 && micros != 0) {
-                throw new PlanException("generate_series", "a step of months and of days or time together is not"
-                        + " supported; step by months or by days and time");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return months != 0 ? "INTERVAL '" + months + " months'"
-                    : micros % Timestamps.MICROS_PER_DAY == 0 ? "INTERVAL '" + micros / Timestamps.MICROS_PER_DAY
-                    + " days'" : "INTERVAL '" + micros + " microseconds'";
-        }
-    }
-
     private final String column;
     private final Expr start;
     private final Expr stop;
-    /** An integer series' step; null for 1, and for a time series. */
+    /** The step: an integer (null for 1), or a time series' INTERVAL. */
     private final Expr step;
-    /** A time series' step; null for an integer series. */
-    private final TimeStep timeStep;
     /** generate_series (the stop included) or range (excluded). */
     private final boolean inclusive;
 
-    SeriesNode(String column, Expr start, Expr stop, Expr step, TimeStep timeStep, boolean inclusive) {
+    SeriesNode(String column, Expr start, Expr stop, Expr step, boolean inclusive) {
         this.column = column;
         this.start = start;
         this.stop = stop;
         this.step = step;
-        this.timeStep = timeStep;
         this.inclusive = inclusive;
     }
 
@@ -83,10 +62,6 @@ final class SeriesNode extends Plan {
         return step;
     }
 
-    TimeStep timeStep() {
-        return timeStep;
-    }
-
     boolean inclusive() {
         return inclusive;
     }
@@ -99,8 +74,8 @@ final class SeriesNode extends Plan {
     @Override
     public String label() {
         List<String> args = new ArrayList<>(List.of(start.toString(), stop.toString()));
-        if (step != null || timeStep != null) {
-            args.add(step != null ? step.toString() : timeStep.toString());
+        if (step != null) {
+            args.add(step.toString());
         }
         return "Series " + column + " = " + function() + "(" + String.join(", ", args) + ")";
     }
@@ -118,13 +93,13 @@ final class SeriesNode extends Plan {
     private DataType type() {
         DataType a = start.bind(Schema.of(), label()).type();
         DataType b = stop.bind(Schema.of(), label()).type();
-        if (timeStep != null) {
+        DataType c = step == null ? DataType.INT32 : step.bind(Schema.of(), label()).type();
+        if (c.id() == TypeId.INTERVAL) {
             if (!temporal(a) || !temporal(b)) {
-                throw signatures(a, b, timeStep.toString());
+                throw signatures(a, b, c.toString());
             }
             return DataType.TIMESTAMP;
         }
-        DataType c = step == null ? DataType.INT32 : step.bind(Schema.of(), label()).type();
         if (!integer(a) || !integer(b) || !integer(c)) {
             throw signatures(a, b, step == null ? null : c.toString());
         }
@@ -149,7 +124,7 @@ final class SeriesNode extends Plan {
     @Override
     Plan withParameters(ParameterBinding binding) {
         return new SeriesNode(column, binding.expr(start), binding.expr(stop), step == null ? null : binding.expr(step),
-                timeStep, inclusive);
+                inclusive);
     }
 
     @Override
@@ -170,12 +145,17 @@ final class SeriesNode extends Plan {
         DataType type = type();
         Long first = value(start);
         Long last = value(stop);
-        if (timeStep != null) {
-            if (first == null || last == null) {
+        if (type.id() == TypeId.TIMESTAMP) {
+            Interval by = interval(step);
+            if (first == null || last == null || by == null) {
                 return SeriesSource.fixed(type, 0, -1, 1, true);
             }
-            return timeStep.months() != 0 ? SeriesSource.monthly(first, last, timeStep.months(), inclusive)
-                    : SeriesSource.fixed(type, first, last, nonZero(timeStep.micros()), inclusive);
+            if (by.months() != 0 && (by.days() != 0 || by.micros() != 0)) {
+                throw new PlanException(label(), "a step of months and of days or time together (" + by + ") is not "
+                        + "supported; step by months or by days and time");
+            }
+            return by.months() != 0 ? SeriesSource.monthly(first, last, by.months(), inclusive)
+                    : SeriesSource.fixed(type, first, last, nonZero(dayMicros(by)), inclusive);
         }
         Long by = step == null ? Long.valueOf(1) : value(step);
         if (first == null || last == null || by == null) {
@@ -190,6 +170,21 @@ final class SeriesNode extends Plan {
                     + ": step size cannot equal zero (" + label() + ")");
         }
         return by;
+    }
+
+    /** An interval step of days and time as microseconds, a day counting 24 hours. */
+    private long dayMicros(Interval by) {
+        try {
+            return Math.addExact(Math.multiplyExact((long) by.days(), Timestamps.MICROS_PER_DAY), by.micros());
+        } catch (ArithmeticException e) {
+            throw new QueryDataException(QueryDataException.Kind.OVERFLOW, "step out of range in " + label());
+        }
+    }
+
+    /** A constant INTERVAL argument's value; null for NULL. */
+    private Interval interval(Expr argument) {
+        ColumnVector v = argument.bind(Schema.of(), label()).evaluate(Batch.of(1));
+        return v.isNull(0) ? null : (Interval) v.getObject(0);
     }
 
     /** A constant argument's value: an integer, or a DATE's or TIMESTAMP's microseconds; null for NULL. */

@@ -44,9 +44,6 @@ import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidatorException;
 
 import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Period;
-import java.time.temporal.TemporalAmount;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -56,9 +53,9 @@ import java.util.function.Function;
  * The set-returning {@code generate_series} (PostgreSQL's and DuckDB's: the stop included) and {@code range}
  * (DuckDB's: the stop excluded) in FROM, as Calcite's validator sees them and as {@link RelLowering} lowers them
  * ({@link Plan#series}, {@link Plan#range}): {@code (start, stop [, step])} of integers, DuckDB's {@code (stop)} from
- * 0, and {@code (start, stop, interval)} of DATEs or TIMESTAMPs by an interval literal of months or of days and
- * time. The arguments are constants (literals, {@code ?}, arithmetic of them); the column is INTEGER when every
- * integer argument is, as in PostgreSQL (DuckDB's is always BIGINT), else BIGINT, and TIMESTAMP over dates and
+ * 0, and {@code (start, stop, interval)} of DATEs or TIMESTAMPs by an interval of months or of days and time. The
+ * arguments are constants (literals, {@code ?}, arithmetic of them); the column is INTEGER when every integer
+ * argument is, as in PostgreSQL (DuckDB's is always BIGINT), else BIGINT, and TIMESTAMP over dates and
  * timestamps (PostgreSQL's over dates is TIMESTAMP WITH TIME ZONE). The column is named after the function, or after
  * the table's alias when it has no column alias ({@code generate_series(1, 3) AS t} names it {@code t}, as both do).
  *
@@ -119,8 +116,7 @@ final class SeriesFunctions {
      * The plan of a series in FROM: its column named as the scan's row type names it, its arguments lowered by
      * {@code lower} (constants).
      *
-     * @throws UnsupportedSqlException for a table function other than these, an argument that is not constant, or an
-     *                                 interval step that is not a literal
+     * @throws UnsupportedSqlException for a table function other than these, or an argument that is not constant
      */
     static Plan lower(TableFunctionScan scan, Function<RexNode, Expr> lower) {
         if (!(scan.getCall() instanceof RexCall call) || !(call.getOperator() instanceof Series series)) {
@@ -143,20 +139,8 @@ final class SeriesFunctions {
         if (args.size() == 2) {
             return series.inclusive ? Plan.series(column, start, stop) : Plan.range(column, start, stop);
         }
-        RexNode step = args.get(2);
-        if (type.equals(DataType.TIMESTAMP)) {
-            if (!(step instanceof RexLiteral literal)) {
-                throw new UnsupportedSqlException(series.getName() + " with an interval that is not a literal ("
-                        + step + ")");
-            }
-            if (literal.isNull()) {
-                Expr none = Expr.nullOf(DataType.TIMESTAMP);
-                return series.inclusive ? Plan.series(column, none, none) : Plan.range(column, none, none);
-            }
-            TemporalAmount by = interval(literal);
-            return series.inclusive ? Plan.series(column, start, stop, by) : Plan.range(column, start, stop, by);
-        }
-        Expr by = argument(step, type, lower);
+        // An interval step of a time series, or an integer one of the column's type.
+        Expr by = argument(args.get(2), type.equals(DataType.TIMESTAMP) ? DataType.INTERVAL : type, lower);
         return series.inclusive ? Plan.series(column, start, stop, by) : Plan.range(column, start, stop, by);
     }
 
@@ -166,18 +150,6 @@ final class SeriesFunctions {
             return Expr.nullOf(type);
         }
         return lower.apply(arg);
-    }
-
-    /**
-     * An interval literal as a step: Calcite holds a year-month interval as months and a day-time one as
-     * milliseconds (see {@link DateIntervals}).
-     */
-    private static TemporalAmount interval(RexLiteral literal) {
-        BigDecimal value = literal.getValueAs(BigDecimal.class);
-        if (SqlTypeName.YEAR_INTERVAL_TYPES.contains(literal.getType().getSqlTypeName())) {
-            return Period.ofMonths(value.intValueExact());
-        }
-        return Duration.ofMillis(value.longValueExact());
     }
 
     /** The operator of one of the two functions; {@code inclusive}: generate_series. Immutable and threadsafe. */

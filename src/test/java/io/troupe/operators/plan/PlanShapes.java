@@ -70,7 +70,7 @@ public final class PlanShapes {
         if (p instanceof ScanNode n) {
             return List.of(n.table(), n.alias());
         } else if (p instanceof SeriesNode n) {
-            return Arrays.asList(n.column(), n.start(), n.stop(), n.step(), n.timeStep(), n.inclusive());
+            return Arrays.asList(n.column(), n.start(), n.stop(), n.step(), n.inclusive());
         } else if (p instanceof AliasNode n) {
             return List.of(n.alias());
         } else if (p instanceof FilterNode n) {

@@ -78,7 +78,11 @@ class SeriesSqlTest {
             "SELECT * FROM generate_series(TIMESTAMP '2024-01-01', TIMESTAMP '2024-01-02', INTERVAL '7' HOUR)",
             "SELECT * FROM generate_series(DATE '2024-02-25', DATE '2024-03-05', INTERVAL '2' DAY)",
             "SELECT * FROM range(TIMESTAMP '2024-03-10 00:00:00', TIMESTAMP '2024-03-09 12:00:00', INTERVAL '-90' MINUTE)",
-            "SELECT count(*) FROM generate_series(TIMESTAMP '2000-01-01', TIMESTAMP '2001-01-01', INTERVAL '1' SECOND)");
+            "SELECT count(*) FROM generate_series(TIMESTAMP '2000-01-01', TIMESTAMP '2001-01-01', INTERVAL '1' SECOND)",
+            "SELECT * FROM generate_series(TIMESTAMP '2024-01-01 00:00:00', TIMESTAMP '2024-01-03', INTERVAL '6 hours 30 minutes')",
+            "SELECT * FROM generate_series(DATE '2024-01-31', DATE '2025-01-01', INTERVAL '2 months')",
+            "SELECT * FROM range(DATE '2024-03-01', DATE '2024-02-01', INTERVAL '-1 week')",
+            "SELECT * FROM generate_series(DATE '2024-01-01', DATE '2024-01-10', CAST('36 hours' AS INTERVAL))");
 
     private static SqlEngines engines;
     /** The same tables in batches of 7 rows. */
