@@ -52,10 +52,12 @@ final class RandomExprs {
 
     private final Random rnd;
     private final FeatureSet fs;
+    private final TemporalExprs temporal;
 
     RandomExprs(Random rnd, FeatureSet fs) {
         this.rnd = rnd;
         this.fs = fs;
+        this.temporal = new TemporalExprs(rnd, this);
     }
 
     // ------------------------------------------------------------------ entry points
@@ -142,9 +144,12 @@ final class RandomExprs {
                         : LocalDate.of(2000, 1, 1).plusDays(rnd.nextInt(80) - 10);
                 return dateLiteral(d);
             }
-            default -> {
+            case BOOLEAN -> {
                 boolean b = rnd.nextBoolean();
                 return Term.plain(Expr.lit(b), b ? "TRUE" : "FALSE", DataType.BOOLEAN);
+            }
+            default -> {
+                return temporal.literal(kind);
             }
         }
     }
@@ -242,7 +247,7 @@ final class RandomExprs {
                 o.add(() -> castToVarchar(scope, d));
             }
         }
-        if ((kind == Kind.DATE || kind == Kind.BOOLEAN) && fs.has(Function.CAST)) {
+        if (!kind.isNumeric() && kind != Kind.STRING && fs.has(Function.CAST)) {
             o.add(() -> castThroughText(kind, scope, d));
         }
         for (Function shift : List.of(Function.ADD_DAYS, Function.ADD_MONTHS)) {
@@ -259,6 +264,9 @@ final class RandomExprs {
         }
         if (kind == Kind.BOOLEAN) {
             addPredicateOptions(o, scope, d);
+        }
+        if (anyFunction()) {
+            temporal.addOptions(o, kind, scope, d);
         }
         if (fs.has(Function.CASE)) {
             o.add(() -> caseWhen(kind, scope, d));

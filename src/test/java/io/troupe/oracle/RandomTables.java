@@ -32,7 +32,8 @@ final class RandomTables {
     static final List<DataType> TYPES = List.of(
             DataType.INT32, DataType.INT64, DataType.FLOAT64,
             DataType.decimal(9, 2), DataType.decimal(4, 1), DataType.decimal(18, 4), DataType.decimal(3, 3),
-            DataType.DATE, DataType.BOOLEAN, DataType.VARCHAR);
+            DataType.DATE, DataType.BOOLEAN, DataType.VARCHAR, DataType.TIMESTAMP, DataType.TIMESTAMP_TZ, DataType.TIME,
+            DataType.INTERVAL);
 
     /** Strings with the cases that break string kernels: empty, case, LIKE wildcards, multi-byte UTF-8. */
     private static final List<String> WORDS = List.of(
