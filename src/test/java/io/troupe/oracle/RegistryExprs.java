@@ -11,9 +11,9 @@ import java.util.function.Supplier;
 
 /**
  * The registry's numeric and string functions for {@link RandomExprs}, in both languages: abs, sign, ceil, floor,
- * trunc, sqrt, cbrt, exp, ln, log10, sin, atan, degrees, gcd, bit_count, isfinite; lpad, rpad, left, right,
- * reverse, replace, repeat, ltrim, rtrim, btrim (DuckDB's trim of characters), split_part, translate, concat_ws,
- * strpos, ascii, starts_with, ends_with, md5, regexp_matches, regexp_replace and regexp_extract.
+ * trunc, sqrt, cbrt, exp, ln, log10, log2, sin, atan, atan2, degrees, radians, power, gcd, bit_count, bitand,
+ * bitor, xor, bitnot, isfinite; lpad, rpad, left, right, reverse, replace, repeat, ltrim, rtrim, btrim (DuckDB's
+ * trim of characters), split_part, translate, concat_ws, strpos, ascii, starts_with, ends_with, md5, sha256, regexp_matches, regexp_replace and regexp_extract.
  *
  * <p>Where the engines differ by design (docs/sql/functions-*.md) the generator keeps clear:
  * <ul>
@@ -60,6 +60,7 @@ final class RegistryExprs {
                     return call("strpos", DataType.INT64, 64, s, sub);
                 });
                 o.add(() -> call("ascii", DataType.INT32, 0x10FFFF, string(scope, d)));
+                o.add(() -> bitwise(scope, d));
                 o.add(() -> {
                     // Of a value's magnitude: DuckDB's sum of BIGINTs is a HUGEINT, whose negatives have 128 bits.
                     Term a = abs(Kind.INTEGER, scope, d);
@@ -127,7 +128,7 @@ final class RegistryExprs {
             }
             return call("concat_ws", DataType.VARCHAR, 0, args.toArray(Term[]::new));
         });
-        o.add(() -> call("md5", DataType.VARCHAR, 0, string(scope, d)));
+        o.add(() -> call(rnd.nextBoolean() ? "md5" : "sha256", DataType.VARCHAR, 0, string(scope, d)));
         o.add(() -> rnd.nextBoolean()
                 ? call("regexp_replace", DataType.VARCHAR, 0, string(scope, d), pattern(), replacement())
                 : call("regexp_replace", DataType.VARCHAR, 0, string(scope, d), pattern(), replacement(),
@@ -194,6 +195,30 @@ final class RegistryExprs {
                 bound, 0, false);
     }
 
+    /**
+     * bitand, bitor or xor of two integers (DuckDB's {@code &}, {@code |} and xor), or bitnot of one (DuckDB's
+     * {@code ~}): of the wider type in both, over values that fit it as two's complement.
+     */
+    private Term bitwise(List<Term> scope, int d) {
+        Term a = exprs.of(Kind.INTEGER, scope, d);
+        Term b = exprs.of(Kind.INTEGER, scope, d);
+        DataType type = Terms.arithmeticType(io.troupe.operators.expr.Function.ADD, a.type(), b.type());
+        // The result of a | b or a ^ b is below twice the larger magnitude.
+        double bound = 2 * Math.max(a.bound(), b.bound()) + 1;
+        if (!Terms.fits(type, bound)) {
+            return null;
+        }
+        String f = new String[] {"bitand", "bitor", "xor", "bitnot"}[rnd.nextInt(4)];
+        if (f.equals("bitnot")) {
+            return new Term(Expr.call(f, a.expr()), "(~" + a.sql() + ")", a.type(), a.exactType(), a.bound() + 1, 0,
+                    false);
+        }
+        String sql = f.equals("xor") ? "xor(" + a.sql() + ", " + b.sql() + ")"
+                : "(" + a.sql() + (f.equals("bitand") ? " & " : " | ") + b.sql() + ")";
+        return new Term(Expr.call(f, a.expr(), b.expr()), sql, type, a.exactType() && b.exactType(), bound, 0,
+                false);
+    }
+
     /** ceil, floor or trunc: a DECIMAL's of scale 0 (its precision may differ), a DOUBLE's whole. */
     private Term rounding(Kind kind, List<Term> scope, int d) {
         Term a = exprs.of(kind, scope, d);
@@ -212,12 +237,25 @@ final class RegistryExprs {
         if (a.bound() > 1e12) {
             return null;
         }
-        String f = new String[] {"sqrt", "cbrt", "exp", "ln", "log10", "sin", "atan", "degrees"}[rnd.nextInt(8)];
+        String f = new String[] {"sqrt", "cbrt", "exp", "ln", "log10", "log2", "sin", "atan", "degrees", "radians",
+            "power", "atan2"}[rnd.nextInt(12)];
         String arg;
         Expr e;
         double bound;
         switch (f) {
-            case "sqrt", "ln", "log10" -> {
+            case "power" -> {
+                int n = rnd.nextInt(4);
+                e = Expr.call(f, a.expr(), Expr.lit(n));
+                arg = a.sql() + ", " + n;
+                bound = Math.pow(Math.max(1, a.bound()), n);
+            }
+            case "atan2" -> {
+                Term x = exprs.of(Kind.DOUBLE, scope, d);
+                e = Expr.call(f, a.expr(), x.expr());
+                arg = a.sql() + ", " + x.sql();
+                bound = 4;
+            }
+            case "sqrt", "ln", "log10", "log2" -> {
                 // Positive: abs(a) + 1 (PostgreSQL's domain errors, DuckDB's NaN and NULL, stay out).
                 e = Expr.call(f, Expr.call("abs", a.expr()).plus(Expr.lit(1)));
                 arg = "abs(" + a.sql() + ") + 1";

@@ -11,6 +11,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Supplier;
@@ -19,8 +20,9 @@ import java.util.function.Supplier;
  * The time types' half of {@link RandomExprs}: literals of TIMESTAMP, TIMESTAMP WITH TIME ZONE, TIME and
  * INTERVAL, and the expressions over them in both languages: + and - with intervals, differences, interval
  * arithmetic, casts between the time types, and the registry's date and time functions (date_trunc,
- * date_part, datediff, last_day, epoch, strftime, the name functions). A plan reads a TIMESTAMP WITH TIME ZONE
- * in UTC, and the oracle's session runs in UTC ({@link DifferentialCases#load}), so both read the same local times.
+ * date_part, datediff, last_day, epoch, epoch_ms, make_date, make_time, make_timestamp, make_timestamptz,
+ * to_timestamp, strftime, the name functions). A plan reads a TIMESTAMP WITH TIME ZONE in UTC, and the oracle's
+ * session runs in UTC ({@link DifferentialCases#load}), so both read the same local times.
  *
  * <p>Where Troupe differs from DuckDB by design (docs/sql/functions-date.md), the generator keeps clear:
  * <ul>
@@ -139,15 +141,32 @@ final class TemporalExprs {
                 });
                 o.add(() -> Term.plain(Expr.lit(EPOCH_2000.toLocalDate().toString()).cast(DataType.TIMESTAMP),
                         "CAST('" + EPOCH_2000.toLocalDate() + "' AS TIMESTAMP)", DataType.TIMESTAMP));
+                o.add(() -> made("make_timestamp", scope, d));
+                o.add(() -> {
+                    // Milliseconds since 1970 and back: make_timestamp of one argument reads microseconds.
+                    Term t = exprs.of(Kind.TIMESTAMP, scope, d);
+                    Expr micros = Expr.call("epoch_ms", t.expr()).times(Expr.lit(1000L));
+                    return Term.plain(Expr.call("make_timestamp", micros),
+                            "make_timestamp(epoch_ms(" + t.sql() + ") * 1000)", DataType.TIMESTAMP);
+                });
             }
             case TIMESTAMP_TZ -> {
                 o.add(() -> shift(Kind.TIMESTAMP_TZ, scope, d));
                 o.add(() -> trunc(Kind.TIMESTAMP_TZ, scope, d));
                 o.add(() -> Terms.cast(exprs.of(Kind.TIMESTAMP, scope, d), DataType.TIMESTAMP_TZ));
+                o.add(() -> made("make_timestamptz", scope, d));
+                o.add(() -> {
+                    // Whole seconds since 1970: a DOUBLE that holds them exactly, whatever either engine rounds.
+                    Term t = exprs.of(Kind.TIMESTAMP_TZ, scope, d);
+                    Expr seconds = Expr.call("floor", Expr.call("epoch", t.expr()));
+                    return Term.plain(Expr.call("to_timestamp", seconds), "to_timestamp(floor(epoch(" + t.sql()
+                            + ")))", DataType.TIMESTAMP_TZ);
+                });
             }
             case TIME -> {
                 o.add(() -> shift(Kind.TIME, scope, d));
                 o.add(() -> Terms.cast(exprs.of(Kind.TIMESTAMP, scope, d), DataType.TIME));
+                o.add(() -> made("make_time", scope, d));
             }
             case INTERVAL -> {
                 o.add(() -> difference(scope, d));
@@ -166,9 +185,15 @@ final class TemporalExprs {
                             scope, d);
                     return Term.plain(Expr.call("last_day", t.expr()), "last_day(" + t.sql() + ")", DataType.DATE);
                 });
+                o.add(() -> made("make_date", scope, d));
             }
             case INTEGER -> {
                 o.add(() -> datePart(scope, d));
+                o.add(() -> {
+                    Term t = exprs.of(Kind.TIMESTAMP, scope, d);
+                    return new Term(Expr.call("epoch_ms", t.expr()), "epoch_ms(" + t.sql() + ")", DataType.INT64, true,
+                            4e14, 0, false);
+                });
                 o.add(() -> dateDiff(scope, d));
                 o.add(() -> {
                     Term a = exprs.of(Kind.DATE, scope, d);
@@ -218,6 +243,44 @@ final class TemporalExprs {
         }
         Expr e = minus ? t.expr().minus(i.expr()) : t.expr().plus(i.expr());
         return Term.plain(e, "(" + t.sql() + (minus ? " - " : " + ") + i.sql() + ")", t.type());
+    }
+
+    /**
+     * make_date, make_time, make_timestamp or make_timestamptz (in UTC in both) of the fields of a TIMESTAMP, a day
+     * of the month kept to 28 and now and then a literal second with a fraction.
+     */
+    private Term made(String f, List<Term> scope, int d) {
+        Term t = exprs.of(Kind.TIMESTAMP, scope, d);
+        List<Expr> args = new ArrayList<>();
+        List<String> sql = new ArrayList<>();
+        List<String> fields = switch (f) {
+            case "make_date" -> List.of("year", "month", "day");
+            case "make_time" -> List.of("hour", "minute", "second");
+            default -> List.of("year", "month", "day", "hour", "minute", "second");
+        };
+        for (String field : fields) {
+            if (field.equals("second") && rnd.nextBoolean()) {
+                double second = rnd.nextInt(240) / 4.0;
+                args.add(Expr.lit(second));
+                sql.add("CAST(" + second + " AS DOUBLE)");
+                continue;
+            }
+            Expr part = Expr.datePart(field, t.expr());
+            String partSql = "date_part('" + field + "', " + t.sql() + ")";
+            if (field.equals("day")) {
+                part = Expr.call("least", part, Expr.lit(28L));
+                partSql = "least(" + partSql + ", CAST(28 AS BIGINT))";
+            }
+            args.add(part);
+            sql.add(partSql);
+        }
+        DataType type = switch (f) {
+            case "make_date" -> DataType.DATE;
+            case "make_time" -> DataType.TIME;
+            case "make_timestamp" -> DataType.TIMESTAMP;
+            default -> DataType.TIMESTAMP_TZ;
+        };
+        return Term.plain(Expr.call(f, args.toArray(Expr[]::new)), f + "(" + String.join(", ", sql) + ")", type);
     }
 
     /** date_trunc of a DATE or TIMESTAMP (a TIMESTAMP) or of an instant in UTC (an instant). */
