@@ -247,7 +247,7 @@ final class TemporalExprs {
 
     /**
      * make_date, make_time, make_timestamp or make_timestamptz (in UTC in both) of the fields of a TIMESTAMP, a day
-     * of the month kept to 28 and now and then a literal second with a fraction.
+     * of the month kept to 28, the year from 1 on (see below), and now and then a literal second with a fraction.
      */
     private Term made(String f, List<Term> scope, int d) {
         Term t = exprs.of(Kind.TIMESTAMP, scope, d);
@@ -270,6 +270,11 @@ final class TemporalExprs {
             if (field.equals("day")) {
                 part = Expr.call("least", part, Expr.lit(28L));
                 partSql = "least(" + partSql + ", CAST(28 AS BIGINT))";
+            } else if (field.equals("year")) {
+                // From year 1 on: make_date(-1, ...) is 1 BC in Troupe (PostgreSQL) and 2 BC in DuckDB, and year 0
+                // fails in Troupe (there is none in PostgreSQL) where DuckDB reads it as 1 BC.
+                part = Expr.call("greatest", part, Expr.lit(1L));
+                partSql = "greatest(" + partSql + ", CAST(1 AS BIGINT))";
             }
             args.add(part);
             sql.add(partSql);
