@@ -93,8 +93,8 @@ final class RegistryFunction extends SqlFunction {
 
     /**
      * Operand {@code i} as a signature sees it: a constant with its value in Troupe's Java form (null for NULL), or
-     * not a constant. A DOUBLE constant's value is not read, as Calcite has no BigDecimal for {@code CAST('NaN' AS
-     * DOUBLE)} and the infinities. Calcite hands over a cast literal uncast ({@code CAST('-1.75' AS DECIMAL(3,2))}
+     * not a constant. Only exact numbers, text and BOOLEANs are read, the values signatures read: not a DOUBLE, as
+     * Calcite has no BigDecimal for {@code CAST('NaN' AS DOUBLE)} and the infinities, nor a time. Calcite hands over a cast literal uncast ({@code CAST('-1.75' AS DECIMAL(3,2))}
      * gives the text '-1.75', {@code CAST(12 AS VARCHAR)} the number 12): a number is read from its text, and a
      * value of another type than the operand's is left to the cast when the query runs, the operand then no constant.
      */
@@ -102,22 +102,22 @@ final class RegistryFunction extends SqlFunction {
         if (!binding.isOperandLiteral(i, true)) {
             return ArgumentType.of(type);
         }
-        if (binding.isOperandNull(i, true) || type.id() == TypeId.FLOAT64) {
+        boolean read = type.id() == TypeId.VARCHAR || type.id() == TypeId.BOOLEAN
+                || type.isNumeric() && type.id() != TypeId.FLOAT64;
+        if (!read || binding.isOperandNull(i, true)) {
             return new ArgumentType(type, true, null);
         }
-        Object literal = binding.getOperandLiteralValue(i, Object.class);
         Object value = switch (type.id()) {
             case INT32, INT64, DECIMAL -> {
-                BigDecimal v = number(literal);
+                BigDecimal v = number(binding.getOperandLiteralValue(i, Object.class));
                 yield v == null ? null : type.id() == TypeId.INT32 ? (Object) v.intValue()
                         : type.id() == TypeId.INT64 ? (Object) v.longValue() : v;
             }
-            case VARCHAR -> literal instanceof NlsString text ? text.getValue() : null;
-            case BOOLEAN -> literal instanceof Boolean b ? b : null;
-            default -> null;
+            case VARCHAR -> binding.getOperandLiteralValue(i, Object.class) instanceof NlsString text
+                    ? text.getValue() : null;
+            default -> binding.getOperandLiteralValue(i, Object.class) instanceof Boolean b ? b : null;
         };
-        boolean read = value != null || !(type.isNumeric() || type.id() == TypeId.VARCHAR || type.id() == TypeId.BOOLEAN);
-        return read ? new ArgumentType(type, true, value) : ArgumentType.of(type);
+        return value != null ? new ArgumentType(type, true, value) : ArgumentType.of(type);
     }
 
     /** A number literal's value, or the number a text literal holds; null for other text. */
