@@ -8,6 +8,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import java.util.ArrayList;
@@ -18,7 +19,9 @@ import java.util.List;
  * while it converts a statement), except for expressions that hold a date, a time or an interval: Calcite evaluates
  * those in milliseconds, and would drop a literal's microseconds ({@code CAST('2024-03-15 13:45:30.123456' AS
  * TIMESTAMP)} came out as {@code .123}), and reads interval text in its own way, without months in a day-time
- * interval ({@code CAST('1 month' AS INTERVAL DAY TO SECOND)}). Troupe folds those itself, exactly, when the plan binds. Stateless; threadsafe.
+ * interval ({@code CAST('1 month' AS INTERVAL DAY TO SECOND)}); and except for a BOOLEAN cast to text, which
+ * Calcite writes {@code TRUE} where PostgreSQL and DuckDB write {@code true} (as Troupe's cast does). Troupe folds
+ * those itself, exactly, when the plan binds. Stateless; threadsafe.
  */
 final class ConstantReduction implements RexExecutor {
 
@@ -47,13 +50,18 @@ final class ConstantReduction implements RexExecutor {
         return SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type);
     }
 
-    /** True when {@code e} or one of its operands is a date, a time, a timestamp or an interval. */
+    /**
+     * True when {@code e} or one of its operands is a date, a time, a timestamp or an interval, or a BOOLEAN cast
+     * to text.
+     */
     private static boolean holdsTime(RexNode e) {
         boolean[] found = {false};
         e.accept(new RexShuttle() {
             @Override
             public RexNode visitCall(RexCall call) {
-                found[0] |= isTime(call.getType());
+                found[0] |= isTime(call.getType()) || call.getKind() == SqlKind.CAST
+                        && SqlTypeUtil.inCharFamily(call.getType())
+                        && SqlTypeUtil.isBoolean(call.getOperands().get(0).getType());
                 return super.visitCall(call);
             }
 

@@ -23,6 +23,7 @@ import org.apache.calcite.sql.type.SqlOperandCountRanges;
 import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidatorException;
+import org.apache.calcite.util.NlsString;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -81,8 +82,7 @@ final class RegistryFunction extends SqlFunction {
             mapped &= type != null;
             names.add(type == null ? sql.getSqlTypeName().getName() : type.sqlName());
             if (type != null) {
-                boolean constant = binding.isOperandLiteral(i, true);
-                args.add(new ArgumentType(type, constant, constant ? value(binding, i, type) : null));
+                args.add(argument(binding, i, type));
             }
         }
         if (!mapped) {
@@ -92,26 +92,47 @@ final class RegistryFunction extends SqlFunction {
     }
 
     /**
-     * A constant operand's value in Troupe's Java form, null for NULL or a type whose value no signature reads: a
-     * DOUBLE's is not read, as Calcite has no BigDecimal for {@code CAST('NaN' AS DOUBLE)} and the infinities.
+     * Operand {@code i} as a signature sees it: a constant with its value in Troupe's Java form (null for NULL), or
+     * not a constant. Only exact numbers, text and BOOLEANs are read, the values signatures read: not a DOUBLE, as
+     * Calcite has no BigDecimal for {@code CAST('NaN' AS DOUBLE)} and the infinities, nor a time. Calcite hands over a cast literal uncast ({@code CAST('-1.75' AS DECIMAL(3,2))}
+     * gives the text '-1.75', {@code CAST(12 AS VARCHAR)} the number 12): a number is read from its text, and a
+     * value of another type than the operand's is left to the cast when the query runs, the operand then no constant.
      */
-    private static Object value(SqlOperatorBinding binding, int i, DataType type) {
-        if (binding.isOperandNull(i, true) || type.id() == TypeId.FLOAT64) {
-            return null;
+    private static ArgumentType argument(SqlOperatorBinding binding, int i, DataType type) {
+        if (!binding.isOperandLiteral(i, true)) {
+            return ArgumentType.of(type);
         }
-        if (type.isNumeric()) {
-            BigDecimal v = binding.getOperandLiteralValue(i, BigDecimal.class);
-            return v == null ? null : switch (type.id()) {
-                case INT32 -> v.intValue();
-                case INT64 -> v.longValue();
-                default -> v;
-            };
+        boolean read = type.id() == TypeId.VARCHAR || type.id() == TypeId.BOOLEAN
+                || type.isNumeric() && type.id() != TypeId.FLOAT64;
+        if (!read || binding.isOperandNull(i, true)) {
+            return new ArgumentType(type, true, null);
         }
-        return switch (type.id()) {
-            case VARCHAR -> binding.getOperandLiteralValue(i, String.class);
-            case BOOLEAN -> binding.getOperandLiteralValue(i, Boolean.class);
-            default -> null;
+        Object value = switch (type.id()) {
+            case INT32, INT64, DECIMAL -> {
+                BigDecimal v = number(binding.getOperandLiteralValue(i, Object.class));
+                yield v == null ? null : type.id() == TypeId.INT32 ? (Object) v.intValue()
+                        : type.id() == TypeId.INT64 ? (Object) v.longValue() : v;
+            }
+            case VARCHAR -> binding.getOperandLiteralValue(i, Object.class) instanceof NlsString text
+                    ? text.getValue() : null;
+            default -> binding.getOperandLiteralValue(i, Object.class) instanceof Boolean b ? b : null;
         };
+        return value != null ? new ArgumentType(type, true, value) : ArgumentType.of(type);
+    }
+
+    /** A number literal's value, or the number a text literal holds; null for other text. */
+    private static BigDecimal number(Object literal) {
+        if (literal instanceof BigDecimal v) {
+            return v;
+        }
+        if (literal instanceof NlsString text) {
+            try {
+                return new BigDecimal(text.getValue().strip());
+            } catch (NumberFormatException notANumber) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static DataType troupeOrNull(RelDataType type) {

@@ -141,12 +141,13 @@ public final class SqlPlanner {
      * ifnull(a, b) and nvl(a, b), and concat(a, ...) as PostgreSQL's and DuckDB's, which skips NULL arguments
      * (Calcite's CONCAT_FUNCTION_WITH_NULL; its CONCAT_FUNCTION is MySQL's, NULL if any is); [NOT] ILIKE and
      * translate(s, from, to), which the parser binds to operators of its own (TRANSLATE3), lowered to the registry;
-     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones; the aggregates of
+     * + and - with the time arithmetic of {@link TimeOperators} before the standard ones, % over DOUBLEs
+     * ({@link Remainder}); the aggregates of
      * {@link AggregateOperators}; and the table functions of {@link SeriesFunctions}.
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
-                            TimeOperators.MULTIPLY, TimeOperators.DIVIDE, TimeOperators.EXTRACT),
+                            TimeOperators.MULTIPLY, TimeOperators.DIVIDE, TimeOperators.EXTRACT, Remainder.OPERATOR),
                     AggregateOperators.with(SqlStdOperatorTable.instance()),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,

@@ -131,6 +131,9 @@ final class TimeOperators {
     }
 
     private static SqlRexConvertlet convertlet(SqlCall call) {
+        if (call.getOperator() == Remainder.OPERATOR) {
+            return Remainder::convert;
+        }
         if (call.getOperator() == EXTRACT) {
             ((SqlBasicCall) call).setOperator(SqlStdOperatorTable.EXTRACT);
             return StandardConvertletTable.INSTANCE.get(call);

@@ -49,6 +49,8 @@ final class DifferentialCases {
             tables.add(t.table());
         }
         oracle.load(tables);
+        // A plan reads an instant's local time in UTC (date_part, date_trunc, casts): so does the oracle.
+        oracle.execute("SET TimeZone = 'UTC'");
         return world;
     }
 

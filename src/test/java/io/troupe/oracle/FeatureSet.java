@@ -33,6 +33,7 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
     enum Feature {
         JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI, JOIN_RIGHT_SEMI, JOIN_RIGHT_ANTI,
         COUNT_STAR, COUNT, COUNT_DISTINCT, SUM, MIN, MAX, AVG,
+        MEDIAN, PERCENTILE_CONT, PERCENTILE_DISC, STRING_AGG, BOOL_AND, BOOL_OR, CORR, COVARIANCE, REGRESSION,
         SORT, TOP_N, DISTINCT;
 
         /** A minimal plan that runs only when this feature is implemented. */
@@ -56,6 +57,15 @@ record FeatureSet(Set<Feature> features, Set<Function> functions) {
                 case MIN -> a.aggregate(keys, Expr.min(col("a")).as("n"));
                 case MAX -> a.aggregate(keys, Expr.max(col("a")).as("n"));
                 case AVG -> a.aggregate(keys, Expr.avg(col("a")).as("n"));
+                case MEDIAN -> a.aggregate(keys, Expr.median(col("a")).as("n"));
+                case PERCENTILE_CONT -> a.aggregate(keys, Expr.percentileCont(0.5, col("a").asc()).as("n"));
+                case PERCENTILE_DISC -> a.aggregate(keys, Expr.percentileDisc(0.5, col("a").asc()).as("n"));
+                case STRING_AGG -> a.aggregate(keys, Expr.stringAgg(col("a").cast(DataType.VARCHAR), ",").as("n"));
+                case BOOL_AND -> a.aggregate(keys, Expr.boolAnd(col("a").gt(lit(1))).as("n"));
+                case BOOL_OR -> a.aggregate(keys, Expr.boolOr(col("a").gt(lit(1))).as("n"));
+                case CORR -> a.aggregate(keys, Expr.corr(col("a"), col("a")).as("n"));
+                case COVARIANCE -> a.aggregate(keys, Expr.covarSamp(col("a"), col("a")).as("n"));
+                case REGRESSION -> a.aggregate(keys, Expr.regrSlope(col("a"), col("a")).as("n"));
                 case SORT -> a.sort(col("a").desc());
                 case TOP_N -> a.sort(col("a").desc()).limit(2, 1);
                 case DISTINCT -> a.distinct();

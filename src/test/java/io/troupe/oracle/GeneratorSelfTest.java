@@ -48,7 +48,9 @@ class GeneratorSelfTest {
         for (String expected : List.of("filter", "project computed", "join INNER (1 key)", "join SEMI (1 key)",
                 "join ANTI (1 key)", "join FULL (1 key)", "aggregate (0 keys)", "aggregate (2 keys)", "having",
                 "sort (total)", "top-N", "distinct", "union all", "series", "limit (no order)",
-                "join RIGHT_SEMI (1 key)", "join RIGHT_ANTI (1 key)", "join residual", "fn ADD_DAYS", "fn ADD_MONTHS")) {
+                "join RIGHT_SEMI (1 key)", "join RIGHT_ANTI (1 key)", "join residual", "fn ADD_DAYS", "fn ADD_MONTHS",
+                "fn date_trunc", "fn datediff", "fn greatest", "fn lpad", "fn abs", "aggregate MEDIAN",
+                "aggregate PERCENTILE_DISC", "aggregate STRING_AGG", "aggregate REGRESSION")) {
             assertTrue(coverage.containsKey(expected), "never generated: " + expected + "; got " + coverage);
         }
     }

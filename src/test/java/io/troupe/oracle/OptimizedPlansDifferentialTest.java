@@ -49,6 +49,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <ul>
  *   <li>{@code -Dtroupe.optimized.plans=N}: how many plans (default {@value #DEFAULT_PLANS}).</li>
  *   <li>{@code -Dtroupe.seed=S}: replays the case with seed S (as a failure prints it).</li>
+ *   <li>{@code -Dtroupe.optimized.run.seed=R}: replays the whole run with run seed R (as the run prints it first).
+ *       Without it each run draws a new run seed.</li>
  * </ul>
  */
 class OptimizedPlansDifferentialTest {
@@ -92,8 +94,11 @@ class OptimizedPlansDifferentialTest {
             return Stream.of(DynamicTest.dynamicTest("seed " + seed, () -> runCase(seed)));
         }
         int plans = Integer.getInteger("troupe.optimized.plans", DEFAULT_PLANS);
-        long run = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
-        System.out.println("OptimizedPlansDifferentialTest: " + plans + " plans, run seed " + run);
+        String given = System.getProperty("troupe.optimized.run.seed");
+        long run = given == null || given.isBlank() ? ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE
+                : Long.decode(given.trim());
+        System.out.println("OptimizedPlansDifferentialTest: " + plans + " plans, run seed " + run
+                + " (replay the run: -Dtroupe.optimized.run.seed=" + run + ")");
         Stream<DynamicTest> cases = IntStream.range(0, plans).mapToObj(i -> {
             long seed = DifferentialTest.caseSeed(run, i);
             return DynamicTest.dynamicTest("case " + i + ", seed " + seed, () -> runCase(seed));

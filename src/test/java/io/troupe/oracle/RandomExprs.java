@@ -52,10 +52,14 @@ final class RandomExprs {
 
     private final Random rnd;
     private final FeatureSet fs;
+    private final TemporalExprs temporal;
+    private final RegistryExprs registry;
 
     RandomExprs(Random rnd, FeatureSet fs) {
         this.rnd = rnd;
         this.fs = fs;
+        this.temporal = new TemporalExprs(rnd, this);
+        this.registry = new RegistryExprs(rnd, this);
     }
 
     // ------------------------------------------------------------------ entry points
@@ -142,9 +146,12 @@ final class RandomExprs {
                         : LocalDate.of(2000, 1, 1).plusDays(rnd.nextInt(80) - 10);
                 return dateLiteral(d);
             }
-            default -> {
+            case BOOLEAN -> {
                 boolean b = rnd.nextBoolean();
                 return Term.plain(Expr.lit(b), b ? "TRUE" : "FALSE", DataType.BOOLEAN);
+            }
+            default -> {
+                return temporal.literal(kind);
             }
         }
     }
@@ -242,7 +249,7 @@ final class RandomExprs {
                 o.add(() -> castToVarchar(scope, d));
             }
         }
-        if ((kind == Kind.DATE || kind == Kind.BOOLEAN) && fs.has(Function.CAST)) {
+        if (!kind.isNumeric() && kind != Kind.STRING && fs.has(Function.CAST)) {
             o.add(() -> castThroughText(kind, scope, d));
         }
         for (Function shift : List.of(Function.ADD_DAYS, Function.ADD_MONTHS)) {
@@ -259,6 +266,11 @@ final class RandomExprs {
         }
         if (kind == Kind.BOOLEAN) {
             addPredicateOptions(o, scope, d);
+        }
+        if (anyFunction()) {
+            temporal.addOptions(o, kind, scope, d);
+            registry.addOptions(o, kind, scope, d);
+            o.add(() -> variadic(rnd.nextBoolean() ? "greatest" : "least", kind, scope, d));
         }
         if (fs.has(Function.CASE)) {
             o.add(() -> caseWhen(kind, scope, d));
@@ -715,6 +727,18 @@ final class RandomExprs {
     }
 
     private Term coalesce(Kind kind, List<Term> scope, int d) {
+        return variadic("coalesce", kind, scope, d);
+    }
+
+    /**
+     * {@code coalesce}, {@code greatest} or {@code least} of two or three values of one kind (NULLs skipped, in
+     * PostgreSQL and DuckDB alike). Not of an INTERVAL for greatest and least: of '1 month' and '30 days' either
+     * engine may answer either.
+     */
+    private Term variadic(String f, Kind kind, List<Term> scope, int d) {
+        if (kind == Kind.INTERVAL && !f.equals("coalesce")) {
+            return null;
+        }
         Term first = firstArm(kind, scope, d);
         int n = 2 + rnd.nextInt(2);
         List<Term> args = new ArrayList<>();
@@ -723,12 +747,13 @@ final class RandomExprs {
             args.add(otherArm(first, scope, d));
         }
         Expr[] exprs = new Expr[n];
-        StringBuilder sql = new StringBuilder("coalesce(");
+        StringBuilder sql = new StringBuilder(f).append('(');
         for (int i = 0; i < n; i++) {
             exprs[i] = args.get(i).expr();
             sql.append(i == 0 ? "" : ", ").append(args.get(i).sql());
         }
-        return merged(Expr.coalesce(exprs), sql.append(")").toString(), first, args);
+        Expr e = f.equals("coalesce") ? Expr.coalesce(exprs) : Expr.call(f, exprs);
+        return merged(e, sql.append(")").toString(), first, args);
     }
 
 }

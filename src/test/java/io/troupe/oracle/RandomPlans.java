@@ -453,7 +453,7 @@ final class RandomPlans {
             Term t = exact.get(rnd.nextInt(exact.size()));
             if (rnd.nextInt(3) > 0 && bareKeys.add(t)) {
                 keys.add(t.expr());
-                cols.add(in.cols().get(scope.indexOf(t)));
+                cols.add(in.cols().get(scope.indexOf(t)).representative());
             } else if (exprs.anyFunction() || rnd.nextBoolean()) {
                 String name = fresh("e");
                 Term computed = exprs.anyFunction() ? exprs.any(exact, 1 + rnd.nextInt(2)) : t;
@@ -462,7 +462,7 @@ final class RandomPlans {
                 }
                 t = computed;
                 keys.add(used(t.expr()).as(name));
-                cols.add(Col.of(null, name, t));
+                cols.add(Col.of(null, name, t).representative());
             } else {
                 continue;
             }
@@ -589,7 +589,8 @@ final class RandomPlans {
         String a = fresh("w");
         count("distinct");
         return finish(Rel.of(in.plan().distinct(),
-                "SELECT DISTINCT " + in.passThrough(a) + " FROM (" + in.sql() + ") AS " + a, in.cols(), in.maxRows()));
+                "SELECT DISTINCT " + in.passThrough(a) + " FROM (" + in.sql() + ") AS " + a,
+                in.cols().stream().map(Col::representative).toList(), in.maxRows()));
     }
 
     /**

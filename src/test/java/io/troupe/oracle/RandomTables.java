@@ -32,7 +32,8 @@ final class RandomTables {
     static final List<DataType> TYPES = List.of(
             DataType.INT32, DataType.INT64, DataType.FLOAT64,
             DataType.decimal(9, 2), DataType.decimal(4, 1), DataType.decimal(18, 4), DataType.decimal(3, 3),
-            DataType.DATE, DataType.BOOLEAN, DataType.VARCHAR);
+            DataType.DATE, DataType.BOOLEAN, DataType.VARCHAR, DataType.TIMESTAMP, DataType.TIMESTAMP_TZ, DataType.TIME,
+            DataType.INTERVAL);
 
     /** Strings with the cases that break string kernels: empty, case, LIKE wildcards, multi-byte UTF-8. */
     private static final List<String> WORDS = List.of(
@@ -51,6 +52,18 @@ final class RandomTables {
             LocalDate.of(1970, 1, 1), LocalDate.of(1969, 12, 31), LocalDate.of(1900, 3, 1),
             LocalDate.of(2000, 2, 29), LocalDate.of(2400, 2, 29), LocalDate.of(1, 1, 1),
             LocalDate.of(9999, 12, 31), LocalDate.of(1582, 10, 15), LocalDate.of(2024, 12, 31));
+
+    /**
+     * Times where calendars and clocks go wrong: just before 1970 (negative microseconds, which floor rather than
+     * truncate), a leap day, the Gregorian switch, the first and last microsecond of the calendar's range.
+     */
+    private static final List<LocalDateTime> EDGE_TIMESTAMPS = List.of(
+            LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(1969, 12, 31, 0, 0, 0, 500_000_000),
+            LocalDateTime.of(1970, 1, 1, 0, 0), LocalDateTime.of(1900, 3, 1, 12, 30),
+            LocalDateTime.of(2000, 2, 29, 23, 59, 59), LocalDateTime.of(1582, 10, 15, 0, 0, 1), LocalDateTime.of(1, 1, 1, 0, 0),
+            LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_000), LocalDateTime.of(2024, 12, 31, 12, 0));
+    private static final List<LocalTime> EDGE_TIMES = List.of(LocalTime.MIDNIGHT, LocalTime.of(23, 59, 59, 999_999_000),
+            LocalTime.NOON, LocalTime.of(0, 0, 0, 1000));
 
     /**
      * One column: its name and type, and {@code bound}, the largest magnitude of its values
@@ -263,9 +276,10 @@ final class RandomTables {
                         : LocalDate.of(2000, 1, 1).plusDays(draw());
                 case BOOLEAN -> rnd.nextBoolean();
                 case VARCHAR -> rnd.nextInt(3) > 0 ? WORDS.get(rnd.nextInt(WORDS.size())) : randomString();
-                case TIMESTAMP -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction());
-                case TIMESTAMP_TZ -> EPOCH_2000.plusSeconds(draw()).plusNanos(fraction()).toInstant(ZoneOffset.UTC);
-                case TIME -> LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
+                case TIMESTAMP -> timestamp();
+                case TIMESTAMP_TZ -> timestamp().toInstant(ZoneOffset.UTC);
+                case TIME -> rnd.nextInt(8) == 0 ? EDGE_TIMES.get(rnd.nextInt(EDGE_TIMES.size()))
+                        : LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
                 case INTERVAL -> interval();
             };
         }
@@ -279,10 +293,16 @@ final class RandomTables {
                 case 0 -> Interval.ofMonths((int) (draw() % 25));
                 case 1 -> Interval.ofDays((int) (draw() % 40));
                 case 2 -> Interval.ofMicros(draw() * 1_000_000L + fraction() / 1000);
-                case 3 -> new Interval(rnd.nextInt(3) - 1, rnd.nextInt(61) - 30, draw() * 1_000_000L);
+                case 3 -> rnd.nextInt(4) == 0 ? new Interval((int) (draw() % 1200), 0, draw() * 7_919L)
+                        : new Interval(rnd.nextInt(3) - 1, rnd.nextInt(61) - 30, draw() * 1_000_000L);
                 case 4 -> rnd.nextBoolean() ? Interval.ofDays(30) : Interval.ofMonths(1);
                 default -> rnd.nextBoolean() ? Interval.ofDays(1) : Interval.ofMicros(86_400_000_000L);
             };
+        }
+
+        private LocalDateTime timestamp() {
+            return rnd.nextInt(8) == 0 ? EDGE_TIMESTAMPS.get(rnd.nextInt(EDGE_TIMESTAMPS.size()))
+                    : EPOCH_2000.plusSeconds(draw()).plusNanos(fraction());
         }
 
         /** Nanoseconds of a second, whole microseconds: none, whole milliseconds, or any. */

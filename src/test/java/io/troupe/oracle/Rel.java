@@ -3,6 +3,7 @@ package io.troupe.oracle;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,6 +47,15 @@ record Rel(Plan plan, String sql, List<Col> cols, double maxRows, String baseSql
 
         Col withType(DataType newType) {
             return new Col(qualifier, name, newType, true, bound, dyadic, fuzzy);
+        }
+
+        /**
+         * This column where it stands for a group of equal values, a group key's or DISTINCT's: an INTERVAL is then
+         * any of the group's (intervals are equal by length: '1 month' and '30 days'), whichever each engine met
+         * first, so it is only output, as a fuzzy term is, and nothing is computed from it.
+         */
+        Col representative() {
+            return type.id() == TypeId.INTERVAL ? new Col(qualifier, name, type, exactType, bound, dyadic, true) : this;
         }
 
         static Col of(String qualifier, String name, Term t) {

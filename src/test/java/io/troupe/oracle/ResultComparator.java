@@ -1,6 +1,7 @@
 package io.troupe.oracle;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -198,7 +199,10 @@ public final class ResultComparator {
         return true;
     }
 
-    /** Exact equality, except numbers compare by value and doubles within tolerance. */
+    /**
+     * Exact equality, except numbers compare by value, doubles within tolerance, and intervals by their length
+     * (SQL's equality: a group or DISTINCT of '1 month' and '30 days' shows either, in both engines).
+     */
     static boolean valuesEqual(Object a, Object b) {
         if (a == null || b == null) {
             return a == b;
@@ -208,6 +212,9 @@ public final class ResultComparator {
                 return doublesClose(x.doubleValue(), y.doubleValue());
             }
             return exact(x).compareTo(exact(y)) == 0;
+        }
+        if (a instanceof Interval x && b instanceof Interval y) {
+            return x.compareTo(y) == 0;
         }
         return a.equals(b);
     }
@@ -244,6 +251,9 @@ public final class ResultComparator {
         }
         if (v instanceof Number n) {
             return "N" + exact(n).stripTrailingZeros().toPlainString();
+        }
+        if (v instanceof Interval i) {
+            return "I" + Interval.sortDays(i.high(), i.micros()) + "/" + Interval.sortMicros(i.micros());
         }
         return v.getClass().getSimpleName() + v;
     }

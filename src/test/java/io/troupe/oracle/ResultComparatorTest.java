@@ -1,6 +1,7 @@
 package io.troupe.oracle;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -34,6 +35,16 @@ class ResultComparatorTest {
         assertNotNull(diff);
         assertTrue(diff.contains("missing (DuckDB has them, Troupe not): 1"), diff);
         assertTrue(diff.contains("(1)"), diff);
+    }
+
+    @Test
+    void shouldCompareIntervalsByTheirLength() {
+        Interval month = Interval.ofMonths(1);
+        Interval thirtyDays = Interval.ofDays(30);
+        assertNull(ResultComparator.compare(List.of(row(month), row(Interval.ofDays(1))),
+                List.of(row(Interval.ofMicros(86_400_000_000L)), row(thirtyDays)), false));
+        assertNull(ResultComparator.compare(List.of(row(month)), List.of(row(thirtyDays)), true));
+        assertNotNull(ResultComparator.compare(List.of(row(month)), List.of(row(Interval.ofDays(31))), false));
     }
 
     @Test

@@ -190,12 +190,13 @@ final class Terms {
             case FLOAT64 -> numeric;
             case DECIMAL -> numeric && bound < Math.pow(10, target.precision() - target.scale());
             case VARCHAR -> true;
-            case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR;
+            case DATE -> from == TypeId.DATE || from == TypeId.VARCHAR || from == TypeId.TIMESTAMP
+                    || from == TypeId.TIMESTAMP_TZ;
             case BOOLEAN -> from == TypeId.BOOLEAN || from == TypeId.VARCHAR;
-            // Text to a time could fail; between the times, only the conversions without a zone.
-            case TIMESTAMP -> from == TypeId.DATE || from == TypeId.TIMESTAMP;
-            case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIME;
-            case TIMESTAMP_TZ -> from == TypeId.TIMESTAMP_TZ;
+            // Text to a time could fail. Between the times, every conversion: a plan reads an instant's local
+            // time in UTC, and the oracle's session runs in UTC.
+            case TIMESTAMP, TIMESTAMP_TZ -> from == TypeId.DATE || from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ;
+            case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ || from == TypeId.TIME;
             case INTERVAL -> from == TypeId.INTERVAL;
         };
         if (!ok) {
