@@ -149,9 +149,10 @@ final class TimeOperators {
             return StandardConvertletTable.INSTANCE.get(call);
         }
         return (cx, c) -> {
-            RelDataType a = cx.getValidator().getValidatedNodeType(c.operand(0));
-            RelDataType b = cx.getValidator().getValidatedNodeType(c.operand(1));
-            if (typeOf(op.getKind(), a, b, cx.getTypeFactory()) == null) {
+            RelDataType a = typeOf(cx, c.operand(0));
+            RelDataType b = typeOf(cx, c.operand(1));
+            RelDataType type = typeOf(op.getKind(), a, b, cx.getTypeFactory());
+            if (type == null) {
                 ((SqlBasicCall) c).setOperator(op.standard);
                 return StandardConvertletTable.INSTANCE.convertCall(cx, c);
             }
@@ -164,9 +165,17 @@ final class TimeOperators {
                         ? cx.getRexBuilder().makeCast(cx.getTypeFactory().createTypeWithNullability(other,
                                 operand.getType().isNullable()), operand) : operand);
             }
-            return cx.getRexBuilder().makeCall(c.getParserPosition(), cx.getValidator().getValidatedNodeType(c),
-                    op, operands);
+            return cx.getRexBuilder().makeCall(c.getParserPosition(), type, op, operands);
         };
+    }
+
+    /**
+     * The validated type of {@code operand}; of one the validator never saw (GROUP BY 1 converts a copy of the select
+     * item), the type of its conversion.
+     */
+    private static RelDataType typeOf(SqlRexContext cx, SqlNode operand) {
+        RelDataType known = cx.getValidator().getValidatedNodeTypeIfKnown(operand);
+        return known != null ? known : cx.convertExpression(operand).getType();
     }
 
     /** {@code +} or {@code -}: the standard operator's forms and these. */

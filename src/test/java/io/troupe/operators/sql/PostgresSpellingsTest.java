@@ -67,6 +67,8 @@ class PostgresSpellingsTest {
             // a NULL of no type as a function's argument takes the parameter's type
             "SELECT id, upper(NULL), length(NULL), NULL ~ 'a', regexp_matches(NULL, status), round(NULL, 2), "
                     + "concat_ws(',', NULL, status), lpad(NULL, 3, 'x'), greatest(qty, NULL), abs(NULL) FROM orders",
+            // found by the random tests' SQL: a time difference grouped by its position
+            "SELECT (DATE '2024-06-30' - odate) AS k, count(*) FROM orders GROUP BY 1",
             // the standard's OVERLAY, PostgreSQL's and DuckDB's
             "SELECT id, overlay(name PLACING '*' FROM 2 FOR 2), overlay(name PLACING region FROM 3), "
                     + "overlay(region PLACING name FROM id % 7 + 1 FOR 0) FROM customers",
