@@ -29,6 +29,7 @@ import io.troupe.operators.sql.SqlStatements;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableStatistics;
+import io.troupe.operators.udf.UserFunctions;
 import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
@@ -98,7 +99,8 @@ import static io.troupe.operators.Arguments.notNull;
  *
  * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
- * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
+ * <p>Threadsafe: tables and functions ({@link #functions}) may be registered and queries run from any number of
+ * threads at once; a query's functions of one's own run on its workers' threads, many at once.
  */
 public final class Troupe implements AutoCloseable {
 
@@ -108,7 +110,7 @@ public final class Troupe implements AutoCloseable {
     /** troupe-N, unique in the JVM: its actor system's, its threads' and its MXBean's name. */
     private final String name = "troupe-" + TROUPES.incrementAndGet();
     private final TroupeSettings settings;
-    private final Catalog catalog = new Catalog();
+    private final Catalog catalog = new Catalog(new UserFunctions(SqlPlanner.functionNames()));
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
     private final Admission admission;
@@ -214,6 +216,15 @@ public final class Troupe implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * This Troupe's functions of its own, to register Java functions that its SQL and plans call by name
+     * ({@link UserFunctions}); another Troupe does not see them. Registration is threadsafe, and the functions run
+     * on many worker threads at once, so they must be threadsafe too.
+     */
+    public UserFunctions functions() {
+        return catalog.functions();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.troupe.operators.plan;
 
+import io.troupe.operators.expr.FunctionRegistry;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -315,6 +316,17 @@ public abstract class Plan {
     public final Plan withParameters(List<Literal> values) {
         noNulls(values, "Plan.withParameters", "values");
         return new ParameterBinding(values).plan(this);
+    }
+
+    /**
+     * This plan with each call of a function of one's own in {@code functions} (not a built-in one) bound to it:
+     * what a Troupe does with a plan it takes, its calls found by name in its own {@code Troupe.functions()}. A
+     * call bound elsewhere is bound again here, or left unbound (failing validation, naming the function) where
+     * {@code functions} lacks it.
+     */
+    public final Plan withFunctions(FunctionRegistry functions) {
+        notNull(functions, "Plan.withFunctions", "functions");
+        return new ParameterBinding(functions).plan(this);
     }
 
     // ------------------------------------------------------------------ analysis

@@ -53,6 +53,11 @@ final class RegistryFunction extends SqlFunction {
         this.function = function;
     }
 
+    /** The registry's function this operator calls. */
+    ScalarFunction function() {
+        return function;
+    }
+
     /**
      * False for a volatile function ({@code random()}), so that Calcite's rules that ask keep its calls as written.
      * Calcite 1.42's merging of projections and pushing of filters below them do not ask (CALCITE-7551): they

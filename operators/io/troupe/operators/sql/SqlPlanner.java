@@ -1,6 +1,7 @@
 package io.troupe.operators.sql;
 
 import io.troupe.operators.expr.FunctionRegistry;
+import io.troupe.operators.expr.ScalarFunction;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Catalog;
 
@@ -28,6 +29,7 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -50,6 +52,9 @@ import org.apache.calcite.tools.ValidationException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static io.troupe.operators.Arguments.notNull;
 
@@ -137,7 +142,7 @@ public final class SqlPlanner {
      * + and - with the time arithmetic of {@link TimeOperators} before the standard ones; the aggregates of
      * {@link AggregateOperators}; and the table functions of {@link SeriesFunctions}.
      */
-    private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
+    private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn().functions(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
                             TimeOperators.EXTRACT),
                     AggregateOperators.with(SqlStdOperatorTable.instance()),
@@ -266,7 +271,7 @@ public final class SqlPlanner {
                 .parserConfig(PARSER)
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
-                .operatorTable(OPERATORS)
+                .operatorTable(operators())
                 .executor(ConstantReduction.INSTANCE)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
@@ -275,6 +280,28 @@ public final class SqlPlanner {
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
                         .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .build();
+    }
+
+    /** The built-in operators, under the catalog's functions of its own where it has some. */
+    private SqlOperatorTable operators() {
+        List<ScalarFunction> own = catalog.functions().scalars();
+        return own.isEmpty() ? OPERATORS : new RegistryOperatorTable(own, OPERATORS);
+    }
+
+    /**
+     * The names SQL calls functions by (lower case): the registry's, the aggregates', the window functions' and those
+     * of Calcite's operators written as functions ({@code coalesce}, {@code nullif}), which a function of one's own
+     * must not take.
+     */
+    public static Set<String> functionNames() {
+        Set<String> names = new TreeSet<>();
+        for (SqlOperator op : OPERATORS.getOperatorList()) {
+            String name = op.getName().toLowerCase(Locale.ROOT);
+            if (name.matches("[a-z_][a-z0-9_]*")) {
+                names.add(name);
+            }
+        }
+        return names;
     }
 
     /**
