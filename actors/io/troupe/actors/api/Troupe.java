@@ -387,7 +387,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.submitPart", "plan");
         notNull(options, "Troupe.submitPart", "options");
         notNull(links, "Troupe.submitPart", "links");
-        return submit(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links, true), options,
+        return submit(compilePart(new PlanCompiler(catalog, settings, true), part(plan), links, true), options,
                 null, links);
     }
 
@@ -404,7 +404,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.analyzePart", "plan");
         notNull(options, "Troupe.analyzePart", "options");
         notNull(links, "Troupe.analyzePart", "links");
-        Plan runnable = plan.unpinned();
+        Plan runnable = part(plan);
         PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
         PlanCompiler.CompiledQuery query = compilePart(compiler, runnable, links, true);
         int workers = Math.max(1, workers(options));
@@ -440,7 +440,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.streamPart", "plan");
         notNull(options, "Troupe.streamPart", "options");
         notNull(links, "Troupe.streamPart", "links");
-        return stream(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links,
+        return stream(compilePart(new PlanCompiler(catalog, settings, true), part(plan), links,
                 links.self() == SpreadPlan.COORDINATOR), options, null, links);
     }
 
@@ -667,12 +667,18 @@ public final class Troupe implements AutoCloseable {
 
     /**
      * The plan that runs for {@code plan} in this JVM: {@link #optimize optimized} unless
-     * {@code troupe.sql.optimize-plans} is off, without its pins either way. A node's part of a spread query
-     * ({@link #submitPart}) runs as given instead, unpinned: every node must compile the same plan, and each one's
-     * statistics would be of its own share of the tables.
+     * {@code troupe.sql.optimize-plans} is off, without its pins either way, its calls of this Troupe's functions
+     * bound to them ({@link #functions}). A node's part of a spread query ({@link #submitPart}) runs as given
+     * instead ({@link #part}): every node must compile the same plan, and each one's statistics would be of its own
+     * share of the tables.
      */
     private Plan runnable(Plan plan) {
-        return (settings.sql().optimizePlans() ? optimize(plan) : plan).unpinned();
+        return (settings.sql().optimizePlans() ? optimize(plan) : catalog.functions().resolve(plan)).unpinned();
+    }
+
+    /** A node's part of a spread query as it runs: unpinned, its calls of this Troupe's functions bound to them. */
+    private Plan part(Plan plan) {
+        return catalog.functions().resolve(plan.unpinned());
     }
 
     /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */

@@ -67,6 +67,8 @@ public final class AggregateTypes {
                 yield function == AggregateFunction.REGR_COUNT ? DataType.INT64 : DataType.FLOAT64;
             }
             case APPROX_QUANTILE -> argument.id().isTemporal() ? argument : numeric(function, argument, argument);
+            case OWN -> throw new IllegalArgumentException("an aggregate of one's own has the result type it was "
+                    + "registered with");
         };
     }
 

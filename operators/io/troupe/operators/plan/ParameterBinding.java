@@ -1,6 +1,6 @@
 package io.troupe.operators.plan;
 
-import io.troupe.operators.expr.FunctionRegistry;
+import io.troupe.operators.udf.OwnFunctions;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -19,17 +19,19 @@ final class ParameterBinding {
 
     /** The parameters' values; null: parameters stay. */
     private final List<Literal> values;
-    /** The registry that user functions' calls are bound to; null: calls stay as they are. */
-    private final FunctionRegistry functions;
+    /** The functions of one's own that calls are bound to; null: calls stay as they are. */
+    private final OwnFunctions functions;
     private final UnaryOperator<Plan> replace;
     private final Map<Plan, Plan> rebuilt;
+    /** Whether a call was bound to {@code functions} that was not bound to them yet. */
+    private boolean rebound;
 
     ParameterBinding(List<Literal> values) {
         this(values, null, node -> null);
     }
 
     /** The binding of {@link Plan#withFunctions}: calls of {@code functions}' own bound to it. */
-    ParameterBinding(FunctionRegistry functions) {
+    ParameterBinding(OwnFunctions functions) {
         this(null, functions, node -> null);
     }
 
@@ -37,11 +39,11 @@ final class ParameterBinding {
         this(values, null, replace);
     }
 
-    private ParameterBinding(List<Literal> values, FunctionRegistry functions, UnaryOperator<Plan> replace) {
+    private ParameterBinding(List<Literal> values, OwnFunctions functions, UnaryOperator<Plan> replace) {
         this(values, functions, replace, new IdentityHashMap<>());
     }
 
-    private ParameterBinding(List<Literal> values, FunctionRegistry functions, UnaryOperator<Plan> replace,
+    private ParameterBinding(List<Literal> values, OwnFunctions functions, UnaryOperator<Plan> replace,
                              Map<Plan, Plan> rebuilt) {
         this.values = values;
         this.functions = functions;
@@ -84,12 +86,14 @@ final class ParameterBinding {
             return new Call(c.function(), exprs(c.args()), c.castType());
         }
         if (e instanceof FunctionCall f) {
+            rebound |= own(f.name());
             return own(f.name()) ? new UserCall(f.name(), exprs(f.args()), functions)
                     : new FunctionCall(f.name(), exprs(f.args()));
         }
         if (e instanceof UserCall u) {
-            return new UserCall(u.name(), exprs(u.args()), functions == null ? u.functions()
-                    : own(u.name()) ? functions : null);
+            OwnFunctions bound = functions == null ? u.functions() : own(u.name()) ? functions : null;
+            rebound |= bound != u.functions();
+            return new UserCall(u.name(), exprs(u.args()), bound);
         }
         if (e instanceof Alias a) {
             return new Alias(expr(a.expr()), a.name());
@@ -103,9 +107,14 @@ final class ParameterBinding {
         return e;
     }
 
-    /** Whether {@code name} is a function of one's own in the registry calls are bound to. */
+    /** Whether a call was bound to other functions than it was: else the rebuilt plan is the same as the given. */
+    boolean rebound() {
+        return rebound;
+    }
+
+    /** Whether {@code name} is a function of one's own of those calls are bound to. */
     private boolean own(String name) {
-        return functions != null && functions.find(name) != null && FunctionRegistry.builtIn().find(name) == null;
+        return functions != null && functions.has(name);
     }
 
     List<Expr> exprs(List<Expr> list) {

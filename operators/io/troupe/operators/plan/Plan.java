@@ -1,11 +1,11 @@
 package io.troupe.operators.plan;
 
-import io.troupe.operators.expr.FunctionRegistry;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.udf.OwnFunctions;
 
 import java.time.Duration;
 import java.time.Period;
@@ -319,14 +319,16 @@ public abstract class Plan {
     }
 
     /**
-     * This plan with each call of a function of one's own in {@code functions} (not a built-in one) bound to it:
-     * what a Troupe does with a plan it takes, its calls found by name in its own {@code Troupe.functions()}. A
-     * call bound elsewhere is bound again here, or left unbound (failing validation, naming the function) where
-     * {@code functions} lacks it.
+     * This plan with each call of a function or aggregate of {@code functions} bound to them: what a Troupe does
+     * with a plan it takes, its calls found by name in its own {@code Troupe.functions()}. A call bound elsewhere is
+     * bound again here, or left unbound (failing validation, naming the function) where {@code functions} lacks it.
+     * This plan itself where every call is bound to them already.
      */
-    public final Plan withFunctions(FunctionRegistry functions) {
+    public final Plan withFunctions(OwnFunctions functions) {
         notNull(functions, "Plan.withFunctions", "functions");
-        return new ParameterBinding(functions).plan(this);
+        ParameterBinding binding = new ParameterBinding(functions);
+        Plan bound = binding.plan(this);
+        return binding.rebound() ? bound : this;
     }
 
     // ------------------------------------------------------------------ analysis

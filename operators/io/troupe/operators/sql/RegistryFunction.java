@@ -137,7 +137,7 @@ final class RegistryFunction extends SqlFunction {
     }
 
     /** A NULL or {@code ?} operand takes the type of its parameter in the signature that the other operands choose. */
-    private static void inferOperandTypes(ScalarFunction function, SqlCallBinding binding, RelDataType[] operandTypes) {
+    static void inferOperandTypes(ScalarFunction function, SqlCallBinding binding, RelDataType[] operandTypes) {
         List<SqlNode> operands = binding.operands();
         List<DataType> known = new ArrayList<>();
         for (int i = 0; i < operands.size(); i++) {
@@ -155,7 +155,7 @@ final class RegistryFunction extends SqlFunction {
     }
 
     /** The operands' check: the registry's resolution, with its message at the call's position. */
-    private record Operands(ScalarFunction function) implements SqlOperandTypeChecker {
+    record Operands(ScalarFunction function) implements SqlOperandTypeChecker {
 
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {

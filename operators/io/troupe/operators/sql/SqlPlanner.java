@@ -1,9 +1,9 @@
 package io.troupe.operators.sql;
 
 import io.troupe.operators.expr.FunctionRegistry;
-import io.troupe.operators.expr.ScalarFunction;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Catalog;
+import io.troupe.operators.udf.OwnFunctions;
 
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptRule;
@@ -282,10 +282,15 @@ public final class SqlPlanner {
                 .build();
     }
 
-    /** The built-in operators, under the catalog's functions of its own where it has some. */
+    /** The built-in operators, under the catalog's functions and aggregates of its own where it has some. */
     private SqlOperatorTable operators() {
-        List<ScalarFunction> own = catalog.functions().scalars();
-        return own.isEmpty() ? OPERATORS : new RegistryOperatorTable(own, OPERATORS);
+        OwnFunctions own = catalog.functions().current();
+        if (own.isEmpty()) {
+            return OPERATORS;
+        }
+        SqlOperatorTable aggregates = SqlOperatorTables.of(own.aggregates().stream()
+                .map(OwnAggregateOperator::new).toList());
+        return new RegistryOperatorTable(own.scalars(), SqlOperatorTables.chain(aggregates, OPERATORS));
     }
 
     /**

@@ -7,19 +7,17 @@ import io.troupe.operators.expr.Signature;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.types.DataType;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import static io.troupe.operators.Arguments.noNulls;
 import static io.troupe.operators.Arguments.notNull;
 
 /**
  * The functions one Troupe's users registered, beside Troupe's own ({@code Troupe.functions()}): scalar functions
- * one row at a time ({@link RowFunction}) or a batch at a time ({@link VectorFunction}), each typed when it is
- * registered: its arguments' types and its result type. A call finds them by name (any case) from SQL, plan text
+ * one row at a time ({@link RowFunction}) or a batch at a time ({@link VectorFunction}), and aggregates ({@link
+ * UserAggregate}), each typed when it is registered: its arguments' types and its result type. A call finds them by name (any case) from SQL, plan text
  * and the plan API ({@code Expr.call("plus_tax", col("price"))}) of this Troupe only; it is checked and converted
  * as a call of a built-in function is ({@link ScalarFunction}): an INTEGER argument goes to a DOUBLE parameter, a
  * VARCHAR does not, and a call no signature takes fails with {@code no function plus_tax(VARCHAR); plus_tax
@@ -34,13 +32,10 @@ import static io.troupe.operators.Arguments.notNull;
  */
 public final class UserFunctions {
 
-    /** What is registered, replaced whole at each registration. */
-    private record Registered(FunctionRegistry registry, List<ScalarFunction> scalars) {
-    }
-
     /** Names SQL binds to functions of its own beyond the registry's (coalesce, sum, row_number ...). */
     private final Set<String> reserved;
-    private volatile Registered registered = new Registered(FunctionRegistry.builtIn(), List.of());
+    /** What is registered, replaced whole at each registration. */
+    private volatile OwnFunctions current = OwnFunctions.none();
 
     /** Functions of one's own beside the built-in ones and those of {@code reserved} (lower case). */
     public UserFunctions(Set<String> reserved) {
@@ -58,10 +53,11 @@ public final class UserFunctions {
      * @throws IllegalArgumentException when an argument is null, the name is not an identifier, or it is taken
      */
     public UserFunctions scalar(String name, List<DataType> arguments, DataType result, RowFunction function) {
-        notNull(function, "UserFunctions.scalar", "function");
-        String own = name(name, "UserFunctions.scalar");
-        return add(own, arguments, result, (args, type, text) -> new OwnCall(own, new RowsOf(own, function, type, text), args, type, text),
-                "UserFunctions.scalar");
+        String where = "UserFunctions.scalar";
+        notNull(function, where, "function");
+        String own = name(name, where);
+        return add(own, arguments, result, (args, type, text) ->
+                new OwnCall(own, new RowsOf(own, function, type, text), args, type, text), where);
     }
 
     /**
@@ -75,53 +71,80 @@ public final class UserFunctions {
      * @throws IllegalArgumentException when an argument is null, the name is not an identifier, or it is taken
      */
     public UserFunctions vectorised(String name, List<DataType> arguments, DataType result, VectorFunction function) {
-        notNull(function, "UserFunctions.vectorised", "function");
-        String own = name(name, "UserFunctions.vectorised");
-        return add(own, arguments, result, (args, type, text) -> new OwnCall(own, function, args, type, text),
-                "UserFunctions.vectorised");
+        String where = "UserFunctions.vectorised";
+        notNull(function, where, "function");
+        String own = name(name, where);
+        return add(own, arguments, result, (args, type, text) -> new OwnCall(own, function, args, type, text), where);
     }
 
-    private synchronized UserFunctions add(String name, List<DataType> arguments, DataType result,
-                                           Signature.Kernel kernel, String where) {
-        noNulls(notNull(arguments, where, "arguments"), where, "arguments");
-        notNull(result, where, "result");
+    /**
+     * Registers an aggregate function, which runs in parallel as sum does: each worker aggregates its rows into
+     * states of its own, merged at the end.
+     *
+     * @param name      its name, an identifier (letters, digits and _), matched in any case
+     * @param arguments its parameters' types, in order; an argument is converted to its parameter's type
+     * @param result    its result's type
+     * @param state     the types of its state's fields (see {@link UserAggregate})
+     * @param function  the aggregate; rows with a NULL argument are skipped
+     * @return this, for more registrations
+     * @throws IllegalArgumentException when an argument is null, the name is not an identifier, or it is taken
+     */
+    public UserFunctions aggregate(String name, List<DataType> arguments, DataType result, List<DataType> state,
+                                   UserAggregate function) {
+        String where = "UserFunctions.aggregate";
+        notNull(function, where, "function");
+        noNulls(notNull(state, where, "state"), where, "state");
+        checkTypes(arguments, result, where);
+        String own = name(name, where);
+        OwnAggregate aggregate = new OwnAggregate(own, arguments, result, state, function);
+        synchronized (this) {
+            current = free(own, where).with(aggregate);
+        }
+        return this;
+    }
+
+    private UserFunctions add(String name, List<DataType> arguments, DataType result, Signature.Kernel kernel,
+                              String where) {
+        checkTypes(arguments, result, where);
         ParamType[] params = arguments.stream().map(ParamType::of).toArray(ParamType[]::new);
         ScalarFunction f = ScalarFunction.of(name, Signature.of(Signature.ResultType.fixed(result), kernel, params));
-        Registered now = registered;
+        synchronized (this) {
+            current = free(name, where).with(f);
+        }
+        return this;
+    }
+
+    /** What is registered now, where {@code name} is free: no built-in's and none of one's own. Under the lock. */
+    private OwnFunctions free(String name, String where) {
         if (FunctionRegistry.builtIn().find(name) != null || reserved.contains(name)) {
             throw new IllegalArgumentException(where + ": '" + name + "' is a built-in function's name; "
                     + "a function of one's own takes another");
         }
-        if (now.registry().find(name) != null) {
+        OwnFunctions now = current;
+        if (now.has(name)) {
             throw new IllegalArgumentException(where + ": a function '" + name + "' is registered already: "
-                    + signature(now.registry().find(name)));
+                    + (now.aggregate(name) != null ? now.aggregate(name) : now.registry().find(name)));
         }
-        List<ScalarFunction> scalars = new ArrayList<>(now.scalars());
-        scalars.add(f);
-        registered = new Registered(now.registry().with(List.of(f)), List.copyOf(scalars));
-        return this;
+        return now;
+    }
+
+    private static void checkTypes(List<DataType> arguments, DataType result, String where) {
+        noNulls(notNull(arguments, where, "arguments"), where, "arguments");
+        notNull(result, where, "result");
     }
 
     private static String name(String name, String where) {
-        notNull(name, where, "name");
-        return name.toLowerCase(Locale.ROOT);
+        String lower = notNull(name, where, "name").toLowerCase(Locale.ROOT);
+        if (!lower.matches("[a-z_][a-z0-9_]*")) {
+            throw new IllegalArgumentException(where + ": '" + name + "' is not a function name (letters, digits "
+                    + "and _, not first a digit)");
+        }
+        return lower;
     }
 
-    /** A function's signature as errors name it: {@code plus_tax(DOUBLE) -> DOUBLE}. */
-    static String signature(ScalarFunction f) {
-        return f.signatures().stream()
-                .map(s -> f.name() + s + " -> " + s.result().of(List.of()))
-                .collect(Collectors.joining(", "));
-    }
-
-    /** The built-in functions and those registered. */
-    public FunctionRegistry registry() {
-        return registered.registry();
-    }
-
-    /** The scalar functions registered, in order. */
-    public List<ScalarFunction> scalars() {
-        return registered.scalars();
+    /** What is registered now: a query binds its calls to one such snapshot. */
+    public OwnFunctions current() {
+        return current;
     }
 
     /**
@@ -129,7 +152,7 @@ public final class UserFunctions {
      * Troupe; {@code plan} itself when none is registered.
      */
     public Plan resolve(Plan plan) {
-        Registered now = registered;
-        return now.scalars().isEmpty() ? plan : plan.withFunctions(now.registry());
+        OwnFunctions now = current;
+        return now.isEmpty() ? plan : plan.withFunctions(now);
     }
 }

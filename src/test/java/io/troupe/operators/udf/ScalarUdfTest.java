@@ -10,10 +10,7 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanException;
 import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.sql.SqlException;
-import io.troupe.operators.table.Table;
 import io.troupe.operators.types.DataType;
-import io.troupe.oracle.DuckDbOracle;
-import io.troupe.oracle.ResultComparator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,7 +19,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -31,8 +27,6 @@ import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 import static io.troupe.operators.plan.Expr.sum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,17 +39,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ScalarUdfTest {
 
+    private static UdfEngines engines;
     private static Troupe troupe;
-    private static DuckDbOracle duck;
 
     @BeforeAll
     static void start() throws Exception {
-        Table sales = UdfTables.sales(20_261_207L, 5_500);
-        troupe = Troupe.start(TroupeSettings.load());
-        troupe.register(sales);
-        register(troupe.functions());
-        duck = new DuckDbOracle();
-        duck.load(List.of(sales));
+        engines = UdfEngines.over(TroupeSettings.load(), List.of(UdfTables.sales(20_261_207L, 5_500)),
+                ScalarUdfTest::register);
+        troupe = engines.troupe();
     }
 
     /** The functions under test: plus_tax(x) as x * 1.2, half(x) as x / 2 (vectorised), tagged and cents. */
@@ -87,8 +78,7 @@ class ScalarUdfTest {
 
     @AfterAll
     static void stop() throws Exception {
-        troupe.close();
-        duck.close();
+        engines.close();
     }
 
     private static final String DUCK_ROWS = "SELECT id, x * 1.2, x / 2, s || '@' || CAST(sold AS VARCHAR), "
@@ -133,12 +123,12 @@ class ScalarUdfTest {
         assertTrue(e.getMessage().contains("the function fails failed on (-"), e.getMessage());
         assertTrue(e.getMessage().contains("a negative price"), e.getMessage());
         assertTrue(e.getCause() instanceof IllegalArgumentException, e.getMessage());
-        assertReleased();
+        engines.assertReleased();
         QueryFailedException typed = assertThrows(QueryFailedException.class,
                 () -> troupe.execute(Plan.scan("sales").project(Expr.call("wrong_type", col("g"))), options(workers)));
         assertTrue(typed.getMessage().contains("the function wrong_type returned a value that is not a BIGINT on ("), typed.getMessage());
         assertTrue(typed.getMessage().contains("String 'text "), typed.getMessage());
-        assertReleased();
+        engines.assertReleased();
     }
 
     @Test
@@ -182,18 +172,10 @@ class ScalarUdfTest {
     }
 
     private static QueryOptions options(int workers) {
-        return QueryOptions.defaults().withWorkers(workers).withTimeout(Duration.ofSeconds(60));
+        return UdfEngines.options(workers);
     }
 
     private static void assertAgrees(String duckSql, List<List<Object>> actual) throws Exception {
-        List<List<Object>> expected = duck.query(duckSql).rows();
-        assertFalse(expected.isEmpty(), duckSql);
-        assertNull(ResultComparator.compare(expected, DuckDbOracle.normalise(actual), true), duckSql);
-    }
-
-    /** Every query ended and its memory went back. */
-    static void assertReleased() {
-        assertEquals(0, troupe.status().runningQueries(), troupe.status().toString());
-        assertEquals(0, troupe.status().memoryInUseBytes(), troupe.status().toString());
+        engines.assertAgrees(duckSql, actual);
     }
 }

@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.List;
 
 import static io.troupe.operators.plan.Expr.col;
+import static io.troupe.operators.plan.Expr.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,6 +58,50 @@ class UdfPageTest {
                 .project(col("item"), Expr.call("plus_tax", col("price")).as("gross"),
                         Expr.call("half", col("price")).as("half"))
                 .sort(col("item").asc()));
+    }
+
+    static QueryResult sumsOfSquares(Troupe troupe) {
+        troupe.functions().aggregate("sum_sq", List.of(DataType.FLOAT64), DataType.FLOAT64,
+                List.of(DataType.FLOAT64), new UserAggregate() {
+                    @Override
+                    public Object[] init() {
+                        return new Object[] {null};
+                    }
+
+                    @Override
+                    public void accumulate(Object[] state, Object[] arguments) {
+                        double x = (Double) arguments[0];
+                        state[0] = state[0] == null ? x * x : (Double) state[0] + x * x;
+                    }
+
+                    @Override
+                    public void merge(Object[] state, Object[] other) {
+                        if (other[0] != null) {
+                            state[0] = state[0] == null ? other[0] : (Double) state[0] + (Double) other[0];
+                        }
+                    }
+
+                    @Override
+                    public Object finish(Object[] state) {
+                        return state[0];
+                    }
+                });
+        return troupe.sql("SELECT item, sum_sq(price) AS sq FROM prices GROUP BY item ORDER BY item");
+    }
+
+    static QueryResult sumOfSquaresPlan(Troupe troupe) {
+        return troupe.execute(Plan.scan("prices")
+                .aggregate(List.of(), Expr.call("sum_sq", col("price")).as("sq"), count(col("price")).as("n")));
+    }
+
+    @Test
+    void theAggregateExampleGivesThePagesRows() {
+        try (Troupe troupe = Troupe.start()) {
+            grossPrices(troupe);
+            assertEquals(List.of(Arrays.asList("cake", null), List.of("pie", 16.0), List.of("tea", 6.25)),
+                    DuckDbOracle.normalise(sumsOfSquares(troupe).rows()));
+            assertEquals(List.of(List.of(22.25, 2L)), DuckDbOracle.normalise(sumOfSquaresPlan(troupe).rows()));
+        }
     }
 
     @Test

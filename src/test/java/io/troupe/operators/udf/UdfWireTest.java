@@ -52,6 +52,19 @@ class UdfWireTest {
             PlanException refused = assertThrows(PlanException.class, () -> without.execute(received, two));
             assertTrue(refused.getMessage().contains("the function plus_tax of plus_tax(x) is not registered in "
                     + "this Troupe"), refused.getMessage());
+            for (Troupe t : List.of(sender, with)) {
+                AggregateUdfTest.register(t.functions());
+            }
+            Plan aggregate = sender.optimize(Plan.scan("sales").aggregate(List.of(col("g")),
+                    Expr.call("sum_sq", col("x")).as("ss"), Expr.call("span", col("x")).as("sp"))
+                    .sort(new SortKey(col("g"), true, false)));
+            Plan aggregateReceived = (Plan) CODEC.decode(CODEC.encode(aggregate));
+            List<List<Object>> groups = sender.execute(aggregate, two).rows();
+            assertTrue(groups.size() > 3, groups.toString());
+            assertEquals(groups, with.execute(aggregateReceived, two).rows());
+            PlanException lacking = assertThrows(PlanException.class, () -> without.execute(aggregateReceived, two));
+            assertTrue(lacking.getMessage().contains("the function sum_sq of sum_sq(x) is not registered in "
+                    + "this Troupe"), lacking.getMessage());
         }
     }
 
