@@ -5,8 +5,8 @@ import io.troupe.actors.api.QueryOptions;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.plan.Plan;
-import io.troupe.operators.types.DataType;
-import io.troupe.operators.udf.UserAggregate;
+import io.troupe.operators.udf.AggregateUdfTest;
+import io.troupe.operators.udf.ScalarUdfTest;
 import io.troupe.operators.udf.UserFunctions;
 import io.troupe.oracle.DuckDbOracle;
 import org.junit.jupiter.api.AfterAll;
@@ -86,33 +86,10 @@ class UdfClusterTest {
         }
     }
 
+    /** ScalarUdfTest's plus_tax and AggregateUdfTest's sum_sq, and the others of theirs. */
     private static void register(UserFunctions functions) {
-        functions.scalar("plus_tax", List.of(DataType.FLOAT64), DataType.FLOAT64, args -> (Double) args[0] * 1.2)
-                .aggregate("sum_sq", List.of(DataType.FLOAT64), DataType.FLOAT64, List.of(DataType.FLOAT64),
-                        new UserAggregate() {
-                            @Override
-                            public Object[] init() {
-                                return new Object[] {null};
-                            }
-
-                            @Override
-                            public void accumulate(Object[] state, Object[] arguments) {
-                                double x = (Double) arguments[0];
-                                merge(state, new Object[] {x * x});
-                            }
-
-                            @Override
-                            public void merge(Object[] state, Object[] other) {
-                                if (other[0] != null) {
-                                    state[0] = state[0] == null ? other[0] : (Double) state[0] + (Double) other[0];
-                                }
-                            }
-
-                            @Override
-                            public Object finish(Object[] state) {
-                                return state[0];
-                            }
-                        });
+        ScalarUdfTest.register(functions);
+        AggregateUdfTest.register(functions);
     }
 
     @Test

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * global, against DuckDB computing the same with its built-ins over generated rows with NULLs; and their errors.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-class AggregateUdfTest {
+public class AggregateUdfTest {
 
     private static UdfEngines engines;
     private static Troupe troupe;
@@ -49,7 +49,7 @@ class AggregateUdfTest {
     }
 
     /** sum_sq(x) as sum(x * x), span(x) as max(x) - min(x), dot_g(x, g) as sum(x * g), words(s) as count(s). */
-    static void register(UserFunctions functions) {
+    public static void register(UserFunctions functions) {
         functions.aggregate("sum_sq", List.of(DataType.FLOAT64), DataType.FLOAT64, List.of(DataType.FLOAT64),
                         new SumOf(args -> (Double) args[0] * (Double) args[0]))
                 .aggregate("dot_g", List.of(DataType.FLOAT64, DataType.INT64), DataType.FLOAT64,

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a Troupe that lacks the function.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-class ScalarUdfTest {
+public class ScalarUdfTest {
 
     private static UdfEngines engines;
     private static Troupe troupe;
@@ -50,7 +50,7 @@ class ScalarUdfTest {
     }
 
     /** The functions under test: plus_tax(x) as x * 1.2, half(x) as x / 2 (vectorised), tagged and cents. */
-    static void register(UserFunctions functions) {
+    public static void register(UserFunctions functions) {
         functions.scalar("plus_tax", List.of(DataType.FLOAT64), DataType.FLOAT64, args -> (Double) args[0] * 1.2)
                 .vectorised("half", List.of(DataType.FLOAT64), DataType.FLOAT64, (args, batch) -> {
                     DoubleVector x = (DoubleVector) args[0];
