@@ -1,5 +1,6 @@
 package io.troupe.operators.udf;
 
+import io.troupe.actors.api.PreparedSql;
 import io.troupe.actors.api.QueryOptions;
 import io.troupe.actors.api.Troupe;
 import io.troupe.config.TroupeSettings;
@@ -19,7 +20,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static io.troupe.operators.plan.Expr.col;
@@ -73,7 +79,9 @@ public class ScalarUdfTest {
                     }
                     return args[0];
                 })
-                .scalar("wrong_type", List.of(DataType.INT32), DataType.INT64, args -> "text " + args[0]);
+                .scalar("wrong_type", List.of(DataType.INT32), DataType.INT64, args -> "text " + args[0])
+                .vectorised("short_column", List.of(DataType.FLOAT64), DataType.FLOAT64,
+                        (args, batch) -> new DoubleVector(new double[1]));
     }
 
     @AfterAll
@@ -129,6 +137,55 @@ public class ScalarUdfTest {
         assertTrue(typed.getMessage().contains("the function wrong_type returned a value that is not a BIGINT on ("), typed.getMessage());
         assertTrue(typed.getMessage().contains("String 'text "), typed.getMessage());
         engines.assertReleased();
+    }
+
+    @Test
+    void aVectorisedFunctionsColumnIsChecked() {
+        QueryFailedException e = assertThrows(QueryFailedException.class,
+                () -> troupe.sql("SELECT short_column(x) FROM sales", options(2)));
+        assertTrue(e.getMessage().contains("the function short_column returned a DOUBLE column of 1 rows, not a "
+                + "DOUBLE column of "), e.getMessage());
+        engines.assertReleased();
+    }
+
+    @Test
+    void aPreparedStatementCallsThemWithEachExecutionsValues() throws Exception {
+        PreparedSql prepared = troupe.prepareSql("SELECT id, plus_tax(x) + ? FROM sales WHERE g = ? ORDER BY id");
+        for (int g : new int[] {-2, 4}) {
+            assertAgrees("SELECT id, x * 1.2 + 1.5 FROM sales WHERE g = " + g + " ORDER BY id",
+                    prepared.execute(options(2), 1.5, g).rows());
+        }
+    }
+
+    /** Threads registering at once each get their functions, every one of them callable afterwards. */
+    @Test
+    void registrationFromManyThreadsKeepsEveryFunction() throws Exception {
+        try (Troupe own = Troupe.start(TroupeSettings.load())) {
+            int threads = 8;
+            int each = 25;
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < each; i++) {
+                        long k = thread * 1000L + i;
+                        own.functions().scalar("f_" + thread + "_" + i, List.of(DataType.INT64), DataType.INT64,
+                                args -> (Long) args[0] + k);
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            assertEquals(threads * each, own.functions().current().scalars().size());
+            assertEquals(List.of(List.of(7L + 7_024)), own.sql("SELECT f_7_24(CAST(7 AS BIGINT))").rows());
+        }
     }
 
     @Test
