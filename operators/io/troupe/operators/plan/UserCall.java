@@ -16,9 +16,10 @@ import static io.troupe.operators.Arguments.notNull;
 
 /**
  * A call of a function or aggregate of one's own ({@code io.troupe.operators.udf.UserFunctions}), bound to the
- * functions of the Troupe that runs it: what a {@link FunctionCall} of such a name becomes when that Troupe takes the plan
- * ({@link Plan#withFunctions}). It travels by name; a node that decodes it binds it again in its own Troupe, and
- * until then {@code functions} is null, which fails validation naming the function.
+ * functions of the Troupe that runs it: what a {@link FunctionCall} of such a name becomes when that Troupe takes
+ * the plan ({@link Plan#withFunctions}). It travels by name; a node that decodes it binds it again in its own
+ * Troupe, and until then {@code functions} is null, which fails validation naming the function. Immutable and
+ * threadsafe.
  *
  * @param name      the function's name, lower case
  * @param args      the arguments

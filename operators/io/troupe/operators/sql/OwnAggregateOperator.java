@@ -1,5 +1,6 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.expr.ScalarFunction;
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.udf.OwnAggregate;
 
@@ -24,14 +25,18 @@ final class OwnAggregateOperator extends SqlAggFunction {
 
     private final OwnAggregate own;
 
-    OwnAggregateOperator(OwnAggregate own) {
+    private OwnAggregateOperator(OwnAggregate own, ScalarFunction signature) {
         super(own.name().toUpperCase(Locale.ROOT), null, SqlKind.OTHER_FUNCTION,
                 binding -> SqlTypes.toSql(own.result(), true, binding.getTypeFactory()),
-                (binding, returnType, operandTypes) -> RegistryFunction.inferOperandTypes(own.signature(), binding,
+                (binding, returnType, operandTypes) -> RegistryFunction.inferOperandTypes(signature, binding,
                         operandTypes),
-                new RegistryFunction.Operands(own.signature()), SqlFunctionCategory.USER_DEFINED_FUNCTION, false,
-                false, Optionality.FORBIDDEN);
+                new RegistryFunction.Operands(signature), SqlFunctionCategory.USER_DEFINED_FUNCTION, false, false,
+                Optionality.FORBIDDEN);
         this.own = own;
+    }
+
+    static OwnAggregateOperator of(OwnAggregate own) {
+        return new OwnAggregateOperator(own, own.signature());
     }
 
     /** The plan's call of this aggregate, its arguments the input's columns {@code column} gives. */

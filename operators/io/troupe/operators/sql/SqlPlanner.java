@@ -289,7 +289,7 @@ public final class SqlPlanner {
             return OPERATORS;
         }
         SqlOperatorTable aggregates = SqlOperatorTables.of(own.aggregates().stream()
-                .map(OwnAggregateOperator::new).toList());
+                .map(OwnAggregateOperator::of).toList());
         return new RegistryOperatorTable(own.scalars(), SqlOperatorTables.chain(aggregates, OPERATORS));
     }
 
