@@ -16,7 +16,7 @@ import static io.troupe.operators.expr.Signature.ResultType.fixed;
  * The date and time functions of the {@link FunctionRegistry}, documented for users in
  * docs/sql/functions-date.md and checked against DuckDB by {@code DateTimeFunctionsTest}: truncation
  * ({@code date_trunc}), fields ({@code date_part} and DuckDB's {@code year()}, {@code dayofweek()} ...),
- * differences ({@code date_diff}), construction ({@code make_date} ...), epoch conversions, formatting and
+ * differences ({@code date_diff}, PostgreSQL's {@code age}), construction ({@code make_date} ...), epoch conversions, formatting and
  * parsing (DuckDB's {@code strftime}/{@code strptime}, PostgreSQL's {@code to_char}/{@code to_date}/{@code
  * to_timestamp}), {@code last_day}, {@code dayname}, {@code monthname} and the statement's instant
  * ({@code now()}). Result types are DuckDB's; errors are PostgreSQL's words.
@@ -49,6 +49,7 @@ final class DateTimeFunctions {
         all.add(datePart());
         all.addAll(fields());
         all.add(dateDiff());
+        all.add(age());
         all.addAll(constructors());
         all.addAll(epochs());
         all.addAll(names());
@@ -165,6 +166,26 @@ final class DateTimeFunctions {
                 Signature.of(type, DateDiff.KERNEL, NAME, TIMESTAMP, TIMESTAMP),
                 Signature.of(type, DateDiff.KERNEL, NAME, TIMESTAMP_TZ, TIMESTAMP_TZ),
                 Signature.of(type, DateDiff.KERNEL, NAME, TIME, TIME)).withAliases("datediff");
+    }
+
+    /**
+     * {@code age(a, b)}: PostgreSQL's calendar difference ({@link Age}), an INTERVAL; {@code age(t)}, from the
+     * statement's midnight, is SQL's to fix, as now() is.
+     */
+    private static ScalarFunction age() {
+        Signature.Kernel kernel = (args, type, text) -> new Age(args.get(0), args.get(1), text);
+        Signature.Kernel sinceToday = (args, type, text) -> {
+            throw new ExpressionTypeException(text + " counts from the statement's midnight, which SQL fixes when "
+                    + "it plans a statement; a plan takes both times (age(a, b))");
+        };
+        Signature.ResultType interval = fixed(DataType.INTERVAL);
+        return ScalarFunction.of("age",
+                Signature.of(interval, kernel, TIMESTAMP, TIMESTAMP),
+                Signature.of(interval, kernel, TIMESTAMP_TZ, TIMESTAMP_TZ),
+                Signature.of(interval, kernel, ParamType.DATE, ParamType.DATE),
+                Signature.of(interval, sinceToday, TIMESTAMP),
+                Signature.of(interval, sinceToday, TIMESTAMP_TZ),
+                Signature.of(interval, sinceToday, ParamType.DATE));
     }
 
     /** make_date, make_time, make_timestamp, make_timestamptz: from fields, PostgreSQL's checks. */

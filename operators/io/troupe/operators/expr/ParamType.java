@@ -9,7 +9,8 @@ import java.util.Objects;
  * What one parameter of a {@link Signature} takes, and what an argument there is converted to.
  * <ul>
  *   <li>{@link #of}: one type. A number of another numeric type is promoted to it as SQL does
- *       implicitly: INTEGER to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL.</li>
+ *       implicitly: INTEGER to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL; and a DATE
+ *       to a TIMESTAMP, its midnight.</li>
  *   <li>{@link #DECIMAL}: a DECIMAL of any precision and scale, kept as it is; an integer becomes
  *       DECIMAL(10,0) (INTEGER) or DECIMAL(18,0) (BIGINT).</li>
  *   <li>{@link #SAME}: every SAME parameter of a call takes one type, the common type of their
@@ -20,7 +21,7 @@ import java.util.Objects;
  *
  * <h2>Cost of a conversion</h2>
  * Among a function's signatures, a call takes the one whose conversions cost least ({@link #cost}):
- * 0 for the type itself, 1 for INTEGER to BIGINT or between decimals, 2 for a number to DOUBLE, 3
+ * 0 for the type itself, 1 for INTEGER to BIGINT, between decimals or DATE to TIMESTAMP, 2 for a number to DOUBLE, 3
  * for an integer to DECIMAL. An integer therefore goes to DOUBLE before DECIMAL, as it does in
  * DuckDB and PostgreSQL ({@code ceil(INTEGER)} is a DOUBLE); ties go to the signature listed first.
  *
@@ -99,6 +100,9 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
     static int promotionCost(DataType from, DataType to) {
         if (from.equals(to)) {
             return 0;
+        }
+        if (from.id() == TypeId.DATE && to.id() == TypeId.TIMESTAMP) {
+            return 1;
         }
         if (!from.isNumeric() || !to.isNumeric()) {
             return NO_MATCH;

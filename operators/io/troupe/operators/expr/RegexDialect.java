@@ -19,7 +19,8 @@ import java.util.regex.PatternSyntaxException;
  * rewritten, since Java reads {@code [[:alpha:]]} as a nested class); {@code \d \s \w \D \S \W}
  * (ASCII); {@code ^}, {@code $}, {@code \A}; the quantifiers {@code * + ? {m} {m,} {m,n}} (at most
  * 255, PostgreSQL's limit) and their non-greedy forms; groups {@code ( )} and {@code (?: )};
- * {@code |}; the escapes {@code \t \n \r \f \v} and a backslash before punctuation.
+ * {@code |}; the escapes {@code \t \n \r \f \v} and a backslash before punctuation; options at the very start,
+ * {@code (?i)}, of the letters the flags argument takes but {@code g} (applied after the flags, as in PostgreSQL).
  *
  * <h2>Rewritten</h2>
  * <ul>
@@ -33,8 +34,9 @@ import java.util.regex.PatternSyntaxException;
  * </ul>
  *
  * <h2>Refused</h2>
- * Backreferences {@code \1} (RE2 has none); {@code (?} constructs other than {@code (?:}:
- * lookahead and lookbehind (RE2 has none), named groups, inline options; possessive quantifiers
+ * Backreferences {@code \1} (RE2 has none); {@code (?} constructs other than {@code (?:} and the
+ * leading options: lookahead and lookbehind (RE2 has none), named groups, options elsewhere and
+ * PostgreSQL's other option letters ({@code (?x)}, {@code (?q)} ...); possessive quantifiers
  * (PostgreSQL and RE2 have none); {@code \b} and {@code \B} (PostgreSQL: backspace and backslash,
  * Java and RE2: word boundaries); any other escape of a letter or digit ({@code \x41}, {@code \u00e9},
  * {@code \p{L}}, {@code \m}, {@code \y} ...: read differently or not at all by one of them);
@@ -107,8 +109,14 @@ final class RegexDialect {
      * @throws DomainException ({@link QueryDataException.Kind#INVALID_REGULAR_EXPRESSION}) naming the
      *         pattern, when it is no regular expression or has a construct this dialect refuses
      */
-    static Pattern compile(String pattern, Options options) {
-        String java = translate(pattern, options.newlineSensitive());
+    static Pattern compile(String pattern, Options given) {
+        Options options = given;
+        int start = 0;
+        for (int close = leadingOptionsEnd(pattern, start); close > 0; close = leadingOptionsEnd(pattern, start)) {
+            options = embedded(pattern.substring(start + 2, close), options, pattern);
+            start = close + 1;
+        }
+        String java = translate(pattern.substring(start), options.newlineSensitive());
         int flags = Pattern.UNIX_LINES | (options.newlineSensitive() ? Pattern.MULTILINE : Pattern.DOTALL)
                 | (options.ignoreCase() ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         try {
@@ -116,6 +124,29 @@ final class RegexDialect {
         } catch (PatternSyntaxException e) {
             throw invalid(e.getDescription(), pattern);
         }
+    }
+
+    /** The index of the {@code )} that closes options {@code (?i)} at {@code start} of {@code pattern}; else -1. */
+    private static int leadingOptionsEnd(String pattern, int start) {
+        int close = pattern.startsWith("(?", start) ? pattern.indexOf(')', start) : -1;
+        return close > start + 2 && pattern.substring(start + 2, close).chars().allMatch(Character::isLetter)
+                ? close : -1;
+    }
+
+    /** {@code options} with the leading options {@code letters} of {@code pattern} applied. */
+    private static Options embedded(String letters, Options options, String pattern) {
+        boolean ignoreCase = options.ignoreCase();
+        boolean newline = options.newlineSensitive();
+        for (int i = 0; i < letters.length(); i++) {
+            switch (letters.charAt(i)) {
+                case 'i' -> ignoreCase = true;
+                case 'c' -> ignoreCase = false;
+                case 'n', 'm' -> newline = true;
+                case 's' -> newline = false;
+                default -> throw refused("the option (?" + letters.charAt(i) + ")", pattern);
+            }
+        }
+        return new Options(ignoreCase, newline, options.global());
     }
 
     /** {@code pattern} in Java's syntax; see the class comment. Visible for testing. */

@@ -55,7 +55,10 @@ final class ColumnNames {
             Map.entry("TINYINT", "int2"), Map.entry("DOUBLE", "float8"), Map.entry("FLOAT", "float8"),
             Map.entry("REAL", "float4"), Map.entry("DECIMAL", "numeric"), Map.entry("NUMERIC", "numeric"),
             Map.entry("BOOLEAN", "bool"), Map.entry("CHAR", "bpchar"), Map.entry("VARCHAR", "varchar"),
-            Map.entry("TIMESTAMP", "timestamp"), Map.entry("DATE", "date"), Map.entry("TIME", "time"));
+            Map.entry("TIMESTAMP", "timestamp"), Map.entry("DATE", "date"), Map.entry("TIME", "time"),
+            Map.entry("TIMESTAMP_TZ", "timestamptz"), Map.entry("TIMESTAMP_WITH_LOCAL_TIME_ZONE", "timestamptz"),
+            Map.entry("STRING", "text"), Map.entry("SHORT", "int2"), Map.entry("SIGNED", "int4"),
+            Map.entry("LONG", "int8"), Map.entry("LOGICAL", "bool"));
 
     /** The select whose items name the result (a set operation's first), as parsed; null for a VALUES. */
     private final SqlSelect naming;

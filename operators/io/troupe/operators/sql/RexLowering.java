@@ -51,8 +51,8 @@ import java.util.function.BinaryOperator;
  * One Calcite row expression as a Troupe {@link Expr}, its input fields read as the named columns
  * {@code columns} (one per field, in order). What Troupe's expressions have: arithmetic, comparisons,
  * AND/OR/NOT, IS [NOT] NULL, IS [NOT] TRUE/FALSE (as COALESCE), [NOT] LIKE [ESCAPE] and [NOT] ILIKE, CASE, COALESCE,
- * CAST, substring/upper/lower/char_length, {@code ||} and concat, EXTRACT(YEAR/MONTH/DAY), the functions of the
- * {@link FunctionRegistry} by name (and TRIM, POSITION and translate, which Calcite's parser binds to operators of
+ * CAST, substring/upper/lower/char_length, {@code ||} and concat, OVERLAY, EXTRACT(YEAR/MONTH/DAY), the functions of
+ * the {@link FunctionRegistry} by name (and TRIM, POSITION and translate, which Calcite's parser binds to operators of
  * its own, and the operators {@code &} and {@code <<} as its bitand and leftshift), and literals of every mapped type.
  * Calcite's SEARCH (an IN list or a BETWEEN, folded into ranges) is expanded back into comparisons
  * first, an IN list into Troupe's IN. A parameter ({@code ?}) becomes a {@link Parameter} of the type Calcite's validator gave it,
@@ -135,6 +135,8 @@ final class RexLowering {
             case MINUS_PREFIX -> lower(ops.get(0)).negate();
             case PLUS_PREFIX -> lower(ops.get(0));
             case LIKE -> like(call);
+            // PostgreSQL's ~ (StatementText): whether the pattern matches somewhere in the text.
+            case RLIKE -> Expr.call("regexp_matches", text(ops.get(0)), text(ops.get(1)));
             case CASE -> new Call(Function.CASE, lowerAll(ops), null);
             case COALESCE -> Expr.coalesce(lowerAll(ops).toArray(Expr[]::new));
             case CAST -> cast(ops.get(0), SqlTypes.toTroupe(call.getType()));
@@ -154,14 +156,14 @@ final class RexLowering {
             return now(SqlTypes.toTroupe(call.getType()));
         }
         if (op == SqlStdOperatorTable.UPPER) {
-            return Expr.upper(lower(ops.get(0)));
+            return Expr.upper(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.LOWER) {
-            return Expr.lower(lower(ops.get(0)));
+            return Expr.lower(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
                 || op == SqlLibraryOperators.LENGTH) {
-            return Expr.length(lower(ops.get(0)));
+            return Expr.length(text(ops.get(0)));
         }
         if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
             List<Expr> args = lowerAll(ops);
@@ -176,6 +178,9 @@ final class RexLowering {
         }
         if (op == SqlStdOperatorTable.CONCAT) {
             return lower(ops.get(0)).concatenate(lower(ops.get(1)));
+        }
+        if (op == SqlStdOperatorTable.OVERLAY) {
+            return overlay(lowerAll(ops));
         }
         if (op == SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL) {
             return Expr.concat(lowerAll(ops).toArray(Expr[]::new));
@@ -232,8 +237,25 @@ final class RexLowering {
      * ({@link SessionZoneCalls}).
      */
     private Expr registryCall(String name, RexCall call, ScalarFunction function) {
-        List<DataType> types = call.getOperands().stream().map(o -> SqlTypes.toTroupe(o.getType())).toList();
-        Expr lowered = SessionZoneCalls.lower(name, lowerAll(call.getOperands()), types, clock);
+        List<RexNode> operands = call.getOperands();
+        List<DataType> known = new ArrayList<>(operands.size());
+        for (RexNode o : operands) {
+            known.add(isTypelessNull(o) ? null : SqlTypes.toTroupe(o.getType()));
+        }
+        // A NULL of no type (upper(NULL)) takes its parameter's type, as PostgreSQL resolves an unknown literal.
+        ScalarFunction.Resolution resolution = function.resolve(known);
+        List<DataType> types = new ArrayList<>(known);
+        List<Expr> args = new ArrayList<>(operands.size());
+        for (int i = 0; i < operands.size(); i++) {
+            if (types.get(i) == null) {
+                DataType target = resolution == null ? null : resolution.types().get(i);
+                types.set(i, target == null ? DataType.VARCHAR : target);
+                args.add(Expr.nullOf(types.get(i)));
+            } else {
+                args.add(lower(operands.get(i)));
+            }
+        }
+        Expr lowered = SessionZoneCalls.lower(name, args, types, clock);
         DataType own;
         try {
             own = RegistryFunction.troupeType(function, RexCallBinding.create(rexBuilder.getTypeFactory(), call,
@@ -263,6 +285,29 @@ final class RexLowering {
         }
         Expr escape = ops.size() == 3 ? lower(ops.get(2)) : Expr.lit("\\");
         return Expr.call(ignoreCase ? "ilike_escape" : "like_escape", lower(ops.get(0)), lower(ops.get(1)), escape);
+    }
+
+    /**
+     * OVERLAY(s PLACING t FROM n [FOR m]) as PostgreSQL defines it: {@code substring(s, 1, n - 1) || t ||
+     * substring(s FROM n + m)}, m being t's length unless given.
+     */
+    private static Expr overlay(List<Expr> args) {
+        Expr s = args.get(0);
+        Expr t = args.get(1);
+        Expr n = args.get(2).cast(DataType.INT64);
+        Expr m = (args.size() == 4 ? args.get(3) : Expr.length(t)).cast(DataType.INT64);
+        Expr head = new Call(Function.SUBSTRING, List.of(s, Expr.lit(1L), n.minus(Expr.lit(1L))), null);
+        Expr tail = new Call(Function.SUBSTRING, List.of(s, n.plus(m), Expr.lit((long) Integer.MAX_VALUE)), null);
+        return head.concatenate(t).concatenate(tail);
+    }
+
+    /** {@code node} where text is taken: a NULL of no type is a VARCHAR's. */
+    private Expr text(RexNode node) {
+        return isTypelessNull(node) ? Expr.nullOf(DataType.VARCHAR) : lower(node);
+    }
+
+    private static boolean isTypelessNull(RexNode node) {
+        return node instanceof RexLiteral literal && literal.getType().getSqlTypeName() == SqlTypeName.NULL;
     }
 
     /** TRIM([BOTH | LEADING | TRAILING] [characters] FROM s) as the registry's btrim, ltrim or rtrim. */

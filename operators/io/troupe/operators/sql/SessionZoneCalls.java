@@ -6,6 +6,8 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.DateField;
 import io.troupe.operators.types.TypeId;
 
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,9 @@ import java.util.Set;
  *   <li>date_trunc, strftime and to_char of an instant, to_timestamp of text and make_timestamptz of fields:
  *       the call with the zone as its last argument;</li>
  *   <li>now(), transaction_timestamp(), statement_timestamp(), get_current_timestamp(): the statement's
- *       instant, a literal, as CURRENT_TIMESTAMP is (never evaluated per row).</li>
+ *       instant, a literal, as CURRENT_TIMESTAMP is (never evaluated per row);</li>
+ *   <li>age of instants: the age of their local times; age(t) of one time: the age from the statement's
+ *       midnight in the zone, a literal.</li>
  * </ul>
  * Every conversion between local and absolute time is a cast that carries the zone, so the plan means the
  * same on any node.
@@ -60,6 +64,11 @@ final class SessionZoneCalls {
             return Expr.lit(clock.now());
         }
         ZoneId zone = clock.zone();
+        if (f.equals("age") && args.size() == 1) {
+            LocalDateTime midnight = LocalDate.ofInstant(clock.now(), zone).atStartOfDay();
+            Expr t = local(args, types, zone).get(0);
+            return call(f, List.of(Expr.lit(midnight), types.get(0).id() == TypeId.DATE ? t.cast(DataType.TIMESTAMP) : t));
+        }
         if (ZONE_ARGUMENT.contains(f + ":" + args.size())
                 && (types.contains(DataType.TIMESTAMP_TZ) || !ZONE_FOR_INSTANTS.contains(f))) {
             List<Expr> zoned = new ArrayList<>(args);
@@ -69,7 +78,7 @@ final class SessionZoneCalls {
         if (!types.contains(DataType.TIMESTAMP_TZ)) {
             return call(f, args);
         }
-        if (LOCAL.contains(f)) {
+        if (LOCAL.contains(f) || f.equals("age")) {
             return call(f, local(args, types, zone));
         }
         DateField unit = args.isEmpty() ? null : unit(args.get(0));

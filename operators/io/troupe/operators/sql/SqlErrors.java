@@ -37,6 +37,7 @@ final class SqlErrors {
     private static final Pattern UNKNOWN_COLUMN =
             Pattern.compile("Column '([^']+)' not found in (?:any table|table '([^']+)').*");
     private static final Pattern UNKNOWN_IDENTIFIER = Pattern.compile("Unknown identifier '([^']+)'");
+    private static final Pattern UNKNOWN_TYPE = Pattern.compile("Type '([^']+)' not found");
     private static final Pattern AMBIGUOUS = Pattern.compile("Column '([^']+)' is ambiguous");
     private static final Pattern NO_FUNCTION = Pattern.compile("No match found for function signature (\\S+?)\\((.*)\\)");
     private static final Pattern CANNOT_APPLY = Pattern.compile(
@@ -63,6 +64,27 @@ final class SqlErrors {
     SqlErrors(StatementText text, Catalog catalog) {
         this.text = text;
         this.catalog = catalog;
+    }
+
+    /**
+     * The errors of {@code sql} as Calcite's parser gets it ({@link StatementText#of}).
+     *
+     * @throws SqlException where the text is no statement before it is parsed (an escape string's bad escape, {@code
+     *                      //})
+     */
+    static SqlErrors of(String sql, Catalog catalog) {
+        SqlErrors errors = new SqlErrors(StatementText.of(sql), catalog);
+        StatementText.Malformed malformed = errors.text.malformed();
+        if (malformed != null) {
+            int[] at = errors.text.position(malformed.offset());
+            throw errors.at(malformed.kind(), malformed.message(), at[0], at[1]);
+        }
+        return errors;
+    }
+
+    /** The statement, as the user wrote it and as Calcite's parser reads it. */
+    StatementText text() {
+        return text;
     }
 
     /** Errors of a statement read as the user wrote it (by Troupe's own parser, {@link DdlParser}). */
@@ -119,6 +141,10 @@ final class SqlErrors {
             String column = m.groupCount() > 1 && m.group(2) != null ? m.group(2) + "." + m.group(1) : m.group(1);
             return new Reworded(SqlException.Kind.UNKNOWN_COLUMN, "column \"" + column + "\" does not exist"
                     + suggest(m.group(1), columnsOfNamedTables(), "columns"));
+        }
+        if ((m = UNKNOWN_TYPE.matcher(calcite)).matches()) {
+            return new Reworded(SqlException.Kind.UNKNOWN_TYPE, "type \"" + m.group(1) + "\" does not exist"
+                    + suggest(m.group(1).toLowerCase(Locale.ROOT), TypeNames.known(), null));
         }
         if ((m = AMBIGUOUS.matcher(calcite)).matches()) {
             return new Reworded(SqlException.Kind.AMBIGUOUS_COLUMN,
@@ -247,13 +273,14 @@ final class SqlErrors {
         return "\n  " + shown + "\n  " + under + "^";
     }
 
+    /** The names of {@code known} nearest {@code name}; none near, all of them unless {@code what} is null. */
     private static String suggest(String name, List<String> known, String what) {
         List<String> nearest = Spelling.closest(name, known);
         if (!nearest.isEmpty()) {
             String names = nearest.stream().map(n -> "\"" + n + "\"").collect(Collectors.joining(" or "));
             return " (did you mean " + names + "?)";
         }
-        return known.isEmpty() ? "" : "; known " + what + ": " + String.join(", ", known);
+        return known.isEmpty() || what == null ? "" : "; known " + what + ": " + String.join(", ", known);
     }
 
     /** The columns of the tables the statement names anywhere: what a misspelt column most likely meant. */

@@ -25,6 +25,8 @@ public final class SqlException extends TroupeException {
         UNKNOWN_TABLE("42P01"),
         /** It names a column none of its tables has. */
         UNKNOWN_COLUMN("42703"),
+        /** It names a type that SQL, PostgreSQL and DuckDB do not have ({@code CAST(x AS texts)}). */
+        UNKNOWN_TYPE("42704"),
         /** It names a column that more than one of its tables has, unqualified. */
         AMBIGUOUS_COLUMN("42702"),
         /** It calls a function or operator that does not exist for its arguments' types, or for their number. */

@@ -5,6 +5,7 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.udf.OwnFunctions;
 
+import com.google.common.collect.ImmutableSet;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -33,11 +34,12 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.type.SqlTypeCoercionRule;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -51,8 +53,10 @@ import org.apache.calcite.tools.ValidationException;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -116,6 +120,9 @@ public final class SqlPlanner {
      */
     private static final SqlConformanceEnum CONFORMANCE = SqlConformanceEnum.LENIENT;
 
+    /** Calcite's casts, and a BOOLEAN's to a number, which PostgreSQL and DuckDB cast to 0 or 1. */
+    private static final SqlTypeCoercionRule CASTS = castsWithBooleanToNumber();
+
     /** Also INSERT's ({@link SqlStatements}). */
     static final SqlParser.Config PARSER = SqlParser.config()
             .withConformance(CONFORMANCE)
@@ -144,12 +151,13 @@ public final class SqlPlanner {
      */
     private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn().functions(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
-                            TimeOperators.EXTRACT),
+                            TimeOperators.MULTIPLY, TimeOperators.DIVIDE, TimeOperators.EXTRACT),
                     AggregateOperators.with(SqlStdOperatorTable.instance()),
                     SqlOperatorTables.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SUBSTR_POSTGRESQL,
                             SqlLibraryOperators.IFNULL, SqlLibraryOperators.NVL,
                             SqlLibraryOperators.CONCAT_FUNCTION_WITH_NULL, SqlLibraryOperators.ILIKE,
-                            SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.TRANSLATE3),
+                            SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.RLIKE, SqlLibraryOperators.NOT_RLIKE,
+                            SqlLibraryOperators.TRANSLATE3),
                     SeriesFunctions.OPERATORS));
 
     /** Adjacent projections merged, and those that pass their input on unchanged removed. */
@@ -201,8 +209,8 @@ public final class SqlPlanner {
      */
     public PreparedPlan prepare(String sql) {
         notNull(sql, "SqlPlanner.prepare", "sql");
-        StatementText text = StatementText.of(sql);
-        SqlErrors errors = new SqlErrors(text, catalog);
+        SqlErrors errors = SqlErrors.of(sql, catalog);
+        StatementText text = errors.text();
         Planner planner = Frameworks.getPlanner(config());
         try {
             SqlNode parsed = SeriesFunctions.nameColumns(AggregateOperators.rewrite(TimeOperators.withExtract(
@@ -213,6 +221,7 @@ public final class SqlPlanner {
                         parsed.getParserPosition());
             }
             ColumnNames columns = ColumnNames.of(parsed);
+            TypeNames.check(parsed);
             SqlNode validated = planner.validate(parsed);
             SupportedSql.check(validated);
             RelRoot root = planner.rel(validated);
@@ -261,19 +270,28 @@ public final class SqlPlanner {
         return count[0];
     }
 
+    /** Calcite's own rules with BOOLEAN among each number type's sources (in Guava's sets, as Calcite takes them). */
+    private static SqlTypeCoercionRule castsWithBooleanToNumber() {
+        Map<SqlTypeName, ImmutableSet<SqlTypeName>> rules = new HashMap<>(SqlTypeCoercionRule.instance().getTypeMapping());
+        for (SqlTypeName number : SqlTypeName.NUMERIC_TYPES) {
+            rules.put(number, ImmutableSet.<SqlTypeName>builder().addAll(rules.getOrDefault(number, ImmutableSet.of()))
+                    .add(SqlTypeName.BOOLEAN).build());
+        }
+        return SqlTypeCoercionRule.instance(rules);
+    }
+
     private FrameworkConfig config() {
         SchemaPlus root = Frameworks.createRootSchema(false);
         SchemaPlus tables = root.add("troupe", new CatalogSchema(catalog));
-        // Type names SQL users write that Calcite's parser lacks, which its validator looks up in the root schema.
-        root.add("TIMESTAMPTZ", factory -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
-                TroupeTypeSystem.MICROSECONDS));
+        TypeNames.addTo(root);
         return Frameworks.newConfigBuilder()
                 .parserConfig(PARSER)
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
                 .operatorTable(operators())
                 .executor(ConstantReduction.INSTANCE)
-                .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE))
+                .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE)
+                        .withTypeCoercionRules(CASTS))
                 // Subqueries stay expressions for the Hep pass; an IN list of any length stays comparisons
                 // (by default Calcite joins a list of 20 or more with a VALUES relation).
                 .convertletTable(TimeOperators.CONVERTLETS)

@@ -65,8 +65,8 @@ public final class SqlStatements {
             return runner.apply(planner.plan(sql));
         }
         if (DdlParser.firstWord(sql).equals("INSERT")) {
-            StatementText text = StatementText.of(sql);
-            return QueryResult.ofUpdate(new Insert(text, new SqlErrors(text, catalog), planner, runner)
+            SqlErrors errors = SqlErrors.of(sql, catalog);
+            return QueryResult.ofUpdate(new Insert(errors.text(), errors, planner, runner)
                     .into(catalog, this::append));
         }
         SqlErrors errors = new SqlErrors(sql, catalog);

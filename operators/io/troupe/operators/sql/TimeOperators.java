@@ -3,8 +3,10 @@ package io.troupe.operators.sql;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunction;
@@ -13,6 +15,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOperandCountRange;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.fun.SqlExtractFunction;
 import org.apache.calcite.sql.fun.SqlMonotonicBinaryOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -25,6 +28,7 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlShuttle;
+import org.apache.calcite.sql.validate.SqlMonotonicity;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 import org.apache.calcite.sql2rel.SqlRexContext;
@@ -37,7 +41,8 @@ import java.util.List;
 
 /**
  * SQL's {@code +} and {@code -} with the time arithmetic PostgreSQL and DuckDB users write and the SQL standard
- * lacks: {@code ts - ts} of two TIMESTAMPs, TIMESTAMP WITH TIME ZONEs or TIMEs (an INTERVAL), {@code date - date}
+ * lacks: {@code ts - ts} of two TIMESTAMPs (one may be a DATE, its midnight), TIMESTAMP WITH TIME ZONEs or TIMEs (an
+ * INTERVAL), {@code date - date}
  * (the INTEGER days between), {@code date ± integer} and {@code integer + date} (a DATE), and intervals of both
  * kinds added together ({@code INTERVAL '1' MONTH + INTERVAL '1' DAY}, one INTERVAL to Troupe). Everything else is
  * Calcite's own {@code +} and {@code -}, typed and converted as Calcite does.
@@ -46,12 +51,18 @@ import java.util.List;
  * stand before the standard ones; {@link #CONVERTLETS} turns a call back into the standard operator where the
  * standard one types it, so that its conversion (DATETIME_PLUS, MINUS_DATE) and every rule that knows it keep
  * working, and converts the rest to a call of these, which {@link RexLowering} lowers by kind as any {@code +} and
- * {@code -}. {@link #EXTRACT} takes any field from any interval. Immutable and threadsafe.
+ * {@code -}. {@link #EXTRACT} takes any field from any interval. {@link #MULTIPLY} and {@link #DIVIDE} are Calcite's
+ * own but for the order they keep: Calcite reads an interval constant there as a number, and fails on PostgreSQL's
+ * interval literal ({@code INTERVAL '1 day' * n}, a cast of text to Calcite); an interval's product keeps no order.
+ * Immutable and threadsafe.
  */
 final class TimeOperators {
 
     static final SqlOperator PLUS = new TimeOperator(SqlStdOperatorTable.PLUS, SqlKind.PLUS);
     static final SqlOperator MINUS = new TimeOperator(SqlStdOperatorTable.MINUS, SqlKind.MINUS);
+
+    static final SqlOperator MULTIPLY = new Scaling(SqlStdOperatorTable.MULTIPLY);
+    static final SqlOperator DIVIDE = new Scaling(SqlStdOperatorTable.DIVIDE);
 
     /** EXTRACT, which takes every field Troupe's INTERVAL has from any interval ({@link #withExtract}). */
     static final SqlFunction EXTRACT = new IntervalExtract();
@@ -77,7 +88,7 @@ final class TimeOperators {
         } else if (kind == SqlKind.MINUS && x == y && x == SqlTypeName.DATE) {
             type = factory.createSqlType(SqlTypeName.INTEGER);
         } else if (kind == SqlKind.MINUS && (x == y && (x == SqlTypeName.TIMESTAMP || x == SqlTypeName.TIME)
-                || isInstant(x) && isInstant(y))) {
+                || isInstant(x) && isInstant(y) || isDateAndTimestamp(x, y) || isDateAndTimestamp(y, x))) {
             type = factory.createSqlIntervalType(DAY_TO_SECOND);
         }
         return type == null ? null
@@ -92,6 +103,10 @@ final class TimeOperators {
     /** Calcite's two spellings of Troupe's TIMESTAMP WITH TIME ZONE. */
     private static boolean isInstant(SqlTypeName t) {
         return t == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE || t == SqlTypeName.TIMESTAMP_TZ;
+    }
+
+    private static boolean isDateAndTimestamp(SqlTypeName x, SqlTypeName y) {
+        return x == SqlTypeName.DATE && y == SqlTypeName.TIMESTAMP;
     }
 
     private static boolean isInteger(SqlTypeName t) {
@@ -120,6 +135,13 @@ final class TimeOperators {
             ((SqlBasicCall) call).setOperator(SqlStdOperatorTable.EXTRACT);
             return StandardConvertletTable.INSTANCE.get(call);
         }
+        if (call.getOperator() instanceof Scaling scaling) {
+            return (cx, c) -> {
+                RexNode converted = StandardConvertletTable.INSTANCE.convertCall(cx, c);
+                return converted instanceof RexCall r && r.getOperator() == scaling ? cx.getRexBuilder()
+                        .makeCall(c.getParserPosition(), r.getType(), scaling.standard, r.getOperands()) : converted;
+            };
+        }
         if (!(call.getOperator() instanceof TimeOperator op)) {
             return StandardConvertletTable.INSTANCE.get(call);
         }
@@ -132,7 +154,12 @@ final class TimeOperators {
             }
             List<RexNode> operands = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                operands.add(cx.convertExpression(c.operand(i)));
+                RexNode operand = cx.convertExpression(c.operand(i));
+                // A DATE against a TIMESTAMP is its midnight, as PostgreSQL promotes it.
+                RelDataType other = i == 0 ? b : a;
+                operands.add(isDateAndTimestamp(operand.getType().getSqlTypeName(), other.getSqlTypeName())
+                        ? cx.getRexBuilder().makeCast(cx.getTypeFactory().createTypeWithNullability(other,
+                                operand.getType().isNullable()), operand) : operand);
             }
             return cx.getRexBuilder().makeCall(c.getParserPosition(), cx.getValidator().getValidatedNodeType(c),
                     op, operands);
@@ -153,6 +180,29 @@ final class TimeOperators {
                     },
                     InferTypes.FIRST_KNOWN, new Operands(kind, standard.getOperandTypeChecker()));
             this.standard = standard;
+        }
+    }
+
+    /** {@code *} or {@code /}, the standard operator's, keeping no order where an operand is an interval. */
+    private static final class Scaling extends SqlMonotonicBinaryOperator {
+
+        private final SqlBinaryOperator standard;
+
+        Scaling(SqlBinaryOperator standard) {
+            super(standard.getName(), standard.getKind(), standard.getLeftPrec(), true,
+                    standard.getReturnTypeInference(), standard.getOperandTypeInference(),
+                    standard.getOperandTypeChecker());
+            this.standard = standard;
+        }
+
+        @Override
+        public SqlMonotonicity getMonotonicity(SqlOperatorBinding call) {
+            for (int i = 0; i < call.getOperandCount(); i++) {
+                if (isInterval(call.getOperandType(i))) {
+                    return SqlMonotonicity.NOT_MONOTONIC;
+                }
+            }
+            return standard.getMonotonicity(call);
         }
     }
 

@@ -5,20 +5,24 @@ import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.SortKey;
 import io.troupe.operators.plan.WindowCall;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.window.FrameBound;
 import io.troupe.operators.window.WindowFrame;
 
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexWindowBound;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -163,10 +167,24 @@ final class WindowLowering {
 
     /**
      * A RANGE frame's offset: a number, or an interval, whose literal holds months (YEAR, MONTH) or milliseconds
-     * (DAY to SECOND).
+     * (DAY to SECOND), or a PostgreSQL interval literal ({@code INTERVAL '1 day'}, a cast of its text to Calcite),
+     * which the window's input projects.
      */
     private Object rangeOffset(RexWindowBound bound, String what) {
-        if (!(constant(bound.getOffset()) instanceof RexLiteral literal)) {
+        RexNode offset = constant(bound.getOffset());
+        if (offset instanceof RexInputRef ref && window.getInput() instanceof Project input) {
+            offset = input.getProjects().get(ref.getIndex());
+        }
+        if (offset.getKind() == SqlKind.CAST && SqlTypeUtil.isInterval(offset.getType())
+                && ((RexCall) offset).getOperands().get(0) instanceof RexLiteral text && !text.isNull()
+                && SqlTypeUtil.isCharacter(text.getType())) {
+            try {
+                return Interval.parse(text.getValueAs(String.class));
+            } catch (IllegalArgumentException e) {
+                throw new UnsupportedSqlException(what + ": " + e.getMessage());
+            }
+        }
+        if (!(offset instanceof RexLiteral literal)) {
             throw new UnsupportedSqlException(what + " other than a constant");
         }
         if (literal.isNull()) {

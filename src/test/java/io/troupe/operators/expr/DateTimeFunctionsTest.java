@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * says why: date_trunc to a century or millennium starts it in year 1 (PostgreSQL; DuckDB: year 0); to_char,
  * to_date and to_timestamp(text, pattern) are PostgreSQL's (DuckDB has none), so DuckDB computes the same text
  * with strftime and the same times with strptime. day() is written dayofmonth() in SQL (Calcite's parser does
- * not take DAY as a function name) and date_diff datediff (Calcite's parser reads DATE_DIFF as BigQuery's).
+ * not take DAY as a function name); date_diff's SQL is written datediff, its other name.
  */
 class DateTimeFunctionsTest {
 
@@ -222,6 +222,13 @@ class DateTimeFunctionsTest {
         for (String unit : List.of("hour", "minute", "second", "millisecond", "microsecond")) {
             cases.add(of(call("datediff", lit(unit), col("t"), col("t2")), "datediff('" + unit + "', t, t2)"));
         }
+        // age: PostgreSQL's calendar difference, either way round; of one time, from today's midnight (SQL only)
+        for (String[] pair : new String[][] {{"ts", "ts2"}, {"ts2", "ts"}, {"d", "d2"}, {"tz", "tz2"}, {"tz2", "tz"}}) {
+            cases.add(of(call("age", col(pair[0]), col(pair[1])), "age(" + pair[0] + ", " + pair[1] + ")"));
+        }
+        // DuckDB counts age(ts) from midnight of the UTC date, PostgreSQL from the session's current_date.
+        cases.add(as(null, "age(ts)", "age(CAST(current_date AS TIMESTAMP), ts)"));
+        cases.add(of(null, "age(tz)"));
         // construction and epochs
         cases.add(of(call("make_date", col("y"), col("mo"), col("dd")), "make_date(y, mo, dd)"));
         cases.add(of(call("make_time", col("h"), col("mi"), col("sec")), "make_time(h, mi, sec)"));

@@ -177,6 +177,10 @@ class WindowSqlTest {
                     + "g ORDER BY tz NULLS LAST RANGE BETWEEN INTERVAL '6' HOUR PRECEDING AND CURRENT ROW EXCLUDE TIES), "
                     + "sum(x) OVER (PARTITION BY g ORDER BY tm DESC NULLS FIRST RANGE BETWEEN INTERVAL '1' HOUR "
                     + "PRECEDING AND INTERVAL '45' MINUTE FOLLOWING) FROM r",
+            // PostgreSQL's interval literals and casts as offsets (a cast of text to Calcite, which the input projects)
+            "SELECT id, count(*) OVER (PARTITION BY g ORDER BY dt NULLS FIRST RANGE BETWEEN INTERVAL '1 week 2 days' "
+                    + "PRECEDING AND CURRENT ROW), sum(x) OVER (PARTITION BY g ORDER BY ts NULLS LAST RANGE BETWEEN "
+                    + "'30 hours'::interval PRECEDING AND INTERVAL '90 minutes' FOLLOWING) FROM r",
             // value functions over RANGE offsets by a unique key, and of the key itself over tied keys
             "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 30 PRECEDING AND 10 FOLLOWING), "
                     + "last_value(s) OVER (PARTITION BY g ORDER BY id RANGE BETWEEN 5 FOLLOWING AND 50 FOLLOWING), "
