@@ -164,6 +164,9 @@ public class AggregateUdfTest {
                 options(workers)).rows());
         assertAgrees(DUCK_EMPTY, troupe.sql("SELECT sum_sq(x), span(x), dot_g(x, g), words(s) FROM sales "
                 + "WHERE id < 0", options(workers)).rows());
+        assertAgrees("SELECT g, sum(x * x), count(DISTINCT s) FROM sales GROUP BY g ORDER BY g",
+                troupe.sql("SELECT g, sum_sq(x), count(DISTINCT s) FROM sales GROUP BY g ORDER BY g",
+                        options(workers)).rows());
         assertAgrees("SELECT sum(x * x), count(*) FROM (SELECT DISTINCT x FROM sales)",
                 troupe.sql("SELECT sum_sq(DISTINCT x), count(DISTINCT x) + 1 FROM sales", options(workers)).rows());
         assertAgrees("SELECT g, sum(x * x) FROM sales GROUP BY g HAVING count(s) > 700 ORDER BY g",
