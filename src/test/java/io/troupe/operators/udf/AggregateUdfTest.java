@@ -57,6 +57,8 @@ public class AggregateUdfTest {
                 .aggregate("span", List.of(DataType.FLOAT64), DataType.FLOAT64,
                         List.of(DataType.FLOAT64, DataType.FLOAT64), new Span())
                 .aggregate("words", List.of(DataType.VARCHAR), DataType.INT64, List.of(DataType.INT64), new Count())
+                .aggregate("rows_seen", List.of(), DataType.INT64, List.of(DataType.INT64), new Count())
+                .scalar("next_id", List.of(), DataType.INT64, args -> 7_301L)
                 .aggregate("fails_on", List.of(DataType.INT32), DataType.INT64, List.of(DataType.INT64),
                         new Count() {
                             @Override
@@ -228,6 +230,14 @@ public class AggregateUdfTest {
 
     private static void assertAgrees(String duckSql, List<List<Object>> actual) throws Exception {
         engines.assertAgrees(duckSql, actual);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2})
+    void anAggregateOfNoArgumentsCountsRowsAsCountStarDoes(int workers) throws Exception {
+        assertAgrees("SELECT g, count(*), CAST(7301 AS BIGINT) FROM sales GROUP BY g ORDER BY g",
+                troupe.sql("SELECT g, rows_seen(), next_id() FROM sales GROUP BY g ORDER BY g", options(workers))
+                        .rows());
     }
 
     @Test
