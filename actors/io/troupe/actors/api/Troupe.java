@@ -110,7 +110,7 @@ public final class Troupe implements AutoCloseable {
     /** troupe-N, unique in the JVM: its actor system's, its threads' and its MXBean's name. */
     private final String name = "troupe-" + TROUPES.incrementAndGet();
     private final TroupeSettings settings;
-    private final Catalog catalog = new Catalog(new UserFunctions(SqlPlanner.functionNames()));
+    private final Catalog catalog = new Catalog(new UserFunctions(SqlPlanner::functionNames));
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
     private final Admission admission;

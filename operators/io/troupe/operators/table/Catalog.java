@@ -30,7 +30,7 @@ public final class Catalog {
 
     /** A catalog without tables or functions of one's own. */
     public Catalog() {
-        this(new UserFunctions(Set.of()));
+        this(new UserFunctions(Set::of));
     }
 
     /** A catalog without tables, whose queries call {@code functions} besides the built-in ones. */

@@ -10,6 +10,7 @@ import io.troupe.operators.types.DataType;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import static io.troupe.operators.Arguments.noNulls;
 import static io.troupe.operators.Arguments.notNull;
@@ -32,14 +33,19 @@ import static io.troupe.operators.Arguments.notNull;
  */
 public final class UserFunctions {
 
-    /** Names SQL binds to functions of its own beyond the registry's (coalesce, sum, row_number ...). */
-    private final Set<String> reserved;
+    /**
+     * Names SQL binds to functions of its own beyond the registry's (coalesce, sum, row_number ...), asked for at the
+     * first registration: SQL's planner, which knows them, loads only when it is used.
+     */
+    private final Supplier<Set<String>> reservedNames;
+    /** The reserved names once asked for; guarded by this. */
+    private Set<String> reserved;
     /** What is registered, replaced whole at each registration. */
     private volatile OwnFunctions current = OwnFunctions.none();
 
-    /** Functions of one's own beside the built-in ones and those of {@code reserved} (lower case). */
-    public UserFunctions(Set<String> reserved) {
-        this.reserved = Set.copyOf(notNull(reserved, "UserFunctions", "reserved"));
+    /** Functions of one's own beside the built-in ones and those {@code reserved} gives (lower case). */
+    public UserFunctions(Supplier<Set<String>> reserved) {
+        this.reservedNames = notNull(reserved, "UserFunctions", "reserved");
     }
 
     /**
@@ -116,6 +122,9 @@ public final class UserFunctions {
 
     /** What is registered now, where {@code name} is free: no built-in's and none of one's own. Under the lock. */
     private OwnFunctions free(String name, String where) {
+        if (reserved == null) {
+            reserved = Set.copyOf(reservedNames.get());
+        }
         if (FunctionRegistry.builtIn().find(name) != null || reserved.contains(name)) {
             throw new IllegalArgumentException(where + ": '" + name + "' is a built-in function's name; "
                     + "a function of one's own takes another");
