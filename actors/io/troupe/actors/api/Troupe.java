@@ -29,6 +29,7 @@ import io.troupe.operators.sql.SqlStatements;
 import io.troupe.operators.table.Catalog;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableStatistics;
+import io.troupe.operators.udf.UserFunctions;
 import io.troupe.transport.aeron.EmbeddedAeron;
 
 import org.apache.pekko.actor.typed.ActorRef;
@@ -98,7 +99,8 @@ import static io.troupe.operators.Arguments.notNull;
  *
  * <p>A null argument is an {@link IllegalArgumentException} naming it, before anything runs.
  *
- * <p>Threadsafe: tables may be registered and queries run from any number of threads at once.
+ * <p>Threadsafe: tables and functions ({@link #functions}) may be registered and queries run from any number of
+ * threads at once; a query's functions of one's own run on its workers' threads, many at once.
  */
 public final class Troupe implements AutoCloseable {
 
@@ -108,7 +110,7 @@ public final class Troupe implements AutoCloseable {
     /** troupe-N, unique in the JVM: its actor system's, its threads' and its MXBean's name. */
     private final String name = "troupe-" + TROUPES.incrementAndGet();
     private final TroupeSettings settings;
-    private final Catalog catalog = new Catalog();
+    private final Catalog catalog = new Catalog(new UserFunctions(SqlPlanner::functionNames));
     private final MemoryArena arena;
     private final SpillSpace spillSpace;
     private final Admission admission;
@@ -214,6 +216,15 @@ public final class Troupe implements AutoCloseable {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * This Troupe's functions of its own, to register Java functions that its SQL and plans call by name
+     * ({@link UserFunctions}); another Troupe does not see them. Registration is threadsafe, and the functions run
+     * on many worker threads at once, so they must be threadsafe too.
+     */
+    public UserFunctions functions() {
+        return catalog.functions();
     }
 
     /**
@@ -376,7 +387,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.submitPart", "plan");
         notNull(options, "Troupe.submitPart", "options");
         notNull(links, "Troupe.submitPart", "links");
-        return submit(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links, true), options,
+        return submit(compilePart(new PlanCompiler(catalog, settings, true), part(plan), links, true), options,
                 null, links);
     }
 
@@ -393,7 +404,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.analyzePart", "plan");
         notNull(options, "Troupe.analyzePart", "options");
         notNull(links, "Troupe.analyzePart", "links");
-        Plan runnable = plan.unpinned();
+        Plan runnable = part(plan);
         PlanCompiler compiler = new PlanCompiler(catalog, settings, true);
         PlanCompiler.CompiledQuery query = compilePart(compiler, runnable, links, true);
         int workers = Math.max(1, workers(options));
@@ -429,7 +440,7 @@ public final class Troupe implements AutoCloseable {
         notNull(plan, "Troupe.streamPart", "plan");
         notNull(options, "Troupe.streamPart", "options");
         notNull(links, "Troupe.streamPart", "links");
-        return stream(compilePart(new PlanCompiler(catalog, settings, true), plan.unpinned(), links,
+        return stream(compilePart(new PlanCompiler(catalog, settings, true), part(plan), links,
                 links.self() == SpreadPlan.COORDINATOR), options, null, links);
     }
 
@@ -656,12 +667,18 @@ public final class Troupe implements AutoCloseable {
 
     /**
      * The plan that runs for {@code plan} in this JVM: {@link #optimize optimized} unless
-     * {@code troupe.sql.optimize-plans} is off, without its pins either way. A node's part of a spread query
-     * ({@link #submitPart}) runs as given instead, unpinned: every node must compile the same plan, and each one's
-     * statistics would be of its own share of the tables.
+     * {@code troupe.sql.optimize-plans} is off, without its pins either way, its calls of this Troupe's functions
+     * bound to them ({@link #functions}). A node's part of a spread query ({@link #submitPart}) runs as given
+     * instead ({@link #part}): every node must compile the same plan, and each one's statistics would be of its own
+     * share of the tables.
      */
     private Plan runnable(Plan plan) {
-        return (settings.sql().optimizePlans() ? optimize(plan) : plan).unpinned();
+        return (settings.sql().optimizePlans() ? optimize(plan) : catalog.functions().resolve(plan)).unpinned();
+    }
+
+    /** A node's part of a spread query as it runs: unpinned, its calls of this Troupe's functions bound to them. */
+    private Plan part(Plan plan) {
+        return catalog.functions().resolve(plan.unpinned());
     }
 
     /** The spill files of this Troupe's queries (for monitoring: bytes held and written, files now). */

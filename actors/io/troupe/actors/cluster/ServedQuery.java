@@ -197,7 +197,8 @@ final class ServedQuery implements Runnable {
         SharedDriverStreams.Outgoing out = null;
         boolean succeeded = false;
         try {
-            plan = troupe.settings().sql().optimizePlans() ? troupe.optimize(submit.plan()) : submit.plan();
+            plan = troupe.settings().sql().optimizePlans() ? troupe.optimize(submit.plan())
+                    : troupe.functions().resolve(submit.plan());
             if (spread == null) {
                 // Alone, a node answers a query over a partitioned table once it holds all of it.
                 alignment.align(plan, List.of(nodeId));

@@ -27,6 +27,7 @@ import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.plan.PlanSerializer;
 import io.troupe.operators.plan.SortKey;
+import io.troupe.operators.plan.UserCall;
 import io.troupe.operators.plan.WindowCall;
 import io.troupe.operators.profile.Counts;
 import io.troupe.operators.profile.NodeProfile;
@@ -154,7 +155,9 @@ public final class WireRegistry {
             // 104-106: window frames' parts.
             enumeration(104, WindowFrame.Unit.class),
             enumeration(105, WindowFrame.Exclusion.class),
-            record(106, FrameBound.class)));
+            record(106, FrameBound.class),
+            // 112-119: functions of one's own.
+            entry(112, UserCall.class, refs -> new UserCallSerializer())));
 
     private static final List<Class<?>> FAMILIES = ENTRIES.stream().filter(Entry::family)
             .<Class<?>>map(Entry::type).toList();

@@ -54,7 +54,12 @@ public enum AggregateFunction {
     /** an estimate of count(DISTINCT x) from a HyperLogLog sketch per group ({@link DistinctSketchState}) */
     APPROX_COUNT_DISTINCT("approx_count_distinct"),
     /** approx_quantile(x, fraction): a value near that rank, from a sketch per group ({@link QuantileSketchState}) */
-    APPROX_QUANTILE("approx_quantile");
+    APPROX_QUANTILE("approx_quantile"),
+    /**
+     * an aggregate of one's own, written in Java ({@code io.troupe.operators.udf.UserAggregate}): its spec carries it
+     * ({@link AggregateSpec#own}), and a plan calls it by its name ({@code UserCall}), never by this constant
+     */
+    OWN("own");
 
     private final String sqlName;
 

@@ -4,6 +4,7 @@ import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.LiteralExpression;
 import io.troupe.operators.sort.OrderKey;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.udf.OwnAggregate;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -25,9 +26,11 @@ import java.util.Objects;
  * @param order      the WITHIN GROUP (ORDER BY ...) keys of an ordered-set aggregate (one), or string_agg's ORDER BY
  * @param resultType the output type, as {@link AggregateTypes#resultType} gives it
  * @param text       the call as written, e.g. {@code sum(price)}, named in runtime errors
+ * @param own        the aggregate of one's own that an {@link AggregateFunction#OWN} computes, its arguments
+ *                   converted to its parameters' types; null for the others
  */
 public record AggregateSpec(AggregateFunction function, List<Expression> arguments, boolean distinct,
-                            List<OrderKey> order, DataType resultType, String text) {
+                            List<OrderKey> order, DataType resultType, String text, OwnAggregate own) {
 
     public AggregateSpec {
         Objects.requireNonNull(function, "function");
@@ -35,6 +38,23 @@ public record AggregateSpec(AggregateFunction function, List<Expression> argumen
         Objects.requireNonNull(text, "text");
         arguments = List.copyOf(arguments);
         order = List.copyOf(order);
+        if ((function == AggregateFunction.OWN) != (own != null)) {
+            throw new IllegalArgumentException("an aggregate of one's own is an OWN spec that carries it: " + text);
+        }
+        if (own != null) {
+            if (arguments.size() != own.arguments().size() || distinct || !order.isEmpty()
+                    || !resultType.equals(own.result())) {
+                throw new IllegalArgumentException(own + " takes " + own.arguments().size() + " argument(s), without "
+                        + "DISTINCT or ORDER BY: " + text);
+            }
+        } else {
+            checkBuiltIn(function, arguments, distinct, order, text);
+        }
+    }
+
+    /** Checks a built-in aggregate's call: its arguments, its constants, ORDER BY and DISTINCT where it takes them. */
+    private static void checkBuiltIn(AggregateFunction function, List<Expression> arguments, boolean distinct,
+                                     List<OrderKey> order, String text) {
         int expected = AggregateTypes.argumentCount(function);
         if (arguments.size() != expected) {
             throw new IllegalArgumentException(function.sqlName() + " takes " + AggregateTypes.signature(function)
@@ -68,6 +88,17 @@ public record AggregateSpec(AggregateFunction function, List<Expression> argumen
         }
     }
 
+    /** A built-in aggregate: {@code own} is null. */
+    public AggregateSpec(AggregateFunction function, List<Expression> arguments, boolean distinct,
+                         List<OrderKey> order, DataType resultType, String text) {
+        this(function, arguments, distinct, order, resultType, text, null);
+    }
+
+    /** A call of {@code own} over {@code arguments}, converted to its parameters' types already. */
+    public static AggregateSpec of(OwnAggregate own, List<Expression> arguments, String text) {
+        return new AggregateSpec(AggregateFunction.OWN, arguments, false, List.of(), own.result(), text, own);
+    }
+
     /**
      * The aggregate of a call, its result type as {@link AggregateTypes#resultType} gives it for its inputs' types.
      *
@@ -98,9 +129,12 @@ public record AggregateSpec(AggregateFunction function, List<Expression> argumen
 
     /**
      * What each row gives the aggregate, evaluated per batch: the value ({@link #argument}) first, then x of a pair
-     * (y, x), or string_agg's ORDER BY keys; nothing for count(*).
+     * (y, x), or string_agg's ORDER BY keys; nothing for count(*); every argument of an aggregate of one's own.
      */
     public List<Expression> inputs() {
+        if (own != null) {
+            return arguments;
+        }
         Expression value = argument();
         if (value == null) {
             return List.of();

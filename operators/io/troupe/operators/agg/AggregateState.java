@@ -39,6 +39,9 @@ abstract class AggregateState {
     /** A new, empty state for {@code spec}, of the class that fits its function and argument type. */
     static AggregateState create(AggregateSpec spec) {
         AggregateFunction f = spec.function();
+        if (f == AggregateFunction.OWN) {
+            return new OwnAggregateState(spec);
+        }
         TypeId arg = spec.argument() == null ? null : spec.argument().type().id();
         if (f == AggregateFunction.COUNT_STAR || f == AggregateFunction.COUNT) {
             return new CountState(spec);

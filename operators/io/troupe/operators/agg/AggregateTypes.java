@@ -65,6 +65,8 @@ public final class AggregateTypes {
             }
             case APPROX_QUANTILE -> argument.id().isTemporal() ? argument
                     : oneWord(function, numeric(function, argument, argument));
+            case OWN -> throw new IllegalArgumentException("an aggregate of one's own has the result type it was "
+                    + "registered with");
         };
     }
 

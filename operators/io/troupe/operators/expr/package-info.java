@@ -23,7 +23,11 @@
  *       operators (its parser binds them and they keep themselves); the lowering casts them to
  *       Calcite's type where it differs.</li>
  * </ul>
- * A call takes the signature whose argument conversions cost least ({@link
+ * A Troupe's functions of one's own ({@code io.troupe.operators.udf}) are {@code ScalarFunction}s too, in a
+ * registry of that Troupe's over the built-in one ({@link io.troupe.operators.expr.FunctionRegistry#with}); a plan
+ * calls them by name as well, bound to them when the Troupe takes it.
+ *
+ * <p>A call takes the signature whose argument conversions cost least ({@link
  * io.troupe.operators.expr.ParamType}), its arguments are cast to that signature's parameters, the
  * kernel computes it, and a call of constants is folded. A call no signature takes fails with
  * {@code no function round(VARCHAR); round takes (DOUBLE), (DOUBLE, INTEGER), ...}; an unknown

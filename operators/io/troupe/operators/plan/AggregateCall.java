@@ -25,6 +25,10 @@ public record AggregateCall(AggregateFunction function, List<Expr> arguments, bo
 
     public AggregateCall {
         notNull(function, "AggregateCall", "function");
+        if (function == AggregateFunction.OWN) {
+            throw new IllegalArgumentException("AggregateCall: an aggregate of one's own is called by its name, "
+                    + "Expr.call(name, args)");
+        }
         for (Expr argument : notNull(arguments, "AggregateCall", "arguments")) {
             notNull(argument, "Expr." + function.sqlName(), "value");
         }

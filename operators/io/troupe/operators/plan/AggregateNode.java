@@ -95,6 +95,10 @@ final class AggregateNode extends Plan {
 
     /** Binds one output aggregate against the input schema, checking its argument's type. */
     private AggregateSpec bind(Expr aggregate, Schema in) {
+        if ((aggregate instanceof Alias a ? a.expr() : aggregate) instanceof UserCall own
+                && (own.functions() == null || own.isAggregate())) {
+            return own.bindAggregate(in, label());
+        }
         AggregateCall call = call(aggregate);
         List<Expression> arguments = new ArrayList<>();
         for (Expr argument : call.arguments()) {
@@ -133,6 +137,10 @@ final class AggregateNode extends Plan {
         List<Expression> arguments = new ArrayList<>();
         int[] argumentOf = new int[specs.size()];
         for (int a = 0; a < argumentOf.length; a++) {
+            if (specs.get(a).own() != null) {
+                argumentOf[a] = -1;
+                continue;
+            }
             AggregateCall call = call(aggregates.get(a));
             boolean counted = call.distinct() && call.function() == AggregateFunction.COUNT;
             argumentOf[a] = counted ? distinct.indexOf(call.argument()) : -1;

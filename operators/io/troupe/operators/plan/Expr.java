@@ -32,8 +32,8 @@ import static io.troupe.operators.Arguments.notNull;
  * is {@link #nullOf}. Immutable and threadsafe. {@link #toString()} is SQL-like text, used by EXPLAIN and in
  * error messages.
  */
-public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, FunctionCall, AggregateCall, WindowCall,
-        Alias {
+public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, FunctionCall, UserCall, AggregateCall,
+        WindowCall, Alias {
 
     /**
      * Resolves column names against {@code input} and checks types.

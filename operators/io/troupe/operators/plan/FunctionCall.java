@@ -28,12 +28,22 @@ public record FunctionCall(String name, List<Expr> args) implements Expr {
 
     @Override
     public Expression bind(Schema input, String where) {
+        return bind(FunctionRegistry.builtIn(), name, args, input, where);
+    }
+
+    /** A call of {@code name} over {@code args} bound in {@code functions} (this one's, or a {@link UserCall}'s). */
+    static Expression bind(FunctionRegistry functions, String name, List<Expr> args, Schema input, String where) {
         List<Expression> bound = Call.bindAll(args, input, where);
         try {
-            return FunctionRegistry.builtIn().bind(name, bound, toString());
+            return functions.bind(name, bound, text(name, args));
         } catch (ExpressionTypeException e) {
             throw new PlanException(where, e.getMessage());
         }
+    }
+
+    /** The call's text: {@code sqrt(x)}. */
+    static String text(String name, List<Expr> args) {
+        return name + "(" + args.stream().map(Expr::toString).collect(Collectors.joining(", ")) + ")";
     }
 
     @Override
@@ -43,6 +53,6 @@ public record FunctionCall(String name, List<Expr> args) implements Expr {
 
     @Override
     public String toString() {
-        return name + "(" + args.stream().map(Expr::toString).collect(Collectors.joining(", ")) + ")";
+        return text(name, args);
     }
 }

@@ -5,6 +5,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.udf.OwnFunctions;
 
 import java.time.Duration;
 import java.time.Period;
@@ -315,6 +316,19 @@ public abstract class Plan {
     public final Plan withParameters(List<Literal> values) {
         noNulls(values, "Plan.withParameters", "values");
         return new ParameterBinding(values).plan(this);
+    }
+
+    /**
+     * This plan with each call of a function or aggregate of {@code functions} bound to them: what a Troupe does
+     * with a plan it takes, its calls found by name in its own {@code Troupe.functions()}. A call bound elsewhere is
+     * bound again here, or left unbound (failing validation, naming the function) where {@code functions} lacks it.
+     * This plan itself where every call is bound to them already.
+     */
+    public final Plan withFunctions(OwnFunctions functions) {
+        notNull(functions, "Plan.withFunctions", "functions");
+        ParameterBinding binding = new ParameterBinding(functions);
+        Plan bound = binding.plan(this);
+        return binding.rebound() ? bound : this;
     }
 
     // ------------------------------------------------------------------ analysis

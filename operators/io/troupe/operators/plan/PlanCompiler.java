@@ -90,15 +90,18 @@ public final class PlanCompiler {
     private record Edge(int from, int to) {
     }
 
-    /** Validates and compiles {@code plan}; the last pipeline collects the result, gathered from every worker. */
+    /**
+     * Validates and compiles {@code plan}, its calls of the catalog's functions of its own bound to them ({@code
+     * UserFunctions.resolve}); the last pipeline collects the result, gathered from every worker.
+     */
     public CompiledQuery compile(Plan plan) {
         if (root != null) {
             throw new IllegalStateException("a PlanCompiler compiles one query, and this one compiled one already");
         }
-        root = plan;
-        Schema schema = plan.validate(catalog);
+        root = catalog.functions().resolve(plan);
+        Schema schema = root.validate(catalog);
         StateKey<CollectSink.Collected> result = newKey("result", CollectSink.Collected.class);
-        plan.compile(this).into(new CollectSink(result, "the result"));
+        root.compile(this).into(new CollectSink(result, "the result"));
         FragmentPlan fragments = FragmentPlan.cut(pipelines, (producer, consumer) -> {
             Read read = reads.get(new Edge(producer.id(), consumer.id()));
             return read == null ? null : read.through();

@@ -67,6 +67,9 @@ final class AggregateLowering {
      * @throws UnsupportedSqlException for an aggregate Troupe does not run
      */
     static Expr lower(org.apache.calcite.rel.core.AggregateCall call, RelNode input, IntFunction<Expr> column) {
+        if (call.getAggregation() instanceof OwnAggregateOperator own) {
+            return own.lower(call, column);
+        }
         AggregateFunction function = function(call);
         List<Integer> args = call.getArgList();
         List<RelFieldCollation> collation = call.getCollation().getFieldCollations();

@@ -98,8 +98,9 @@ public final class PlanOptimizer {
      */
     public Plan optimize(Plan plan) {
         notNull(plan, "PlanOptimizer.optimize", "plan");
-        plan.validate(catalog);
-        return JoinRegions.rewrite(plan, this::order);
+        Plan resolved = catalog.functions().resolve(plan);
+        resolved.validate(catalog);
+        return JoinRegions.rewrite(resolved, this::order);
     }
 
     /**

@@ -54,6 +54,11 @@ final class RegistryFunction extends SqlFunction {
         this.function = function;
     }
 
+    /** The registry's function this operator calls. */
+    ScalarFunction function() {
+        return function;
+    }
+
     /**
      * False for a volatile function ({@code random()}), so that Calcite's rules that ask keep its calls as written.
      * Calcite 1.42's merging of projections and pushing of filters below them do not ask (CALCITE-7551): they
@@ -153,7 +158,7 @@ final class RegistryFunction extends SqlFunction {
     }
 
     /** A NULL or {@code ?} operand takes the type of its parameter in the signature that the other operands choose. */
-    private static void inferOperandTypes(ScalarFunction function, SqlCallBinding binding, RelDataType[] operandTypes) {
+    static void inferOperandTypes(ScalarFunction function, SqlCallBinding binding, RelDataType[] operandTypes) {
         List<SqlNode> operands = binding.operands();
         List<DataType> known = new ArrayList<>();
         for (int i = 0; i < operands.size(); i++) {
@@ -171,7 +176,7 @@ final class RegistryFunction extends SqlFunction {
     }
 
     /** The operands' check: the registry's resolution, with its message at the call's position. */
-    private record Operands(ScalarFunction function) implements SqlOperandTypeChecker {
+    record Operands(ScalarFunction function) implements SqlOperandTypeChecker {
 
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {

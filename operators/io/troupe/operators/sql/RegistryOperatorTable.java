@@ -24,7 +24,8 @@ import java.util.Map;
  * that Calcite's parser binds to an operator of its own (SUBSTRING, TRIM ...) is looked up by name
  * again when it is validated, and so becomes the registry's too, except where Calcite's operator
  * keeps itself (CEIL and FLOOR): {@link RexLowering} lowers those to the registry by name, cast to
- * the type Calcite gave them where the registry's differs.
+ * the type Calcite gave them where the registry's differs. A Troupe's functions of its own are such a table over
+ * the built-in one ({@link SqlPlanner}).
  *
  * <p>Immutable and threadsafe.
  */
@@ -34,8 +35,8 @@ final class RegistryOperatorTable implements SqlOperatorTable {
     private final Map<String, RegistryFunction> functions = new LinkedHashMap<>();
     private final SqlOperatorTable base;
 
-    RegistryOperatorTable(FunctionRegistry registry, SqlOperatorTable base) {
-        for (ScalarFunction f : registry.functions()) {
+    RegistryOperatorTable(List<ScalarFunction> registry, SqlOperatorTable base) {
+        for (ScalarFunction f : registry) {
             for (String name : f.names()) {
                 functions.put(name, new RegistryFunction(name, f));
             }

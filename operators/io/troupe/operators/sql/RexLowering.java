@@ -205,7 +205,8 @@ final class RexLowering {
         // The bit operators that Calcite's parser reads, as the registry's functions.
         String name = op == SqlStdOperatorTable.BITAND_OPERATOR ? "bitand"
                 : op == SqlStdOperatorTable.BIT_LEFT_SHIFT ? "leftshift" : op.getName();
-        ScalarFunction registered = FunctionRegistry.builtIn().find(name);
+        ScalarFunction registered = op instanceof RegistryFunction own ? own.function()
+                : FunctionRegistry.builtIn().find(name);
         if (registered != null) {
             return registryCall(name, call, registered);
         }

@@ -3,6 +3,7 @@ package io.troupe.operators.sql;
 import io.troupe.operators.expr.FunctionRegistry;
 import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.Catalog;
+import io.troupe.operators.udf.OwnFunctions;
 
 import com.google.common.collect.ImmutableSet;
 import org.apache.calcite.avatica.util.Casing;
@@ -29,6 +30,7 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
@@ -53,7 +55,10 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static io.troupe.operators.Arguments.notNull;
 
@@ -145,7 +150,7 @@ public final class SqlPlanner {
      * ({@link Remainder}); the aggregates of
      * {@link AggregateOperators}; and the table functions of {@link SeriesFunctions}.
      */
-    private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn(),
+    private static final SqlOperatorTable OPERATORS = new RegistryOperatorTable(FunctionRegistry.builtIn().functions(),
             SqlOperatorTables.chain(SqlOperatorTables.of(TimeOperators.PLUS, TimeOperators.MINUS,
                             TimeOperators.MULTIPLY, TimeOperators.DIVIDE, TimeOperators.EXTRACT, Remainder.OPERATOR),
                     AggregateOperators.with(SqlStdOperatorTable.instance()),
@@ -284,7 +289,7 @@ public final class SqlPlanner {
                 .parserConfig(PARSER)
                 .defaultSchema(tables)
                 .typeSystem(TroupeTypeSystem.INSTANCE)
-                .operatorTable(OPERATORS)
+                .operatorTable(operators())
                 .executor(ConstantReduction.INSTANCE)
                 .sqlValidatorConfig(SqlValidator.Config.DEFAULT.withConformance(CONFORMANCE)
                         .withTypeCoercionRules(CASTS))
@@ -294,6 +299,33 @@ public final class SqlPlanner {
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withExpand(false)
                         .withInSubQueryThreshold(Integer.MAX_VALUE))
                 .build();
+    }
+
+    /** The built-in operators, under the catalog's functions and aggregates of its own where it has some. */
+    private SqlOperatorTable operators() {
+        OwnFunctions own = catalog.functions().current();
+        if (own.isEmpty()) {
+            return OPERATORS;
+        }
+        SqlOperatorTable aggregates = SqlOperatorTables.of(own.aggregates().stream()
+                .map(OwnAggregateOperator::of).toList());
+        return new RegistryOperatorTable(own.scalars(), SqlOperatorTables.chain(aggregates, OPERATORS));
+    }
+
+    /**
+     * The names SQL calls functions by (lower case): the registry's, the aggregates', the window functions' and those
+     * of Calcite's operators written as functions ({@code coalesce}, {@code nullif}), which a function of one's own
+     * must not take.
+     */
+    public static Set<String> functionNames() {
+        Set<String> names = new TreeSet<>();
+        for (SqlOperator op : OPERATORS.getOperatorList()) {
+            String name = op.getName().toLowerCase(Locale.ROOT);
+            if (name.matches("[a-z_][a-z0-9_]*")) {
+                names.add(name);
+            }
+        }
+        return names;
     }
 
     /**

@@ -1,11 +1,13 @@
 package io.troupe.operators.table;
 
 import io.troupe.operators.TroupeException;
+import io.troupe.operators.udf.UserFunctions;
 
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,16 +15,32 @@ import static io.troupe.operators.Arguments.notNull;
 
 /**
  * The tables a query can scan, by case-insensitive name, and their {@link TableStatistics} once asked
- * for (kept until the table is replaced or dropped). Threadsafe: tables may be registered while queries
- * run; a query sees the table that was registered when it was planned.
+ * for (kept until the table is replaced or dropped), and the {@link UserFunctions} its queries call. Threadsafe:
+ * tables may be registered while queries run; a query sees the table that was registered when it was planned.
  */
 public final class Catalog {
 
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final UserFunctions functions;
     private final Map<String, Analyzed> statistics = new ConcurrentHashMap<>();
 
     /** Statistics and the table they were read from: a table registered under the same name is another. */
     private record Analyzed(Table table, TableStatistics statistics) {
+    }
+
+    /** A catalog without tables or functions of one's own. */
+    public Catalog() {
+        this(new UserFunctions(Set::of));
+    }
+
+    /** A catalog without tables, whose queries call {@code functions} besides the built-in ones. */
+    public Catalog(UserFunctions functions) {
+        this.functions = notNull(functions, "Catalog", "functions");
+    }
+
+    /** The functions of one's own its queries call. */
+    public UserFunctions functions() {
+        return functions;
     }
 
     /** Registers {@code table} under its name, replacing any table of that name. */
