@@ -144,9 +144,12 @@ public final class BatchHandOver implements BatchConsumer {
      * (the producer goes on).
      */
     public boolean parkIfFull(Runnable wake) {
-        moveOverflow();
         lock.lock();
         try {
+            // The move and the decision under one lock: a batch left in the overflow then means a full queue, which
+            // the consumer halves before it wakes the producer. A move before the lock lets the consumer empty the
+            // queue and wait in between, and the producer park with its overflow: a lost wake-up.
+            moveOverflow();
             if (overflow.isEmpty() && (state == State.DISCARDED || queue.size() < capacity)) {
                 return false;
             }
