@@ -41,8 +41,8 @@ public final class AggregateTypes {
                 case FLOAT64 -> DataType.FLOAT64;
                 default -> throw unsupported(function, argument);
             };
-            case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP, PERCENTILE_CONT -> numeric(function, argument,
-                    DataType.FLOAT64);
+            case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP -> numeric(function, argument, DataType.FLOAT64);
+            case PERCENTILE_CONT -> numeric(function, oneWord(function, argument), DataType.FLOAT64);
             case MIN, MAX, SINGLE_VALUE -> argument;
             // Their values are kept one word each: an INTERVAL or a DECIMAL of more than 18 digits, of two, is not
             // one of them.

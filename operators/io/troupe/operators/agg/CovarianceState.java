@@ -41,7 +41,6 @@ final class CovarianceState extends AggregateState {
     private double[] sxx = new double[0];
     private double[] syy = new double[0];
     private double[] sxy = new double[0];
-    private long[] longScratch;
     private double[] ys;
     private double[] xs;
 
@@ -100,12 +99,7 @@ final class CovarianceState extends AggregateState {
         if (unit == 0) {
             return Inputs.doubles(v, batch, scratch);
         }
-        int n = batch.size();
-        long[] raw = Inputs.longs(v, batch, longScratch = Inputs.room(longScratch, n));
-        for (int i = 0; i < n; i++) {
-            scratch[i] = raw[i] / unit;
-        }
-        return scratch;
+        return Inputs.exact(v, unit, batch, scratch);
     }
 
     @Override

@@ -4,10 +4,12 @@ import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.BooleanVector;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.DoubleVector;
+import io.troupe.operators.batch.Int128Vector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
+import io.troupe.operators.types.Int128;
 
 /**
  * Gathers an aggregate's argument into dense arrays indexed by live row (entry i belongs to the
@@ -89,6 +91,34 @@ final class Inputs {
             }
         } else {
             throw new IllegalArgumentException("not a FLOAT64 vector: " + v.type());
+        }
+        return out;
+    }
+
+    /**
+     * The live values of an exact number's vector (an integer, or a DECIMAL of any precision) as doubles, each its
+     * unscaled value over {@code unit} (ten to its scale), into {@code scratch}; values at NULL rows are unspecified.
+     */
+    static double[] exact(ColumnVector v, double unit, Batch batch, double[] scratch) {
+        int n = batch.size();
+        double[] out = room(scratch, n);
+        if (v instanceof IntVector iv) {
+            int[] values = iv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)] / unit;
+            }
+        } else if (v instanceof LongVector lv) {
+            long[] values = lv.values();
+            for (int i = 0; i < n; i++) {
+                out[i] = values[batch.row(i)] / unit;
+            }
+        } else if (v instanceof Int128Vector wide) {
+            for (int i = 0; i < n; i++) {
+                int r = batch.row(i);
+                out[i] = Int128.toDouble(wide.high(r), wide.low(r)) / unit;
+            }
+        } else {
+            throw new IllegalArgumentException("not an exact number's vector: " + v.type());
         }
         return out;
     }

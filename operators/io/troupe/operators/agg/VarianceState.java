@@ -40,7 +40,6 @@ final class VarianceState extends AggregateState {
     private long[] counts = new long[0];
     private double[] means = new double[0];
     private double[] m2s = new double[0];
-    private long[] longValues;
     private double[] values;
     private int[] rows;
 
@@ -71,10 +70,7 @@ final class VarianceState extends AggregateState {
         if (unit == 0) {
             x = Inputs.doubles(argument, batch, x);
         } else {
-            long[] raw = Inputs.longs(argument, batch, longValues = Inputs.room(longValues, n));
-            for (int i = 0; i < n; i++) {
-                x[i] = raw[i] / unit;
-            }
+            x = Inputs.exact(argument, unit, batch, x);
         }
         int[] live = rows = Inputs.room(rows, n);
         int m = Inputs.validRows(argument, batch, live);

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.DoubleVector;
 import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
@@ -62,6 +63,10 @@ final class Between implements Expression {
     private static Expression fused(Expression value, LiteralExpression lo, LiteralExpression hi, boolean asDouble,
                                     String text) {
         TypeId t = value.type().id();
+        if (value.type().physical() == PhysicalType.INT128) {
+            // Two words a value (an interval, a decimal of more than 18 digits): the comparisons take it.
+            return null;
+        }
         if (asDouble) {
             double l = ((LiteralExpression) CastExpression.of(lo, DataType.FLOAT64, text)).doubleValue();
             double h = ((LiteralExpression) CastExpression.of(hi, DataType.FLOAT64, text)).doubleValue();

@@ -8,6 +8,7 @@ import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
@@ -62,8 +63,9 @@ final class InList implements Expression {
             common = next;
             literals &= c instanceof LiteralExpression;
         }
-        // Intervals equal by their length, not their words: each candidate is a comparison.
-        if (!literals || common.id() == TypeId.INTERVAL) {
+        // A value of two words (an interval, equal by its length; a decimal of more than 18 digits): each candidate
+        // is a comparison.
+        if (!literals || common.physical() == PhysicalType.INT128) {
             Expression any = null;
             for (Expression c : candidates) {
                 Expression eq = Comparison.bind(Function.EQ, value, c, text);

@@ -258,6 +258,14 @@ public final class Timestamps {
         if (negativeYear) {
             year = -year;
         }
+        // The era after the date, as Troupe and DuckDB print it (0044-03-15 (BC) 12:00:00), or at the end, as
+        // PostgreSQL does (0044-03-15 12:00:00 BC).
+        int afterDate = c.pos;
+        c.skipSpaces();
+        boolean bc = c.consumeBc();
+        if (!bc) {
+            c.pos = afterDate;
+        }
         long time = 0;
         if (c.peek() == 'T' || c.peek() == ' ' && c.digitAfterSpaces()) {
             c.pos++;
@@ -265,7 +273,7 @@ public final class Timestamps {
             time = c.timeOfDay();
         }
         c.skipSpaces();
-        boolean bc = c.consumeBc();
+        bc |= c.consumeBc();
         c.skipSpaces();
         if (bc) {
             year = 1 - year;
