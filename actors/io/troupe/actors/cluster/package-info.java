@@ -64,7 +64,7 @@
  *       A node killed with SIGKILL writes none: its file keeps its last view, which ages.</li>
  * </ul>
  * The others see a member go as events in their views: LEFT, EXITED, REMOVED for a node that leaves;
- * UNREACHABLE, DOWNED, REMOVED for one that dies. Measured on loopback (shared/next-wave.md 0.4): with a
+ * UNREACHABLE, DOWNED, REMOVED for one that dies. Measured on loopback: with a
  * 500 ms heartbeat, 1 s pause and 3 s stable-after, a killed node was unreachable after 2.2 s and removed
  * after 6.3 s.
  */

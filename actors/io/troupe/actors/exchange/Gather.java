@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * finishes that consumer and reports {@link Exchange.Done} once every worker sent its end of stream.
  *
  * <p>Runs on a dispatcher other than the workers', so that workers back-pressured on a full channel
- * can never keep it from draining (the deadlock rule of shared/design.md). Work per message is
+ * can never keep it from draining (the deadlock rule: whatever drains a channel never waits on a
+ * thread that a full channel may hold). Work per message is
  * bounded: one round over the channels, at most {@link #POLL_LIMIT} frames each, then a private
  * {@code Poll} to itself, so that a stop is seen between rounds. A round that found nothing first
  * flushes every receiver (a producer parked on a locked queue hears of consumption it was owed: the

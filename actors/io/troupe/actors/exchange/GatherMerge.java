@@ -36,7 +36,8 @@ import java.util.List;
  * <p><b>What it reads.</b> While the merge can go on, a channel is read only until
  * {@link #QUEUE_TARGET} of its batches wait in the merger: the rest stays in the channel, whose
  * back-pressure slows that worker. While the merge is stalled, every channel is read to the end of
- * what it holds, however much queues up. That is the deadlock rule of shared/design.md: a worker
+ * what it holds, however much queues up. That is the deadlock rule (whatever drains a channel never
+ * waits on a thread that a full channel may hold): a worker
  * back-pressured on a full channel holds its dispatcher thread, and with fewer threads than
  * workers the worker the merge waits for may be one that has no thread; draining the others frees
  * theirs. Runs on a dispatcher other than the workers' for the same reason; it never waits at a
