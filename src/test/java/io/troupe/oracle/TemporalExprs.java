@@ -266,7 +266,7 @@ final class TemporalExprs {
                 continue;
             }
             Expr part = Expr.datePart(field, t.expr());
-            String partSql = "date_part('" + field + "', " + t.sql() + ")";
+            String partSql = datePartSql(field, t);
             if (field.equals("day")) {
                 part = Expr.call("least", part, Expr.lit(28L));
                 partSql = "least(" + partSql + ", CAST(28 AS BIGINT))";
@@ -335,8 +335,15 @@ final class TemporalExprs {
             default -> rnd.nextBoolean() ? DATE_FIELDS : TIME_FIELDS;
         };
         String field = fields.get(rnd.nextInt(fields.size()));
-        return new Term(Expr.datePart(field, t.expr()), "date_part('" + field + "', " + t.sql() + ")", DataType.INT64,
-                true, 1e11, 0, false);
+        return new Term(Expr.datePart(field, t.expr()), datePartSql(field, t), DataType.INT64, true, 1e11, 0, false);
+    }
+
+    /**
+     * DuckDB's date_part of a field, cast to the BIGINT it is: DuckDB types date_part of a NULL it folded (a CASE
+     * that is never true) as DOUBLE, which its functions of integers (make_timestamp, greatest with a BIGINT) refuse.
+     */
+    private static String datePartSql(String field, Term t) {
+        return "CAST(date_part('" + field + "', " + t.sql() + ") AS BIGINT)";
     }
 
     /** DuckDB's datediff: the count of a unit's boundaries between two values of one type. */
