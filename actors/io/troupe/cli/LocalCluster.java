@@ -277,7 +277,10 @@ final class LocalCluster {
         }
     }
 
-    /** {@code java} with the flags every Troupe JVM needs (shared/stack-notes.md 2), then {@code options}. */
+    /**
+     * {@code java} with the flags every Troupe JVM needs (Agrona's export, and on JDK 24 and later the
+     * sun.misc.Unsafe access Agrona and Aeron use), then {@code options}.
+     */
     static List<String> javaCommand(List<String> options) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -56,8 +56,8 @@
  * flag stores.
  *
  * <h3>Deadlock rule</h3>
- * No worker waits at a barrier while it may hold output that its consumer waits for (design.md;
- * this is why PostgreSQL waited until version 16 for parallel right and full joins). The two
+ * No worker waits at a barrier while it may hold output that its consumer waits for (this
+ * is why PostgreSQL waited until version 16 for parallel right and full joins). The two
  * barriers above fall where the build produces no output at all. After probing there is no
  * barrier: instead of all probers waiting until every match flag is final, the last one to finish
  * takes the unmatched rows alone and the others finish and release their consumers at once. The
@@ -75,7 +75,7 @@
  * last, it skips the unmatched rows, as nobody downstream wants them.
  *
  * <h2>Spilling (over the memory budget)</h2>
- * (After DuckDB's external hash join and PostgreSQL's hybrid hash join, shared/next-wave.md 3.3.)
+ * (After DuckDB's external hash join and PostgreSQL's hybrid hash join.)
  * Every build chunk is reserved from the join's account before it is made. When the account
  * refuses one and {@code troupe.spill.enabled} is on, the table <b>spills</b> (with it off, the
  * query fails with the budget's error, as before spilling); nothing changes until then, so a join

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A host's standalone Aeron media driver: a JVM of its own running Aeron's {@link MediaDriver#main}, whose
  * directory every Troupe JVM on the host shares, so that {@code aeron:ipc} log buffers are shared memory
- * between them (shared/next-wave.md 2.6: one driver per host, not one per JVM, whose owner's death would
- * take the others' channels with it). This class says how to start one ({@link #systemProperties}: sized as
+ * between them (one driver per host, not one per JVM, whose owner's death would take the others'
+ * channels with it). This class says how to start one ({@link #systemProperties}: sized as
  * {@link EmbeddedAeron} sizes its own, its directory deleted on start and on shutdown) and whether one runs
  * in a directory ({@link #isActive}); Aeron's main closes the driver, and so deletes the directory, on
  * SIGTERM or SIGINT.

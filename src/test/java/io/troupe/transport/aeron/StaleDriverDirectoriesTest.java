@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9, point 1: a JVM that dies without closing its Troupe leaves its driver's directory, and
+ * A JVM that dies without closing its Troupe leaves its driver's directory, and
  * the next start of a driver removes it, but never the directory of a process that is alive. The
  * JVM that dies is a child, killed by its own pid ({@code destroyForcibly}) once its driver is up.
  */
