@@ -17,7 +17,8 @@
  *                             INT32-keyed rows at 32 KiB; lesson 2), taken lock-free; a chunk id
  *                             (and so each row's id) comes from an atomic counter; it seals each
  *                             full chunk into the table (a lock taken once per chunk) and, when its
- *                             input ends, its last, and leaves
+ *                             input ends, its last, its columns cut to its rows (a small build of
+ *                             unknown count holds its rows while probed, not a chunk), and leaves
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
  *                             heads (a power of two at least the row count, up to eight a row for a
