@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -310,7 +309,7 @@ final class LocalCluster {
         Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
         Path parent = Files.isDirectory(preferred) && Files.isWritable(preferred) ? preferred
                 : Path.of(System.getProperty("java.io.tmpdir"));
-        return parent.resolve("troupe-cluster-" + UUID.randomUUID().toString().substring(0, 8));
+        return StandaloneDriver.newHostDirectory(parent);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,6 +31,15 @@ public final class StandaloneDriver {
     private static final long POLL_MS = 50;
 
     private StandaloneDriver() {
+    }
+
+    /**
+     * A new name under {@code parent} for a host's directory: its standalone driver's directory and those of
+     * the JVMs that use it go inside, and the whole goes when they stop, or at a later start of a driver on the
+     * host once all of it is stale ({@link StaleDriverDirectories}).
+     */
+    public static Path newHostDirectory(Path parent) {
+        return parent.resolve(StaleDriverDirectories.HOST_PREFIX + UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** The class whose {@code main} runs the driver. */
