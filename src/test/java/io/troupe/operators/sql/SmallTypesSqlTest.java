@@ -1,6 +1,5 @@
 package io.troupe.operators.sql;
 
-import io.troupe.actors.api.QueryOptions;
 import io.troupe.jdbc.TroupeDriver;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.table.DelimitedFileLoader;
@@ -29,7 +28,6 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.sql.Types;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +36,6 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -53,8 +50,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SmallTypesSqlTest {
-
-    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
 
     private static final List<String> MULTISETS = List.of(
             "SELECT id, s, t, r, i FROM small",
@@ -99,14 +94,20 @@ class SmallTypesSqlTest {
             "SELECT x.id, y.id FROM small x LEFT JOIN small y ON x.t = y.s AND y.id < 50",
             "SELECT id, coalesce(s, t), coalesce(t, 0), CASE WHEN id % 2 = 0 THEN s ELSE t END,"
                     + " CASE WHEN r > 0 THEN r ELSE r2 END FROM small",
-            "SELECT id, abs(s), abs(t), greatest(s, t), least(t, s2) FROM small WHERE s > -32768 AND t > -128",
+            "SELECT id, abs(s), abs(t), greatest(s, t), least(t, s2), greatest(r, r2), least(r, t) FROM small"
+                    + " WHERE s > -32768 AND t > -128",
+            "SELECT g, median(s), median(t), mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP"
+                    + " (ORDER BY r), percentile_disc(0.25) WITHIN GROUP (ORDER BY s) FROM small GROUP BY g",
+            "SELECT id, first_value(r) OVER (PARTITION BY g ORDER BY id), lag(s) OVER (PARTITION BY g ORDER BY id),"
+                    + " rank() OVER (PARTITION BY t ORDER BY r NULLS LAST, id) FROM small",
             "SELECT id, sum(s) OVER (PARTITION BY g ORDER BY id), min(t) OVER (PARTITION BY g),"
                     + " max(r) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM small",
             "SELECT s FROM small UNION SELECT t FROM small");
 
-    /** Troupe's query, and DuckDB's of the same meaning: DuckDB's / of integers divides as doubles, its // as PostgreSQL's /. */
+    /** Troupe's query and DuckDB's of the same meaning: DuckDB's / of integers divides as doubles, its // as ours. */
     private static final List<List<String>> DIVISIONS = List.of(
-            List.of("SELECT id, s / s2, s % s2, t / 3, t % 5, i / s2, t / t FROM small WHERE s2 NOT IN (0, -1) AND t <> 0",
+            List.of("SELECT id, s / s2, s % s2, t / 3, t % 5, i / s2, t / t FROM small"
+                            + " WHERE s2 NOT IN (0, -1) AND t <> 0",
                     "SELECT id, s // s2, s % s2, t // 3, t % 5, i // s2, t // t FROM small WHERE s2 NOT IN (0, -1)"
                             + " AND t <> 0"));
 
@@ -129,16 +130,10 @@ class SmallTypesSqlTest {
 
     @TestFactory
     Stream<DynamicTest> shouldMatchDuckDb() {
-        Stream<DynamicTest> multisets = MULTISETS.stream().flatMap(sql -> Stream.of(0, 2).map(workers ->
-                DynamicTest.dynamicTest(workers + " workers: " + sql,
-                        () -> engines.assertSameRowsInZone(sql, sql, "UTC", workers, false))));
-        Stream<DynamicTest> ordered = ORDERED.stream().flatMap(sql -> Stream.of(0, 2).map(workers ->
-                DynamicTest.dynamicTest(workers + " workers, ordered: " + sql,
-                        () -> engines.assertSameRowsInZone(sql, sql, "UTC", workers, true))));
         Stream<DynamicTest> divisions = DIVISIONS.stream().flatMap(pair -> Stream.of(0, 2).map(workers ->
                 DynamicTest.dynamicTest(workers + " workers: " + pair.get(0),
                         () -> engines.assertSameRowsInZone(pair.get(0), pair.get(1), "UTC", workers, false))));
-        return Stream.concat(Stream.concat(multisets, ordered), divisions);
+        return Stream.concat(engines.sameRowsTests(MULTISETS, ORDERED), divisions);
     }
 
     @Test
@@ -148,43 +143,45 @@ class SmallTypesSqlTest {
                 "CAST(t AS SMALLINT)", "CAST(s AS TINYINT)", "CAST(i AS REAL)", "min(s)", "max(t)", "min(r)",
                 "avg(s)", "avg(t)", "avg(r)", "sum(r)", "coalesce(s, t)")) {
             String sql = "SELECT " + e + " FROM small WHERE s2 <> 0 AND r2 <> 0 AND s BETWEEN -100 AND 100"
-                    + (e.contains("(") && !e.startsWith("CAST") && !e.startsWith("coalesce") ? "" : " LIMIT 1");
-            assertEquals(duckType(sql), troupeType(sql), sql);
-            assertNull(ResultComparator.compare(duck(sql), troupe(sql), false), sql);
+                    + " AND t > -128"
+                    + (e.contains("(") && !e.startsWith("CAST") && !e.startsWith("coalesce") ? ""
+                    : " ORDER BY id LIMIT 1");
+            assertEquals(duckType(sql), engines.troupeType(sql), sql);
+            assertNull(ResultComparator.compare(engines.duckRows(sql), engines.troupeRows(sql), false), sql);
         }
         // DuckDB's sum of a SMALLINT or TINYINT is a HUGEINT; Troupe's is PostgreSQL's BIGINT.
-        assertEquals("BIGINT", troupeType("SELECT sum(s) FROM small"));
-        assertEquals("BIGINT", troupeType("SELECT sum(t) FROM small"));
+        assertEquals("BIGINT", engines.troupeType("SELECT sum(s) FROM small"));
+        assertEquals("BIGINT", engines.troupeType("SELECT sum(t) FROM small"));
     }
 
     @Test
     void shouldCastAndPrintAsPostgresDoes() throws Exception {
         assertEquals("0.1", text("SELECT CAST(0.1 AS REAL)"));
-        assertEquals(0.10000000149011612, one("SELECT CAST(CAST(0.1 AS REAL) AS DOUBLE)"));
+        assertEquals(0.10000000149011612, engines.troupeValue("SELECT CAST(CAST(0.1 AS REAL) AS DOUBLE)"));
         assertEquals("0.1", text("SELECT CAST(CAST(0.1 AS REAL) AS VARCHAR)"));
-        assertEquals((short) 4, one("SELECT CAST(3.7 AS SMALLINT)"));
-        assertEquals((byte) -4, one("SELECT CAST(-3.7 AS TINYINT)"));
-        assertEquals((short) 32767, one("SELECT CAST('32767' AS SMALLINT)"));
-        assertEquals((byte) -128, one("SELECT CAST(-128 AS TINYINT)"));
-        assertEquals(3.4028235e38f, one("SELECT CAST('3.4028235e38' AS REAL)"));
+        assertEquals((short) 4, engines.troupeValue("SELECT CAST(3.7 AS SMALLINT)"));
+        assertEquals((byte) -4, engines.troupeValue("SELECT CAST(-3.7 AS TINYINT)"));
+        assertEquals((short) 32767, engines.troupeValue("SELECT CAST('32767' AS SMALLINT)"));
+        assertEquals((byte) -128, engines.troupeValue("SELECT CAST(-128 AS TINYINT)"));
+        assertEquals(3.4028235e38f, engines.troupeValue("SELECT CAST('3.4028235e38' AS REAL)"));
         for (String sql : List.of("SELECT CAST(1 AS SMALLINT) + CAST(2 AS SMALLINT)", "SELECT CAST(0.1 AS REAL) * 3",
                 "SELECT CAST(1 AS TINYINT) * CAST(100 AS TINYINT)", "SELECT CAST('1.5' AS REAL)",
                 "SELECT CAST(CAST(0.1 AS REAL) AS VARCHAR)", "SELECT CAST(CAST(1 AS REAL) AS VARCHAR)")) {
-            assertEquals(duck(sql), troupe(sql), sql);
+            assertEquals(engines.duckRows(sql), engines.troupeRows(sql), sql);
         }
     }
 
     @Test
     void shouldFailOverflowNamingTheValue() {
-        assertFails("SELECT CAST(40000 AS SMALLINT)", "40000 is out of range for type smallint");
-        assertFails("SELECT CAST('128' AS TINYINT)", "out of range for type tinyint");
-        assertFails("SELECT CAST(1e39 AS REAL)", "out of range for type real");
-        assertFails("SELECT s + s FROM small WHERE s = 32767", "smallint out of range");
-        assertFails("SELECT t * t FROM small WHERE t = -128", "tinyint out of range");
-        assertFails("SELECT -s FROM small WHERE s = -32768", "smallint out of range");
-        assertFails("SELECT s / CAST(-1 AS SMALLINT) FROM small WHERE s = -32768", "smallint out of range");
-        assertFails("SELECT r * r FROM small WHERE r > 1e30", "out of range for type real");
-        assertFails("SELECT CAST(i AS SMALLINT) FROM small WHERE i > 40000", "out of range for type smallint");
+        engines.assertFails("SELECT CAST(40000 AS SMALLINT)", "40000 is out of range for type smallint");
+        engines.assertFails("SELECT CAST('128' AS TINYINT)", "out of range for type tinyint");
+        engines.assertFails("SELECT CAST(1e39 AS REAL)", "out of range for type real");
+        engines.assertFails("SELECT s + s FROM small WHERE s = 32767", "smallint out of range");
+        engines.assertFails("SELECT t * t FROM small WHERE t = -128", "tinyint out of range");
+        engines.assertFails("SELECT -s FROM small WHERE s = -32768", "smallint out of range");
+        engines.assertFails("SELECT s / CAST(-1 AS SMALLINT) FROM small WHERE s = -32768", "smallint out of range");
+        engines.assertFails("SELECT r * r FROM small WHERE r > 1e30", "out of range for type real");
+        engines.assertFails("SELECT CAST(i AS SMALLINT) FROM small WHERE i > 40000", "out of range for type smallint");
     }
 
     @Test
@@ -200,14 +197,14 @@ class SmallTypesSqlTest {
         assertEquals(0.1f, engines.troupe().sql("SELECT c FROM kinds WHERE b = 2").rows().get(0).get(0));
         String explain = engines.troupe().explainSql("SELECT a + a, c * c FROM kinds");
         assertTrue(explain.contains("SMALLINT") || explain.contains("INT16"), explain);
-        assertFails("INSERT INTO kinds VALUES (40000, 0, 0, 0, 0, 0)", "SMALLINT");
+        engines.assertFails("INSERT INTO kinds VALUES (40000, 0, 0, 0, 0, 0)", "SMALLINT");
         engines.troupe().sql("DROP TABLE kinds");
     }
 
     @Test
     void shouldReadTheTypesThroughJdbc() throws Exception {
         String sql = "SELECT s, t, r FROM small WHERE s IS NOT NULL AND t IS NOT NULL AND r IS NOT NULL ORDER BY id";
-        List<List<Object>> expected = duck(sql);
+        List<List<Object>> expected = engines.duckRows(sql);
         TroupeDriver.register("small-types", engines.troupe());
         try (Connection c = DriverManager.getConnection("jdbc:troupe:small-types");
              Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
@@ -244,45 +241,22 @@ class SmallTypesSqlTest {
         List<List<Object>> expected = DuckDbOracle.normalise(new QueryResult(small.schema(), small.chunks()).rows());
         List<List<Object>> actual = DuckDbOracle.normalise(new QueryResult(loaded.schema(), loaded.chunks()).rows());
         assertEquals(expected, actual);
-        List<List<Object>> duck = duck("SELECT * FROM read_csv('" + file + "', delim='|', quote='', escape='',"
+        List<List<Object>> duck = engines.duckRows("SELECT * FROM read_csv('" + file + "', delim='|', quote='',"
+                + " escape='',"
                 + " header=false, auto_detect=false, columns={'id': 'INTEGER', 'g': 'INTEGER', 's': 'SMALLINT',"
                 + " 's2': 'SMALLINT', 't': 'TINYINT', 'i': 'INTEGER', 'r': 'REAL', 'r2': 'REAL'})");
         assertEquals(expected, duck);
     }
 
-    /** The type of the first column as DuckDB names it ({@code SMALLINT}, {@code FLOAT}: DuckDB's REAL). */
+    /** The type of the first column as DuckDB names it, its FLOAT as REAL. */
     private static String duckType(String sql) throws Exception {
-        String t = engines.duck().query(sql).columnTypes().get(0);
+        String t = engines.duckType(sql);
         return t.equals("FLOAT") ? "REAL" : t;
-    }
-
-    private static String troupeType(String sql) {
-        return engines.troupe().sql(sql, QueryOptions.defaults().withTimeout(QUERY_TIMEOUT)).schema().field(0).type()
-                .sqlName();
-    }
-
-    private static void assertFails(String sql, String part) {
-        RuntimeException e = assertThrows(RuntimeException.class, () -> troupe(sql), sql);
-        assertTrue(e.getMessage().contains(part), () -> sql + ": " + e.getMessage());
-    }
-
-    private static List<List<Object>> troupe(String sql) {
-        QueryResult result = engines.troupe().sql(sql, QueryOptions.defaults().withWorkers(2)
-                .withTimeout(QUERY_TIMEOUT));
-        return DuckDbOracle.normalise(result.rows());
-    }
-
-    private static List<List<Object>> duck(String sql) throws Exception {
-        return engines.duck().query(sql).rows();
-    }
-
-    private static Object one(String sql) {
-        return engines.troupe().sql(sql, QueryOptions.defaults().withTimeout(QUERY_TIMEOUT)).rows().get(0).get(0);
     }
 
     /** The one value of {@code sql} as the shell prints it. */
     private static String text(String sql) {
-        return io.troupe.operators.types.ValueText.of(one(sql), java.time.ZoneOffset.UTC);
+        return io.troupe.operators.types.ValueText.of(engines.troupeValue(sql), java.time.ZoneOffset.UTC);
     }
 
     /**
