@@ -2,11 +2,14 @@ package io.troupe.operators.sql;
 
 import io.troupe.jdbc.TroupeDriver;
 import io.troupe.operators.exec.QueryResult;
+import io.troupe.operators.plan.Expr;
+import io.troupe.operators.plan.Plan;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFileWriter;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
+import io.troupe.operators.table.Tables;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
@@ -24,18 +27,22 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -229,6 +236,42 @@ class SmallTypesSqlTest {
         } finally {
             TroupeDriver.unregister("small-types");
         }
+    }
+
+    @Test
+    void shouldBindParametersThroughJdbc() throws Exception {
+        TroupeDriver.register("small-parameters", engines.troupe());
+        try (Connection c = DriverManager.getConnection("jdbc:troupe:small-parameters");
+             PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM small WHERE s = ? OR t = ? OR r = ?")) {
+            ps.setShort(1, (short) 7);
+            ps.setByte(2, (byte) -128);
+            ps.setFloat(3, 0.1f);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(engines.duckRows("SELECT count(*) FROM small WHERE s = 7 OR t = -128"
+                        + " OR r = CAST(0.1 AS REAL)").get(0).get(0), rs.getLong(1));
+            }
+            SQLException e = assertThrows(SQLException.class, () -> ps.setInt(1, 40000));
+            assertTrue(e.getMessage().contains("40000 is out of the range -32768..32767"), e.getMessage());
+        } finally {
+            TroupeDriver.unregister("small-parameters");
+        }
+    }
+
+    @Test
+    void shouldTakeTheTypesFromTheJavaApi() {
+        Schema schema = Schema.of(Field.of("a", DataType.INT16), Field.of("b", DataType.INT8),
+                Field.of("c", DataType.FLOAT32));
+        engines.troupe().register(Tables.fromColumns("java_small", schema, new short[] {1, -32768, 7},
+                new byte[] {127, 0, -1}, new float[] {0.1f, 2.5f, -1e30f}));
+        QueryResult result = engines.troupe().execute(Plan.scan("java_small")
+                .filter(Expr.col("a").ge(Expr.lit((short) 1)))
+                .project(Expr.col("a").plus(Expr.col("a")).as("a2"), Expr.col("b"),
+                        Expr.col("c").times(Expr.lit(2f)).as("c2")));
+        assertEquals(List.of(DataType.INT16, DataType.INT8, DataType.FLOAT32),
+                result.schema().fields().stream().map(Field::type).toList());
+        assertEquals(Set.of(List.of((short) 2, (byte) 127, 0.2f), List.of((short) 14, (byte) -1, -2e30f)),
+                Set.copyOf(result.rows()));
     }
 
     @Test
