@@ -110,7 +110,8 @@ final class JdbcValues {
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 throw notConvertible(v, "a decimal", where);
             }
-            return BigDecimal.valueOf(d);
+            // A float's shortest text, as it prints: 0.1, not the double 0.10000000149011612 it widens to.
+            return v instanceof Float f ? new BigDecimal(Float.toString(f)) : BigDecimal.valueOf(d);
         }
         if (v instanceof Boolean b) {
             return b ? BigDecimal.ONE : BigDecimal.ZERO;
@@ -339,6 +340,10 @@ final class JdbcValues {
             case TIMESTAMP_TZ -> instant(value, where, zone);
             case TIME -> value instanceof Time t ? t.toLocalTime() : time(value, where, zone);
             case INTERVAL -> interval(value, where);
+            case INT16 -> (short) exact(value, Short.MIN_VALUE, Short.MAX_VALUE, where);
+            case INT8 -> (byte) exact(value, Byte.MIN_VALUE, Byte.MAX_VALUE, where);
+            case FLOAT32 -> value instanceof Boolean || value instanceof LocalDate || value instanceof java.util.Date
+                    ? notConvertibleValue(value, where) : (float) floating(value, where);
         };
     }
 

@@ -280,7 +280,7 @@ final class ValueListState extends AggregateState {
 
     private double doubleOf(long word) {
         return switch (valueType.id()) {
-            case FLOAT64 -> ValueLog.doubleOf(word);
+            case FLOAT64, FLOAT32 -> ValueLog.doubleOf(word);
             case DECIMAL -> word / unit;
             default -> word;
         };

@@ -381,7 +381,7 @@ final class ValueLog {
                 for (int k = 0; k < n; k++) {
                     values[k] = doubleOf(words[k]);
                 }
-                yield new DoubleVector(values);
+                yield new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = new byte[n];

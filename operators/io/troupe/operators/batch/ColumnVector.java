@@ -33,7 +33,7 @@ public abstract sealed class ColumnVector
         return switch (type.physical()) {
             case INT -> new IntVector(type, capacity);
             case LONG -> new LongVector(type, capacity);
-            case DOUBLE -> new DoubleVector(capacity);
+            case DOUBLE -> new DoubleVector(type, new double[capacity]);
             case BOOLEAN -> new BooleanVector(capacity);
             case BYTES -> new StringVector(capacity);
             case INT128 -> new Int128Vector(type, capacity);

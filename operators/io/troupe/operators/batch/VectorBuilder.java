@@ -5,6 +5,7 @@ import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -135,6 +136,21 @@ public final class VectorBuilder {
                     throw mismatch(value);
                 }
                 appendDouble(n.doubleValue());
+            }
+            case INT16, INT8 -> {
+                long max = type.id() == TypeId.INT16 ? Short.MAX_VALUE : Byte.MAX_VALUE;
+                if (!(value instanceof Long || value instanceof Integer || value instanceof Short
+                        || value instanceof Byte) || ((Number) value).longValue() > max
+                        || ((Number) value).longValue() < -max - 1) {
+                    throw mismatch(value);
+                }
+                appendInt(((Number) value).intValue());
+            }
+            case FLOAT32 -> {
+                if (!(value instanceof Number n)) {
+                    throw mismatch(value);
+                }
+                appendDouble(n.floatValue());
             }
             case DECIMAL -> {
                 BigDecimal d = toDecimal(value);

@@ -39,7 +39,7 @@ public final class LiteralExpression implements Expression {
     private final Object value;
     private final DataType type;
     private final String text;
-    /** INT32 and DATE (days) values. */
+    /** INT32, INT16, INT8 and DATE (days) values. */
     private final int intValue;
     /**
      * INT64 values, DECIMAL unscaled values (a wide DECIMAL's low word), BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ and
@@ -77,6 +77,25 @@ public final class LiteralExpression implements Expression {
                     case INT64 -> {
                         l = exactLong(value);
                         v = l;
+                    }
+                    case INT16 -> {
+                        i = Math.toIntExact(exactLong(value));
+                        if (i != (short) i) {
+                            throw new ArithmeticException();
+                        }
+                        v = (short) i;
+                    }
+                    case INT8 -> {
+                        i = Math.toIntExact(exactLong(value));
+                        if (i != (byte) i) {
+                            throw new ArithmeticException();
+                        }
+                        v = (byte) i;
+                    }
+                    case FLOAT32 -> {
+                        float f = ((Number) value).floatValue();
+                        d = f;
+                        v = f;
                     }
                     case FLOAT64 -> {
                         d = ((Number) value).doubleValue();
@@ -178,7 +197,7 @@ public final class LiteralExpression implements Expression {
         return value == null;
     }
 
-    /** INT32 value, or DATE as days since the epoch. */
+    /** INT32, INT16 or INT8 value, or DATE as days since the epoch. */
     public int intValue() {
         return intValue;
     }
@@ -196,7 +215,7 @@ public final class LiteralExpression implements Expression {
         return highValue;
     }
 
-    /** FLOAT64 value. */
+    /** FLOAT64 or FLOAT32 value. */
     public double doubleValue() {
         return doubleValue;
     }
@@ -242,7 +261,7 @@ public final class LiteralExpression implements Expression {
             case DOUBLE -> {
                 double[] values = new double[n];
                 Arrays.fill(values, doubleValue);
-                out = new DoubleVector(values);
+                out = new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = new byte[n];

@@ -83,7 +83,7 @@ final class Merge {
                         o[r] = src[k][r];
                     }
                 }
-                out = new DoubleVector(o);
+                out = new DoubleVector(type, o);
             }
             case BOOLEAN -> {
                 byte[][] src = new byte[parts.length][];

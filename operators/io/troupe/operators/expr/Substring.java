@@ -102,7 +102,7 @@ final class Substring implements Expression {
 
     private static long constant(Expression e) {
         if (e instanceof LiteralExpression lit && !lit.isNull()) {
-            return lit.type().id() == TypeId.INT32 ? lit.intValue() : lit.longValue();
+            return lit.type().isIntBacked() ? lit.intValue() : lit.longValue();
         }
         return 0;
     }

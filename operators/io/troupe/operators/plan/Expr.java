@@ -70,6 +70,21 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
         return new Literal(value, DataType.FLOAT64);
     }
 
+    /** A SMALLINT ({@link DataType#INT16}). */
+    static Expr lit(short value) {
+        return new Literal(value, DataType.INT16);
+    }
+
+    /** A TINYINT ({@link DataType#INT8}). */
+    static Expr lit(byte value) {
+        return new Literal(value, DataType.INT8);
+    }
+
+    /** A REAL ({@link DataType#FLOAT32}). */
+    static Expr lit(float value) {
+        return new Literal(value, DataType.FLOAT32);
+    }
+
     static Expr lit(boolean value) {
         return new Literal(value, DataType.BOOLEAN);
     }

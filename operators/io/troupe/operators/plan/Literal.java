@@ -56,6 +56,9 @@ public record Literal(Object value, DataType type) implements Expr {
         if (value instanceof Interval i) {
             return "INTERVAL '" + i + "'";
         }
+        if (value instanceof Short || value instanceof Byte || value instanceof Float) {
+            return (value instanceof Short ? "SMALLINT '" : value instanceof Byte ? "TINYINT '" : "REAL '") + value + "'";
+        }
         return value.toString();
     }
 }

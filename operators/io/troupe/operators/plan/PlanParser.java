@@ -722,6 +722,11 @@ public final class PlanParser {
                     return temporal(w, next());
                 }
             }
+            case "smallint", "tinyint", "real" -> {
+                if (peek().kind() == Kind.STRING) {
+                    return small(w, next());
+                }
+            }
             default -> {
                 // a call or a column, below
             }
@@ -973,6 +978,19 @@ public final class PlanParser {
             };
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw error(t, e.getMessage());
+        }
+    }
+
+    /** A SMALLINT, TINYINT or REAL literal, as {@link Literal} writes one: {@code SMALLINT '7'}, {@code REAL '0.1'}. */
+    private Expr small(String kind, Token t) {
+        try {
+            return switch (kind) {
+                case "smallint" -> Expr.lit(Short.parseShort(t.text()));
+                case "tinyint" -> Expr.lit(Byte.parseByte(t.text()));
+                default -> Expr.lit(Float.parseFloat(t.text()));
+            };
+        } catch (NumberFormatException e) {
+            throw error(t, "bad " + kind.toUpperCase(Locale.ROOT) + " literal '" + t.text() + "'");
         }
     }
 

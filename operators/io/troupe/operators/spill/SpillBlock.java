@@ -120,7 +120,7 @@ final class SpillBlock {
                     double[] values = new double[rows];
                     in.asDoubleBuffer().get(values);
                     skip(in, rows * Double.BYTES);
-                    yield new DoubleVector(values);
+                    yield new DoubleVector(types[c], values);
                 }
                 case BOOLEAN -> {
                     byte[] values = new byte[rows];

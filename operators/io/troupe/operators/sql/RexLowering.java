@@ -420,7 +420,11 @@ final class RexLowering {
         Object value = switch (type.id()) {
             case INT32 -> exact(literal, 0).intValueExact();
             case INT64 -> exact(literal, 0).longValueExact();
+            case INT16 -> exact(literal, 0).shortValueExact();
+            case INT8 -> exact(literal, 0).byteValueExact();
             case FLOAT64 -> literal.getValueAs(Double.class);
+            // Through the cast, which rounds to the nearest float and refuses one past the floats.
+            case FLOAT32 -> value(Expr.lit(literal.getValueAs(Double.class)).cast(type), type).value();
             case DECIMAL -> exact(literal, type.scale());
             case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
             case BOOLEAN -> literal.getValueAs(Boolean.class);

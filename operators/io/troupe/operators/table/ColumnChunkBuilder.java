@@ -129,7 +129,7 @@ final class ColumnChunkBuilder {
         ColumnVector v = switch (type.physical()) {
             case INT -> new IntVector(type, trim ? Arrays.copyOf(ints, n) : ints);
             case LONG -> new LongVector(type, trim ? Arrays.copyOf(longs, n) : longs);
-            case DOUBLE -> new DoubleVector(trim ? Arrays.copyOf(doubles, n) : doubles);
+            case DOUBLE -> new DoubleVector(type, trim ? Arrays.copyOf(doubles, n) : doubles);
             case BOOLEAN -> new BooleanVector(trim ? Arrays.copyOf(booleans, n) : booleans);
             case INT128 -> new Int128Vector(type, trim ? Arrays.copyOf(longs, n) : longs,
                     trim ? Arrays.copyOf(lows, n) : lows);

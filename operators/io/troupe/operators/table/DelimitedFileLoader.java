@@ -9,6 +9,7 @@ import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.TypeId;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -173,6 +174,28 @@ public final class DelimitedFileLoader {
                             appendNull(out, nullable);
                         } else {
                             out.appendInt(FieldParsers.parseInt(b, starts[slot], end));
+                        }
+                    }
+                }
+                case INT16, INT8 -> {
+                    int min = type.id() == TypeId.INT16 ? Short.MIN_VALUE : Byte.MIN_VALUE;
+                    int max = type.id() == TypeId.INT16 ? Short.MAX_VALUE : Byte.MAX_VALUE;
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            out.appendInt(FieldParsers.parseInt(b, starts[slot], end, min, max));
+                        }
+                    }
+                }
+                case FLOAT32 -> {
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            out.appendDouble(FieldParsers.parseFloat(b, starts[slot], end));
                         }
                     }
                 }

@@ -285,6 +285,31 @@ final class FieldParsers {
         return Double.parseDouble(new String(b, from, to - from, StandardCharsets.ISO_8859_1));
     }
 
+    /** An integer in {@code min..max} (a SMALLINT's or TINYINT's range). */
+    static int parseInt(byte[] b, int from, int to, int min, int max) {
+        int v = parseInt(b, from, to);
+        if (v < min || v > max) {
+            throw new FieldParseException("out of range");
+        }
+        return v;
+    }
+
+    /**
+     * The float nearest the text (a REAL), read as {@link #parseDouble} reads it; a finite number past the floats is
+     * out of range. The nearest float of the text, not of its nearest double, which may differ by a rounding.
+     */
+    static float parseFloat(byte[] b, int from, int to) {
+        double d = parseDouble(b, from, to);
+        if (!Double.isFinite(d)) {
+            return (float) d;
+        }
+        float f = Float.parseFloat(new String(b, from, to - from, StandardCharsets.ISO_8859_1));
+        if (Float.isInfinite(f)) {
+            throw new FieldParseException("out of range");
+        }
+        return f;
+    }
+
     private static double parseSpecial(byte[] b, int p, int to, boolean negative) {
         int n = to - p;
         if (matches(b, p, n, "inf") || matches(b, p, n, "infinity")) {

@@ -110,6 +110,9 @@ public final class Tables {
             case TIMESTAMP_TZ -> column instanceof Instant[];
             case TIME -> column instanceof LocalTime[];
             case INTERVAL -> column instanceof Interval[];
+            case INT16 -> column instanceof short[] || column instanceof Short[];
+            case INT8 -> column instanceof byte[] || column instanceof Byte[];
+            case FLOAT32 -> column instanceof float[] || column instanceof Float[];
         };
     }
 
@@ -127,6 +130,9 @@ public final class Tables {
             case TIMESTAMP_TZ -> "Instant[]";
             case TIME -> "LocalTime[]";
             case INTERVAL -> "Interval[]";
+            case INT16 -> "short[] or Short[]";
+            case INT8 -> "byte[] or Byte[]";
+            case FLOAT32 -> "float[] or Float[]";
         };
     }
 
@@ -172,7 +178,28 @@ public final class Tables {
             return new LongVector(type, Arrays.copyOfRange(a, from, to));
         }
         if (column instanceof double[] a) {
-            return new DoubleVector(Arrays.copyOfRange(a, from, to));
+            return new DoubleVector(type, Arrays.copyOfRange(a, from, to));
+        }
+        if (column instanceof short[] a) {
+            int[] ints = new int[n];
+            for (int i = 0; i < n; i++) {
+                ints[i] = a[from + i];
+            }
+            return new IntVector(type, ints);
+        }
+        if (column instanceof byte[] a) {
+            int[] ints = new int[n];
+            for (int i = 0; i < n; i++) {
+                ints[i] = a[from + i];
+            }
+            return new IntVector(type, ints);
+        }
+        if (column instanceof float[] a) {
+            double[] doubles = new double[n];
+            for (int i = 0; i < n; i++) {
+                doubles[i] = a[from + i];
+            }
+            return new DoubleVector(type, doubles);
         }
         if (column instanceof boolean[] a) {
             byte[] bytes = new byte[n];
@@ -202,12 +229,12 @@ public final class Tables {
 
     private static void setValue(ColumnVector out, int i, Object v) {
         if (out instanceof IntVector iv) {
-            iv.set(i, v instanceof LocalDate d ? Dates.fromLocalDate(d) : (Integer) v);
+            iv.set(i, v instanceof LocalDate d ? Dates.fromLocalDate(d) : ((Number) v).intValue());
         } else if (out instanceof LongVector lv) {
             lv.set(i, v instanceof BigDecimal d ? d.setScale(out.type().scale()).unscaledValue().longValueExact()
                     : v instanceof Long l ? l : Timestamps.valueOf(v, out.type().id()));
         } else if (out instanceof DoubleVector dv) {
-            dv.set(i, (Double) v);
+            dv.set(i, ((Number) v).doubleValue());
         } else if (out instanceof Int128Vector iv && v instanceof BigDecimal d) {
             BigInteger unscaled = d.setScale(out.type().scale()).unscaledValue();
             iv.set(i, Int128.high(unscaled), unscaled.longValue());

@@ -365,7 +365,7 @@ public final class BatchCodec {
             case DOUBLE -> {
                 double[] values = (double[]) UnsafeApi.allocateUninitializedArray(double.class, rows);
                 copyIn(buffer, position, values, DOUBLE_BASE, rows * Double.BYTES);
-                yield new DoubleVector(values);
+                yield new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = (byte[]) UnsafeApi.allocateUninitializedArray(byte.class, rows);

@@ -67,6 +67,9 @@ final class GoldenValues {
                 case VARCHAR -> text.equals(EMPTY) ? "" : text;
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> Timestamps.toObject(Timestamps.valueOf(text, type.id()), type.id());
                 case INTERVAL -> Interval.parse(text);
+                case INT16 -> Short.parseShort(text);
+                case INT8 -> Byte.parseByte(text);
+                case FLOAT32 -> Float.parseFloat(text);
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a " + type + " value");
@@ -147,9 +150,9 @@ final class GoldenValues {
     /** The single-letter code of a type in a {@code query} header (see the README). */
     static char typeCode(DataType type) {
         return switch (type.id()) {
-            case INT32 -> 'I';
+            case INT32, INT16, INT8 -> 'I';
             case INT64 -> 'L';
-            case FLOAT64 -> 'R';
+            case FLOAT64, FLOAT32 -> 'R';
             case DECIMAL -> 'N';
             case DATE -> 'D';
             case BOOLEAN -> 'B';

@@ -119,6 +119,12 @@ public final class DuckDbOracle implements AutoCloseable {
             appender.append(l.longValue());
         } else if (v instanceof Double d) {
             appender.append(d.doubleValue());
+        } else if (v instanceof Short i) {
+            appender.append(i.shortValue());
+        } else if (v instanceof Byte i) {
+            appender.append(i.byteValue());
+        } else if (v instanceof Float f) {
+            appender.append(f.floatValue());
         } else if (v instanceof BigDecimal d) {
             appender.append(d);
         } else if (v instanceof LocalDate d) {

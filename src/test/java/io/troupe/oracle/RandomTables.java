@@ -175,6 +175,9 @@ final class RandomTables {
             case TIMESTAMP_TZ -> "tz";
             case TIME -> "tm";
             case INTERVAL -> "iv";
+            case INT16 -> "si";
+            case INT8 -> "ti";
+            case FLOAT32 -> "r";
         };
     }
 
@@ -281,6 +284,10 @@ final class RandomTables {
                 case TIME -> rnd.nextInt(8) == 0 ? EDGE_TIMES.get(rnd.nextInt(EDGE_TIMES.size()))
                         : LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
                 case INTERVAL -> interval();
+                case INT16 -> (short) (draw() % (Short.MAX_VALUE + 1));
+                case INT8 -> (byte) (draw() % (Byte.MAX_VALUE + 1));
+                // Quarters are floats exactly while below 2^22.
+                case FLOAT32 -> (float) ((draw() % (1 << 22)) / 4.0);
             };
         }
 

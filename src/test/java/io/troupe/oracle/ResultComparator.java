@@ -55,8 +55,8 @@ public final class ResultComparator {
 
     private static String kind(DataType type) {
         return switch (type.id()) {
-            case INT32, INT64, DECIMAL -> "exact number";
-            case FLOAT64 -> "double";
+            case INT32, INT64, DECIMAL, INT16, INT8 -> "exact number";
+            case FLOAT64, FLOAT32 -> "double";
             case DATE -> "date";
             case BOOLEAN -> "boolean";
             case VARCHAR -> "string";

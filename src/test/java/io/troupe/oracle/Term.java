@@ -25,9 +25,9 @@ record Term(Expr expr, String sql, DataType type, boolean exactType, double boun
 
         static Kind of(DataType type) {
             return switch (type.id()) {
-                case INT32, INT64 -> INTEGER;
+                case INT32, INT64, INT16, INT8 -> INTEGER;
                 case DECIMAL -> DECIMAL;
-                case FLOAT64 -> DOUBLE;
+                case FLOAT64, FLOAT32 -> DOUBLE;
                 case VARCHAR -> STRING;
                 case DATE -> DATE;
                 case BOOLEAN -> BOOLEAN;

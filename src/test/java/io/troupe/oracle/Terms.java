@@ -198,6 +198,8 @@ final class Terms {
             case TIMESTAMP, TIMESTAMP_TZ -> from == TypeId.DATE || from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ;
             case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ || from == TypeId.TIME;
             case INTERVAL -> from == TypeId.INTERVAL;
+            // Not drawn as targets: their bounds are not tracked here.
+            case INT16, INT8, FLOAT32 -> false;
         };
         if (!ok) {
             return null;
