@@ -26,6 +26,8 @@ final class JdbcTypes {
     private static final int OFFSET_CHARACTERS = 6;
     /** Characters of the longest interval, {@code -178956970 years -8 months -2147483648 days -2562047788:00:54.775808}. */
     private static final int INTERVAL_CHARACTERS = 72;
+    /** Characters of {@code 8-4-4-4-12} hex digits. */
+    private static final int UUID_CHARACTERS = 36;
 
     private JdbcTypes() {
     }
@@ -45,6 +47,9 @@ final class JdbcTypes {
             case TIME -> Types.TIME;
             // As PostgreSQL's driver reports its interval (JDBC has no interval type).
             case INTERVAL -> Types.OTHER;
+            // As PostgreSQL's driver reports uuid.
+            case UUID -> Types.OTHER;
+            case BLOB -> Types.VARBINARY;
         };
     }
 
@@ -69,6 +74,8 @@ final class JdbcTypes {
             case TIMESTAMP_TZ -> java.time.OffsetDateTime.class;
             case TIME -> java.sql.Time.class;
             case INTERVAL -> Interval.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 
@@ -86,6 +93,8 @@ final class JdbcTypes {
             case TIMESTAMP_TZ -> TIMESTAMP_CHARACTERS + OFFSET_CHARACTERS;
             case TIME -> TIME_CHARACTERS;
             case INTERVAL -> INTERVAL_CHARACTERS;
+            case UUID -> UUID_CHARACTERS;
+            case BLOB -> Integer.MAX_VALUE;
         };
     }
 
@@ -98,7 +107,7 @@ final class JdbcTypes {
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 5;
             case VARCHAR -> Integer.MAX_VALUE;
-            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> precision(type);
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB -> precision(type);
         };
     }
 

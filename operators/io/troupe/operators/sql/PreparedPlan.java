@@ -110,6 +110,8 @@ public final class PreparedPlan {
                     || value instanceof ZonedDateTime ? value : null;
             case TIME -> value instanceof LocalTime ? value : null;
             case INTERVAL -> value instanceof Interval ? value : null;
+            case UUID -> value instanceof java.util.UUID ? value : null;
+            case BLOB -> value instanceof byte[] ? value : null;
         };
         if (converted == null) {
             throw wrongValue(position, type, value, switch (type.id()) {
@@ -124,6 +126,8 @@ public final class PreparedPlan {
                 case TIMESTAMP_TZ -> "an Instant, an OffsetDateTime or a ZonedDateTime";
                 case TIME -> "a LocalTime";
                 case INTERVAL -> "an io.troupe.operators.types.Interval";
+                case UUID -> "a java.util.UUID";
+                case BLOB -> "a byte[]";
             });
         }
         return new Literal(converted, type);

@@ -398,6 +398,8 @@ final class RexLowering {
                     literal.getValueAs(TimestampString.class).toString(), clock.zone()));
             case TIME -> Timestamps.toLocalTime(Timestamps.parseTime(literal.getValueAs(TimeString.class).toString()));
             case INTERVAL -> DateIntervals.value(literal);
+            case UUID -> literal.getValueAs(java.util.UUID.class);
+            case BLOB -> literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class).getBytes();
         };
         return new Literal(value, type);
     }

@@ -16,7 +16,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * ZONE (Calcite's instant, which PostgreSQL calls TIMESTAMP WITH TIME ZONE; Calcite's TIMESTAMP WITH TIME ZONE,
  * a time and its zone, reads as one too), INTERVAL = every interval type of Calcite's (its year-month and day-time
  * intervals are both Troupe's one INTERVAL of months, days and microseconds), shown to Calcite as INTERVAL DAY TO
- * SECOND. Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
+ * SECOND, UUID = UUID, BLOB = VARBINARY (its BINARY too, unpadded). Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
  * (Troupe does not pad); any other SQL type has no Troupe type and is refused, naming it.
  */
 final class SqlTypes {
@@ -42,6 +42,8 @@ final class SqlTypes {
                     TroupeTypeSystem.MICROSECONDS);
             case TIME -> factory.createSqlType(SqlTypeName.TIME, TroupeTypeSystem.MICROSECONDS);
             case INTERVAL -> factory.createSqlIntervalType(DAY_TO_SECOND);
+            case UUID -> factory.createSqlType(SqlTypeName.UUID);
+            case BLOB -> factory.createSqlType(SqlTypeName.VARBINARY);
         };
         return factory.createTypeWithNullability(sql, nullable);
     }
@@ -68,6 +70,8 @@ final class SqlTypes {
             case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH, INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE,
                     INTERVAL_DAY_SECOND, INTERVAL_HOUR, INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE,
                     INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> DataType.INTERVAL;
+            case UUID -> DataType.UUID;
+            case BINARY, VARBINARY -> DataType.BLOB;
             default -> throw new UnsupportedSqlException("type " + type.getFullTypeString());
         };
     }

@@ -25,6 +25,8 @@ public record DataType(TypeId id, int precision, int scale) {
     public static final DataType TIMESTAMP_TZ = new DataType(TypeId.TIMESTAMP_TZ, 0, 0);
     public static final DataType TIME = new DataType(TypeId.TIME, 0, 0);
     public static final DataType INTERVAL = new DataType(TypeId.INTERVAL, 0, 0);
+    public static final DataType UUID = new DataType(TypeId.UUID, 0, 0);
+    public static final DataType BLOB = new DataType(TypeId.BLOB, 0, 0);
 
     public DataType {
         if (id == TypeId.DECIMAL) {
@@ -68,7 +70,8 @@ public record DataType(TypeId id, int precision, int scale) {
     /**
      * Parses the SQL-ish spelling used in schemas and golden files: INT32 (or INT, INTEGER),
      * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR, TIMESTAMP,
-     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME, INTERVAL.
+     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME, INTERVAL, UUID, BLOB (BYTEA, VARBINARY,
+     * BINARY).
      */
     public static DataType parse(String text) {
         String t = text.trim().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", "");
@@ -94,6 +97,8 @@ public record DataType(TypeId id, int precision, int scale) {
             case "TIMESTAMP_TZ", "TIMESTAMPTZ", "TIMESTAMPWITHTIMEZONE" -> TIMESTAMP_TZ;
             case "TIME", "TIMEWITHOUTTIMEZONE" -> TIME;
             case "INTERVAL" -> INTERVAL;
+            case "UUID" -> UUID;
+            case "BLOB", "BYTEA", "VARBINARY", "BINARY", "BYTES" -> BLOB;
             default -> throw new IllegalArgumentException("unknown type: " + text);
         };
     }
@@ -105,7 +110,7 @@ public record DataType(TypeId id, int precision, int scale) {
             case INT64 -> "BIGINT";
             case FLOAT64 -> "DOUBLE";
             case DECIMAL -> toString();
-            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME, INTERVAL -> id.name();
+            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME, INTERVAL, UUID, BLOB -> id.name();
             case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
         };
     }

@@ -16,6 +16,8 @@ package io.troupe.operators.types;
  *   INTERVAL     long[] high (months and days, {@link Interval#high}) + long[] low (microseconds)
  *   BOOLEAN  byte[]   0 = false, 1 = true
  *   VARCHAR  byte[] + int[] offsets, UTF-8
+ *   UUID     long[] high + long[] low, the sixteen bytes ({@link Uuids}: the high word's top bit flipped)
+ *   BLOB     byte[] + int[] offsets, any bytes (PostgreSQL's bytea)
  * </pre>
  */
 public enum TypeId {
@@ -29,7 +31,9 @@ public enum TypeId {
     TIMESTAMP,
     TIMESTAMP_TZ,
     TIME,
-    INTERVAL;
+    INTERVAL,
+    UUID,
+    BLOB;
 
     /** True for the types arithmetic applies to. */
     public boolean isNumeric() {
@@ -45,6 +49,8 @@ public enum TypeId {
             case BOOLEAN -> PhysicalType.BOOLEAN;
             case VARCHAR -> PhysicalType.BYTES;
             case INTERVAL -> PhysicalType.INT128;
+            case UUID -> PhysicalType.INT128;
+            case BLOB -> PhysicalType.BYTES;
         };
     }
 

@@ -39,6 +39,8 @@ public final class JavaValues {
             case TIMESTAMP_TZ -> Instant.class;
             case TIME -> LocalTime.class;
             case INTERVAL -> Interval.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 

@@ -96,6 +96,9 @@ public final class BatchDescriptor {
     public static final byte TIMESTAMP_TZ_CODE = 9;
     public static final byte TIME_CODE = 10;
     public static final byte INTERVAL_CODE = 11;
+    /** UUID and BLOB take 20 and 21, leaving the codes after 11 to the narrower numbers. */
+    public static final byte UUID_CODE = 20;
+    public static final byte BLOB_CODE = 21;
 
     private BatchDescriptor() {
     }
@@ -146,6 +149,8 @@ public final class BatchDescriptor {
             case TIMESTAMP_TZ -> TIMESTAMP_TZ_CODE;
             case TIME -> TIME_CODE;
             case INTERVAL -> INTERVAL_CODE;
+            case UUID -> UUID_CODE;
+            case BLOB -> BLOB_CODE;
         };
     }
 
@@ -179,6 +184,10 @@ public final class BatchDescriptor {
                 return DataType.TIME;
             case INTERVAL_CODE:
                 return DataType.INTERVAL;
+            case UUID_CODE:
+                return DataType.UUID;
+            case BLOB_CODE:
+                return DataType.BLOB;
             default:
                 throw new IllegalStateException("malformed batch frame: column=" + column
                         + ", unknown type code=" + code);

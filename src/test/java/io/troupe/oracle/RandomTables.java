@@ -175,6 +175,8 @@ final class RandomTables {
             case TIMESTAMP_TZ -> "tz";
             case TIME -> "tm";
             case INTERVAL -> "iv";
+            case UUID -> "u";
+            case BLOB -> "bl";
         };
     }
 
@@ -281,6 +283,9 @@ final class RandomTables {
                 case TIME -> rnd.nextInt(8) == 0 ? EDGE_TIMES.get(rnd.nextInt(EDGE_TIMES.size()))
                         : LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
                 case INTERVAL -> interval();
+                // Drawn values repeat, for joins and groups; a scrambled multiplier spreads their bytes.
+                case UUID -> new java.util.UUID(draw() * 0x9E3779B97F4A7C15L, draw());
+                case BLOB -> java.math.BigInteger.valueOf(draw()).toByteArray();
             };
         }
 

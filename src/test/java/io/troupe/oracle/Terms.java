@@ -198,6 +198,9 @@ final class Terms {
             case TIMESTAMP, TIMESTAMP_TZ -> from == TypeId.DATE || from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ;
             case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ || from == TypeId.TIME;
             case INTERVAL -> from == TypeId.INTERVAL;
+            // Text to either could fail; BLOB's text differs between the engines (PostgreSQL's hex form).
+            case UUID -> from == TypeId.UUID;
+            case BLOB -> from == TypeId.BLOB;
         };
         if (!ok) {
             return null;
