@@ -33,6 +33,7 @@ import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -163,7 +164,11 @@ final class RexLowering {
         }
         if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
                 || op == SqlLibraryOperators.LENGTH) {
-            return Expr.length(text(ops.get(0)));
+            // Of a BLOB, its bytes (PostgreSQL's length(bytea)): not of the text Calcite's coercion casts it to.
+            RexNode arg = ops.get(0);
+            boolean blob = arg.getKind() == SqlKind.CAST
+                    && SqlTypeUtil.isBinary(((RexCall) arg).getOperands().get(0).getType());
+            return Expr.length(text(blob ? ((RexCall) arg).getOperands().get(0) : arg));
         }
         if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
             List<Expr> args = lowerAll(ops);

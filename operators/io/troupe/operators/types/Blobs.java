@@ -34,10 +34,15 @@ public final class Blobs {
 
     /** The bytes {@code text} spells in either form; an {@link IllegalArgumentException} naming what is wrong. */
     public static byte[] parse(CharSequence text) {
-        int n = text.length();
-        if (n >= 2 && text.charAt(0) == '\\' && text.charAt(1) == 'x') {
+        if (text.length() >= 2 && text.charAt(0) == '\\' && text.charAt(1) == 'x') {
             return parseHex(text, 2);
         }
+        return parseEscape(text);
+    }
+
+    /** The bytes of {@code text} in the escape form: {@code \\} a backslash, {@code \ooo} a byte, the rest UTF-8. */
+    public static byte[] parseEscape(CharSequence text) {
+        int n = text.length();
         ByteArrayOutputStream out = new ByteArrayOutputStream(n);
         for (int i = 0; i < n; i++) {
             char c = text.charAt(i);

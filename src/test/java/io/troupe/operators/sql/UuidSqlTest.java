@@ -42,19 +42,16 @@ class UuidSqlTest {
 
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
 
-    private record Case(String sql, boolean ordered) {
-    }
-
-    private static final List<Case> CASES = new ArrayList<>();
+    private static final List<SqlCase> CASES = new ArrayList<>();
 
     private static SqlEngines engines;
 
     private static void multiset(String sql) {
-        CASES.add(new Case(sql, false));
+        CASES.add(new SqlCase(sql, sql, false));
     }
 
     private static void ordered(String sql) {
-        CASES.add(new Case(sql, true));
+        CASES.add(new SqlCase(sql, sql, true));
     }
 
     static {
@@ -93,9 +90,7 @@ class UuidSqlTest {
 
     @TestFactory
     Stream<DynamicTest> shouldMatchDuckDb() {
-        return CASES.stream().flatMap(c -> Stream.of(1, 2).map(workers -> DynamicTest.dynamicTest(
-                workers + " workers: " + c.sql(),
-                () -> engines.assertSameRowsInZone(c.sql(), c.sql(), "UTC", workers, c.ordered()))));
+        return SqlCase.tests(engines, CASES, 1, 2);
     }
 
     private static QueryResult troupe(String sql, int workers) {
