@@ -28,6 +28,8 @@ final class JdbcTypes {
     private static final int OFFSET_CHARACTERS = 6;
     /** Characters of the longest interval, {@code -178956970 years -8 months -2147483648 days -2562047788:00:54.775808}. */
     private static final int INTERVAL_CHARACTERS = 72;
+    /** Characters of {@code 8-4-4-4-12} hex digits. */
+    private static final int UUID_CHARACTERS = 36;
 
     private JdbcTypes() {
     }
@@ -50,6 +52,9 @@ final class JdbcTypes {
             case INT16 -> Types.SMALLINT;
             case INT8 -> Types.TINYINT;
             case FLOAT32 -> Types.REAL;
+            // As PostgreSQL's driver reports uuid.
+            case UUID -> Types.OTHER;
+            case BLOB -> Types.VARBINARY;
         };
     }
 
@@ -77,6 +82,8 @@ final class JdbcTypes {
             case INT16 -> Short.class;
             case INT8 -> Byte.class;
             case FLOAT32 -> Float.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 
@@ -97,6 +104,8 @@ final class JdbcTypes {
             case INT16 -> 5;
             case INT8 -> 3;
             case FLOAT32 -> FLOAT_DIGITS;
+            case UUID -> UUID_CHARACTERS;
+            case BLOB -> Integer.MAX_VALUE;
         };
     }
 
@@ -110,7 +119,7 @@ final class JdbcTypes {
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 5;
             case VARCHAR -> Integer.MAX_VALUE;
-            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> precision(type);
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB -> precision(type);
         };
     }
 

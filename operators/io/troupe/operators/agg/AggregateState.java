@@ -71,7 +71,7 @@ abstract class AggregateState {
         if (arg == TypeId.FLOAT64 || arg == TypeId.FLOAT32) {
             return new DoubleMinMaxState(spec);
         }
-        if (arg == TypeId.VARCHAR) {
+        if (arg == TypeId.VARCHAR || arg == TypeId.BLOB) {
             return new StringMinMaxState(spec);
         }
         if (spec.argument().type().physical() == PhysicalType.INT128) {

@@ -6,6 +6,7 @@ import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -189,6 +190,19 @@ public final class VectorBuilder {
                     throw mismatch(value);
                 }
                 appendInt128(v.high(), v.micros());
+            }
+            case UUID -> {
+                java.util.UUID v = value instanceof java.util.UUID u ? u : value instanceof String s ? Uuids.parse(s) : null;
+                if (v == null) {
+                    throw mismatch(value);
+                }
+                appendInt128(Uuids.high(v), Uuids.low(v));
+            }
+            case BLOB -> {
+                if (!(value instanceof byte[] b)) {
+                    throw mismatch(value);
+                }
+                appendBytes(b, 0, b.length);
             }
         }
     }

@@ -10,6 +10,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
@@ -18,6 +19,7 @@ import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.time.ZoneId;
@@ -77,7 +79,11 @@ final class CastExpression implements Expression {
         /** TIMESTAMP to TIMESTAMP_TZ: the local time in the cast's zone. */
         LOCAL_TO_INSTANT,
         /** TIMESTAMP_TZ to TIMESTAMP: the local time in the cast's zone. */
-        INSTANT_TO_LOCAL
+        INSTANT_TO_LOCAL,
+        /** BLOB to its text, PostgreSQL's hex form ({@link Blobs}). */
+        BLOB_TO_VARCHAR,
+        /** Text to a BLOB: PostgreSQL's hex or escape form ({@link Blobs#parse}). */
+        VARCHAR_TO_BLOB
     }
 
     private final Expression input;
@@ -158,6 +164,10 @@ final class CastExpression implements Expression {
     private static Kind kindOf(DataType source, DataType target) {
         TypeId s = wide(source.id());
         TypeId t = wide(target.id());
+        if (s == TypeId.BLOB || t == TypeId.BLOB) {
+            return s == TypeId.BLOB && t == TypeId.VARCHAR ? Kind.BLOB_TO_VARCHAR
+                    : s == TypeId.VARCHAR ? Kind.VARCHAR_TO_BLOB : null;
+        }
         if (s == TypeId.VARCHAR) {
             return Kind.FROM_VARCHAR;
         }
@@ -167,8 +177,8 @@ final class CastExpression implements Expression {
         if (s.isTemporal() || t.isTemporal()) {
             return temporalKind(s, t);
         }
-        if (s == TypeId.INTERVAL || t == TypeId.INTERVAL) {
-            return null;
+        if (!(s.isNumeric() || s == TypeId.BOOLEAN) || !(t.isNumeric() || t == TypeId.BOOLEAN)) {
+            return null; // INTERVAL, UUID and BLOB convert to and from text only
         }
         if (s == TypeId.BOOLEAN) {
             return Kind.BOOLEAN_TO_NUMBER;
@@ -252,6 +262,8 @@ final class CastExpression implements Expression {
             case NUMBER_TO_BOOLEAN -> toBoolean(batch, in);
             case TO_VARCHAR -> toVarchar(batch, in);
             case FROM_VARCHAR -> fromVarchar(batch, (StringVector) in);
+            case BLOB_TO_VARCHAR -> blobToVarchar(batch, (StringVector) in);
+            case VARCHAR_TO_BLOB -> varcharToBlob(batch, (StringVector) in);
             case DATE_TO_TIMESTAMP, TIMESTAMP_TO_DATE, TIMESTAMP_TO_TIME, LOCAL_TO_INSTANT, INSTANT_TO_LOCAL ->
                     temporal(batch, in);
         };
@@ -585,10 +597,54 @@ final class CastExpression implements Expression {
                 case TIMESTAMP -> Timestamps.formatTimestamp(((LongVector) in).get(r), buf, 0);
                 case TIMESTAMP_TZ -> Timestamps.formatInstant(((LongVector) in).get(r), rules, buf, 0);
                 case TIME -> Timestamps.formatTime(((LongVector) in).get(r), buf, 0);
-                case INTERVAL -> put(in.getObject(r).toString(), buf);
-                case VARCHAR -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
+                case INTERVAL, UUID -> put(in.getObject(r).toString(), buf);
+                case VARCHAR, BLOB -> throw new IllegalStateException(source + " to VARCHAR is another loop's");
             };
             out.put(r, buf, 0, len);
+        }
+        return out.seal();
+    }
+
+    private ColumnVector blobToVarchar(Batch batch, StringVector in) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        StringVector out = new StringVector(batch.rowCount(), Math.max(16, 2 * in.offsets()[in.capacity()] + 2 * n));
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            if (!in.isNull(r)) {
+                out.put(r, Blobs.text(in.data(), in.start(r), in.start(r) + in.length(r)));
+            }
+        }
+        return out.seal();
+    }
+
+    /** Text without a backslash is its own bytes; one with a backslash is read in PostgreSQL's forms. */
+    private ColumnVector varcharToBlob(Batch batch, StringVector in) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        byte[] data = in.data();
+        StringVector out = new StringVector(DataType.BLOB, batch.rowCount(), Math.max(16, in.offsets()[in.capacity()]));
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            if (in.isNull(r)) {
+                continue;
+            }
+            int from = in.start(r);
+            int to = from + in.length(r);
+            boolean plain = true;
+            for (int k = from; k < to && plain; k++) {
+                plain = data[k] != '\\';
+            }
+            if (plain) {
+                out.put(r, data, from, to - from);
+            } else {
+                try {
+                    byte[] bytes = Blobs.parse(in.getString(r));
+                    out.put(r, bytes, 0, bytes.length);
+                } catch (IllegalArgumentException e) {
+                    throw new QueryDataException(QueryDataException.Kind.INVALID_CAST, e.getMessage() + " in " + text);
+                }
+            }
         }
         return out.seal();
     }
@@ -615,8 +671,8 @@ final class CastExpression implements Expression {
         ByteChars chars = new ByteChars();
         double[] doubles = target.physical() == PhysicalType.DOUBLE ? new double[rows] : null;
         byte[] bools = t == TypeId.BOOLEAN ? new byte[rows] : null;
-        long[] highs = t == TypeId.INTERVAL ? new long[rows] : null;
-        long[] lows = t == TypeId.INTERVAL ? new long[rows] : null;
+        long[] highs = target.physical() == PhysicalType.INT128 ? new long[rows] : null;
+        long[] lows = target.physical() == PhysicalType.INT128 ? new long[rows] : null;
         int scale = TypeRules.scale(target);
         long limit = t == TypeId.DECIMAL ? Decimals.pow10(target.precision()) : 0;
         for (int i = 0; i < n; i++) {
@@ -670,6 +726,16 @@ final class CastExpression implements Expression {
                         throw invalidText(in.getString(r), target, text);
                     }
                 }
+                case UUID -> {
+                    ok = true;
+                    try {
+                        java.util.UUID v = Uuids.parse(chars.of(data, from, to));
+                        highs[r] = Uuids.high(v);
+                        lows[r] = Uuids.low(v);
+                    } catch (IllegalArgumentException e) {
+                        throw invalidText(in.getString(r), target, text);
+                    }
+                }
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
                     ok = true;
                     try {
@@ -692,7 +758,7 @@ final class CastExpression implements Expression {
             case INT32, INT16, INT8, DATE -> new IntVector(target, ints);
             case FLOAT64, FLOAT32 -> new DoubleVector(target, doubles);
             case BOOLEAN -> new BooleanVector(bools);
-            case INTERVAL -> new Int128Vector(target, highs, lows);
+            case INTERVAL, UUID -> new Int128Vector(target, highs, lows);
             default -> new LongVector(target, longs);
         };
     }

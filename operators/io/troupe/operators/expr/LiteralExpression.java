@@ -9,12 +9,14 @@ import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -136,6 +138,16 @@ public final class LiteralExpression implements Expression {
                         l = interval.micros();
                         h = interval.high();
                         v = interval;
+                    }
+                    case UUID -> {
+                        java.util.UUID uuid = value instanceof String s ? Uuids.parse(s) : (java.util.UUID) value;
+                        l = Uuids.low(uuid);
+                        h = Uuids.high(uuid);
+                        v = uuid;
+                    }
+                    case BLOB -> {
+                        b = value instanceof String s ? Blobs.parse(s) : ((byte[]) value).clone();
+                        v = b.clone();
                     }
                 }
             } catch (ClassCastException | ArithmeticException | IllegalArgumentException e) {
@@ -276,7 +288,7 @@ public final class LiteralExpression implements Expression {
                 out = new Int128Vector(type, high, low);
             }
             default -> {
-                StringVector s = new StringVector(n, Math.max(16, n * bytes.length));
+                StringVector s = new StringVector(type, n, Math.max(16, n * bytes.length));
                 for (int r = 0; r < n; r++) {
                     s.put(r, bytes, 0, bytes.length);
                 }

@@ -67,8 +67,10 @@ final class StringFunctions {
                 ScalarFunction.of("ascii", Signature.of(fixed(DataType.INT32), Characters.ASCII, TEXT)),
                 ScalarFunction.of("chr", Signature.of(STRING, Characters.CHR, ParamType.INT32)),
                 ScalarFunction.of("initcap", Signature.of(STRING, Characters.INITCAP, TEXT)),
-                ScalarFunction.of("md5", Signature.of(STRING, Digests.kernel("MD5"), TEXT)),
-                ScalarFunction.of("sha256", Signature.of(STRING, Digests.kernel("SHA-256"), TEXT)));
+                ScalarFunction.of("md5", Signature.of(STRING, Digests.kernel("MD5"), TEXT),
+                        Signature.of(STRING, Digests.kernel("MD5"), ParamType.of(DataType.BLOB))),
+                ScalarFunction.of("sha256", Signature.of(STRING, Digests.kernel("SHA-256"), TEXT),
+                        Signature.of(STRING, Digests.kernel("SHA-256"), ParamType.of(DataType.BLOB))));
     }
 
     /** The UTF-8 bytes of a VARCHAR literal that is not NULL, or null for anything else. */

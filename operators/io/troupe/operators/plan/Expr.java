@@ -117,6 +117,16 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
         return new Literal(notNull(value, "Expr.lit", "value"), DataType.INTERVAL);
     }
 
+    /** A UUID: {@code lit(UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))}. */
+    static Expr lit(java.util.UUID value) {
+        return new Literal(notNull(value, "Expr.lit", "value"), DataType.UUID);
+    }
+
+    /** A BLOB of a copy of {@code value}'s bytes. */
+    static Expr lit(byte[] value) {
+        return new Literal(notNull(value, "Expr.lit", "value").clone(), DataType.BLOB);
+    }
+
     /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */
     static Expr lit(BigDecimal value) {
         notNull(value, "Expr.lit", "value");

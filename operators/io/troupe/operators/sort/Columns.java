@@ -107,7 +107,7 @@ public final class Columns {
             at += len;
         }
         offsets[total] = at;
-        return new StringVector(data, offsets);
+        return new StringVector(parts.get(0).type(), data, offsets);
     }
 
     private static long[] concatValidity(List<ColumnVector> parts, int[] rows, int total) {
@@ -222,6 +222,6 @@ public final class Columns {
             at += len;
             offsets[i + 1] = at;
         }
-        return new StringVector(data, offsets);
+        return new StringVector(sources[0].type(), data, offsets);
     }
 }

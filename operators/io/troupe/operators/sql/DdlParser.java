@@ -217,9 +217,11 @@ final class DdlParser {
             case "TIMESTAMPTZ" -> sized(t, DataType.TIMESTAMP_TZ, size, 1);
             case "DATETIME" -> sized(t, DataType.TIMESTAMP, size, 1);
             case "INTERVAL" -> sized(t, DataType.INTERVAL, size, 1);
+            case "UUID" -> sized(t, DataType.UUID, size, 0);
+            case "BLOB", "BYTEA", "VARBINARY", "BINARY" -> sized(t, DataType.BLOB, size, 1);
             default -> throw unsupported(t, "type " + name + " (Troupe's column types: INTEGER, BIGINT, DOUBLE, "
                     + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME, "
-                    + "INTERVAL)");
+                    + "INTERVAL, UUID, BLOB)");
         };
     }
 

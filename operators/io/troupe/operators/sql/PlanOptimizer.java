@@ -302,6 +302,7 @@ public final class PlanOptimizer {
                     ? rex.makeLiteral((String) v) : null;
             // Calcite's literals of these hold milliseconds (and no interval of months and days): not carried.
             case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> null;
+            case UUID, BLOB -> null;
         };
     }
 }

@@ -114,6 +114,8 @@ public final class PreparedPlan {
             case INT8 -> integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE) ? (Object) ((Number) value).byteValue() : null;
             case FLOAT32 -> value instanceof Float || value instanceof Double d && (double) d.floatValue() == d
                     ? (Object) ((Number) value).floatValue() : null;
+            case UUID -> value instanceof java.util.UUID ? value : null;
+            case BLOB -> value instanceof byte[] ? value : null;
         };
         if (converted == null) {
             throw wrongValue(position, type, value, switch (type.id()) {
@@ -131,6 +133,8 @@ public final class PreparedPlan {
                 case INT16 -> "a Short, or a Byte, Integer or Long in -32768..32767";
                 case INT8 -> "a Byte, or a Short, Integer or Long in -128..127";
                 case FLOAT32 -> "a Float, or a Double that is a float exactly";
+                case UUID -> "a java.util.UUID";
+                case BLOB -> "a byte[]";
             });
         }
         return new Literal(converted, type);

@@ -1,10 +1,12 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
@@ -52,6 +54,8 @@ final class StoredValues {
             case TIMESTAMP_TZ -> Timestamps.toInstant(temporal(value, type, zone));
             case TIME -> Timestamps.toLocalTime(temporal(value, type, zone));
             case INTERVAL -> interval(value, type);
+            case UUID -> value instanceof java.util.UUID u ? u : Uuids.parse(text(value, type));
+            case BLOB -> value instanceof byte[] b ? b : Blobs.parse(text(value, type));
         };
     }
 

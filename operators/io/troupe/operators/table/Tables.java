@@ -11,11 +11,12 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
-import io.troupe.operators.types.Timestamps;
-import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
@@ -42,7 +43,7 @@ import java.util.List;
  * {@code long[]} or {@code Long[]}, FLOAT64 {@code double[]} or {@code Double[]}, DECIMAL
  * {@code BigDecimal[]}, DATE {@code LocalDate[]}, BOOLEAN {@code boolean[]} or {@code Boolean[]},
  * VARCHAR {@code String[]}, TIMESTAMP {@code LocalDateTime[]}, TIMESTAMP_TZ {@code Instant[]}, TIME
- * {@code LocalTime[]}, INTERVAL {@code Interval[]}. A null entry of an object array is a NULL. A decimal must fit its
+ * {@code LocalTime[]}, INTERVAL {@code Interval[]}, UUID {@code UUID[]}, BLOB {@code byte[][]}. A null entry of an object array is a NULL. A decimal must fit its
  * type without rounding. Any mismatch (column count, array type, lengths, a NULL in a NOT NULL
  * column, a decimal that does not fit) is a {@link TroupeException} (QUERY) naming the table, the
  * column and the row. The table is cut into chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS} rows
@@ -113,6 +114,8 @@ public final class Tables {
             case INT16 -> column instanceof short[] || column instanceof Short[];
             case INT8 -> column instanceof byte[] || column instanceof Byte[];
             case FLOAT32 -> column instanceof float[] || column instanceof Float[];
+            case UUID -> column instanceof java.util.UUID[];
+            case BLOB -> column instanceof byte[][];
         };
     }
 
@@ -133,6 +136,8 @@ public final class Tables {
             case INT16 -> "short[] or Short[]";
             case INT8 -> "byte[] or Byte[]";
             case FLOAT32 -> "float[] or Float[]";
+            case UUID -> "UUID[]";
+            case BLOB -> "byte[][]";
         };
     }
 
@@ -215,6 +220,8 @@ public final class Tables {
             if (out instanceof StringVector s) {
                 if (v == null) {
                     s.putNull(i);
+                } else if (v instanceof byte[] b) {
+                    s.put(i, b, 0, b.length);
                 } else {
                     s.put(i, (String) v);
                 }
@@ -238,6 +245,8 @@ public final class Tables {
         } else if (out instanceof Int128Vector iv && v instanceof BigDecimal d) {
             BigInteger unscaled = d.setScale(out.type().scale()).unscaledValue();
             iv.set(i, Int128.high(unscaled), unscaled.longValue());
+        } else if (out instanceof Int128Vector iv && v instanceof java.util.UUID u) {
+            iv.set(i, Uuids.high(u), Uuids.low(u));
         } else if (out instanceof Int128Vector iv) {
             Interval interval = (Interval) v;
             iv.set(i, interval.high(), interval.micros());

@@ -21,6 +21,8 @@ package io.troupe.operators.types;
  *            two floats, rounded to float, is the float operation's result)
  *   BOOLEAN  byte[]   0 = false, 1 = true
  *   VARCHAR  byte[] + int[] offsets, UTF-8
+ *   UUID     long[] high + long[] low, the sixteen bytes ({@link Uuids}: the high word's top bit flipped)
+ *   BLOB     byte[] + int[] offsets, any bytes (PostgreSQL's bytea)
  * </pre>
  */
 public enum TypeId {
@@ -37,7 +39,9 @@ public enum TypeId {
     INTERVAL,
     INT16,
     INT8,
-    FLOAT32;
+    FLOAT32,
+    UUID,
+    BLOB;
 
     /** True for the types arithmetic applies to. */
     public boolean isNumeric() {
@@ -54,6 +58,8 @@ public enum TypeId {
             case BOOLEAN -> PhysicalType.BOOLEAN;
             case VARCHAR -> PhysicalType.BYTES;
             case INTERVAL -> PhysicalType.INT128;
+            case UUID -> PhysicalType.INT128;
+            case BLOB -> PhysicalType.BYTES;
         };
     }
 

@@ -42,6 +42,8 @@ public final class JavaValues {
             case INT16 -> Short.class;
             case INT8 -> Byte.class;
             case FLOAT32 -> Float.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 

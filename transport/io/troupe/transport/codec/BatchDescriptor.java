@@ -99,6 +99,9 @@ public final class BatchDescriptor {
     public static final byte INT16_CODE = 12;
     public static final byte INT8_CODE = 13;
     public static final byte FLOAT32_CODE = 14;
+    /** UUID and BLOB take 20 and 21, leaving the codes after 11 to the narrower numbers. */
+    public static final byte UUID_CODE = 20;
+    public static final byte BLOB_CODE = 21;
 
     private BatchDescriptor() {
     }
@@ -152,6 +155,8 @@ public final class BatchDescriptor {
             case INT16 -> INT16_CODE;
             case INT8 -> INT8_CODE;
             case FLOAT32 -> FLOAT32_CODE;
+            case UUID -> UUID_CODE;
+            case BLOB -> BLOB_CODE;
         };
     }
 
@@ -191,6 +196,10 @@ public final class BatchDescriptor {
                 return DataType.INT8;
             case FLOAT32_CODE:
                 return DataType.FLOAT32;
+            case UUID_CODE:
+                return DataType.UUID;
+            case BLOB_CODE:
+                return DataType.BLOB;
             default:
                 throw new IllegalStateException("malformed batch frame: column=" + column
                         + ", unknown type code=" + code);

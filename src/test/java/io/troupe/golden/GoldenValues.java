@@ -1,8 +1,10 @@
 package io.troupe.golden;
 
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
@@ -70,6 +72,8 @@ final class GoldenValues {
                 case INT16 -> Short.parseShort(text);
                 case INT8 -> Byte.parseByte(text);
                 case FLOAT32 -> Float.parseFloat(text);
+                case UUID -> Uuids.parse(text);
+                case BLOB -> Blobs.parse(text);
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a " + type + " value");
@@ -120,7 +124,7 @@ final class GoldenValues {
             return ValueText.of(t.toInstant(), ZoneOffset.UTC);
         }
         if (value instanceof LocalDateTime || value instanceof Instant || value instanceof LocalTime
-                || value instanceof Interval) {
+                || value instanceof Interval || value instanceof java.util.UUID || value instanceof byte[]) {
             return ValueText.of(value, ZoneOffset.UTC);
         }
         throw new IllegalArgumentException("no golden text for a " + value.getClass().getName() + ": " + value);
@@ -161,6 +165,8 @@ final class GoldenValues {
             case TIMESTAMP_TZ -> 'Z';
             case TIME -> 'C';
             case INTERVAL -> 'V';
+            case UUID -> 'U';
+            case BLOB -> 'X';
         };
     }
 

@@ -178,6 +178,8 @@ final class RandomTables {
             case INT16 -> "si";
             case INT8 -> "ti";
             case FLOAT32 -> "r";
+            case UUID -> "u";
+            case BLOB -> "bl";
         };
     }
 
@@ -288,6 +290,9 @@ final class RandomTables {
                 case INT8 -> (byte) (draw() % (Byte.MAX_VALUE + 1));
                 // Quarters are floats exactly while below 2^22.
                 case FLOAT32 -> (float) ((draw() % (1 << 22)) / 4.0);
+                // Drawn values repeat, for joins and groups; a scrambled multiplier spreads their bytes.
+                case UUID -> new java.util.UUID(draw() * 0x9E3779B97F4A7C15L, draw());
+                case BLOB -> java.math.BigInteger.valueOf(draw()).toByteArray();
             };
         }
 

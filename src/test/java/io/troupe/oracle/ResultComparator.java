@@ -64,6 +64,8 @@ public final class ResultComparator {
             case TIMESTAMP_TZ -> "timestamp with time zone";
             case TIME -> "time";
             case INTERVAL -> "interval";
+            case UUID -> "uuid";
+            case BLOB -> "blob";
         };
     }
 
@@ -81,6 +83,8 @@ public final class ResultComparator {
             case "TIMESTAMP WITH TIME ZONE" -> "timestamp with time zone";
             case "TIME" -> "time";
             case "INTERVAL" -> "interval";
+            case "UUID" -> "uuid";
+            case "BLOB" -> "blob";
             default -> "other (" + duckType + ")";
         };
     }

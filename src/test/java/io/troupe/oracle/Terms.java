@@ -200,6 +200,9 @@ final class Terms {
             case INTERVAL -> from == TypeId.INTERVAL;
             // Not drawn as targets: their bounds are not tracked here.
             case INT16, INT8, FLOAT32 -> false;
+            // Text to either could fail; BLOB's text differs between the engines (PostgreSQL's hex form).
+            case UUID -> from == TypeId.UUID;
+            case BLOB -> from == TypeId.BLOB;
         };
         if (!ok) {
             return null;
