@@ -208,6 +208,7 @@ final class CastExpression implements Expression {
         };
     }
 
+    /** INT32 or FLOAT64: the type a narrow one converts through where a conversion has no narrow form. */
     private static DataType peer(DataType t) {
         return wide(t.id()) == TypeId.INT32 ? DataType.INT32 : DataType.FLOAT64;
     }
@@ -220,11 +221,6 @@ final class CastExpression implements Expression {
     /** The greatest value of an integer type held in an int (INT32, INT16, INT8). */
     static int maxOf(DataType t) {
         return t.id() == TypeId.INT16 ? Short.MAX_VALUE : t.id() == TypeId.INT8 ? Byte.MAX_VALUE : Integer.MAX_VALUE;
-    }
-
-    /** True for INT32, INT16 and INT8. */
-    private static boolean isIntInteger(DataType t) {
-        return t.id() == TypeId.INT32 || t.id() == TypeId.INT16 || t.id() == TypeId.INT8;
     }
 
     /** A conversion among DATE, TIMESTAMP, TIMESTAMP_TZ and TIME in one step, or null. */
@@ -256,7 +252,8 @@ final class CastExpression implements Expression {
             case INT_TO_INT, INT_TO_LONG, INT_TO_DOUBLE, BOOLEAN_TO_NUMBER -> fromInts(batch, in);
             case LONG_TO_INT, LONG_TO_DOUBLE, INTEGER_TO_DECIMAL, DECIMAL_TO_INT, DECIMAL_TO_LONG,
                     DECIMAL_TO_DOUBLE -> fromLongs(batch, in);
-            case DOUBLE_TO_DOUBLE, DOUBLE_TO_INT, DOUBLE_TO_LONG, DOUBLE_TO_DECIMAL -> fromDoubles(batch, (DoubleVector) in);
+            case DOUBLE_TO_DOUBLE, DOUBLE_TO_INT, DOUBLE_TO_LONG, DOUBLE_TO_DECIMAL ->
+                    fromDoubles(batch, (DoubleVector) in);
             case DECIMAL_TO_DECIMAL -> rescale(batch, (LongVector) in);
             case RESCALE_SATURATING -> saturate(batch, in);
             case NUMBER_TO_BOOLEAN -> toBoolean(batch, in);
@@ -267,8 +264,8 @@ final class CastExpression implements Expression {
             case DATE_TO_TIMESTAMP, TIMESTAMP_TO_DATE, TIMESTAMP_TO_TIME, LOCAL_TO_INSTANT, INSTANT_TO_LOCAL ->
                     temporal(batch, in);
         };
-        if (target.id() == TypeId.FLOAT32 && kind != Kind.TO_VARCHAR) {
-            out = toFloat(batch, (DoubleVector) out);
+        if (target.id() == TypeId.FLOAT32) {
+            out = toFloat(batch, (DoubleVector) out, in.validity());
         }
         out.setValidity(Kernels.copy(in));
         return out;
@@ -276,12 +273,14 @@ final class CastExpression implements Expression {
 
     // ------------------------------------------------------------------ numeric
 
-    /** Doubles rounded to the nearest float, as FLOAT32; a finite value past the floats, or a tiny one, fails. */
-    private ColumnVector toFloat(Batch batch, DoubleVector in) {
+    /**
+     * Doubles rounded to the nearest float, as FLOAT32; a finite value past the floats, or a tiny one, fails where
+     * {@code valid} (the cast's input's validity) has a value.
+     */
+    private ColumnVector toFloat(Batch batch, DoubleVector in, long[] valid) {
         int n = batch.size();
         int[] sel = batch.selection();
         double[] a = in.values();
-        long[] valid = in.validity();
         double[] o = new double[batch.rowCount()];
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
@@ -310,7 +309,7 @@ final class CastExpression implements Expression {
             }
             return new DoubleVector(o);
         }
-        if (isIntInteger(target)) {
+        if (TypeRules.isIntInteger(target)) {
             int min = minOf(target);
             int max = maxOf(target);
             if (ints != null && min <= minOf(in.type()) && max >= maxOf(in.type())) {
@@ -359,7 +358,7 @@ final class CastExpression implements Expression {
             }
             return new DoubleVector(o);
         }
-        if (isIntInteger(target)) {
+        if (TypeRules.isIntInteger(target)) {
             int min = minOf(target);
             int max = maxOf(target);
             int[] o = new int[rows];
@@ -408,7 +407,7 @@ final class CastExpression implements Expression {
         if (target.physical() == PhysicalType.DOUBLE) {
             return new DoubleVector(target, a); // FLOAT32 to FLOAT64 shares; the other way evaluate rounds
         }
-        if (isIntInteger(target)) {
+        if (TypeRules.isIntInteger(target)) {
             int min = minOf(target);
             int max = maxOf(target);
             int[] o = new int[rows];

@@ -109,7 +109,8 @@ class SmallTypesSqlTest {
                     + " rank() OVER (PARTITION BY t ORDER BY r NULLS LAST, id) FROM small",
             "SELECT id, sum(s) OVER (PARTITION BY g ORDER BY id), min(t) OVER (PARTITION BY g),"
                     + " max(r) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM small",
-            "SELECT s FROM small UNION SELECT t FROM small");
+            "SELECT s FROM small UNION SELECT t FROM small",
+            "SELECT id, DATE '2024-01-31' + s2, DATE '2024-01-31' - t FROM small WHERE s2 BETWEEN -1000 AND 1000");
 
     /** Troupe's query and DuckDB's of the same meaning: DuckDB's / of integers divides as doubles, its // as ours. */
     private static final List<List<String>> DIVISIONS = List.of(
