@@ -16,7 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * ZONE (Calcite's instant, which PostgreSQL calls TIMESTAMP WITH TIME ZONE; Calcite's TIMESTAMP WITH TIME ZONE,
  * a time and its zone, reads as one too), INTERVAL = every interval type of Calcite's (its year-month and day-time
  * intervals are both Troupe's one INTERVAL of months, days and microseconds), shown to Calcite as INTERVAL DAY TO
- * SECOND, UUID = UUID, BLOB = VARBINARY (its BINARY too, unpadded). Calcite's narrower integers widen to INTEGER and its CHAR is a VARCHAR
+ * SECOND, UUID = UUID, BLOB = VARBINARY (its BINARY too, unpadded). Calcite's narrower integers widen to INTEGER
+ * and its CHAR is a VARCHAR
  * (Troupe does not pad); any other SQL type has no Troupe type and is refused, naming it.
  */
 final class SqlTypes {

@@ -115,7 +115,8 @@ class BlobSqlTest {
 
     @Test
     void shouldReadAndWriteBlobTextAsPostgresql() {
-        QueryResult r = troupe("SELECT '\\x01ff'::bytea, CAST('a\\\\b\\001' AS BLOB), X'0AFF', CAST(X'0aff' AS VARCHAR), "
+        QueryResult r = troupe("SELECT '\\x01ff'::bytea, CAST('a\\\\b\\001' AS BLOB), X'0AFF', "
+                + "CAST(X'0aff' AS VARCHAR), "
                 + "'\\x 01 02'::bytea");
         assertEquals(DataType.BLOB, r.schema().field(0).type());
         assertArrayEquals(new byte[] {1, (byte) 0xff}, (byte[]) r.rows().get(0).get(0));
@@ -126,10 +127,18 @@ class BlobSqlTest {
     }
 
     @Test
+    void shouldAnalyzeAndExplainBlobColumns() {
+        troupe("ANALYZE blobs");
+        String plan = engines.troupe().explainSql("SELECT id FROM blobs WHERE b = X'01FF'");
+        assertTrue(plan.contains("\\x01ff"), plan);
+    }
+
+    @Test
     void shouldComputeWhatDuckDbLacks() {
         assertEquals(255, one("SELECT get_byte(X'01ff', 1)"));
         assertEquals("\\000\\\\A\\377", one("SELECT encode(X'005c41ff', 'escape')"));
-        assertArrayEquals(new byte[] {0, '\\', 'A', (byte) 0xff}, (byte[]) one("SELECT decode('\\000\\\\A\\377', 'escape')"));
+        assertArrayEquals(new byte[] {0, '\\', 'A', (byte) 0xff},
+                (byte[]) one("SELECT decode('\\000\\\\A\\377', 'escape')"));
         assertArrayEquals(new byte[] {0, 1, (byte) 0xff}, (byte[]) one("SELECT decode('00 01FF', 'hex')"));
         // PostgreSQL breaks base64 into lines of 76 characters; DuckDB's to_base64 does not.
         String lines = (String) one("SELECT encode(CAST(repeat('a', 60) AS BLOB), 'base64')");
