@@ -84,6 +84,7 @@ class BlobSqlTest {
         multiset("SELECT DISTINCT c FROM blobs");
         multiset("SELECT min(b), max(b), count(DISTINCT b), count(b), min(c), max(c) FROM blobs");
         multiset("SELECT id % 4, min(b), max(c), count(DISTINCT c) FROM blobs GROUP BY id % 4");
+        multiset("SELECT id % 4, string_agg(t, ',' ORDER BY b NULLS FIRST, id) FROM blobs GROUP BY id % 4");
         multiset("SELECT a.id, r.n FROM blobs a JOIN brefs r ON a.b = r.b");
         multiset("SELECT a.id, r.n FROM blobs a LEFT JOIN brefs r ON a.c = r.b");
         multiset("SELECT b FROM blobs UNION SELECT b FROM brefs");
@@ -136,6 +137,7 @@ class BlobSqlTest {
     @Test
     void shouldComputeWhatDuckDbLacks() {
         assertEquals(255, one("SELECT get_byte(X'01ff', 1)"));
+        assertArrayEquals(new byte[] {1}, (byte[]) one("SELECT mode(x) FROM (VALUES (X'01'), (X'02'), (X'01')) AS t(x)"));
         assertEquals("\\000\\\\A\\377", one("SELECT encode(X'005c41ff', 'escape')"));
         assertArrayEquals(new byte[] {0, '\\', 'A', (byte) 0xff},
                 (byte[]) one("SELECT decode('\\000\\\\A\\377', 'escape')"));
