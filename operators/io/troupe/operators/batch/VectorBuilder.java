@@ -192,7 +192,8 @@ public final class VectorBuilder {
                 appendInt128(v.high(), v.micros());
             }
             case UUID -> {
-                java.util.UUID v = value instanceof java.util.UUID u ? u : value instanceof String s ? Uuids.parse(s) : null;
+                java.util.UUID v = value instanceof java.util.UUID u ? u
+                        : value instanceof String s ? Uuids.parse(s) : null;
                 if (v == null) {
                     throw mismatch(value);
                 }

@@ -52,7 +52,8 @@ final class RandomUuid implements Expression {
         int n = batch.size();
         int[] sel = batch.selection();
         for (int i = 0; i < n; i++) {
-            UUID u = new UUID(random.nextLong() & VERSION_MASK | VERSION_4, random.nextLong() & VARIANT_MASK | VARIANT_IETF);
+            UUID u = new UUID(random.nextLong() & VERSION_MASK | VERSION_4,
+                    random.nextLong() & VARIANT_MASK | VARIANT_IETF);
             out.set(sel == null ? i : sel[i], Uuids.high(u), Uuids.low(u));
         }
         return out;

@@ -37,8 +37,8 @@ final class Substring implements Expression {
     static Expression bind(Expression value, Expression start, Expression length, String text) {
         if (value.type().id() != TypeId.VARCHAR && value.type().id() != TypeId.BLOB
                 || !TypeRules.isInteger(start.type()) || !TypeRules.isInteger(length.type())) {
-            throw new ExpressionTypeException("substring needs (VARCHAR or BLOB, integer, integer), got (" + value.type()
-                    + ", "
+            throw new ExpressionTypeException("substring needs (VARCHAR or BLOB, integer, integer), got ("
+                    + value.type() + ", "
                     + start.type() + ", " + length.type() + ") in " + text);
         }
         return Functions.fold(new Substring(value, start, length, text), value, start, length);

@@ -48,7 +48,10 @@ final class ConstantReduction implements RexExecutor {
         }
     }
 
-    /** Times and intervals, UUIDs (Calcite reads their text with Java's lenient parser) and BLOBs (its text is Troupe's). */
+    /**
+     * Times and intervals, UUIDs (Calcite reads their text with Java's lenient parser) and BLOBs (their text is
+     * Troupe's).
+     */
     private static boolean isTime(RelDataType type) {
         return SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type) || SqlTypeUtil.isBinary(type)
                 || type.getSqlTypeName() == SqlTypeName.UUID;

@@ -134,8 +134,9 @@ final class ColumnChunkBuilder {
             case INT128 -> new Int128Vector(type, trim ? Arrays.copyOf(longs, n) : longs,
                     trim ? Arrays.copyOf(lows, n) : lows);
             // the slack left for a like-sized chunk is kept; more than a quarter spare is given back
-            case BYTES -> new StringVector(type, text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes)
-                    : text, trim ? Arrays.copyOf(offsets, n + 1) : offsets);
+            case BYTES -> new StringVector(type,
+                    text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes) : text,
+                    trim ? Arrays.copyOf(offsets, n + 1) : offsets);
         };
         if (validity != null) {
             v.setValidity(trim ? Arrays.copyOf(validity, Math.max(1, Validity.words(n))) : validity);

@@ -88,7 +88,8 @@ public final class DelimitedFileWriter {
             case FLOAT32 -> buffer.putAscii(Float.toString((float) ((DoubleVector) v).get(r)));
             case BOOLEAN -> buffer.putAscii(((BooleanVector) v).get(r) ? "true" : "false");
             // An instant in UTC, with its offset, so that the file reads back as the same instant anywhere.
-            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB -> buffer.putAscii(ValueText.of(v.getObject(r), ZoneOffset.UTC));
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB ->
+                    buffer.putAscii(ValueText.of(v.getObject(r), ZoneOffset.UTC));
             case VARCHAR -> {
                 StringVector s = (StringVector) v;
                 int start = s.start(r);

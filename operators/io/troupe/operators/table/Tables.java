@@ -43,7 +43,8 @@ import java.util.List;
  * {@code long[]} or {@code Long[]}, FLOAT64 {@code double[]} or {@code Double[]}, DECIMAL
  * {@code BigDecimal[]}, DATE {@code LocalDate[]}, BOOLEAN {@code boolean[]} or {@code Boolean[]},
  * VARCHAR {@code String[]}, TIMESTAMP {@code LocalDateTime[]}, TIMESTAMP_TZ {@code Instant[]}, TIME
- * {@code LocalTime[]}, INTERVAL {@code Interval[]}, UUID {@code UUID[]}, BLOB {@code byte[][]}. A null entry of an object array is a NULL. A decimal must fit its
+ * {@code LocalTime[]}, INTERVAL {@code Interval[]}, UUID {@code UUID[]}, BLOB {@code byte[][]}. A null entry of an
+ * object array is a NULL. A decimal must fit its
  * type without rounding. Any mismatch (column count, array type, lengths, a NULL in a NOT NULL
  * column, a decimal that does not fit) is a {@link TroupeException} (QUERY) naming the table, the
  * column and the row. The table is cut into chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS} rows

@@ -76,7 +76,8 @@ public final class Blobs {
             }
             int hi = digit(c);
             if (i + 1 >= n) {
-                throw new IllegalArgumentException("invalid hexadecimal data: odd number of digits in \"" + text + "\"");
+                throw new IllegalArgumentException("invalid hexadecimal data: odd number of digits in \"" + text
+                        + "\"");
             }
             int lo = digit(text.charAt(++i));
             out.write(hi << 4 | lo);

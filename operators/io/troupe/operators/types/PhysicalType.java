@@ -16,8 +16,8 @@ package io.troupe.operators.types;
  * </pre>
  *
  * An INT128 value orders as a signed 128-bit number, the high word signed and the low word unsigned, unless its
- * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}); a DECIMAL's is its unscaled value, a UUID's
- * its byte order ({@link Uuids}).
+ * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}); a DECIMAL's is its unscaled value,
+ * a UUID's its byte order ({@link Uuids}).
  */
 public enum PhysicalType {
     INT,

@@ -385,7 +385,8 @@ public final class BatchCodec {
         return vector;
     }
 
-    private static StringVector decodeStrings(DataType type, int rows, int dataBytes, DirectBuffer buffer, int position, int column) {
+    private static StringVector decodeStrings(DataType type, int rows, int dataBytes, DirectBuffer buffer, int position,
+                                              int column) {
         int[] offsets = (int[]) UnsafeApi.allocateUninitializedArray(int.class, rows + 1);
         copyIn(buffer, position, offsets, INT_BASE, (rows + 1) * Integer.BYTES);
         // Offsets index the bytes below: check them once here, so that no later read can overrun.

@@ -84,6 +84,7 @@ class BlobSqlTest {
         multiset("SELECT DISTINCT c FROM blobs");
         multiset("SELECT min(b), max(b), count(DISTINCT b), count(b), min(c), max(c) FROM blobs");
         multiset("SELECT id % 4, min(b), max(c), count(DISTINCT c) FROM blobs GROUP BY id % 4");
+        multiset("SELECT id % 4, string_agg(t, ',' ORDER BY b NULLS FIRST, id) FROM blobs GROUP BY id % 4");
         multiset("SELECT a.id, r.n FROM blobs a JOIN brefs r ON a.b = r.b");
         multiset("SELECT a.id, r.n FROM blobs a LEFT JOIN brefs r ON a.c = r.b");
         multiset("SELECT b FROM blobs UNION SELECT b FROM brefs");
@@ -115,7 +116,8 @@ class BlobSqlTest {
 
     @Test
     void shouldReadAndWriteBlobTextAsPostgresql() {
-        QueryResult r = troupe("SELECT '\\x01ff'::bytea, CAST('a\\\\b\\001' AS BLOB), X'0AFF', CAST(X'0aff' AS VARCHAR), "
+        QueryResult r = troupe("SELECT '\\x01ff'::bytea, CAST('a\\\\b\\001' AS BLOB), X'0AFF', "
+                + "CAST(X'0aff' AS VARCHAR), "
                 + "'\\x 01 02'::bytea");
         assertEquals(DataType.BLOB, r.schema().field(0).type());
         assertArrayEquals(new byte[] {1, (byte) 0xff}, (byte[]) r.rows().get(0).get(0));
@@ -126,10 +128,19 @@ class BlobSqlTest {
     }
 
     @Test
+    void shouldAnalyzeAndExplainBlobColumns() {
+        troupe("ANALYZE blobs");
+        String plan = engines.troupe().explainSql("SELECT id FROM blobs WHERE b = X'01FF'");
+        assertTrue(plan.contains("\\x01ff"), plan);
+    }
+
+    @Test
     void shouldComputeWhatDuckDbLacks() {
         assertEquals(255, one("SELECT get_byte(X'01ff', 1)"));
+        assertArrayEquals(new byte[] {1}, (byte[]) one("SELECT mode(x) FROM (VALUES (X'01'), (X'02'), (X'01')) AS t(x)"));
         assertEquals("\\000\\\\A\\377", one("SELECT encode(X'005c41ff', 'escape')"));
-        assertArrayEquals(new byte[] {0, '\\', 'A', (byte) 0xff}, (byte[]) one("SELECT decode('\\000\\\\A\\377', 'escape')"));
+        assertArrayEquals(new byte[] {0, '\\', 'A', (byte) 0xff},
+                (byte[]) one("SELECT decode('\\000\\\\A\\377', 'escape')"));
         assertArrayEquals(new byte[] {0, 1, (byte) 0xff}, (byte[]) one("SELECT decode('00 01FF', 'hex')"));
         // PostgreSQL breaks base64 into lines of 76 characters; DuckDB's to_base64 does not.
         String lines = (String) one("SELECT encode(CAST(repeat('a', 60) AS BLOB), 'base64')");

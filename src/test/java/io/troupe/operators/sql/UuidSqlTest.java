@@ -131,6 +131,14 @@ class UuidSqlTest {
     }
 
     @Test
+    void shouldAnalyzeAndExplainUuidColumns() {
+        troupe("ANALYZE ids", 1);
+        String plan = engines.troupe().explainSql("SELECT id FROM ids WHERE u = UUID "
+                + "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'");
+        assertTrue(plan.contains("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"), plan);
+    }
+
+    @Test
     void shouldRefuseTextThatIsNoUuidNamingIt() {
         for (String bad : List.of("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11x",
                 "{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc9-99c0b-4ef8-bb6d-6bb9bd380a11", "zzz")) {

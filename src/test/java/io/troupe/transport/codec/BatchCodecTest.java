@@ -50,6 +50,33 @@ class BatchCodecTest {
     }
 
     @Test
+    void shouldRoundTripUuidsAndBlobsWithTheirTypes() {
+        SplittableRandom random = new SplittableRandom(26);
+        int rows = 130;
+        Int128Vector uuids = new Int128Vector(DataType.UUID, rows);
+        StringVector blobs = new StringVector(DataType.BLOB, rows, 64);
+        for (int r = 0; r < rows; r++) {
+            uuids.set(r, random.nextLong(), random.nextLong());
+            byte[] bytes = new byte[random.nextInt(9)];
+            random.nextBytes(bytes);
+            if (r % 7 == 0) {
+                blobs.putNull(r);
+                uuids.setNull(r);
+            } else {
+                blobs.put(r, bytes, 0, bytes.length);
+            }
+        }
+        Batch batch = Batch.of(rows, uuids, blobs.seal());
+        Batch decoded = roundTrip(batch, 0, rows, directBuffer(BatchCodec.encodedLength(batch, 0, rows)), 0);
+        assertEquals(DataType.UUID, decoded.column(0).type());
+        assertEquals(DataType.BLOB, decoded.column(1).type());
+        for (int r = 0; r < rows; r++) {
+            assertEquals(uuids.getObject(r), decoded.column(0).getObject(r), "row " + r);
+            assertArrayEquals((byte[]) blobs.getObject(r), (byte[]) decoded.column(1).getObject(r), "row " + r);
+        }
+    }
+
+    @Test
     void shouldEncodeOnlyTheSelectedRows() {
         Batch dense = randomBatch(1000, true, 7);
         int[] selection = new int[1000];
