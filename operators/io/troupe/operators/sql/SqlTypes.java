@@ -79,6 +79,8 @@ final class SqlTypes {
                     INTERVAL_MINUTE_SECOND, INTERVAL_SECOND -> DataType.INTERVAL;
             case UUID -> DataType.UUID;
             case BINARY, VARBINARY -> DataType.BLOB;
+            // A NULL no context gave a type (SELECT NULL) is text, as PostgreSQL resolves an unknown literal.
+            case NULL -> DataType.VARCHAR;
             default -> throw new UnsupportedSqlException("type " + type.getFullTypeString());
         };
     }
