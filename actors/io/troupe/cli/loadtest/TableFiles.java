@@ -1,22 +1,22 @@
 package io.troupe.cli.loadtest;
 
 import io.troupe.operators.TroupeException;
+import io.troupe.operators.batch.Batch;
+import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.table.DelimitedFileLoader;
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
 import io.troupe.operators.table.TableBuilder;
-import io.troupe.operators.types.Schema;
-
-import io.troupe.operators.batch.Batch;
-import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Schema;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigDecimal;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,7 +175,10 @@ public final class TableFiles {
         return file;
     }
 
-    /** One value as CSV: NULL empty, text quoted (its quotes doubled), decimals plain, dates yyyy-mm-dd. */
+    /**
+     * One value as CSV: NULL empty, text quoted (its quotes doubled), decimals plain, dates yyyy-mm-dd, a BLOB in
+     * PostgreSQL's hex form.
+     */
     private static String field(ColumnVector column, int row) {
         Object value = column.getObject(row);
         if (value == null) {
@@ -183,6 +186,9 @@ public final class TableFiles {
         }
         if (value instanceof String text) {
             return '"' + text.replace("\"", "\"\"") + '"';
+        }
+        if (value instanceof byte[] bytes) {
+            return Blobs.text(bytes);
         }
         return value instanceof BigDecimal decimal ? decimal.toPlainString() : value.toString();
     }
