@@ -112,7 +112,7 @@ public final class CsvSniffer {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] buf = new byte[READ_BYTES];
             long seen = 0;
-            int n;
+            int n = 0;
             int keep = -1;
             while (keep < 0 && (n = in.read(buf)) > 0) {
                 for (int i = 0; i < n; i++) {
@@ -123,7 +123,7 @@ public final class CsvSniffer {
                 }
                 out.write(buf, 0, keep < 0 ? n : keep);
             }
-            wholeFile = keep < 0 || in.read() < 0;
+            wholeFile = keep < 0 || keep == n && in.read() < 0;
         } catch (NoSuchFileException e) {
             throw new TroupeException(TroupeException.Category.QUERY, "cannot read " + file + ": no such file", e);
         } catch (IOException e) {
@@ -249,6 +249,18 @@ public final class CsvSniffer {
                     successful.add(candidate);
                 } else if (!successful.isEmpty() && consistent > 1 && width > 1 && skip <= successful.get(0).skip && width == maxColumns) {
                     successful.add(candidate);
+                }
+            }
+        }
+        if (successful.isEmpty() && options.delimiter() != null) {
+            SampleSplit split = SampleSplit.of(text, options.delimiter(),
+                    options.quote() == null ? '"' : options.quote(), options.nullString());
+            int width = split.rows().get(0).length;
+            for (int r = 1; r < split.rows().size(); r++) {
+                if (split.rows().get(r).length != width) {
+                    throw new TroupeException(TroupeException.Category.QUERY, file + ":" + split.lines().get(r)
+                            + ": expected " + width + " fields (delimiter '" + options.delimiter() + "'), found "
+                            + split.rows().get(r).length);
                 }
             }
         }

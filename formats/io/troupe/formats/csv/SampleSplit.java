@@ -13,6 +13,7 @@ import java.util.List;
  * its text, or null where it is unquoted and equal to the null string.
  *
  * @param rows      the records, each its fields
+ * @param lines     the 1-based line each record starts on
  * @param sawQuote  whether any field was quoted
  * @param sawEscape whether a quoted field held a doubled quote
  * @param malformed whether a quote was left open, text followed a closing quote, or a quote stood inside an
@@ -20,11 +21,13 @@ import java.util.List;
  *
  *                  <p>Immutable once built; not to be changed by its readers.
  */
-record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boolean malformed) {
+record SampleSplit(List<String[]> rows, List<Integer> lines, boolean sawQuote, boolean sawEscape, boolean malformed) {
 
     /** Cuts {@code text} with {@code delimiter} and {@code quote} (or {@link DelimitedFormat#NO_QUOTE}). */
     static SampleSplit of(String text, char delimiter, int quote, String nullString) {
         List<String[]> rows = new ArrayList<>();
+        List<Integer> lines = new ArrayList<>();
+        int line = 1;
         List<String> fields = new ArrayList<>();
         StringBuilder field = new StringBuilder();
         boolean sawQuote = false;
@@ -33,6 +36,7 @@ record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boo
         int p = 0;
         while (p < n) {
             fields.clear();
+            lines.add(line);
             while (true) {
                 field.setLength(0);
                 boolean quoted = quote != DelimitedFormat.NO_QUOTE && p < n && text.charAt(p) == quote;
@@ -41,7 +45,7 @@ record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boo
                     p++;
                     while (true) {
                         if (p >= n) {
-                            return new SampleSplit(rows, true, sawEscape, true);
+                            return new SampleSplit(rows, lines, true, sawEscape, true);
                         }
                         char c = text.charAt(p);
                         if (c == quote) {
@@ -54,6 +58,9 @@ record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boo
                             p++;
                             break;
                         }
+                        if (c == '\n') {
+                            line++;
+                        }
                         field.append(c);
                         p++;
                     }
@@ -61,14 +68,14 @@ record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boo
                         p++;
                     }
                     if (p < n && text.charAt(p) != delimiter && text.charAt(p) != '\n') {
-                        return new SampleSplit(rows, true, sawEscape, true);
+                        return new SampleSplit(rows, lines, true, sawEscape, true);
                     }
                     fields.add(field.toString());
                 } else {
                     int start = p;
                     while (p < n && text.charAt(p) != delimiter && text.charAt(p) != '\n') {
                         if (text.charAt(p) == quote) {
-                            return new SampleSplit(rows, sawQuote, sawEscape, true);
+                            return new SampleSplit(rows, lines, sawQuote, sawEscape, true);
                         }
                         p++;
                     }
@@ -84,10 +91,11 @@ record SampleSplit(List<String[]> rows, boolean sawQuote, boolean sawEscape, boo
                     continue;
                 }
                 p++;
+                line++;
                 break;
             }
             rows.add(fields.toArray(new String[0]));
         }
-        return new SampleSplit(rows, sawQuote, sawEscape, false);
+        return new SampleSplit(rows, lines, sawQuote, sawEscape, false);
     }
 }

@@ -2,10 +2,7 @@ package io.troupe.formats.csv;
 
 import io.troupe.operators.table.DelimitedFormat;
 import io.troupe.operators.table.Table;
-import io.troupe.oracle.DuckDbOracle;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +36,7 @@ import java.util.Random;
  * that quote, and its choice among what is left differs on small files), {@code yes}/{@code no} booleans, integers of 39 digits, and a TIMESTAMP_TZ column that mixes
  * values with and without an offset.
  */
-class CsvSnifferVersusDuckDbTest {
+class CsvSnifferVersusDuckDbTest extends DuckDbCsvTest {
 
     private static final int CASES = 200;
     /** A quoted empty field is the empty string, as PostgreSQL's COPY reads it; DuckDB reads it as NULL unless told. */
@@ -53,18 +50,6 @@ class CsvSnifferVersusDuckDbTest {
             "yyyy/MM/dd HH:mm:ss", "MM-dd-yyyy hh:mm:ss a", "dd/MM/yyyy HH:mm:ss"};
     private static final String[] NAMES = {"id", "name", "Total Cost $", "date", "value", "x", "x", "", "a b"};
     private static final String TEXT = "abcxyz XYZ,;|\t\"'\né日";
-
-    private static DuckDbOracle duck;
-
-    @BeforeAll
-    static void open() throws Exception {
-        duck = new DuckDbOracle();
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        duck.close();
-    }
 
     @Test
     void shouldDetectAndLoadWhatDuckDbDetectsAndLoads(@TempDir Path dir) throws Exception {
