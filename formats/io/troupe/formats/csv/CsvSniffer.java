@@ -95,7 +95,7 @@ public final class CsvSniffer {
             fields[c] = Field.of(names.get(c), loadTypes[c]);
         }
         DelimitedFormat format = DelimitedFormat.builder().delimiter(dialect.delimiter).quote(dialect.quote)
-                .skipRows(dialect.skip).header(header).nullString(options.nullString())
+                .skipRows(dialect.skip).header(header).nullString(options.nullString()).skipBlankLines(true)
                 .dateFormat(userDate != null ? userDate : dates ? sniffer.dateFormat() : null)
                 .timestampFormat(userTimestamp != null ? userTimestamp : timestamps ? sniffer.timestampFormat() : null)
                 .chunkRows(options.chunkRows()).build();

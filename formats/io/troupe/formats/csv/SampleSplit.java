@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * The records of a sample cut by one candidate dialect, as the loader's tokenizer would cut them (a quote opens a
  * field only at its start, two quotes in a quoted field stand for one, {@code \n} or {@code \r\n} ends a record),
- * but never failing on a field count: a record of any count is kept, so that the sniffer can count how consistent
+ * skipping blank lines as the loader is told to, but never failing on a field count: a record of any count is kept, so that the sniffer can count how consistent
  * a candidate is. As in DuckDB's strict mode, a quote inside an unquoted field rules the candidate out. A field is
  * its text, or null where it is unquoted and equal to the null string.
  *
@@ -37,6 +37,7 @@ record SampleSplit(List<String[]> rows, List<Integer> lines, boolean sawQuote, b
         while (p < n) {
             fields.clear();
             lines.add(line);
+            int recordStart = p;
             while (true) {
                 field.setLength(0);
                 boolean quoted = quote != DelimitedFormat.NO_QUOTE && p < n && text.charAt(p) == quote;
@@ -93,6 +94,11 @@ record SampleSplit(List<String[]> rows, List<Integer> lines, boolean sawQuote, b
                 p++;
                 line++;
                 break;
+            }
+            if (fields.size() == 1 && (recordStart == n || text.charAt(recordStart) == '\n'
+                    || text.startsWith("\r\n", recordStart))) {
+                lines.remove(lines.size() - 1);
+                continue;
             }
             rows.add(fields.toArray(new String[0]));
         }

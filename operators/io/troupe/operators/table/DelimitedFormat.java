@@ -26,6 +26,8 @@ import java.util.Objects;
  *   <li><b>header</b>: whether the first record names the columns (it is skipped, not checked).</li>
  *   <li><b>nullString</b>: the text of an unquoted field that means NULL; the default {@code ""}
  *       makes an empty field NULL.</li>
+ *   <li><b>skipBlankLines</b>: whether an empty line between records is skipped (as DuckDB skips them) rather
+ *       than read as a record of one empty field; only where a record has more than one field.</li>
  *   <li><b>trailingDelimiter</b>: whether every record ends with a delimiter after its last field,
  *       as dbgen writes {@code 1|foo|2024-01-31|}.</li>
  *   <li><b>dateFormat</b>, <b>timestampFormat</b>: how DATE and TIMESTAMP columns are spelled, as a
@@ -47,6 +49,7 @@ public final class DelimitedFormat {
     private final String nullString;
     private final byte[] nullBytes;
     private final boolean trailingDelimiter;
+    private final boolean skipBlankLines;
     private final Strptime dateFormat;
     private final Strptime timestampFormat;
     private final int chunkRows;
@@ -59,6 +62,7 @@ public final class DelimitedFormat {
         this.nullString = b.nullString;
         this.nullBytes = b.nullString.getBytes(StandardCharsets.UTF_8);
         this.trailingDelimiter = b.trailingDelimiter;
+        this.skipBlankLines = b.skipBlankLines;
         this.dateFormat = b.dateFormat;
         this.timestampFormat = b.timestampFormat;
         this.chunkRows = b.chunkRows;
@@ -91,6 +95,7 @@ public final class DelimitedFormat {
         b.header = header;
         b.nullString = nullString;
         b.trailingDelimiter = trailingDelimiter;
+        b.skipBlankLines = skipBlankLines;
         b.dateFormat = dateFormat;
         b.timestampFormat = timestampFormat;
         b.chunkRows = chunkRows;
@@ -128,6 +133,11 @@ public final class DelimitedFormat {
         return trailingDelimiter;
     }
 
+    /** Whether an empty line between records is skipped (where a record has more than one field). */
+    public boolean skipBlankLines() {
+        return skipBlankLines;
+    }
+
     /** How DATE columns are spelled, or null for ISO 8601. */
     public Strptime dateFormat() {
         return dateFormat;
@@ -147,6 +157,7 @@ public final class DelimitedFormat {
         return o instanceof DelimitedFormat f && f.delimiter == delimiter && f.quote == quote && f.skipRows == skipRows
                 && f.header == header
                 && f.nullString.equals(nullString) && f.trailingDelimiter == trailingDelimiter
+                && f.skipBlankLines == skipBlankLines
                 && Objects.equals(f.dateFormat, dateFormat) && Objects.equals(f.timestampFormat, timestampFormat)
                 && f.chunkRows == chunkRows;
     }
@@ -154,7 +165,7 @@ public final class DelimitedFormat {
     @Override
     public int hashCode() {
         return Arrays.hashCode(new Object[] {delimiter, quote, skipRows, header, nullString, trailingDelimiter,
-                dateFormat, timestampFormat, chunkRows});
+                skipBlankLines, dateFormat, timestampFormat, chunkRows});
     }
 
     @Override
@@ -163,6 +174,7 @@ public final class DelimitedFormat {
                 + (quote == NO_QUOTE ? "none" : "'" + (char) quote + "'") + (skipRows == 0 ? "" : ", skipRows=" + skipRows)
                 + ", header=" + header
                 + ", nullString='" + nullString + "', trailingDelimiter=" + trailingDelimiter
+                + (skipBlankLines ? ", skipBlankLines=true" : "")
                 + (dateFormat == null ? "" : ", dateFormat='" + dateFormat + "'")
                 + (timestampFormat == null ? "" : ", timestampFormat='" + timestampFormat + "'")
                 + ", chunkRows=" + chunkRows + "]";
@@ -177,6 +189,7 @@ public final class DelimitedFormat {
         private boolean header;
         private String nullString = "";
         private boolean trailingDelimiter;
+        private boolean skipBlankLines;
         private Strptime dateFormat;
         private Strptime timestampFormat;
         private int chunkRows = TableBuilder.DEFAULT_CHUNK_ROWS;
@@ -213,6 +226,12 @@ public final class DelimitedFormat {
 
         public Builder trailingDelimiter(boolean value) {
             this.trailingDelimiter = value;
+            return this;
+        }
+
+        /** Whether an empty line between records is skipped (where a record has more than one field). */
+        public Builder skipBlankLines(boolean value) {
+            this.skipBlankLines = value;
             return this;
         }
 

@@ -52,6 +52,7 @@ class CsvReaderTest extends DuckDbCsvTest {
             Map.entry("quoted", "a;b\n\"x;1\";\"he said \"\"hi\"\"\"\n\"line\nbreak\";z\n"),
             Map.entry("single_quotes", "a|b\n'x|1'|2\n'y'|3\n"),
             Map.entry("crlf", "a,b\r\n1,2\r\n3,4\r\n"),
+            Map.entry("blank_lines", "a,b\n1,x\n\n2,y\n\n\n3,z\n\n"),
             Map.entry("tabs", "a\tb\n1\tx y\n2\tz\n"),
             Map.entry("wide", IntStream.range(0, 11).mapToObj(i -> "" + i).collect(Collectors.joining(",")) + "\n"
                     + IntStream.range(0, 11).mapToObj(i -> "" + i * 7).collect(Collectors.joining(",")) + "\n"));

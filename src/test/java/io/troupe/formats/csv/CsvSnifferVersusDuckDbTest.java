@@ -21,7 +21,7 @@ import java.util.Random;
 /**
  * Random tables written as CSV files the way publishers write them (a plain header or none, each of the
  * delimiters {@code , | ; TAB}, quoting with {@code "} or {@code '} or none, quoted delimiters, quotes and line
- * breaks, CRLF, non-ISO dates and timestamps, NULLs as empty fields, columns whose values mix types), then
+ * breaks, CRLF, blank lines, non-ISO dates and timestamps, NULLs as empty fields, columns whose values mix types), then
  * detected and loaded by Troupe and read by DuckDB's {@code read_csv} with its defaults in the same JVM: the
  * column names, the types (Troupe's mapped to DuckDB's: INT64 is BIGINT, FLOAT64 DOUBLE, DECIMAL(38,0) HUGEINT)
  * and every row must be equal. Each run draws a new run seed; a failure names it and the case's seed;
@@ -153,6 +153,9 @@ class CsvSnifferVersusDuckDbTest extends DuckDbCsvTest {
                     fields.add(width > 1 && rnd.nextDouble() < nulls ? null : value(kinds[c]));
                 }
                 line(out, fields);
+                if (width > 1 && rnd.nextInt(30) == 0) {
+                    out.append(newline);
+                }
             }
             return out.toString();
         }
