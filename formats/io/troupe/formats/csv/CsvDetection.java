@@ -6,18 +6,14 @@ import io.troupe.operators.types.Schema;
 
 /**
  * What {@link CsvSniffer} found in a file: the layout and the columns under which
- * {@link DelimitedFileLoader} loads it.
+ * {@link DelimitedFileLoader} loads it. Immutable and threadsafe.
  *
  * @param format     delimiter, quote, header, null string, and the date and timestamp spellings
  * @param schema     the columns' names and types, all nullable
  * @param lineEnding {@code "\n"} or {@code "\r\n"}, as the first line ends (the loader reads either)
- * @param sampled    records of the sample, the header included
  * @param wholeFile  whether the sample was the whole file
- *
- *                   <p>Immutable and threadsafe.
  */
-public record CsvDetection(DelimitedFormat format, Schema schema, String lineEnding, int sampled,
-                           boolean wholeFile) {
+public record CsvDetection(DelimitedFormat format, Schema schema, String lineEnding, boolean wholeFile) {
 
     /** A loader of files laid out so. */
     public DelimitedFileLoader loader() {

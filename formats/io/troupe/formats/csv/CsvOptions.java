@@ -15,6 +15,8 @@ import java.util.Map;
  * CsvOptions o = CsvOptions.detect().withDelimiter(';').withHeader(true).withType("zip", DataType.VARCHAR);
  * }</pre>
  *
+ * <p>Immutable and threadsafe.
+ *
  * @param delimiter       the byte between fields, or null to detect ({@code , | ; \t})
  * @param quote           the quote byte, {@link DelimitedFormat#NO_QUOTE} for none, or null to detect ({@code " '})
  * @param header          whether the first record names the columns, or null to detect
@@ -25,8 +27,6 @@ import java.util.Map;
  * @param sampleRows      records read to detect, 20,480 as DuckDB reads; -1 reads the whole file
  * @param onBadValue      what a value that contradicts a detected type does later in the file
  * @param chunkRows       rows per table chunk (a scan's morsel)
- *
- *                        <p>Immutable and threadsafe.
  */
 public record CsvOptions(Character delimiter, Integer quote, Boolean header, Map<String, DataType> types,
                          String dateFormat, String timestampFormat, String nullString, int sampleRows,

@@ -101,7 +101,7 @@ public final class CsvSniffer {
                 .chunkRows(options.chunkRows()).build();
         int newline = sample.text.indexOf('\n');
         String lineEnding = newline > 0 && sample.text.charAt(newline - 1) == '\r' ? "\r\n" : "\n";
-        return new CsvDetection(format, Schema.of(fields), lineEnding, rows.size(), sample.wholeFile);
+        return new CsvDetection(format, Schema.of(fields), lineEnding, sample.wholeFile);
     }
 
     /** The first {@code sampleRows} records and the header (or the whole file) as text, without a byte order mark. */

@@ -8,9 +8,10 @@ import java.util.List;
 /**
  * The records of a sample cut by one candidate dialect, as the loader's tokenizer would cut them (a quote opens a
  * field only at its start, two quotes in a quoted field stand for one, {@code \n} or {@code \r\n} ends a record),
- * skipping blank lines as the loader is told to, but never failing on a field count: a record of any count is kept, so that the sniffer can count how consistent
- * a candidate is. As in DuckDB's strict mode, a quote inside an unquoted field rules the candidate out. A field is
- * its text, or null where it is unquoted and equal to the null string.
+ * skipping blank lines as the loader is told to, but never failing on a field count: a record of any count is
+ * kept, so that the sniffer can count how consistent a candidate is. As in DuckDB's strict mode, a quote inside an unquoted field rules the candidate out. A field is
+ * its text, or null where it is unquoted and equal to the null string. Not to be changed once built; read by one
+ * sniff.
  *
  * @param rows      the records, each its fields
  * @param lines     the 1-based line each record starts on
@@ -18,8 +19,6 @@ import java.util.List;
  * @param sawEscape whether a quoted field held a doubled quote
  * @param malformed whether a quote was left open, text followed a closing quote, or a quote stood inside an
  *                  unquoted field (the candidate cannot be it)
- *
- *                  <p>Immutable once built; not to be changed by its readers.
  */
 record SampleSplit(List<String[]> rows, List<Integer> lines, boolean sawQuote, boolean sawEscape, boolean malformed) {
 
