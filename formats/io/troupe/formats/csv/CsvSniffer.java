@@ -305,7 +305,7 @@ public final class CsvSniffer {
     }
 
     /**
-     * The column names: the header's, trimmed, or DuckDB's {@code column0, column1, ...} (zero-padded to the
+     * The column names: the header's, without spaces at their ends, or DuckDB's {@code column0, column1, ...} (zero-padded to the
      * widest number) where there is none or a name is empty; a repeated name gets {@code _1}, {@code _2}, ...
      */
     static List<String> names(String[] header, int width) {
@@ -313,7 +313,7 @@ public final class CsvSniffer {
         List<String> names = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         for (int c = 0; c < width; c++) {
-            String name = header != null && c < header.length && header[c] != null ? header[c].trim() : "";
+            String name = header != null && c < header.length && header[c] != null ? trimSpaces(header[c]) : "";
             if (name.isEmpty()) {
                 String number = Integer.toString(c);
                 name = "column" + "0".repeat(digits - number.length()) + number;
@@ -325,6 +325,19 @@ public final class CsvSniffer {
             names.add(unique);
         }
         return names;
+    }
+
+    /** {@code text} without the space separators (Unicode Zs) at its ends, as DuckDB trims a header's names. */
+    private static String trimSpaces(String text) {
+        int from = 0;
+        int to = text.length();
+        while (from < to && Character.getType(text.charAt(from)) == Character.SPACE_SEPARATOR) {
+            from++;
+        }
+        while (to > from && Character.getType(text.charAt(to - 1)) == Character.SPACE_SEPARATOR) {
+            to--;
+        }
+        return text.substring(from, to);
     }
 
     private static void override(Path file, List<String> names, DataType[] types, Map<String, DataType> fixed) {

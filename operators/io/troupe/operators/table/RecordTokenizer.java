@@ -287,7 +287,7 @@ final class RecordTokenizer {
 
     private Scan complete(int row, int recordStart, int recordEnd, int next, int fields, boolean lastEmptyUnquoted,
                           int newlinesInQuotes, boolean checked) {
-        if (checked && skipBlankLines && fields == 1 && recordEnd == recordStart) {
+        if (skipBlankLines && fields == 1 && recordEnd == recordStart) {
             line++;
             pos = next;
             return Scan.SKIPPED;
