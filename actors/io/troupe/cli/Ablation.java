@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * {@code troupe ablation} (and {@code troupe bench --ablation}): each lesson's switch on and off,
- * side by side in one run (shared/design.md, "The three lessons"). Settings are per Troupe, so a
+ * side by side in one run (docs/overview.md, "Three lessons"). Settings are per Troupe, so a
  * workload gets one Troupe per setting of its lesson, all holding the same tables, made once (tables
  * are immutable). Then the bench's rounds ({@link Rounds}): each round runs every setting with every
  * worker count once, so that both sides of a ratio see the same moment of a noisy machine; untimed

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * <p>Not threadsafe: picocli runs it once, on the calling thread.
  */
 @Command(name = "ablation", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure each lesson's setting on and off (shared/design.md, \"The three lessons\"):",
+        description = {"Measure each lesson's setting on and off (docs/overview.md, \"Three lessons\"):",
             "s1 W3 and a right join (match flags), s2 W1 (arena preallocation, chunk size), s3 W2 and a Gather "
                     + "(transport, wake-ups).",
             "Writes DIR/ablation.csv (" + AblationReport.CSV_HEADER + "), DIR/ablation.png and a JFR profile of "

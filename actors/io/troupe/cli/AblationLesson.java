@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
- * One of the three lessons (shared/design.md, "The three lessons") as {@code troupe bench
+ * One of the three lessons (docs/overview.md, "Three lessons") as {@code troupe bench
  * --ablation} measures it: the workloads that show it and the positions of its switch, the first of
  * which is the baseline (the lesson on, as Troupe runs by default) that the others are compared with.
  * {@link #table} is the whole ablation as data. Immutable.

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Which lessons an ablation measures ({@code --lessons}): a picocli mixin of {@code troupe ablation}
  * and of {@code troupe bench}, whose {@code --ablation} runs the same ablation, and the step from
- * the lesson ids to the lessons of shared/design.md ("The three lessons"), an unknown one being a
+ * the lesson ids to the lessons of docs/overview.md ("Three lessons"), an unknown one being a
  * bad argument (exit 2).
  *
  * <p>Not threadsafe: picocli fills it and the command reads it, on one thread.

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 
 /**
  * Profiles a body of work with JDK Flight Recorder, in-process, and says where its time went: the
- * profile of the ablation's baseline that issue 4 asks for ("where the baseline's time goes"), so
+ * profile of the ablation's baseline ("where the baseline's time goes"), so
  * that the lessons' ratios can be read against what the baseline spends its time on.
  *
  * <p>{@link #record} starts a recording, runs the body, stops, writes {@code DIR/<name>.jfr} (open it

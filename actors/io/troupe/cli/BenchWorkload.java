@@ -20,7 +20,7 @@ import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 
 /**
- * The workloads of {@code troupe bench} (shared/design.md, "Benchmarks"): the tables each one
+ * The workloads of {@code troupe bench} (docs/benchmarks.md): the tables each one
  * generates, how a SQL peer makes them, and the query it times, as a Troupe plan and as SQL. W1 and
  * W2 read one INT32 series of {@link BenchSize#rows()} rows, which a peer generates itself; W3
  * and STAR read TPC-DS tables at {@link BenchSize#scale()}, which a peer loads from the bench's

@@ -21,7 +21,7 @@ import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 
 /**
- * {@code troupe demo}: generates the benchmark tables of shared/design.md and runs W1 (a self
+ * {@code troupe demo}: generates the benchmark tables of docs/benchmarks.md and runs W1 (a self
  * join) and W2 (a grouping that finds no duplicates), printing each plan, its result and its time;
  * with {@code --analyze}, each query's EXPLAIN ANALYZE profile instead of its plan and time. Its
  * arguments are checked before anything starts; a bad one exits with 2.

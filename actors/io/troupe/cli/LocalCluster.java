@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -277,7 +276,10 @@ final class LocalCluster {
         }
     }
 
-    /** {@code java} with the flags every Troupe JVM needs (shared/stack-notes.md 2), then {@code options}. */
+    /**
+     * {@code java} with the flags every Troupe JVM needs (Agrona's export, and on JDK 24 and later the
+     * sun.misc.Unsafe access Agrona and Aeron use), then {@code options}.
+     */
     static List<String> javaCommand(List<String> options) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -307,7 +309,7 @@ final class LocalCluster {
         Path preferred = Path.of(CommonContext.AERON_DIR_PROP_DEFAULT).getParent();
         Path parent = Files.isDirectory(preferred) && Files.isWritable(preferred) ? preferred
                 : Path.of(System.getProperty("java.io.tmpdir"));
-        return parent.resolve("troupe-cluster-" + UUID.randomUUID().toString().substring(0, 8));
+        return StandaloneDriver.newHostDirectory(parent);
     }
 
     /**

@@ -15,8 +15,8 @@ import static io.troupe.operators.plan.Expr.round;
 import static io.troupe.operators.plan.Expr.sum;
 
 /**
- * TPC-DS query 2 (bench workload W3), as SQL for a peer and as a Troupe plan, until Troupe reads
- * SQL. The SQL is shared/anchors/tpcds/q2.sql as measured (without its comment and final ';'):
+ * TPC-DS query 2 (bench workload W3), as SQL for a peer and as a Troupe plan written by hand. The SQL
+ * is the peers' measured text:
  * the official template with YEAR = 2001 and one alias added for PostgreSQL. The plan follows it
  * node for node: the common table expression {@code wswscs} is read twice, so {@link #wswscs()} is
  * {@link Plan#share shared}: computed once per query and scanned by y and z, as DuckDB and

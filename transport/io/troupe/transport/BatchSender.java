@@ -42,7 +42,8 @@ public interface BatchSender extends AutoCloseable {
 
     /**
      * Wakes a consumer parked on this channel now if sends are pending a batched wake-up. Call it before
-     * this producer waits for anything other than this channel (the deadlock rule of shared/design.md).
+     * this producer waits for anything other than this channel: whatever drains a channel never waits on a
+     * thread that a full channel may hold.
      * Positions in shared memory need no signal: a no-op on Aeron.
      */
     void flush();

@@ -149,7 +149,7 @@ public final class TroupeCluster implements AutoCloseable {
                 given.heartbeatInterval(), given.acceptablePause(), given.downing(), given.stableAfter(), "",
                 given.tableChunkRows(), given.dataPort(), given.dataMtu(), given.dataTermLength());
         TroupeSettings.Transport transport = TroupeSettings.from(config).transport();
-        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
+        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning.
         LoggerFactory.getLogger(TroupeCluster.class);
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), cluster.name(),
                 ClusterConfig.of(cluster, config, ClusterConfig.CLIENT_ROLE));

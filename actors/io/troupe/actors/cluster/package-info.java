@@ -1,6 +1,6 @@
 /**
  * Troupe nodes in a Pekko cluster: membership, failure detection, the discovery of each node's
- * data-plane endpoint, clients that submit queries to nodes (issue 10, point 2), and queries spread over
+ * data-plane endpoint, clients that submit queries to nodes, and queries spread over
  * every node with a data plane, on one host or several: the node that takes a client's query coordinates
  * it, each node running its part
  * on its {@link io.troupe.actors.api.Troupe} ({@link io.troupe.actors.cluster.QueryService} has the

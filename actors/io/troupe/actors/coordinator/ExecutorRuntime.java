@@ -108,7 +108,7 @@ public final class ExecutorRuntime implements AutoCloseable {
      * @param backPressureEvents where workers count the waits on their full gather channels
      */
     public static ExecutorRuntime start(String name, TroupeSettings settings, LongAdder backPressureEvents) {
-        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
+        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning.
         LoggerFactory.getLogger(ExecutorRuntime.class);
         TransportRuntime transport = TransportRuntime.start(settings.transport());
         ActorSystem<Void> system = null;

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * The TPC-DS queries (spec 3.2) as SQL text that Troupe and DuckDB both read. The texts are the TPC-DS kit's
  * templates with the qualification parameters substituted, as Apache Spark's tests carry them: the build unpacks
  * {@code tpcds/q*.sql} of {@code spark-sql_2.13}'s test jar beside this class (pom.xml; they are not ours to
- * commit). Queries 14, 23, 24 and 39 come in two parts, {@code q14a} and {@code q14b}. Issue 11 keeps q3, q7, q19,
- * q42, q52, q55 and q96 apart for now, so they are not here: 96 texts.
+ * commit). Queries 14, 23, 24 and 39 come in two parts, {@code q14a} and {@code q14b}. The star joins q3, q7,
+ * q19, q42, q52, q55 and q96 are kept apart (docs/tpcds.md), so they are not here: 96 texts.
  *
  * <p>Spark's dialect differs from the standard SQL that Calcite and DuckDB read in three spellings, translated
  * here and nowhere else: an interval {@code INTERVAL 30 days} is {@code INTERVAL '30' DAY}; an identifier quoted in
@@ -38,7 +38,7 @@ public final class TpcdsQueries {
     public record Query(String name, String sql, boolean ordered) {
     }
 
-    /** The queries issue 11 keeps apart. */
+    /** The queries kept apart (docs/tpcds.md). */
     private static final Set<Integer> KEPT_APART = Set.of(3, 7, 19, 42, 52, 55, 96);
     /** The queries in two parts, a and b. */
     private static final Set<Integer> TWO_PARTS = Set.of(14, 23, 24, 39);

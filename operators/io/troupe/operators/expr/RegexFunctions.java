@@ -58,10 +58,17 @@ final class RegexFunctions {
                 Matcher m = row.matcher(a, r);
                 Replacement replacement = fixed != null ? fixed : row.replacement(a, r);
                 int last = 0;
+                // Where a match of some text ends, an empty match is no match, as in PostgreSQL and RE2:
+                // regexp_replace('abc', 'a*b?', 'X', 'g') is XcX (Java's search would give XXcX).
+                int endOfText = -1;
                 while (row.find(m)) {
+                    if (m.start() == m.end() && m.start() == endOfText) {
+                        continue;
+                    }
                     row.append(out, last, m.start());
                     replacement.append(m, row, out);
                     last = m.end();
+                    endOfText = m.start() < m.end() ? last : -1;
                     if (!global) {
                         break;
                     }

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 /**
  * What an exchange does with the batches that cross it, from its producers to its consumers: the
- * kinds of shared/design.md ("Exchanges and fragments"), and {@link Forward}. Keys are bound over
+ * kinds of docs/overview.md and docs/cluster.md, and {@link Forward}. Keys are bound over
  * the rows that the producer's sink takes in (an aggregate's input, a sort's input).
  *
  * <p>Data only: immutable records, no lambdas, no actor or transport types, so that a fragmented

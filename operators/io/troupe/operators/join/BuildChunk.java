@@ -5,7 +5,8 @@ import io.troupe.operators.types.DataType;
 
 /**
  * A fixed-size block of build rows, owned by the worker that fills it: the rows' hash entries (one
- * chunk of the query's arena memory) and their stored columns. A row's id in the table is
+ * chunk of the query's arena memory) and their stored columns (cut to its rows when the worker's input
+ * ends part of the way through it: {@link #trimColumns}). A row's id in the table is
  * {@code chunkId << chunkShift | offset}, so
  * rows need no global counter and workers never share a chunk (lesson 2: each worker writes only
  * memory it was handed, in large pieces).
@@ -64,6 +65,28 @@ final class BuildChunk {
 
     boolean isFull() {
         return rows == capacity;
+    }
+
+    /**
+     * Copies the columns of a chunk that its worker finished part-full into arrays of its rows, so that a small
+     * build (a few hundred rows above a join or an aggregate, whose count nobody knew) holds what its rows take
+     * while it is probed, not a whole chunk's columns.
+     */
+    void trimColumns() {
+        int[] all = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            all[i] = i;
+        }
+        trim(payload, all);
+        trim(keys, all);
+    }
+
+    private static void trim(ColumnVector[] vectors, int[] all) {
+        for (int c = 0; c < vectors.length; c++) {
+            if (vectors[c] != null) {
+                vectors[c] = vectors[c].gather(all, all.length);
+            }
+        }
     }
 
     private static ColumnVector[] allocate(DataType[] types, int capacity) {

@@ -244,6 +244,7 @@ final class BuildWorker implements BatchConsumer {
         if (current != null) {
             BuildChunk last = current;
             current = null;
+            table.trim(last);
             if (!table.seal(last)) {
                 files = table.buildFiles();
                 table.dump(last, files);

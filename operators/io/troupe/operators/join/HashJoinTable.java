@@ -327,6 +327,19 @@ public final class HashJoinTable {
         return true;
     }
 
+    /** Cuts the columns of a chunk its worker finished part-full to its rows, giving back what that frees. */
+    void trim(BuildChunk chunk) {
+        if (chunk.isFull()) {
+            return;
+        }
+        chunk.trimColumns();
+        long now = chunk.columnBytes();
+        if (now < chunk.reservedColumnBytes) {
+            shrink(chunk.reservedColumnBytes - now);
+            chunk.reservedColumnBytes = now;
+        }
+    }
+
     /** Reserves {@code bytes}, or, when refused, spills (false) or fails. */
     private boolean reserve(long bytes) {
         if (tryGrow(bytes)) {

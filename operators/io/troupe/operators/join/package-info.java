@@ -17,7 +17,8 @@
  *                             INT32-keyed rows at 32 KiB; lesson 2), taken lock-free; a chunk id
  *                             (and so each row's id) comes from an atomic counter; it seals each
  *                             full chunk into the table (a lock taken once per chunk) and, when its
- *                             input ends, its last, and leaves
+ *                             input ends, its last, its columns cut to its rows (a small build of
+ *                             unknown count holds its rows while probed, not a chunk), and leaves
  *   (barrier)                 the build pipeline ends: every build worker has finished
  *   ALLOCATING          one   the worker that finalizes counts the rows and allocates the bucket
  *                             heads (a power of two at least the row count, up to eight a row for a
@@ -56,8 +57,8 @@
  * flag stores.
  *
  * <h3>Deadlock rule</h3>
- * No worker waits at a barrier while it may hold output that its consumer waits for (design.md;
- * this is why PostgreSQL waited until version 16 for parallel right and full joins). The two
+ * No worker waits at a barrier while it may hold output that its consumer waits for (this
+ * is why PostgreSQL waited until version 16 for parallel right and full joins). The two
  * barriers above fall where the build produces no output at all. After probing there is no
  * barrier: instead of all probers waiting until every match flag is final, the last one to finish
  * takes the unmatched rows alone and the others finish and release their consumers at once. The
@@ -75,7 +76,7 @@
  * last, it skips the unmatched rows, as nobody downstream wants them.
  *
  * <h2>Spilling (over the memory budget)</h2>
- * (After DuckDB's external hash join and PostgreSQL's hybrid hash join, shared/next-wave.md 3.3.)
+ * (After DuckDB's external hash join and PostgreSQL's hybrid hash join.)
  * Every build chunk is reserved from the join's account before it is made. When the account
  * refuses one and {@code troupe.spill.enabled} is on, the table <b>spills</b> (with it off, the
  * query fails with the budget's error, as before spilling); nothing changes until then, so a join

@@ -13,6 +13,7 @@ import io.troupe.operators.plan.Literal;
 import io.troupe.operators.plan.Parameter;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
@@ -33,6 +34,7 @@ import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -163,7 +165,14 @@ final class RexLowering {
         }
         if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
                 || op == SqlLibraryOperators.LENGTH) {
-            return Expr.length(text(ops.get(0)));
+            // Of a BLOB, its bytes (PostgreSQL's length(bytea)): not of the text Calcite's coercion casts it to.
+            RexNode arg = ops.get(0);
+            boolean blob = arg.getKind() == SqlKind.CAST
+                    && SqlTypeUtil.isBinary(((RexCall) arg).getOperands().get(0).getType());
+            // An INTEGER in Calcite and PostgreSQL (Troupe's length is a BIGINT, as DuckDB's): typed as Calcite typed
+            // it, or a cast to INTEGER of it, which Calcite drops, would leave a BIGINT where it planned an INTEGER.
+            return Expr.length(text(blob ? ((RexCall) arg).getOperands().get(0) : arg))
+                    .cast(SqlTypes.toTroupe(call.getType()));
         }
         if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
             List<Expr> args = lowerAll(ops);
@@ -199,6 +208,9 @@ final class RexLowering {
             // POSITION(sub IN s), INTEGER in Calcite and PostgreSQL; strpos is a BIGINT, as DuckDB's.
             return Expr.call("strpos", lower(ops.get(1)), lower(ops.get(0))).cast(SqlTypes.toTroupe(call.getType()));
         }
+        if ((op.getKind() == SqlKind.FLOOR || op.getKind() == SqlKind.CEIL) && ops.size() == 2) {
+            return roundTime(call, op.getKind() == SqlKind.CEIL);
+        }
         if (op == SqlLibraryOperators.TRANSLATE3) {
             return Expr.call("translate", lowerAll(ops).toArray(Expr[]::new));
         }
@@ -211,6 +223,33 @@ final class RexLowering {
             return registryCall(name, call, registered);
         }
         throw new UnsupportedSqlException("function or operator " + op.getName() + " (in " + call + ")");
+    }
+
+    /**
+     * FLOOR(t TO unit), as date_trunc(unit, t), and CEIL(t TO unit), the first boundary of the unit at or after
+     * t (an instant's, of its local time in the session's zone): of the type Calcite gave them (a DATE stays a
+     * DATE).
+     */
+    private Expr roundTime(RexCall call, boolean up) {
+        String unit = ((RexLiteral) call.getOperands().get(1)).getValueAs(TimeUnitRange.class).name().toLowerCase(Locale.ROOT);
+        RexNode operand = call.getOperands().get(0);
+        boolean instant = SqlTypes.toTroupe(operand.getType()).id() == TypeId.TIMESTAMP_TZ;
+        if (instant && !up) {
+            return SessionZoneCalls.lower("date_trunc", List.of(Expr.lit(unit), lower(operand)),
+                    List.of(DataType.VARCHAR, DataType.TIMESTAMP_TZ), clock);
+        }
+        Expr value = instant ? lower(operand).cast(DataType.TIMESTAMP, clock.zone()) : lower(operand);
+        Expr floor = Expr.call("date_trunc", Expr.lit(unit), value);
+        Expr rounded = up ? Expr.caseWhen(floor.eq(value), floor)
+                .otherwise(floor.plus(Expr.lit(Interval.parse(switch (unit) {
+                    case "quarter" -> "3 months";
+                    case "decade" -> "10 years";
+                    case "century" -> "100 years";
+                    case "millennium" -> "1000 years";
+                    default -> "1 " + unit;
+                })))) : floor;
+        return instant ? rounded.cast(DataType.TIMESTAMP_TZ, clock.zone())
+                : rounded.cast(SqlTypes.toTroupe(call.getType()));
     }
 
     /**
@@ -387,7 +426,11 @@ final class RexLowering {
         Object value = switch (type.id()) {
             case INT32 -> exact(literal, 0).intValueExact();
             case INT64 -> exact(literal, 0).longValueExact();
+            case INT16 -> exact(literal, 0).shortValueExact();
+            case INT8 -> exact(literal, 0).byteValueExact();
             case FLOAT64 -> literal.getValueAs(Double.class);
+            // Through the cast, which rounds to the nearest float and refuses one past the floats.
+            case FLOAT32 -> value(Expr.lit(literal.getValueAs(Double.class)).cast(type), type).value();
             case DECIMAL -> exact(literal, type.scale());
             case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
             case BOOLEAN -> literal.getValueAs(Boolean.class);
@@ -398,6 +441,8 @@ final class RexLowering {
                     literal.getValueAs(TimestampString.class).toString(), clock.zone()));
             case TIME -> Timestamps.toLocalTime(Timestamps.parseTime(literal.getValueAs(TimeString.class).toString()));
             case INTERVAL -> DateIntervals.value(literal);
+            case UUID -> literal.getValueAs(java.util.UUID.class);
+            case BLOB -> literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class).getBytes();
         };
         return new Literal(value, type);
     }

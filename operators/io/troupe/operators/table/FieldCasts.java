@@ -24,7 +24,12 @@ public final class FieldCasts {
         try {
             switch (type.id()) {
                 case INT32 -> FieldParsers.parseInt(b, 0, to);
+                case INT16 -> FieldParsers.parseInt(b, 0, to, Short.MIN_VALUE, Short.MAX_VALUE);
+                case INT8 -> FieldParsers.parseInt(b, 0, to, Byte.MIN_VALUE, Byte.MAX_VALUE);
                 case INT64 -> FieldParsers.parseLong(b, 0, to);
+                case FLOAT32 -> FieldParsers.parseFloat(b, 0, to);
+                case UUID -> FieldParsers.parseUuid(b, 0, to, new ByteChars());
+                case BLOB -> FieldParsers.parseBlob(b, 0, to, new ByteChars());
                 case FLOAT64 -> FieldParsers.parseDouble(b, 0, to);
                 case DECIMAL -> {
                     if (type.isWideDecimal()) {

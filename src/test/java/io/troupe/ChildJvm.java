@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM a test starts, on the test's classpath (surefire's {@code surefire.test.class.path}: in the
- * forked JVM {@code java.class.path} is surefire's booter jar) with the flag Agrona needs
- * (shared/stack-notes.md), running a {@code main} of the test sources. Its stdout and stderr are
+ * forked JVM {@code java.class.path} is surefire's booter jar) with the flag Agrona needs,
+ * running a {@code main} of the test sources. Its stdout and stderr are
  * read, merged, by a daemon thread of its own. Every wait is bounded; {@link #close()} kills the
  * child through its own process handle (by its pid, never by name) and waits for it to go.
  *

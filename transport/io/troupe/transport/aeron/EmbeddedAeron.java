@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * directories of drivers whose JVM ended without closing them go when the next one starts
  * ({@link StaleDriverDirectories}).
  *
- * <p>Sizing (shared/stack-notes.md, section 3): the driver's own files come to 12 MiB here instead
+ * <p>Sizing: the driver's own files come to 12 MiB here instead
  * of Aeron's default 47 MiB (measured: cnc.dat 11 MiB, of which counters take 5 MiB at Aeron's 1 MiB
  * minimum of values instead of its 8 MiB default, since Troupe needs a few counters per channel, not
  * tens of thousands; the error log and loss report stay at their minimums, 4 MiB and 1 MiB), and
@@ -40,7 +40,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Threads: one driver thread in {@code shared} mode (the default: on 2 cores the driver must not
  * compete with the workers, yet its conductor moves every IPC producer's limit, so it idles with a
- * backoff, never a busy spin: stack-notes measured a spinning driver 6x slower), ours rather than
+ * backoff, never a busy spin, which measured 6x slower here), ours rather than
  * Aeron's so that an Error cannot end it ({@link DriverDutyCycle}); three of Aeron's in
  * {@code dedicated} mode, plus the client's conductor thread. The shared-mode driver thread and the
  * conductor back off only while a channel needs them ({@link #channelInUse}, {@link #awaitingImage})
@@ -90,7 +90,7 @@ public final class EmbeddedAeron implements AutoCloseable {
     static final long DRIVER_BYTES = 13L * 1024 * 1024;
     /** Channels the default directory must have room for: a few queries' workers plus the pool's idle logs. */
     static final int ROOM_FOR_CHANNELS = 16;
-    /** What the JVM must be told for Agrona (shared/stack-notes.md): its buffers use jdk.internal.misc.Unsafe. */
+    /** What the JVM must be told for Agrona: its buffers use jdk.internal.misc.Unsafe. */
     public static final String REQUIRED_JVM_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
     /** First stream id handed out; each channel gets the next, so no two channels share a stream. */
     private static final int FIRST_STREAM_ID = 1001;

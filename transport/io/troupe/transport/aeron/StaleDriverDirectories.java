@@ -24,12 +24,22 @@ import java.util.stream.Stream;
  * another), where a live driver's pid is no process here; Troupe's drivers stamp it every
  * 100 ms.
  *
+ * <p>A host's directory ({@code troupe-cluster-<unique>}, {@link StandaloneDriver#newHostDirectory}) holds a
+ * standalone driver's directory and those of the JVMs beside it, and goes whole when its cluster stops. One
+ * whose cluster was killed instead goes at a later start when it is older than {@value #HOST_GRACE_MS} ms (it
+ * is made before its driver starts), no driver in it has stamped its heartbeat lately, and each of its JVMs'
+ * directories is stale as above.
+ *
  * <p>Threadsafe: stateless. Two starts may race to remove one directory; a failed removal is left
  * for the next start.
  */
 final class StaleDriverDirectories {
 
     static final String PREFIX = "troupe-aeron-";
+    /** The name of a host's directory, shared by its standalone driver and the JVMs that use it. */
+    static final String HOST_PREFIX = "troupe-cluster-";
+    /** How long a host's directory may wait for its driver to start: a cluster's start waits less. */
+    static final long HOST_GRACE_MS = 120_000;
     /** Twenty heartbeats missed: a driver that long silent is gone, or stopped past serving anyone. */
     static final long STALE_HEARTBEAT_MS = 2_000;
 
@@ -70,6 +80,36 @@ final class StaleDriverDirectories {
     }
 
     private static boolean isStale(Path dir) {
+        return dir.getFileName().toString().startsWith(HOST_PREFIX) ? isStaleHost(dir) : isStaleDriver(dir);
+    }
+
+    private static boolean isStaleHost(Path dir) {
+        try (Stream<Path> children = Files.list(dir)) {
+            if (Files.getLastModifiedTime(dir).toMillis() > System.currentTimeMillis() - HOST_GRACE_MS) {
+                return false;
+            }
+            for (Path child : (Iterable<Path>) children::iterator) {
+                boolean stale = child.getFileName().toString().startsWith(PREFIX) ? isStaleDriver(child)
+                        : !Files.isDirectory(child) || !isDriverActive(child);
+                if (!stale) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isDriverActive(Path dir) {
+        try {
+            return CommonContext.isDriverActive(dir.toFile(), STALE_HEARTBEAT_MS, message -> { });
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean isStaleDriver(Path dir) {
         OptionalLong pid = ownerPid(dir.getFileName().toString());
         if (pid.isEmpty() || !Files.isDirectory(dir)) {
             return false;

@@ -10,13 +10,14 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A host's standalone Aeron media driver: a JVM of its own running Aeron's {@link MediaDriver#main}, whose
  * directory every Troupe JVM on the host shares, so that {@code aeron:ipc} log buffers are shared memory
- * between them (shared/next-wave.md 2.6: one driver per host, not one per JVM, whose owner's death would
- * take the others' channels with it). This class says how to start one ({@link #systemProperties}: sized as
+ * between them (one driver per host, not one per JVM, whose owner's death would take the others'
+ * channels with it). This class says how to start one ({@link #systemProperties}: sized as
  * {@link EmbeddedAeron} sizes its own, its directory deleted on start and on shutdown) and whether one runs
  * in a directory ({@link #isActive}); Aeron's main closes the driver, and so deletes the directory, on
  * SIGTERM or SIGINT.
@@ -30,6 +31,15 @@ public final class StandaloneDriver {
     private static final long POLL_MS = 50;
 
     private StandaloneDriver() {
+    }
+
+    /**
+     * A new name under {@code parent} for a host's directory: its standalone driver's directory and those of
+     * the JVMs that use it go inside, and the whole goes when they stop, or at a later start of a driver on the
+     * host once all of it is stale ({@link StaleDriverDirectories}).
+     */
+    public static Path newHostDirectory(Path parent) {
+        return parent.resolve(StaleDriverDirectories.HOST_PREFIX + UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** The class whose {@code main} runs the driver. */

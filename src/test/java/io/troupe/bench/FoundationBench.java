@@ -20,7 +20,7 @@ import static io.troupe.operators.plan.Expr.count;
 import static io.troupe.operators.plan.Expr.lit;
 
 /**
- * A small side-by-side harness for the foundation: W1 and W2 of shared/design.md, single-threaded
+ * A small side-by-side harness for the foundation: W1 and W2 of docs/benchmarks.md, single-threaded
  * Troupe against DuckDB with threads = 1, in one JVM and one run, one warm-up and then the median
  * of the timed runs. The full benchmark command (workers, charts, CSV) is {@code bin/troupe bench}
  * of the parallel issue; this one exists to report the single-threaded kernels.

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10, point 2's client across real JVMs: a 2-node local cluster (the code behind
+ * The cluster client across real JVMs: a 2-node local cluster (the code behind
  * {@code bin/troupe cluster start --tables DIR}: a media driver process and two node JVMs, each loading the
  * same CSV tables), and this JVM as a {@link TroupeCluster} client. Each node answers the plans as DuckDB
  * does (rows cross from the node's JVM to this one through the shared driver); a plan failing on a node is

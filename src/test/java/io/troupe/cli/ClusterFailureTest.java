@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10, point 5, with real JVMs: a 3-node local cluster on one host, every query spread over the
+ * With real JVMs: a 3-node local cluster on one host, every query spread over the
  * nodes alive. The coordinator of a query killed with SIGKILL: the client's query fails naming it, and
  * the other nodes end their parts (their status files count no query running), within the failure
  * detector's bound; the two survivors then answer a spread query as DuckDB does, orders (partitioned

@@ -27,7 +27,7 @@ import static io.troupe.operators.plan.Expr.sum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 10, point 4: tables a local cluster's nodes generate at start ({@code cluster start --generate
+ * Tables a local cluster's nodes generate at start ({@code cluster start --generate
  * tpch:SF}), lineitem made in part on each node (its share of the generator's parts), orders cut by the
  * hash of its key, the rest replicated; queries spread over both nodes answer as DuckDB does over the
  * whole generated tables. Every child is bounded in time and stopped by its pid in the finally.

@@ -11,7 +11,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** Issue 10, point 2: {@code troupe.cluster.*}, read and validated as the other settings, errors naming the key. */
+/** {@code troupe.cluster.*}, read and validated as the other settings, errors naming the key. */
 class ClusterSettingsTest {
 
     private static ClusterSettings cluster(String text) {

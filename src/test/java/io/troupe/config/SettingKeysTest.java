@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Issue 9, point 1: a mistyped key under {@code troupe} and a fraction where a whole number belongs
+ * A mistyped key under {@code troupe} and a fraction where a whole number belongs
  * were taken silently (the default stayed in force; {@code batch-size = 1.5} became 1). Both are now
  * errors that name the key by its full path, an unknown key with the nearest known one. The known
  * keys are reference.conf's, so a key added there is known without more.

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Issue 9, point 1: {@code troupe.workers.default} is one worker per available processor unless
+ * {@code troupe.workers.default} is one worker per available processor unless
  * set ("auto", what DuckDB users expect of its threads); 0, the caller's thread alone, stays.
  */
 class WorkersSettingsTest {

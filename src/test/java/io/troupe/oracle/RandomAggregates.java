@@ -132,7 +132,7 @@ final class RandomAggregates {
     }
 
     /**
-     * The aggregates of issue 26: median, percentiles, string_agg, bool_and and bool_or, corr, the covariances
+     * The statistical and ordered aggregates: median, percentiles, string_agg, bool_and and bool_or, corr, the covariances
      * and regressions. mode is not drawn: of values equally frequent Troupe gives the first in order and DuckDB
      * any. Where they differ by design the SQL says so: percentile_cont is a DOUBLE in Troupe (PostgreSQL) and of
      * a DECIMAL's type in DuckDB, so DuckDB's reads its argument as a DOUBLE; corr and regr_slope are NULL in

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * Issue 9, point 1: a Troupe started with the defaults runs a query that does not say otherwise on
+ * A Troupe started with the defaults runs a query that does not say otherwise on
  * one worker per processor, its actor system up from the start; {@code workers.default = 0} keeps
  * queries on the caller's thread and starts nothing.
  */

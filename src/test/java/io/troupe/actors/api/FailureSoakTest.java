@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Issue 3, point 6: a soak of queries that fail, are cancelled or time out at random points, on two
+ * A soak of queries that fail, are cancelled or time out at random points, on two
  * Troupes (Aeron IPC with check-before-write match flags, the locked queue with always-write), with
  * 1, 2 or 4 workers (more than the cores), then checks that everything a query holds came back.
  *

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9, point 1, with a real OutOfMemoryError: a service's JVM with a small heap
+ * With a real OutOfMemoryError: a service's JVM with a small heap
  * ({@value #HEAP}) runs a GROUP BY over far more distinct keys than fit, on 2 workers. Before the
  * fix Pekko ended that JVM (exit 255, "shutting down JVM since 'pekko.jvm-exit-on-fatal-error' is
  * enabled"); now the query fails with a QueryFailedException that names the worker and the error,

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9, point 1: a new user's JVM, started without the flag Agrona needs, gets an error from
+ * A new user's JVM, started without the flag Agrona needs, gets an error from
  * {@code Troupe.start()} (the default starts workers, so the Aeron driver) that names the flag, where
  * it goes and the ways around it, instead of Agrona's IllegalAccessError; the ways around it work.
  */

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10, point 2's client, in one JVM: a node (its own actor system, a cluster member on its own port,
+ * The cluster client in one JVM: a node (its own actor system, a cluster member on its own port,
  * its Troupe holding the tables) and a {@link TroupeCluster} client (another actor system, a member with
  * the client role) talk over Artery TCP, so every control message is serialized by Troupe's wire
  * serializer and read back as it would be in another JVM; rows go through a media driver both connect to

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10, point 2: two nodes in one JVM (two actor systems on two ports) form a cluster, discover
+ * Two nodes in one JVM (two actor systems on two ports) form a cluster, discover
  * each other's data-plane endpoint through the Receptionist, write their views to their status files,
  * and a node that closes leaves: the other sees it removed. The multi-JVM version is LocalClusterTest.
  */

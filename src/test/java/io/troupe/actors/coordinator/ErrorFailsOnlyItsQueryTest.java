@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9, point 1: an Error (OutOfMemoryError, StackOverflowError) thrown by the kernel code an
+ * An Error (OutOfMemoryError, StackOverflowError) thrown by the kernel code an
  * actor runs fails that query alone, with a {@link QueryFailedException} that names the query, where
  * it was thrown and the error (its cause), and never ends the JVM (Pekko's
  * {@code jvm-exit-on-fatal-error} did: the surefire fork died with exit 255 before the fix). The

@@ -62,7 +62,7 @@ class WireSerializerTest {
 
     @BeforeAll
     static void startActorSystems() {
-        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning (stack-notes pitfall 6).
+        // Initialise SLF4J before Pekko logs, or SLF4J prints a "replay" warning.
         LoggerFactory.getLogger(WireSerializerTest.class);
         Config node = ConfigFactory.parseString("pekko.loglevel = WARNING\npekko.jvm-shutdown-hooks = off")
                 .withFallback(ConfigFactory.load());

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10, point 8: {@code loadtest --cluster SEED} against a real local cluster of 2 node JVMs (as
+ * {@code loadtest --cluster SEED} against a real local cluster of 2 node JVMs (as
  * {@code bin/troupe cluster start --nodes 2 --tables DIR} starts it) loading small CSV tables. With DuckDB
  * loading the same CSV files as the peer, every answer of the cluster must equal DuckDB's (the load test's
  * results check), every query completes and none fails; a workload or query over a table or column the

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Issue 10, point 6: two hosts as Linux network namespaces joined by a veth pair ({@link NetworkNamespaces}),
+ * Two hosts as Linux network namespaces joined by a veth pair ({@link NetworkNamespaces}),
  * each with its own media driver and node JVM, the node bound to its host's veth address: Artery between
  * them over TCP, batches over Aeron UDP (their drivers differ, so no stream can be IPC), the client in host
  * A's namespace. Every {@link ClusterQueries} case spreads over both hosts and agrees with DuckDB, as on

@@ -19,13 +19,15 @@ import java.util.List;
 import java.util.Objects;
 
 import static io.troupe.operators.plan.Expr.col;
+import static io.troupe.operators.plan.Expr.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Lesson 2's settings change where join rows live, never which rows a join returns: every join type,
  * on the packed (INT32), two-long (INT64) and generic (VARCHAR, two keys) paths, gives the same rows
  * with chunks of 4 KiB (many chunks), 32 KiB and 128 KiB, preallocated or on demand, with the leader
- * alone and two workers, and the arena holds nothing afterwards.
+ * alone and two workers, over a whole table and over a filtered one (whose last chunks are cut to their
+ * rows), and the arena holds nothing afterwards.
  */
 class JoinChunkSettingsTest {
 
@@ -51,6 +53,10 @@ class JoinChunkSettingsTest {
             plans.add(Plan.scan("p").join(Plan.scan("b"), type, col("p.i").eq(col("b.i"))));
             plans.add(Plan.scan("p").join(Plan.scan("b"), type, col("p.l").eq(col("b.l"))));
             plans.add(Plan.scan("p").join(Plan.scan("b"), type, col("p.s").eq(col("b.s")).and(col("p.l").eq(col("b.l")))));
+            // A filtered build side has no known count: its workers' last chunks end part-full and are cut to their rows.
+            Plan some = Plan.scan("b").filter(col("b.v").lt(lit(137.5)));
+            plans.add(Plan.scan("p").join(some, type, col("p.i").eq(col("b.i"))));
+            plans.add(Plan.scan("p").join(some, type, col("p.s").eq(col("b.s")).and(col("p.l").eq(col("b.l")))));
         }
         return plans;
     }

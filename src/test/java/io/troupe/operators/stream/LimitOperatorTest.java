@@ -15,7 +15,7 @@ import java.util.stream.LongStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Issue 9, point 1: LIMIT n OFFSET m without a sort, with m at and past 2^31, passes exactly rows
+ * LIMIT n OFFSET m without a sort, with m at and past 2^31, passes exactly rows
  * m..m+n-1 of its input. The input is every row position 0, 1, 2, ... in order, in batches of
  * {@value #BATCH} rows; the billions before the window share one batch of -1s (cheap, and wrong
  * wherever a row of it comes out), the batches near the window hold their own positions, so the

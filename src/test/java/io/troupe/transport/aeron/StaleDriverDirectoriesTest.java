@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
@@ -20,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9, point 1: a JVM that dies without closing its Troupe leaves its driver's directory, and
- * the next start of a driver removes it, but never the directory of a process that is alive. The
+ * A JVM that dies without closing its Troupe leaves its driver's directory, and
+ * the next start of a driver removes it (and a killed local cluster's host directory), but never the directory
+ * of a process that is alive or of a cluster that may be starting. The
  * JVM that dies is a child, killed by its own pid ({@code destroyForcibly}) once its driver is up.
  */
 class StaleDriverDirectoriesTest {
@@ -36,12 +38,19 @@ class StaleDriverDirectoriesTest {
     void shouldRemoveTheDirectoryOfADriverWhoseJvmWasKilledAndNoOtherOnStart() throws Exception {
         Path left;
         Path leftHalfMade;
+        long deadPid;
         try (ChildJvm child = ChildJvm.start(DriverHost.class, List.of("-Xmx64m"), dir.toString())) {
             left = Path.of(child.awaitLine("READY ", BOUND).substring("READY ".length()));
             // What a JVM killed while starting its driver leaves: a directory without driver files.
             leftHalfMade = Files.createDirectory(dir.resolve("troupe-aeron-" + child.pid() + "-starting"));
+            deadPid = child.pid();
             child.kill();
         }
+        // Hosts' directories of local clusters: one killed long ago (its driver never stamped a heartbeat, its
+        // node's JVM is gone), one as young as a cluster that is starting, one with a live JVM's directory.
+        Path deadHost = host("troupe-cluster-dead0001", "troupe-aeron-" + deadPid + "-node", true);
+        Path youngHost = host("troupe-cluster-young001", "troupe-aeron-" + deadPid + "-node", false);
+        Path liveHost = host("troupe-cluster-live0001", "troupe-aeron-" + ProcessHandle.current().pid() + "-n", true);
         assertTrue(Files.exists(left.resolve("cnc.dat")), "the killed JVM's driver directory is left");
         Path alive = Files.createDirectory(dir.resolve("troupe-aeron-" + ProcessHandle.current().pid() + "-other"));
         Path notTroupes = Files.createDirectory(dir.resolve("troupe-aeron-notapid"));
@@ -53,10 +62,28 @@ class StaleDriverDirectoriesTest {
             assertFalse(Files.exists(leftHalfMade), "the half-made directory of the killed JVM is removed");
             assertTrue(Files.exists(alive), "a live process's directory stays");
             assertTrue(Files.exists(notTroupes), "a directory not named as Troupe names its drivers' stays");
+            assertFalse(Files.exists(deadHost), "the killed cluster's host directory is removed");
+            assertTrue(Files.exists(youngHost), "a host directory younger than a cluster's start stays");
+            assertTrue(Files.exists(liveHost), "a host directory with a live JVM's directory stays");
             assertTrue(Files.exists(fresh.directory().resolve("cnc.dat")), "the new driver runs");
         } finally {
             fresh.close();
         }
+    }
+
+    /**
+     * A host's directory holding a standalone driver's directory that never started and {@code jvmDirectory};
+     * {@code old}: last changed before the grace a cluster's start has.
+     */
+    private Path host(String name, String jvmDirectory, boolean old) throws Exception {
+        Path host = Files.createDirectory(dir.resolve(name));
+        Files.createDirectory(host.resolve("driver"));
+        Files.createDirectory(host.resolve(jvmDirectory));
+        if (old) {
+            Files.setLastModifiedTime(host, FileTime.fromMillis(
+                    System.currentTimeMillis() - 2 * StaleDriverDirectories.HOST_GRACE_MS));
+        }
+        return host;
     }
 
     @Test
