@@ -6,6 +6,9 @@ import io.troupe.actors.exchange.BatchHandOver;
 import io.troupe.actors.exchange.CountingNodeLinks;
 import io.troupe.actors.exchange.NodeLinks;
 import io.troupe.config.TroupeSettings;
+import io.troupe.formats.FileTables;
+import io.troupe.formats.csv.CsvOptions;
+import io.troupe.formats.csv.CsvReader;
 import io.troupe.operators.exec.ExecContext;
 import io.troupe.operators.exec.ExecutionProbe;
 import io.troupe.operators.exec.LocalRun;
@@ -37,6 +40,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -263,6 +267,28 @@ public final class Troupe implements AutoCloseable {
                     + "heap ({} bytes, -Xmx); lower the budget or raise the heap", tables, arena.budgetBytes(), heap);
         }
         return this;
+    }
+
+    /**
+     * Loads {@code file} as table {@code name} and registers it ({@link #register(Table)}), its format known by
+     * the file's name: a {@code .csv}, {@code .tsv} or {@code .txt} with its dialect, header and column types
+     * detected as DuckDB detects them (docs/files.md). A file that fails to load registers nothing.
+     *
+     * @throws io.troupe.operators.TroupeException (QUERY) naming the file, and the line, column and value of
+     *                                             what did not load
+     */
+    public Troupe register(String name, Path file) {
+        notNull(name, "Troupe.register", "name");
+        notNull(file, "Troupe.register", "file");
+        return register(FileTables.read(file, name));
+    }
+
+    /** Loads the CSV {@code file} as table {@code name} as {@code options} fix it, detecting the rest, and registers it. */
+    public Troupe register(String name, Path file, CsvOptions options) {
+        notNull(name, "Troupe.register", "name");
+        notNull(file, "Troupe.register", "file");
+        notNull(options, "Troupe.register", "options");
+        return register(CsvReader.read(file, name, options));
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.troupe.cli.loadtest;
 
+import io.troupe.formats.csv.CsvOptions;
+import io.troupe.formats.csv.CsvReader;
+import io.troupe.formats.csv.CsvSniffer;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
@@ -22,21 +25,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Reads the {@code --tables DIR} of loadtest and of a node ({@code bin/troupe node}, {@code cluster start}):
  * every {@code DIR/NAME.csv} becomes table NAME, and so does every directory {@code DIR/NAME/} of such
  * files (its files one after the other; nodes that share the table deal them by file). A file's first
- * line declares the columns as {@link Schema#parse} reads them
- * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR});
- * the other lines are CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}.
+ * line may declare the columns as {@link Schema#parse} reads them
+ * ({@code id INT64 NOT NULL,amount DECIMAL(7,2),day DATE,note VARCHAR}; {@link #declaresColumns}); the other
+ * lines are then CSV (RFC 4180, an empty field is NULL), loaded by {@link DelimitedFileLoader}. A file whose
+ * first line does not (a plain header, or none) has its dialect, header and types detected ({@link CsvReader};
+ * the files of a directory must then detect the same columns).
  * {@link #write} writes a table so: every value of every type reads back the same (text quoted, so an
  * empty string stays one). Stateless.
  */
 public final class TableFiles {
 
     public static final String CSV = ".csv";
+    /** A name, then a type that starts with a capital: the first column of a declaring header. */
+    private static final Pattern DECLARED_COLUMN = Pattern.compile("\\s*\\S+\\s+[A-Z].*");
 
     private TableFiles() {
     }
@@ -107,6 +115,9 @@ public final class TableFiles {
         } else {
             throw new IllegalArgumentException(file + ": no such file");
         }
+        if (!declaresColumns(files.get(0))) {
+            return detected(files, name, share, chunkRows);
+        }
         Schema schema = schema(files.get(0));
         List<Batch> chunks = new ArrayList<>();
         DelimitedFormat format = DelimitedFormat.csv().toBuilder().header(true).chunkRows(chunkRows).build();
@@ -123,6 +134,62 @@ public final class TableFiles {
             }
         }
         return new Table(name, schema, chunks);
+    }
+
+    /** Table {@code name} of the files of {@code share}, each with its layout and columns detected. */
+    private static Table detected(List<Path> files, String name, ScanShare share, int chunkRows) {
+        CsvOptions options = CsvOptions.detect().withChunkRows(chunkRows);
+        try {
+            Schema schema = CsvSniffer.sniff(files.get(0), options).schema();
+            List<Batch> chunks = new ArrayList<>();
+            for (int i = share.index(); i < files.size(); i += share.count()) {
+                Table part = CsvReader.read(files.get(i), name, options);
+                if (!part.schema().equals(schema)) {
+                    throw new IllegalArgumentException(files.get(i) + ": its columns (" + part.schema().describe()
+                            + ") are not those of " + files.get(0) + " (" + schema.describe() + ")");
+                }
+                chunks.addAll(part.chunks());
+            }
+            return new Table(name, schema, chunks);
+        } catch (TroupeException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    /**
+     * Whether {@code file}'s first line declares its columns rather than naming them: its first item is a name
+     * and a type written in capitals ({@code id INT64 NOT NULL}), as {@link #write} writes it. A plain header
+     * ({@code iata,name}, {@code order date,amount}) does not.
+     */
+    public static boolean declaresColumns(Path file) {
+        String first;
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            first = reader.readLine();
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+        if (first == null) {
+            return false;
+        }
+        int depth = 0;
+        int end = first.length();
+        for (int i = 0; i < first.length() && end == first.length(); i++) {
+            char c = first.charAt(i);
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            if (c == ',' && depth == 0) {
+                end = i;
+            }
+        }
+        String item = first.substring(0, end);
+        if (!DECLARED_COLUMN.matcher(item).matches()) {
+            return false;
+        }
+        try {
+            Schema.parse(item);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Whether table {@code name} of {@code dir} is a directory of files (which nodes share by file). */

@@ -3,6 +3,7 @@ package io.troupe.operators.table;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
+import io.troupe.operators.expr.Strptime;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
@@ -43,7 +44,8 @@ import java.util.List;
  * exponent notation, inf, infinity, nan. DECIMAL(p,s): exact; at most p - s integer digits, and
  * fractional digits past s only if they are zeros (nothing is ever rounded). DATE: yyyy-mm-dd. TIMESTAMP:
  * yyyy-mm-dd hh:mm:ss[.f] (a date alone is its midnight); TIMESTAMP_TZ: the same with an offset ({@code +02},
- * {@code Z}), UTC without one; TIME: hh:mm:ss[.f]; INTERVAL: as PostgreSQL reads it ({@code 1 day 02:00:00}).
+ * {@code Z}), UTC without one; DATE and TIMESTAMP as the format's {@link DelimitedFormat#dateFormat()} and
+ * {@link DelimitedFormat#timestampFormat()} spell them where it has them; TIME: hh:mm:ss[.f]; INTERVAL: as PostgreSQL reads it ({@code 1 day 02:00:00}).
  * BOOLEAN: true/false, t/f, 1/0 in any case. VARCHAR: the text, which must be valid UTF-8. Spaces
  * are data: {@code " 1"} is not an integer. A NULL is an unquoted field equal to the null string.
  *
@@ -122,7 +124,7 @@ public final class DelimitedFileLoader {
             columns[c] = new ColumnChunkBuilder(schema.type(c), chunkRows);
         }
         List<Batch> chunks = new ArrayList<>();
-        if (format.header()) {
+        for (int skipped = format.header() ? -1 : 0; skipped < format.skipRows(); skipped++) {
             tokenizer.skipRecord();
         }
         while (true) {
@@ -235,12 +237,35 @@ public final class DelimitedFileLoader {
                     }
                 }
                 case DATE -> {
+                    Strptime.Reader pattern = format.dateFormat() == null ? null : format.dateFormat().reader();
                     for (; r < rows; r++, slot += width) {
                         int end = ends[slot];
                         if (end == RecordTokenizer.NULL) {
                             appendNull(out, nullable);
-                        } else {
+                        } else if (pattern == null) {
                             out.appendInt(FieldParsers.parseDate(b, starts[slot], end));
+                        } else if (pattern.read(b, starts[slot], end)) {
+                            out.appendInt(pattern.day());
+                        } else {
+                            throw new FieldParsers.FieldParseException("not a date (" + format.dateFormat() + ")");
+                        }
+                    }
+                }
+                case TIMESTAMP -> {
+                    Strptime.Reader pattern = format.timestampFormat() == null ? null
+                            : format.timestampFormat().reader();
+                    ByteChars view = new ByteChars();
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else if (pattern == null) {
+                            out.appendLong(FieldParsers.parseTemporal(b, starts[slot], end, TypeId.TIMESTAMP, view));
+                        } else if (pattern.read(b, starts[slot], end)) {
+                            out.appendLong(pattern.micros());
+                        } else {
+                            throw new FieldParsers.FieldParseException("not a timestamp ("
+                                    + format.timestampFormat() + ")");
                         }
                     }
                 }
@@ -290,7 +315,7 @@ public final class DelimitedFileLoader {
                         }
                     }
                 }
-                case TIMESTAMP, TIMESTAMP_TZ, TIME -> {
+                case TIMESTAMP_TZ, TIME -> {
                     ByteChars view = new ByteChars();
                     for (; r < rows; r++, slot += width) {
                         int end = ends[slot];

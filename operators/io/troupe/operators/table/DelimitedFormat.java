@@ -1,7 +1,10 @@
 package io.troupe.operators.table;
 
+import io.troupe.operators.expr.Strptime;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * How a delimited text file is laid out: the options of {@link DelimitedFileLoader}. Immutable
@@ -18,11 +21,17 @@ import java.util.Arrays;
  *       quote is special only at the start of a field; inside a quoted field two quotes stand for
  *       one, and delimiters and line breaks are data (RFC 4180). A quoted field is never NULL, so
  *       {@code ""} is the empty string.</li>
+ *   <li><b>skipRows</b>: records before the header (or the first row) that the load skips, such as a title
+ *       line above the table.</li>
  *   <li><b>header</b>: whether the first record names the columns (it is skipped, not checked).</li>
  *   <li><b>nullString</b>: the text of an unquoted field that means NULL; the default {@code ""}
  *       makes an empty field NULL.</li>
+ *   <li><b>skipBlankLines</b>: whether an empty line between records is skipped (as DuckDB skips them) rather
+ *       than read as a record of one empty field; only where a record has more than one field.</li>
  *   <li><b>trailingDelimiter</b>: whether every record ends with a delimiter after its last field,
  *       as dbgen writes {@code 1|foo|2024-01-31|}.</li>
+ *   <li><b>dateFormat</b>, <b>timestampFormat</b>: how DATE and TIMESTAMP columns are spelled, as a
+ *       {@link Strptime} ({@code %m/%d/%Y}); null (the default) reads ISO 8601.</li>
  *   <li><b>chunkRows</b>: rows per table chunk (a scan's morsel).</li>
  * </ul>
  *
@@ -35,19 +44,27 @@ public final class DelimitedFormat {
 
     private final byte delimiter;
     private final int quote;
+    private final int skipRows;
     private final boolean header;
     private final String nullString;
     private final byte[] nullBytes;
     private final boolean trailingDelimiter;
+    private final boolean skipBlankLines;
+    private final Strptime dateFormat;
+    private final Strptime timestampFormat;
     private final int chunkRows;
 
     private DelimitedFormat(Builder b) {
         this.delimiter = (byte) b.delimiter;
         this.quote = b.quote;
+        this.skipRows = b.skipRows;
         this.header = b.header;
         this.nullString = b.nullString;
         this.nullBytes = b.nullString.getBytes(StandardCharsets.UTF_8);
         this.trailingDelimiter = b.trailingDelimiter;
+        this.skipBlankLines = b.skipBlankLines;
+        this.dateFormat = b.dateFormat;
+        this.timestampFormat = b.timestampFormat;
         this.chunkRows = b.chunkRows;
     }
 
@@ -74,9 +91,13 @@ public final class DelimitedFormat {
         Builder b = new Builder();
         b.delimiter = (char) delimiter;
         b.quote = quote;
+        b.skipRows = skipRows;
         b.header = header;
         b.nullString = nullString;
         b.trailingDelimiter = trailingDelimiter;
+        b.skipBlankLines = skipBlankLines;
+        b.dateFormat = dateFormat;
+        b.timestampFormat = timestampFormat;
         b.chunkRows = chunkRows;
         return b;
     }
@@ -88,6 +109,11 @@ public final class DelimitedFormat {
     /** The quote byte, or {@link #NO_QUOTE}. */
     public int quote() {
         return quote;
+    }
+
+    /** Records before the header (or the first row) that the load skips. */
+    public int skipRows() {
+        return skipRows;
     }
 
     public boolean header() {
@@ -107,27 +133,50 @@ public final class DelimitedFormat {
         return trailingDelimiter;
     }
 
+    /** Whether an empty line between records is skipped (where a record has more than one field). */
+    public boolean skipBlankLines() {
+        return skipBlankLines;
+    }
+
+    /** How DATE columns are spelled, or null for ISO 8601. */
+    public Strptime dateFormat() {
+        return dateFormat;
+    }
+
+    /** How TIMESTAMP columns are spelled, or null for ISO 8601. */
+    public Strptime timestampFormat() {
+        return timestampFormat;
+    }
+
     public int chunkRows() {
         return chunkRows;
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof DelimitedFormat f && f.delimiter == delimiter && f.quote == quote && f.header == header
+        return o instanceof DelimitedFormat f && f.delimiter == delimiter && f.quote == quote && f.skipRows == skipRows
+                && f.header == header
                 && f.nullString.equals(nullString) && f.trailingDelimiter == trailingDelimiter
+                && f.skipBlankLines == skipBlankLines
+                && Objects.equals(f.dateFormat, dateFormat) && Objects.equals(f.timestampFormat, timestampFormat)
                 && f.chunkRows == chunkRows;
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(new Object[] {delimiter, quote, header, nullString, trailingDelimiter, chunkRows});
+        return Arrays.hashCode(new Object[] {delimiter, quote, skipRows, header, nullString, trailingDelimiter,
+                skipBlankLines, dateFormat, timestampFormat, chunkRows});
     }
 
     @Override
     public String toString() {
         return "DelimitedFormat[delimiter='" + (char) delimiter + "', quote="
-                + (quote == NO_QUOTE ? "none" : "'" + (char) quote + "'") + ", header=" + header
+                + (quote == NO_QUOTE ? "none" : "'" + (char) quote + "'") + (skipRows == 0 ? "" : ", skipRows=" + skipRows)
+                + ", header=" + header
                 + ", nullString='" + nullString + "', trailingDelimiter=" + trailingDelimiter
+                + (skipBlankLines ? ", skipBlankLines=true" : "")
+                + (dateFormat == null ? "" : ", dateFormat='" + dateFormat + "'")
+                + (timestampFormat == null ? "" : ", timestampFormat='" + timestampFormat + "'")
                 + ", chunkRows=" + chunkRows + "]";
     }
 
@@ -136,9 +185,13 @@ public final class DelimitedFormat {
 
         private char delimiter = ',';
         private int quote = '"';
+        private int skipRows;
         private boolean header;
         private String nullString = "";
         private boolean trailingDelimiter;
+        private boolean skipBlankLines;
+        private Strptime dateFormat;
+        private Strptime timestampFormat;
         private int chunkRows = TableBuilder.DEFAULT_CHUNK_ROWS;
 
         private Builder() {
@@ -155,6 +208,12 @@ public final class DelimitedFormat {
             return this;
         }
 
+        /** Records before the header (or the first row) that the load skips. */
+        public Builder skipRows(int value) {
+            this.skipRows = value;
+            return this;
+        }
+
         public Builder header(boolean value) {
             this.header = value;
             return this;
@@ -167,6 +226,24 @@ public final class DelimitedFormat {
 
         public Builder trailingDelimiter(boolean value) {
             this.trailingDelimiter = value;
+            return this;
+        }
+
+        /** Whether an empty line between records is skipped (where a record has more than one field). */
+        public Builder skipBlankLines(boolean value) {
+            this.skipBlankLines = value;
+            return this;
+        }
+
+        /** How DATE columns are spelled, or null for ISO 8601. */
+        public Builder dateFormat(Strptime value) {
+            this.dateFormat = value;
+            return this;
+        }
+
+        /** How TIMESTAMP columns are spelled, or null for ISO 8601. */
+        public Builder timestampFormat(Strptime value) {
+            this.timestampFormat = value;
             return this;
         }
 
@@ -191,6 +268,9 @@ public final class DelimitedFormat {
                     || (quote != NO_QUOTE && nullString.indexOf(quote) >= 0)) {
                 throw new IllegalArgumentException("nullString must not hold the delimiter, the quote or a line break: '"
                         + nullString + "'");
+            }
+            if (skipRows < 0) {
+                throw new IllegalArgumentException("skipRows must not be negative: " + skipRows);
             }
             if (chunkRows < 1) {
                 throw new IllegalArgumentException("chunkRows must be positive: " + chunkRows);

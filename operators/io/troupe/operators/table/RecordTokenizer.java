@@ -17,6 +17,9 @@ import java.util.Arrays;
  * {@code ""} already collapsed to {@code "} (in place: the text only gets shorter). The ranges hold
  * until the next call to {@link #nextBatch}.
  *
+ * <p>A blank line is a record of one empty field, or skipped where the format says so and a record has more than
+ * one field.
+ *
  * <p>A malformed record (wrong number of fields, an unterminated quote, text after a closing quote)
  * ends the batch before it and is kept as {@link #failure()}, so that the caller converts and
  * reports any error on an earlier line first.
@@ -40,6 +43,8 @@ final class RecordTokenizer {
     /** The outcome of scanning one record. */
     private enum Scan {
         COMPLETE,
+        /** A blank line that the format skips. */
+        SKIPPED,
         NEED_MORE,
         MALFORMED
     }
@@ -60,6 +65,7 @@ final class RecordTokenizer {
     private final int quote;
     private final byte[] nullBytes;
     private final boolean trailingDelimiter;
+    private final boolean skipBlankLines;
     private final int width;
     private final int[] starts;
     private final int[] ends;
@@ -90,6 +96,7 @@ final class RecordTokenizer {
         this.quote = format.quote();
         this.nullBytes = format.nullBytes();
         this.trailingDelimiter = format.trailingDelimiter();
+        this.skipBlankLines = format.skipBlankLines() && width > 1;
         this.width = width;
         // one slot row more than maxRows: the header, and the fields a malformed record shows before it fails
         this.starts = new int[(maxRows + 1) * width];
@@ -157,6 +164,9 @@ final class RecordTokenizer {
             Scan scan = scanRecord(checked ? rows : slotRow, checked);
             if (scan == Scan.MALFORMED) {
                 break;
+            }
+            if (scan == Scan.SKIPPED) {
+                continue;
             }
             if (scan == Scan.NEED_MORE) {
                 if (rows > 0) {
@@ -277,6 +287,11 @@ final class RecordTokenizer {
 
     private Scan complete(int row, int recordStart, int recordEnd, int next, int fields, boolean lastEmptyUnquoted,
                           int newlinesInQuotes, boolean checked) {
+        if (skipBlankLines && fields == 1 && recordEnd == recordStart) {
+            line++;
+            pos = next;
+            return Scan.SKIPPED;
+        }
         if (checked) {
             int found = fields;
             boolean trailing = false;
