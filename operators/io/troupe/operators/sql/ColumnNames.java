@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * The names of a query's result columns as PostgreSQL gives them where the statement gives none (its
  * {@code FigureColname}), in place of Calcite's {@code EXPR$0}: a column reference is named after its column, a
  * function call after the function ({@code count(*)} is {@code count}, {@code upper(name)} {@code upper}, an
- * aggregate with FILTER or OVER after its function), a CAST after what it casts when that has a name and else after
+ * aggregate with FILTER, OVER or IGNORE NULLS after its function), a CAST after what it casts when that has a name and else after
  * the type as PostgreSQL spells it ({@code int4}), a CASE after its ELSE when that has a name and else {@code case},
  * a scalar subquery after its column, EXISTS {@code exists}, and any other expression ({@code a + 1}, a literal)
  * {@code ?column?}, a typed literal after its type ({@code DATE '2024-01-31'} is {@code date}, an interval {@code
@@ -174,7 +174,7 @@ final class ColumnNames {
                 Figure cast = figure(call.operand(0));
                 yield cast.strength == 2 ? cast : typeName(call.operand(1));
             }
-            case OVER, FILTER, WITHIN_GROUP, WITHIN_DISTINCT -> figure(call.operand(0));
+            case OVER, FILTER, WITHIN_GROUP, WITHIN_DISTINCT, IGNORE_NULLS, RESPECT_NULLS -> figure(call.operand(0));
             case EXISTS -> new Figure("exists", 2);
             default -> call.getOperator() instanceof SqlFunction function
                     ? new Figure(function.getName().toLowerCase(Locale.ROOT), 2) : Figure.NONE;

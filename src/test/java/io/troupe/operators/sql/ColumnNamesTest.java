@@ -37,6 +37,8 @@ class ColumnNamesTest {
         assertEquals(List.of("count", "row_number", "extract", "substring"),
                 names("SELECT count(*) FILTER (WHERE qty > 1), row_number() OVER (ORDER BY status), "
                         + "EXTRACT(YEAR FROM odate), substring(status FROM 1 FOR 2) FROM orders GROUP BY status, odate"));
+        assertEquals(List.of("lag", "last_value"), names("SELECT lag(qty) IGNORE NULLS OVER (ORDER BY id), "
+                + "last_value(qty) RESPECT NULLS OVER (ORDER BY id) FROM orders"));
     }
 
     @Test
