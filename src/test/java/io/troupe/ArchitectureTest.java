@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Keeps the arrows of shared/design.md pointing one way: actors -> transport, operators, config;
- * transport -> config (+ the batch format); operators -> config; and the command line (io.troupe.cli)
+ * transport -> config (+ the batch format); operators -> config; formats (file readers) -> operators, never the
+ * reverse, and no reader's library in operators; and the command line (io.troupe.cli)
  * on top, which no library package imports, so that a service embedding the library needs none of
  * the command line's optional dependencies (picocli, XChart, the TPC generators, HdrHistogram).
  * The JDBC driver (io.troupe.jdbc) is a client of the facade that the facade never imports.
@@ -29,15 +30,18 @@ class ArchitectureTest {
             "io.trino", "org.HdrHistogram");
 
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
-            "operators", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport"),
+            "operators", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.formats",
+                    "org.apache.parquet", "io.airlift.compress"),
+            "formats", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport"),
             "transport", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.operators.plan",
                     "io.troupe.operators.exec", "io.troupe.operators.join", "io.troupe.operators.agg",
                     "io.troupe.operators.sort"),
-            "config", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.operators"),
+            "config", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.operators",
+                    "io.troupe.formats"),
             "actors/io/troupe/actors", with(COMMAND_LINE_ONLY, "io.troupe.jdbc"),
             "actors/io/troupe/jdbc", COMMAND_LINE_ONLY);
 
-    private static final List<String> SOURCE_ROOTS = List.of("config", "operators", "transport", "actors");
+    private static final List<String> SOURCE_ROOTS = List.of("config", "operators", "transport", "actors", "formats");
     /** The one package that may use Micrometer. */
     private static final Path METRICS = Path.of("actors/io/troupe/actors/metrics");
 
