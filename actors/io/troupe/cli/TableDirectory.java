@@ -3,6 +3,7 @@ package io.troupe.cli;
 import io.troupe.cli.data.Benchmark;
 import io.troupe.cli.data.BenchmarkDataGenerator;
 import io.troupe.cli.loadtest.TableFiles;
+import io.troupe.formats.parquet.ParquetFiles;
 import io.troupe.operators.TroupeException;
 import io.troupe.operators.exec.ScanShare;
 import io.troupe.operators.table.DelimitedFileLoader;
@@ -19,11 +20,13 @@ import java.util.stream.Stream;
 
 /**
  * The tables of {@code bin/troupe sql --load DIR}: every file of the folder (not its subfolders) whose name
- * ends in {@code .csv}, {@code .tbl} or {@code .dat} becomes the table of its name. A {@code .tbl} is a TPC-H
- * table and a {@code .dat} a TPC-DS one, as dbgen and dsdgen (and {@code troupe generate --out}) write them:
- * '|'-separated, with the benchmark's columns known by the table's name. A {@code .csv} declares its columns in
- * its first line ({@link TableFiles}: {@code id INT64 NOT NULL,amount DECIMAL(7,2)}). A malformed line fails the
- * load naming the file and the line. Stateless.
+ * ends in {@code .csv}, {@code .tbl}, {@code .dat} or {@code .parquet} becomes the table of its name. A
+ * {@code .tbl} is a TPC-H table and a {@code .dat} a TPC-DS one, as dbgen and dsdgen (and
+ * {@code troupe generate --out}) write them: '|'-separated, with the benchmark's columns known by the table's
+ * name. A {@code .csv} declares its columns in its first line ({@link TableFiles}:
+ * {@code id INT64 NOT NULL,amount DECIMAL(7,2)}). A {@code .parquet} has its columns and types in the file
+ * ({@link ParquetFiles}). A malformed line fails the load naming the file and the line, a Parquet file that
+ * cannot be read names the file. Stateless.
  */
 final class TableDirectory {
 
@@ -45,6 +48,8 @@ final class TableDirectory {
             String suffix = fileName.substring(dot);
             if (suffix.equals(TableFiles.CSV)) {
                 tables.add(TableFiles.read(dir, name, ScanShare.WHOLE, TableBuilder.DEFAULT_CHUNK_ROWS));
+            } else if (suffix.equals(ParquetFiles.SUFFIX)) {
+                tables.add(parquetTable(file, name));
             } else {
                 tables.add(benchmarkTable(file, name, suffix.equals(Benchmark.TPCH.fileSuffix())
                         ? Benchmark.TPCH : Benchmark.TPCDS));
@@ -66,6 +71,14 @@ final class TableDirectory {
         }
     }
 
+    private static Table parquetTable(Path file, String name) {
+        try {
+            return ParquetFiles.load(file, name);
+        } catch (TroupeException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
     private static List<Path> files(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--load " + dir + ": not a directory");
@@ -75,13 +88,13 @@ final class TableDirectory {
             files = list.filter(Files::isRegularFile).filter(p -> {
                 String n = p.getFileName().toString();
                 return n.endsWith(TableFiles.CSV) || n.endsWith(Benchmark.TPCH.fileSuffix())
-                        || n.endsWith(Benchmark.TPCDS.fileSuffix());
+                        || n.endsWith(Benchmark.TPCDS.fileSuffix()) || n.endsWith(ParquetFiles.SUFFIX);
             }).sorted().toList();
         } catch (IOException e) {
             throw new IllegalArgumentException("--load " + dir + ": cannot list it: " + e);
         }
         if (files.isEmpty()) {
-            throw new IllegalArgumentException("--load " + dir + ": no .csv, .tbl or .dat files in it");
+            throw new IllegalArgumentException("--load " + dir + ": no .csv, .tbl, .dat or .parquet files in it");
         }
         return files;
     }
