@@ -15,6 +15,11 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +38,9 @@ final class ParquetFile implements AutoCloseable {
     private static final PrimitiveConverter NO_CONVERTER = new PrimitiveConverter() {
     };
 
+    /** What a Parquet file begins and ends with (an encrypted footer's PARE is not read). */
+    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
     private final ParquetFileReader reader;
     private final List<ParquetColumn> columns;
     private final Schema schema;
@@ -45,6 +53,7 @@ final class ParquetFile implements AutoCloseable {
      * @throws IllegalArgumentException naming a column that has no Troupe type or is not in the file
      */
     ParquetFile(Path file, List<String> selection) throws IOException {
+        checkMagic(file);
         this.reader = new ParquetFileReader(new LocalInputFile(file), ReadOptions.hadoopFree());
         try {
             MessageType fileSchema = reader.getFileMetaData().getSchema();
@@ -59,6 +68,21 @@ final class ParquetFile implements AutoCloseable {
         } catch (RuntimeException e) {
             reader.close();
             throw e;
+        }
+    }
+
+    /** Refuses a file that does not begin and end with Parquet's magic bytes: another format, or cut short. */
+    private static void checkMagic(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            ByteBuffer head = ByteBuffer.allocate(MAGIC.length);
+            ByteBuffer tail = ByteBuffer.allocate(MAGIC.length);
+            if (size < 3L * MAGIC.length || channel.read(head, 0) != MAGIC.length
+                    || channel.read(tail, size - MAGIC.length) != MAGIC.length
+                    || !Arrays.equals(head.array(), MAGIC) || !Arrays.equals(tail.array(), MAGIC)) {
+                throw new IOException("not a Parquet file: it does not begin and end with PAR1 (another format, or"
+                        + " truncated), " + size + " bytes");
+            }
         }
     }
 

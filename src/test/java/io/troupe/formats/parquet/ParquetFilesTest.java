@@ -30,9 +30,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Parquet files that DuckDB writes, loaded by {@link ParquetFiles}, against what DuckDB reads back from the same
  * file in the same JVM: a random table of every mapped type (NULLs, each type's extremes, dictionary-friendly
- * columns, several row groups) under each codec, with Hadoop not loadable; a projection; and the errors (a
- * truncated file, one that is not Parquet, a missing path, a column with no Troupe type, a BINARY that is not
- * UTF-8), each naming the file and the column or row group.
+ * columns, several row groups) under each codec and in data pages v2 (DELTA and BYTE_STREAM_SPLIT encodings), with
+ * Hadoop not loadable; a projection; and the errors (a truncated file, one that is not Parquet, a missing path, a
+ * corrupt page, a BROTLI page, a column with no Troupe type, a BINARY that is not UTF-8), each naming the file and
+ * the column or row group.
  *
  * <p>Where the types differ, DuckDB's side is cast to what Troupe reads: an unsigned BIGINT to DECIMAL(20,0),
  * TIMESTAMP_MS and TIMESTAMP_NS to TIMESTAMP (Troupe keeps microseconds), ENUM, JSON and a UTF-8 BLOB to VARCHAR.
@@ -149,7 +150,7 @@ class ParquetFilesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"uncompressed", "snappy", "gzip", "zstd", "lz4"})
+    @ValueSource(strings = {"uncompressed", "snappy", "gzip", "zstd", "lz4", "zstd, PARQUET_VERSION v2"})
     void shouldReadEveryMappedTypeUnderEachCodecAsDuckDbDoesWithoutHadoop(String codec, @TempDir Path dir)
             throws Exception {
         assertThrows(ClassNotFoundException.class, () -> Class.forName("org.apache.hadoop.conf.Configuration"));
@@ -207,13 +208,19 @@ class ParquetFilesTest {
         Path truncated = dir.resolve("truncated.parquet");
         Files.write(truncated, Arrays.copyOf(bytes, bytes.length / 2));
         TroupeException cut = assertThrows(TroupeException.class, () -> ParquetFiles.load(truncated, "t"));
-        assertTrue(cut.getMessage().startsWith(truncated + ": "), cut.getMessage());
+        assertEquals(truncated + ": not a Parquet file: it does not begin and end with PAR1 (another format, or"
+                + " truncated), " + bytes.length / 2 + " bytes", cut.getMessage());
 
         Path text = dir.resolve("text.parquet");
         Files.writeString(text, "id,name\n1,one\n");
         TroupeException notParquet = assertThrows(TroupeException.class, () -> ParquetFiles.load(text, "t"));
-        assertTrue(notParquet.getMessage().startsWith(text + ": ") && notParquet.getMessage().contains("Parquet"),
-                notParquet.getMessage());
+        assertTrue(notParquet.getMessage().startsWith(text + ": not a Parquet file: "), notParquet.getMessage());
+
+        Path brotli = dir.resolve("brotli.parquet");
+        duck.execute("COPY (SELECT i FROM range(100) AS r(i)) TO '" + brotli + "' (FORMAT parquet, COMPRESSION brotli)");
+        TroupeException codec = assertThrows(TroupeException.class, () -> ParquetFiles.load(brotli, "t"));
+        assertTrue(codec.getMessage().startsWith(brotli + ": row group 1 of 1: the BROTLI codec is not supported"),
+                codec.getMessage());
 
         Path missing = dir.resolve("missing.parquet");
         assertRefused(missing, null, "no such file");
