@@ -113,25 +113,27 @@ final class ParquetFile implements AutoCloseable {
         long rows = reader.getRowGroups().get(index).getRowCount();
         PageReadStore pages = columns.isEmpty() ? null : reader.readRowGroup(index);
         ColumnReader[] readers = new ColumnReader[columns.size()];
+        VectorBuilder[] builders = new VectorBuilder[columns.size()];
         for (int c = 0; c < readers.length; c++) {
             ParquetColumn column = columns.get(c);
             readers[c] = new ColumnReaderImpl(column.descriptor(), pages.getPageReader(column.descriptor()),
                     NO_CONVERTER, writer);
+            builders[c] = new VectorBuilder(column.field().type(), (int) Math.min(chunkRows, rows));
         }
         List<Batch> batches = new ArrayList<>();
         for (long start = 0; start < rows; start += chunkRows) {
             int n = (int) Math.min(chunkRows, rows - start);
             ColumnVector[] vectors = new ColumnVector[readers.length];
             for (int c = 0; c < readers.length; c++) {
-                vectors[c] = read(columns.get(c), readers[c], n);
+                vectors[c] = read(columns.get(c), readers[c], n, builders[c]);
             }
             batches.add(Batch.of(n, vectors));
         }
         return batches;
     }
 
-    private static ColumnVector read(ParquetColumn column, ColumnReader values, int n) {
-        VectorBuilder out = new VectorBuilder(column.field().type(), n);
+    /** The next {@code n} values of {@code values}, built in {@code out} (which starts afresh after). */
+    private static ColumnVector read(ParquetColumn column, ColumnReader values, int n, VectorBuilder out) {
         int defined = column.descriptor().getMaxDefinitionLevel();
         ColumnDecoder decoder = column.decoder();
         try {
