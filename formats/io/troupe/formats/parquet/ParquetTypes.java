@@ -2,6 +2,7 @@ package io.troupe.formats.parquet;
 
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
+import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.Utf8;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -11,6 +12,7 @@ import org.apache.parquet.schema.LogicalTypeAnnotation.DateLogicalTypeAnnotation
 import org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.EnumLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.IntervalLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.JsonLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.ListLogicalTypeAnnotation;
 import org.apache.parquet.schema.LogicalTypeAnnotation.MapLogicalTypeAnnotation;
@@ -34,9 +36,10 @@ import java.util.List;
  * fits, as in DuckDB's UBIGINT); FLOAT and DOUBLE as DOUBLE; DECIMAL of every encoding (INT32, INT64, BINARY and
  * FIXED_LEN_BYTE_ARRAY) up to 38 digits; STRING, ENUM and JSON as VARCHAR; DATE; TIME in any unit as TIME
  * (microseconds); TIMESTAMP in any unit as TIMESTAMP WITH TIME ZONE when adjusted to UTC and TIMESTAMP when not,
- * and INT96 timestamps as TIMESTAMP (as DuckDB and Spark read them); BINARY without an annotation as VARCHAR, each
- * value checked to be UTF-8. What has no Troupe type yet (nested LIST, MAP and STRUCT columns, UUID, a
- * FIXED_LEN_BYTE_ARRAY that is not a DECIMAL, INTERVAL, FLOAT16, BSON, geometry) is refused naming the column,
+ * and INT96 timestamps as TIMESTAMP (as DuckDB and Spark read them); INTERVAL (months, days and milliseconds) as
+ * INTERVAL; BINARY without an annotation as VARCHAR, each value checked to be UTF-8. What has no Troupe type yet
+ * (nested LIST, MAP and STRUCT columns, UUID, a FIXED_LEN_BYTE_ARRAY that is not a DECIMAL or an INTERVAL,
+ * FLOAT16, BSON, geometry) is refused naming the column,
  * unless the caller's selection leaves it out. Nanoseconds round to the nearest microsecond, as PostgreSQL rounds
  * fractions of a second it cannot hold, and DuckDB a TIMESTAMP_NS cast to TIMESTAMP.
  *
@@ -44,6 +47,8 @@ import java.util.List;
  */
 final class ParquetTypes {
 
+    /** An INTERVAL's bytes: months, days and milliseconds, each an unsigned little-endian 32-bit integer. */
+    private static final int INTERVAL_BYTES = 12;
     /** The Julian day of 1970-01-01, the epoch of an INT96 timestamp's day. */
     private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
@@ -188,6 +193,20 @@ final class ParquetTypes {
                             + " annotation is read as VARCHAR; BLOB is not supported yet)");
                 }
                 out.appendBytes(bytes, 0, b.length());
+            });
+        }
+        if (a instanceof IntervalLogicalTypeAnnotation && fixed && type.getTypeLength() == INTERVAL_BYTES) {
+            return new Mapped(DataType.INTERVAL, (v, out) -> {
+                ByteBuffer b = v.getBinary().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+                int at = b.position();
+                long months = Integer.toUnsignedLong(b.getInt(at));
+                long days = Integer.toUnsignedLong(b.getInt(at + 4));
+                if (months > Integer.MAX_VALUE || days > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("an INTERVAL of " + months + " months and " + days
+                            + " days is past Troupe's INTERVAL (at most " + Integer.MAX_VALUE + " of each)");
+                }
+                long millis = Integer.toUnsignedLong(b.getInt(at + 8));
+                out.appendInt128(Interval.high((int) months, (int) days), millis * 1000L);
             });
         }
         if (a instanceof UUIDLogicalTypeAnnotation) {

@@ -100,6 +100,10 @@ class ParquetFilesTest {
         column("tsns", "(TIMESTAMP '2000-01-01' + to_microseconds((random() * 2e15 - 1e15)::BIGINT))::TIMESTAMP_NS",
                 "TIMESTAMP_NS '1700-01-01 00:00:00.000000001'", "TIMESTAMP_NS '2200-12-31 23:59:59.999999999'",
                 DataType.TIMESTAMP, "tsns::TIMESTAMP");
+        column("iv", "to_months(floor(random() * 1200)::INTEGER) + to_days(floor(random() * 400)::INTEGER)"
+                + " + to_milliseconds(floor(random() * 86400000)::BIGINT)", "INTERVAL '0 seconds'",
+                "INTERVAL '2147483647 months 2147483647 days 23:59:59.999'",
+                DataType.INTERVAL);
         column("e", "(['x', 'y', 'z'][1 + floor(random() * 3)::INTEGER])::ENUM('x', 'y', 'z')",
                 "'x'::ENUM('x', 'y', 'z')", "'z'::ENUM('x', 'y', 'z')", DataType.VARCHAR, "e::VARCHAR");
         column("j", "json_object('k', i)", "'[]'::JSON", "'{\"a\": [1, 2]}'::JSON", DataType.VARCHAR, "j::VARCHAR");
