@@ -190,6 +190,9 @@ class ParquetFilesTest {
         Table table = ParquetFiles.load(file, "nested", List.of("name", "I"));
         assertEquals(List.of("name", "i"), table.schema().fields().stream().map(Field::name).toList());
         assertNull(ResultComparator.compare(duck.query("SELECT name, i FROM '" + file + "'").rows(), rows(table), true));
+        Table noColumns = ParquetFiles.load(file, "rows_only", List.of());
+        assertEquals(100, noColumns.rowCount());
+        assertEquals(0, noColumns.schema().size());
         assertRefused(file, List.of("i", "tags"), "column tags: LIST is not supported yet");
         assertRefused(file, List.of("point"), "column point: STRUCT is not supported yet");
         assertRefused(file, List.of("props"), "column props: MAP is not supported yet");
