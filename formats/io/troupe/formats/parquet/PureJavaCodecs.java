@@ -18,8 +18,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The page decompressors of the Parquet reader, in pure Java: aircompressor's Snappy, Zstd, LZ4 (raw, and the
- * Hadoop-framed LZ4 of parquet-java's writer) and LZO, and the JDK's GZIP. parquet-java's own factory builds
+ * The page decompressors of the Parquet reader, in pure Java: aircompressor's Snappy, Zstd, LZ4 (LZ4_RAW, and the
+ * deprecated LZ4 in Hadoop's framing or as a raw block) and LZO, and the JDK's GZIP. parquet-java's own factory builds
  * Hadoop codecs (and snappy-java or zstd-jni, native code that can crash a host JVM); this one needs neither, so
  * Hadoop stays off the class path. BROTLI has no pure-Java decoder here and is refused naming the codec. The
  * reader decompresses only: asking for a compressor is an error.
@@ -40,7 +40,7 @@ final class PureJavaCodecs implements CompressionCodecFactory {
             case SNAPPY -> block(codec, new SnappyDecompressor());
             case ZSTD -> block(codec, new ZstdDecompressor());
             case LZ4_RAW -> block(codec, new Lz4Decompressor());
-            case LZ4 -> framed(codec, new Lz4HadoopStreams());
+            case LZ4 -> lz4(codec);
             case LZO -> framed(codec, new LzoHadoopStreams());
             case GZIP -> new PageDecompressor(codec, (in, out) -> {
                 try (InputStream gzip = new GZIPInputStream(new java.io.ByteArrayInputStream(in))) {
@@ -74,6 +74,22 @@ final class PureJavaCodecs implements CompressionCodecFactory {
         return new PageDecompressor(codec, (in, out) -> {
             try (InputStream framed = streams.createInputStream(new java.io.ByteArrayInputStream(in))) {
                 readFully(framed, out);
+            }
+        });
+    }
+
+    /**
+     * Parquet's deprecated LZ4: Hadoop's framing as parquet-java writes it, or a raw block as early parquet-cpp
+     * wrote it (Arrow's reader takes both the same way: the framing first).
+     */
+    private static PageDecompressor lz4(CompressionCodecName codec) {
+        PageDecompressor framed = framed(codec, new Lz4HadoopStreams());
+        PageDecompressor raw = block(codec, new Lz4Decompressor());
+        return new PageDecompressor(codec, (in, out) -> {
+            try {
+                framed.inflate().apply(in, out);
+            } catch (IOException | MalformedInputException | IndexOutOfBoundsException e) {
+                raw.inflate().apply(in, out);
             }
         });
     }
