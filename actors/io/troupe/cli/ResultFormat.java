@@ -74,7 +74,8 @@ enum ResultFormat {
                         pending.append(c == 0 ? "" : ",").append(jsonString(header.get(c))).append(':');
                         Object v = row[c];
                         boolean number = v instanceof BigDecimal || v instanceof Long || v instanceof Integer
-                                || v instanceof Double d && Double.isFinite(d);
+                                || v instanceof Short || v instanceof Byte || v instanceof Double d && Double.isFinite(d)
+                                || v instanceof Float f && Float.isFinite(f);
                         pending.append(v == null ? "null"
                                 : v instanceof Boolean || number ? text(v, zone) : jsonString(text(v, zone)));
                     }

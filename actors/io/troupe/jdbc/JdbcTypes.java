@@ -16,6 +16,8 @@ final class JdbcTypes {
 
     /** Decimal digits of a double, as PostgreSQL reports {@code float8}. */
     private static final int DOUBLE_DIGITS = 17;
+    /** Decimal digits of a float, as PostgreSQL reports {@code float4}. */
+    private static final int FLOAT_DIGITS = 8;
     /** Characters of {@code yyyy-mm-dd}. */
     private static final int DATE_CHARACTERS = 10;
     /** Characters of {@code yyyy-mm-dd hh:mm:ss.ffffff}. */
@@ -26,6 +28,8 @@ final class JdbcTypes {
     private static final int OFFSET_CHARACTERS = 6;
     /** Characters of the longest interval, {@code -178956970 years -8 months -2147483648 days -2562047788:00:54.775808}. */
     private static final int INTERVAL_CHARACTERS = 72;
+    /** Characters of {@code 8-4-4-4-12} hex digits. */
+    private static final int UUID_CHARACTERS = 36;
 
     private JdbcTypes() {
     }
@@ -45,6 +49,12 @@ final class JdbcTypes {
             case TIME -> Types.TIME;
             // As PostgreSQL's driver reports its interval (JDBC has no interval type).
             case INTERVAL -> Types.OTHER;
+            case INT16 -> Types.SMALLINT;
+            case INT8 -> Types.TINYINT;
+            case FLOAT32 -> Types.REAL;
+            // As PostgreSQL's driver reports uuid.
+            case UUID -> Types.OTHER;
+            case BLOB -> Types.VARBINARY;
         };
     }
 
@@ -69,6 +79,11 @@ final class JdbcTypes {
             case TIMESTAMP_TZ -> java.time.OffsetDateTime.class;
             case TIME -> java.sql.Time.class;
             case INTERVAL -> Interval.class;
+            case INT16 -> Short.class;
+            case INT8 -> Byte.class;
+            case FLOAT32 -> Float.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 
@@ -86,19 +101,25 @@ final class JdbcTypes {
             case TIMESTAMP_TZ -> TIMESTAMP_CHARACTERS + OFFSET_CHARACTERS;
             case TIME -> TIME_CHARACTERS;
             case INTERVAL -> INTERVAL_CHARACTERS;
+            case INT16 -> 5;
+            case INT8 -> 3;
+            case FLOAT32 -> FLOAT_DIGITS;
+            case UUID -> UUID_CHARACTERS;
+            case BLOB -> Integer.MAX_VALUE;
         };
     }
 
     /** Characters the widest value takes printed: the precision, with a sign and a point where they apply. */
     static int displaySize(DataType type) {
         return switch (type.id()) {
-            case INT32, INT64 -> precision(type) + 1;
+            case INT32, INT64, INT16, INT8 -> precision(type) + 1;
             case FLOAT64 -> 24;
+            case FLOAT32 -> 15;
             case DECIMAL -> type.precision() + (type.scale() > 0 ? 2 : 1);
             case DATE -> DATE_CHARACTERS;
             case BOOLEAN -> 5;
             case VARCHAR -> Integer.MAX_VALUE;
-            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> precision(type);
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB -> precision(type);
         };
     }
 

@@ -3,6 +3,7 @@ package io.troupe.jdbc;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
@@ -110,7 +111,8 @@ final class JdbcValues {
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 throw notConvertible(v, "a decimal", where);
             }
-            return BigDecimal.valueOf(d);
+            // A float's shortest text, as it prints: 0.1, not the double 0.10000000149011612 it widens to.
+            return v instanceof Float f ? new BigDecimal(Float.toString(f)) : BigDecimal.valueOf(d);
         }
         if (v instanceof Boolean b) {
             return b ? BigDecimal.ONE : BigDecimal.ZERO;
@@ -235,6 +237,20 @@ final class JdbcValues {
         throw notConvertible(v, "an interval", where);
     }
 
+    /** A UUID, or a UUID's text. */
+    static java.util.UUID uuid(Object v, String where) throws SQLException {
+        if (v instanceof java.util.UUID u) {
+            return u;
+        } else if (v instanceof String s) {
+            try {
+                return Uuids.parse(s);
+            } catch (IllegalArgumentException e) {
+                throw notConvertible(v, "a uuid", where);
+            }
+        }
+        throw notConvertible(v, "a uuid", where);
+    }
+
     /** A time, a timestamp's time of day, an instant's in {@code zone}, or a time's text. */
     static LocalTime time(Object v, String where, ZoneId zone) throws SQLException {
         if (v instanceof LocalTime t) {
@@ -299,6 +315,10 @@ final class JdbcValues {
             converted = Time.valueOf(time(v, where, zone));
         } else if (type == Interval.class) {
             converted = interval(v, where);
+        } else if (type == java.util.UUID.class) {
+            converted = uuid(v, where);
+        } else if (type == byte[].class && v instanceof byte[]) {
+            converted = v;
         } else if (type == java.time.Duration.class && v instanceof Interval i && i.months() == 0 && i.days() == 0) {
             converted = java.time.Duration.ofNanos(Math.multiplyExact(i.micros(), 1000L));
         } else {
@@ -339,6 +359,12 @@ final class JdbcValues {
             case TIMESTAMP_TZ -> instant(value, where, zone);
             case TIME -> value instanceof Time t ? t.toLocalTime() : time(value, where, zone);
             case INTERVAL -> interval(value, where);
+            case INT16 -> (short) exact(value, Short.MIN_VALUE, Short.MAX_VALUE, where);
+            case INT8 -> (byte) exact(value, Byte.MIN_VALUE, Byte.MAX_VALUE, where);
+            case FLOAT32 -> value instanceof Boolean || value instanceof LocalDate || value instanceof java.util.Date
+                    ? notConvertibleValue(value, where) : (float) floating(value, where);
+            case UUID -> uuid(value, where);
+            case BLOB -> value instanceof byte[] ? value : notConvertibleValue(value, where);
         };
     }
 

@@ -54,8 +54,9 @@ final class MetadataRows {
     private static final String TABLE = "TABLE";
 
     /** Every type, in the order of their {@link java.sql.Types} codes, as getTypeInfo lists them. */
-    private static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INT64, DataType.INT32,
-            DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0), DataType.FLOAT64, DataType.VARCHAR, DataType.DATE);
+    private static final List<DataType> TYPES = List.of(DataType.BOOLEAN, DataType.INT8, DataType.INT64,
+            DataType.INT32, DataType.INT16, DataType.decimal(DataType.MAX_DECIMAL_PRECISION, 0), DataType.FLOAT32,
+            DataType.FLOAT64, DataType.VARCHAR, DataType.DATE);
 
     private final Catalog catalog;
 

@@ -3,8 +3,10 @@ package io.troupe.actors.wire;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Registration;
 import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.serializers.DefaultArraySerializers.ByteArraySerializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.BigDecimalSerializer;
 import com.esotericsoftware.kryo.serializers.DefaultSerializers.EnumSerializer;
+import com.esotericsoftware.kryo.serializers.DefaultSerializers.UUIDSerializer;
 import com.esotericsoftware.kryo.serializers.RecordSerializer;
 import com.esotericsoftware.kryo.serializers.TimeSerializers.InstantSerializer;
 import com.esotericsoftware.kryo.serializers.TimeSerializers.LocalDateSerializer;
@@ -54,6 +56,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 
@@ -105,6 +108,8 @@ public final class WireRegistry {
             entry(21, Instant.class, refs -> new InstantSerializer()),
             entry(22, LocalTime.class, refs -> new LocalTimeSerializer()),
             record(23, Interval.class),
+            entry(26, UUID.class, refs -> new UUIDSerializer()),
+            entry(27, byte[].class, refs -> new ByteArraySerializer()),
             // 32-63: types, expressions, plans.
             record(32, DataType.class),
             enumeration(33, TypeId.class),

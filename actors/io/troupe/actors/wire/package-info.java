@@ -61,7 +61,7 @@
  * Plans are data: names, numbers, enums, expression records and child plans, with no catalog,
  * function object or lambda (tables are named and resolved where the plan is validated). The one
  * opening is {@code Literal}'s public constructor, which takes any Object as the value; the wire
- * carries the value classes {@code Expr.lit} makes (Integer, Long, Double, Boolean, String,
- * LocalDate, BigDecimal) and refuses any other by name.
+ * carries the value classes {@code Expr.lit} makes (Integer, Short, Byte, Long, Double, Float, Boolean,
+ * String, LocalDate, BigDecimal) and refuses any other by name.
  */
 package io.troupe.actors.wire;

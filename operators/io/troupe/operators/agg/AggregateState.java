@@ -47,7 +47,7 @@ abstract class AggregateState {
             return new CountState(spec);
         }
         if (f == AggregateFunction.SUM || f == AggregateFunction.AVG) {
-            return arg == TypeId.FLOAT64 ? new DoubleSumState(spec) : new LongSumState(spec);
+            return arg == TypeId.FLOAT64 || arg == TypeId.FLOAT32 ? new DoubleSumState(spec) : new LongSumState(spec);
         }
         if (f == AggregateFunction.VAR_SAMP || f == AggregateFunction.VAR_POP || f == AggregateFunction.STDDEV_SAMP
                 || f == AggregateFunction.STDDEV_POP) {
@@ -68,10 +68,10 @@ abstract class AggregateState {
         if (f == AggregateFunction.APPROX_QUANTILE) {
             return new QuantileSketchState(spec);
         }
-        if (arg == TypeId.FLOAT64) {
+        if (arg == TypeId.FLOAT64 || arg == TypeId.FLOAT32) {
             return new DoubleMinMaxState(spec);
         }
-        if (arg == TypeId.VARCHAR) {
+        if (arg == TypeId.VARCHAR || arg == TypeId.BLOB) {
             return new StringMinMaxState(spec);
         }
         if (spec.argument().type().physical() == PhysicalType.INT128) {

@@ -36,9 +36,10 @@ public final class AggregateTypes {
         return switch (function) {
             case COUNT_STAR, COUNT, APPROX_COUNT_DISTINCT -> DataType.INT64;
             case SUM -> switch (argument.id()) {
-                case INT32, INT64 -> DataType.INT64;
+                // PostgreSQL's sum of a SMALLINT is a BIGINT; of a REAL a DOUBLE, as DuckDB's (PostgreSQL's is a REAL).
+                case INT32, INT64, INT16, INT8 -> DataType.INT64;
                 case DECIMAL -> DataType.decimal(DataType.MAX_DECIMAL_PRECISION, argument.scale());
-                case FLOAT64 -> DataType.FLOAT64;
+                case FLOAT64, FLOAT32 -> DataType.FLOAT64;
                 default -> throw unsupported(function, argument);
             };
             case AVG, VAR_SAMP, VAR_POP, STDDEV_SAMP, STDDEV_POP -> numeric(function, argument, DataType.FLOAT64);
@@ -49,7 +50,7 @@ public final class AggregateTypes {
             case PERCENTILE_DISC, MODE -> oneWord(function, argument);
             // DuckDB's: the mean of two middle integers or doubles is a DOUBLE, of two decimals the decimal type.
             case MEDIAN -> switch (argument.id()) {
-                case INT32, INT64, FLOAT64 -> DataType.FLOAT64;
+                case INT32, INT64, FLOAT64, INT16, INT8, FLOAT32 -> DataType.FLOAT64;
                 case DECIMAL -> oneWord(function, argument);
                 case VARCHAR -> argument;
                 default -> throw new IllegalArgumentException("median does not apply to " + argument

@@ -8,6 +8,7 @@ import io.troupe.operators.batch.Validity;
 import io.troupe.operators.memory.HeapArrays;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 import java.util.Arrays;
@@ -52,7 +53,7 @@ final class CovarianceState extends AggregateState {
     }
 
     private static double unit(DataType type) {
-        return type.id() == TypeId.FLOAT64 ? 0 : type.id() == TypeId.DECIMAL ? Decimals.pow10(type.scale()) : 1;
+        return type.physical() == PhysicalType.DOUBLE ? 0 : type.id() == TypeId.DECIMAL ? Decimals.pow10(type.scale()) : 1;
     }
 
     @Override

@@ -9,7 +9,7 @@ import io.troupe.operators.memory.HeapArrays;
 import java.util.Arrays;
 
 /**
- * min and max over FLOAT64. NaN orders above every other value, as in DuckDB and PostgreSQL: max
+ * min and max over FLOAT64 and FLOAT32 (the result of the argument's type). NaN orders above every other value, as in DuckDB and PostgreSQL: max
  * is NaN once a NaN was seen, min is NaN only when every input was NaN. NULL for a group that saw
  * no non-NULL input.
  *
@@ -104,12 +104,12 @@ final class DoubleMinMaxState extends AggregateState {
 
     @Override
     DataType[] partialTypes() {
-        return new DataType[] {DataType.FLOAT64};
+        return new DataType[] {spec.resultType()};
     }
 
     @Override
     void partial(int[] groups, int count, ColumnVector[] out, int at) {
-        out[at] = new DoubleVector(Inputs.gather(best, groups, count));
+        out[at] = new DoubleVector(spec.resultType(), Inputs.gather(best, groups, count));
         out[at].setValidity(Inputs.validity(seen, groups, count));
     }
 
@@ -121,7 +121,7 @@ final class DoubleMinMaxState extends AggregateState {
 
     @Override
     ColumnVector result(int from, int count) {
-        DoubleVector out = new DoubleVector(Arrays.copyOfRange(best, from, from + count));
+        DoubleVector out = new DoubleVector(spec.resultType(), Arrays.copyOfRange(best, from, from + count));
         out.setValidity(Inputs.validity(seen, from, count));
         return out;
     }

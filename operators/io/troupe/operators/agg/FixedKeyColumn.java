@@ -123,7 +123,7 @@ final class FixedKeyColumn extends KeyColumn {
                 for (int k = 0; k < count; k++) {
                     doubles[k] = Double.longBitsToDouble(values[groups[k]]);
                 }
-                out = new DoubleVector(doubles);
+                out = new DoubleVector(type, doubles);
             }
             case BOOLEAN -> {
                 byte[] bools = new byte[count];

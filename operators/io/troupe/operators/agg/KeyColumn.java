@@ -16,7 +16,7 @@ abstract class KeyColumn {
 
     static KeyColumn create(DataType type) {
         return switch (type.physical()) {
-            case BYTES -> new StringKeyColumn();
+            case BYTES -> new StringKeyColumn(type);
             case INT128 -> new Int128KeyColumn(type);
             default -> new FixedKeyColumn(type);
         };

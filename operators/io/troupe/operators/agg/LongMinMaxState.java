@@ -122,7 +122,7 @@ final class LongMinMaxState extends AggregateState {
     ColumnVector result(int from, int count) {
         ColumnVector out;
         switch (spec.resultType().id()) {
-            case INT32, DATE -> {
+            case INT32, DATE, INT16, INT8 -> {
                 int[] ints = new int[count];
                 for (int k = 0; k < count; k++) {
                     ints[k] = (int) best[from + k];

@@ -3,6 +3,7 @@ package io.troupe.operators.agg;
 import io.troupe.operators.batch.Batch;
 import io.troupe.operators.batch.ColumnVector;
 import io.troupe.operators.batch.StringVector;
+import io.troupe.operators.types.DataType;
 import io.troupe.operators.memory.HeapArrays;
 
 import java.util.Arrays;
@@ -16,12 +17,18 @@ import java.util.Arrays;
  */
 final class StringKeyColumn extends KeyColumn {
 
+    /** VARCHAR or BLOB. */
+    private final DataType type;
     private byte[] heap = new byte[1024];
     private int used;
     private int[] starts = new int[64];
     private int[] lengths = new int[64];
     /** 1 where the group's key is NULL. */
     private byte[] nulls = new byte[64];
+
+    StringKeyColumn(DataType type) {
+        this.type = type;
+    }
 
     @Override
     void ensureCapacity(int groups) {
@@ -123,7 +130,7 @@ final class StringKeyColumn extends KeyColumn {
         for (int k = 0; k < count; k++) {
             bytes += lengths[groups[k]];
         }
-        StringVector out = new StringVector(count, Math.max(16, bytes));
+        StringVector out = new StringVector(type, count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
             int g = groups[k];
             if (nulls[g] == 1) {

@@ -107,7 +107,7 @@ final class StringMinMaxState extends AggregateState {
 
     @Override
     DataType[] partialTypes() {
-        return new DataType[] {DataType.VARCHAR};
+        return new DataType[] {spec.resultType()};
     }
 
     @Override
@@ -190,7 +190,7 @@ final class StringMinMaxState extends AggregateState {
         for (int k = 0; k < count; k++) {
             bytes += lengths[groups[k]];
         }
-        StringVector out = new StringVector(count, Math.max(16, bytes));
+        StringVector out = new StringVector(spec.resultType(), count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
             int g = groups[k];
             if (seen[g] == 0) {

@@ -280,7 +280,7 @@ final class ValueListState extends AggregateState {
 
     private double doubleOf(long word) {
         return switch (valueType.id()) {
-            case FLOAT64 -> ValueLog.doubleOf(word);
+            case FLOAT64, FLOAT32 -> ValueLog.doubleOf(word);
             case DECIMAL -> word / unit;
             default -> word;
         };
@@ -359,7 +359,7 @@ final class ValueListState extends AggregateState {
             picked[k] = entries[at(i, n)];
             bytes += log.length(0, picked[k]);
         }
-        StringVector out = new StringVector(count, Math.max(16, bytes));
+        StringVector out = new StringVector(spec.resultType(), count, Math.max(16, bytes));
         for (int k = 0; k < count; k++) {
             if (picked[k] < 0) {
                 out.putNull(k);

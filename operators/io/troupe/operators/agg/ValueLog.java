@@ -10,7 +10,7 @@ import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.memory.HeapArrays;
 import io.troupe.operators.types.DataType;
-import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.PhysicalType;
 
 import java.util.Arrays;
 
@@ -72,7 +72,7 @@ final class ValueLog {
         lengths = new int[columns][];
         nulls = new byte[columns][];
         for (int c = 0; c < columns; c++) {
-            strings[c] = types[c].id() == TypeId.VARCHAR;
+            strings[c] = types[c].physical() == PhysicalType.BYTES;
             if (strings[c]) {
                 starts[c] = new int[0];
                 lengths[c] = new int[0];
@@ -381,7 +381,7 @@ final class ValueLog {
                 for (int k = 0; k < n; k++) {
                     values[k] = doubleOf(words[k]);
                 }
-                yield new DoubleVector(values);
+                yield new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = new byte[n];

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.memory.HeapArrays;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Decimals;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 import java.util.Arrays;
@@ -49,7 +50,7 @@ final class VarianceState extends AggregateState {
         this.sample = f == AggregateFunction.VAR_SAMP || f == AggregateFunction.STDDEV_SAMP;
         this.root = f == AggregateFunction.STDDEV_SAMP || f == AggregateFunction.STDDEV_POP;
         DataType arg = spec.argument().type();
-        this.unit = arg.id() == TypeId.FLOAT64 ? 0 : arg.id() == TypeId.DECIMAL ? Decimals.pow10(arg.scale()) : 1;
+        this.unit = arg.physical() == PhysicalType.DOUBLE ? 0 : arg.id() == TypeId.DECIMAL ? Decimals.pow10(arg.scale()) : 1;
     }
 
     @Override

@@ -33,9 +33,9 @@ public abstract sealed class ColumnVector
         return switch (type.physical()) {
             case INT -> new IntVector(type, capacity);
             case LONG -> new LongVector(type, capacity);
-            case DOUBLE -> new DoubleVector(capacity);
+            case DOUBLE -> new DoubleVector(type, new double[capacity]);
             case BOOLEAN -> new BooleanVector(capacity);
-            case BYTES -> new StringVector(capacity);
+            case BYTES -> new StringVector(type, capacity, Math.max(16, capacity * 8));
             case INT128 -> new Int128Vector(type, capacity);
         };
     }

@@ -1,8 +1,13 @@
 package io.troupe.operators.batch;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.PhysicalType;
+import io.troupe.operators.types.TypeId;
 
-/** FLOAT64 values in a {@code double[]}. See {@link ColumnVector} for the contract. */
+/**
+ * FLOAT64 and FLOAT32 values in a {@code double[]} (a FLOAT32's are floats widened, exactly). See {@link ColumnVector}
+ * for the contract.
+ */
 public final class DoubleVector extends ColumnVector {
 
     private final double[] values;
@@ -11,9 +16,17 @@ public final class DoubleVector extends ColumnVector {
         this(new double[capacity]);
     }
 
-    /** Wraps {@code values} (taken, not copied); all rows valid. */
+    /** Wraps {@code values} (taken, not copied) as FLOAT64; all rows valid. */
     public DoubleVector(double[] values) {
-        super(DataType.FLOAT64, values.length);
+        this(DataType.FLOAT64, values);
+    }
+
+    /** Wraps {@code values} (taken, not copied) as {@code type}, FLOAT64 or FLOAT32; all rows valid. */
+    public DoubleVector(DataType type, double[] values) {
+        super(type, values.length);
+        if (type.physical() != PhysicalType.DOUBLE) {
+            throw new IllegalArgumentException("DoubleVector cannot hold " + type);
+        }
         this.values = values;
     }
 
@@ -31,7 +44,7 @@ public final class DoubleVector extends ColumnVector {
 
     @Override
     public DoubleVector gather(int[] rows, int count) {
-        DoubleVector out = new DoubleVector(count);
+        DoubleVector out = new DoubleVector(type(), new double[count]);
         double[] dst = out.values;
         for (int i = 0; i < count; i++) {
             dst[i] = values[rows[i]];
@@ -42,14 +55,17 @@ public final class DoubleVector extends ColumnVector {
 
     @Override
     public DoubleVector withValidity(long[] bitmap) {
-        DoubleVector out = new DoubleVector(values);
+        DoubleVector out = new DoubleVector(type(), values);
         out.setValidity(bitmap);
         return out;
     }
 
     @Override
     public Object getObject(int row) {
-        return isNull(row) ? null : (Object) values[row];
+        if (isNull(row)) {
+            return null;
+        }
+        return type().id() == TypeId.FLOAT32 ? (Object) (float) values[row] : (Object) values[row];
     }
 
     @Override

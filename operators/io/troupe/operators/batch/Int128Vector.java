@@ -5,12 +5,14 @@ import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 /**
  * Values of two words each, in two {@code long[]}: INTERVAL values, months and days in the high word and
- * microseconds in the low ({@link Interval}), or the unscaled values of a DECIMAL wider than 18 digits, signed
- * 128-bit integers ({@link Int128}: the high word signed, the low unsigned). What the words mean decides how they
- * compare and group: an INTERVAL by its length, a DECIMAL as a number. See {@link ColumnVector} for the contract.
+ * microseconds in the low ({@link Interval}), the unscaled values of a DECIMAL wider than 18 digits, signed
+ * 128-bit integers ({@link Int128}: the high word signed, the low unsigned), or UUIDs ({@link Uuids}: words whose
+ * signed order is the UUID's byte order). What the words mean decides how they compare and group: an INTERVAL by
+ * its length, a DECIMAL or a UUID as a number. See {@link ColumnVector} for the contract.
  */
 public final class Int128Vector extends ColumnVector {
 
@@ -103,11 +105,14 @@ public final class Int128Vector extends ColumnVector {
         return out;
     }
 
-    /** An {@link Interval}, or a DECIMAL's {@link java.math.BigDecimal}. */
+    /** An {@link Interval}, a {@link java.util.UUID}, or a DECIMAL's {@link java.math.BigDecimal}. */
     @Override
     public Object getObject(int row) {
         if (isNull(row)) {
             return null;
+        }
+        if (type().id() == TypeId.UUID) {
+            return Uuids.of(high[row], low[row]);
         }
         return interval ? Interval.of(high[row], low[row]) : Int128.toBigDecimal(high[row], low[row], type().scale());
     }

@@ -4,7 +4,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.TypeId;
 
-/** INT32 and DATE values in an {@code int[]}. See {@link ColumnVector} for the contract. */
+/** INT32, INT16, INT8 and DATE values in an {@code int[]}. See {@link ColumnVector} for the contract. */
 public final class IntVector extends ColumnVector {
 
     private final int[] values;
@@ -57,7 +57,12 @@ public final class IntVector extends ColumnVector {
         if (isNull(row)) {
             return null;
         }
-        return type().id() == TypeId.DATE ? Dates.toLocalDate(values[row]) : (Object) values[row];
+        return switch (type().id()) {
+            case DATE -> Dates.toLocalDate(values[row]);
+            case INT16 -> (short) values[row];
+            case INT8 -> (byte) values[row];
+            default -> values[row];
+        };
     }
 
     @Override

@@ -1,13 +1,14 @@
 package io.troupe.operators.batch;
 
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * VARCHAR values as UTF-8: all bytes in one {@code byte[]}, row {@code r} at
- * {@code data[offsets[r] .. offsets[r + 1])}. See {@link ColumnVector} for the contract.
+ * VARCHAR values as UTF-8, or BLOB values as they are: all bytes in one {@code byte[]}, row {@code r} at
+ * {@code data[offsets[r] .. offsets[r + 1])}. Both order as unsigned bytes. See {@link ColumnVector} for the contract.
  *
  * <p>Written in ascending row order with {@link #put}; rows skipped over (not selected, or NULL)
  * become empty strings, so offsets stay monotonic and the vector encodes with two bulk copies.
@@ -24,14 +25,24 @@ public final class StringVector extends ColumnVector {
     }
 
     public StringVector(int capacity, int initialBytes) {
-        super(DataType.VARCHAR, capacity);
+        this(DataType.VARCHAR, capacity, initialBytes);
+    }
+
+    /** An empty vector of {@code type}, VARCHAR or BLOB ({@link io.troupe.operators.types.PhysicalType#BYTES}). */
+    public StringVector(DataType type, int capacity, int initialBytes) {
+        super(type, capacity);
         this.data = new byte[initialBytes];
         this.offsets = new int[capacity + 1];
     }
 
     /** Wraps finished arrays (taken, not copied): {@code offsets.length} is rows + 1. */
     public StringVector(byte[] data, int[] offsets) {
-        super(DataType.VARCHAR, offsets.length - 1);
+        this(DataType.VARCHAR, data, offsets);
+    }
+
+    /** As {@link #StringVector(byte[], int[])}, of {@code type}. */
+    public StringVector(DataType type, byte[] data, int[] offsets) {
+        super(type, offsets.length - 1);
         this.data = data;
         this.offsets = offsets;
         this.written = offsets.length - 1;
@@ -126,7 +137,7 @@ public final class StringVector extends ColumnVector {
         for (int i = 0; i < count; i++) {
             bytes += length(rows[i]);
         }
-        StringVector out = new StringVector(count, Math.max(16, bytes));
+        StringVector out = new StringVector(type(), count, Math.max(16, bytes));
         for (int i = 0; i < count; i++) {
             out.put(i, data, offsets[rows[i]], length(rows[i]));
         }
@@ -143,14 +154,23 @@ public final class StringVector extends ColumnVector {
             finished = Arrays.copyOf(offsets, capacity() + 1);
             Arrays.fill(finished, written + 1, capacity() + 1, offsets[written]);
         }
-        StringVector out = new StringVector(data, finished);
+        StringVector out = new StringVector(type(), data, finished);
         out.setValidity(bitmap);
         return out;
     }
 
+    /** The row's bytes, a copy. */
+    public byte[] getBytes(int row) {
+        return Arrays.copyOfRange(data, offsets[row], offsets[row + 1]);
+    }
+
+    /** A String, or a BLOB's byte[]. */
     @Override
     public Object getObject(int row) {
-        return isNull(row) ? null : getString(row);
+        if (isNull(row)) {
+            return null;
+        }
+        return type().id() == TypeId.BLOB ? getBytes(row) : getString(row);
     }
 
     @Override

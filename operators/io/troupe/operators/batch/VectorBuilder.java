@@ -5,6 +5,8 @@ import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -136,6 +138,21 @@ public final class VectorBuilder {
                 }
                 appendDouble(n.doubleValue());
             }
+            case INT16, INT8 -> {
+                long max = type.id() == TypeId.INT16 ? Short.MAX_VALUE : Byte.MAX_VALUE;
+                if (!(value instanceof Long || value instanceof Integer || value instanceof Short
+                        || value instanceof Byte) || ((Number) value).longValue() > max
+                        || ((Number) value).longValue() < -max - 1) {
+                    throw mismatch(value);
+                }
+                appendInt(((Number) value).intValue());
+            }
+            case FLOAT32 -> {
+                if (!(value instanceof Number n)) {
+                    throw mismatch(value);
+                }
+                appendDouble(n.floatValue());
+            }
             case DECIMAL -> {
                 BigDecimal d = toDecimal(value);
                 if (type.isWideDecimal()) {
@@ -173,6 +190,20 @@ public final class VectorBuilder {
                     throw mismatch(value);
                 }
                 appendInt128(v.high(), v.micros());
+            }
+            case UUID -> {
+                java.util.UUID v = value instanceof java.util.UUID u ? u
+                        : value instanceof String s ? Uuids.parse(s) : null;
+                if (v == null) {
+                    throw mismatch(value);
+                }
+                appendInt128(Uuids.high(v), Uuids.low(v));
+            }
+            case BLOB -> {
+                if (!(value instanceof byte[] b)) {
+                    throw mismatch(value);
+                }
+                appendBytes(b, 0, b.length);
             }
         }
     }

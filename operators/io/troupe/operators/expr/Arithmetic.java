@@ -9,9 +9,13 @@ import io.troupe.operators.types.TypeId;
  * {@link LongArithmetic}, {@link DoubleArithmetic}, {@link NegateExpression}); where a time or an interval
  * takes part, {@link TimeArithmetic} does.
  *
- * <p>INT32 op INT32 is INT32; an INT64 makes it INT64; a DECIMAL makes it DECIMAL, an integer
- * counting as DECIMAL(10,0) (INT32) or DECIMAL(19,0) (INT64, held as is and checked); a FLOAT64
- * makes it FLOAT64. The DECIMAL types are DuckDB's: + and -: scale max(s1,s2), precision min(38,
+ * <p>Integers held in ints give the wider of their types (INT8 &lt; INT16 &lt; INT32: SMALLINT + SMALLINT is a
+ * SMALLINT, checked against its range, as PostgreSQL's; SMALLINT + INTEGER an INTEGER); an INT64 makes it INT64; a
+ * DECIMAL makes it DECIMAL, an integer counting as DECIMAL(3,0) (INT8), DECIMAL(5,0) (INT16), DECIMAL(10,0) (INT32)
+ * or DECIMAL(19,0) (INT64, held as is and checked); a FLOAT64 makes it FLOAT64; otherwise a FLOAT32 makes it FLOAT32
+ * (DuckDB's and the SQL validator's typing; PostgreSQL makes an integer or numeric with a real a double), computed
+ * in double and rounded to float, which is the float operation's result (a double holds more than twice a float's
+ * digits, so the second rounding changes nothing). The DECIMAL types are DuckDB's: + and -: scale max(s1,s2), precision min(38,
  * max(p1-s1,p2-s2) + max(s1,s2) + 1); *: scale s1+s2 (at most 38), precision min(38, p1+p2), except that two
  * operands of at most 18 digits give at most 18 (checked) while the scale stays below 18; %: scale max(s1,s2),
  * precision min(38, max(p1-s1,p2-s2) + max(s1,s2)); / with a DECIMAL or FLOAT64 is FLOAT64
@@ -37,16 +41,22 @@ final class Arithmetic {
         if (TimeArithmetic.applies(a, b)) {
             return TimeArithmetic.kernel(op, left, right, text);
         }
-        if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64
+        boolean float32 = a.id() == TypeId.FLOAT32 || b.id() == TypeId.FLOAT32;
+        if (float32 || a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64
                 || (op == Function.DIVIDE && (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL))) {
-            return new DoubleArithmetic(op, CastExpression.of(left, DataType.FLOAT64, text),
-                    CastExpression.of(right, DataType.FLOAT64, text), text);
+            boolean single = float32 && a.id() != TypeId.FLOAT64 && b.id() != TypeId.FLOAT64;
+            // Both operands of a REAL operation are REALs first (0.1 the float nearest it), then exact doubles.
+            DataType operands = single ? DataType.FLOAT32 : DataType.FLOAT64;
+            Expression doubles = new DoubleArithmetic(op,
+                    CastExpression.of(CastExpression.of(left, operands, text), DataType.FLOAT64, text),
+                    CastExpression.of(CastExpression.of(right, operands, text), DataType.FLOAT64, text), text);
+            return single ? CastExpression.of(doubles, DataType.FLOAT32, text) : doubles;
         }
         if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
             return decimal(op, left, right, text);
         }
-        if (a.id() == TypeId.INT32 && b.id() == TypeId.INT32) {
-            return new IntArithmetic(op, left, right, text);
+        if (TypeRules.isIntInteger(a) && TypeRules.isIntInteger(b)) {
+            return new IntArithmetic(op, left, right, TypeRules.wider(a, b), text);
         }
         return LongArithmetic.integer(op, CastExpression.of(left, DataType.INT64, text),
                 CastExpression.of(right, DataType.INT64, text), text);
@@ -103,9 +113,9 @@ final class Arithmetic {
             DataType type = DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, natural), scale);
             return WideDecimalArithmetic.binary(op, left, right, type, text);
         }
-        // INT32 operands become DECIMAL(10,0) longs; INT64 operands stay longs at scale 0.
-        Expression l = a.id() == TypeId.INT32 ? CastExpression.of(left, DataType.decimal(10, 0), text) : left;
-        Expression r = b.id() == TypeId.INT32 ? CastExpression.of(right, DataType.decimal(10, 0), text) : right;
+        // Integers held in ints become DECIMAL(d,0) longs; INT64 operands stay longs at scale 0.
+        Expression l = TypeRules.isIntInteger(a) ? CastExpression.of(left, DataType.decimal(d1, 0), text) : left;
+        Expression r = TypeRules.isIntInteger(b) ? CastExpression.of(right, DataType.decimal(d2, 0), text) : right;
         boolean checked = natural > DataType.MAX_LONG_PRECISION;
         DataType type = DataType.decimal(Math.min(DataType.MAX_LONG_PRECISION, natural), scale);
         long ma = op == Function.MULTIPLY ? 1 : Decimals.pow10(scale - s1);

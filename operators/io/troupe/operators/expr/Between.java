@@ -79,7 +79,7 @@ final class Between implements Expression {
             return t == TypeId.DATE ? new Between(value, lo.intValue(), hi.intValue(), 0, 0, text)
                     : new Between(value, lo.longValue(), hi.longValue(), 0, 0, text);
         }
-        if (t == TypeId.INT32 || t == TypeId.INT64 || t == TypeId.DECIMAL) {
+        if (TypeRules.isInteger(value.type()) || t == TypeId.DECIMAL) {
             int scale = TypeRules.scale(value.type());
             long l = onGrid(exact(lo), scale, RoundingMode.CEILING);
             long h = onGrid(exact(hi), scale, RoundingMode.FLOOR);
@@ -89,7 +89,7 @@ final class Between implements Expression {
     }
 
     private static BigDecimal exact(LiteralExpression lit) {
-        return lit.type().id() == TypeId.INT32 ? BigDecimal.valueOf(lit.intValue())
+        return lit.type().isIntBacked() ? BigDecimal.valueOf(lit.intValue())
                 : BigDecimal.valueOf(lit.longValue(), TypeRules.scale(lit.type()));
     }
 

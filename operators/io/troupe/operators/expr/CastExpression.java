@@ -10,13 +10,16 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.Interval;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.time.ZoneId;
@@ -32,6 +35,10 @@ import java.time.zone.ZoneRules;
  * away from zero; DECIMAL to an integer or a smaller scale rounds half away from zero. A value
  * out of the target's range, or text that does not parse (see {@link TextParser}), fails the
  * query naming the value and the expression.
+ *
+ * <p>SMALLINT and TINYINT (INT16, INT8) convert as INT32 does, checked against their own range; a REAL (FLOAT32)
+ * converts as a FLOAT64 does and is then rounded to the nearest float, failing where the value is finite and the
+ * float is not, or the value is not zero and the float is (PostgreSQL's overflow and underflow).
  *
  * <p>Dates and times convert among themselves as PostgreSQL converts them: DATE to TIMESTAMP is its
  * midnight, TIMESTAMP to DATE and TIME its day and time of day; TIMESTAMP_TZ to and from the others goes
@@ -49,6 +56,10 @@ final class CastExpression implements Expression {
         LONG_TO_INT,
         LONG_TO_DOUBLE,
         INTEGER_TO_DECIMAL,
+        /** Among INT32, INT16 and INT8 (and BOOLEAN to them), checked when narrower. */
+        INT_TO_INT,
+        /** Between FLOAT64 and FLOAT32. */
+        DOUBLE_TO_DOUBLE,
         DOUBLE_TO_INT,
         DOUBLE_TO_LONG,
         DOUBLE_TO_DECIMAL,
@@ -68,7 +79,11 @@ final class CastExpression implements Expression {
         /** TIMESTAMP to TIMESTAMP_TZ: the local time in the cast's zone. */
         LOCAL_TO_INSTANT,
         /** TIMESTAMP_TZ to TIMESTAMP: the local time in the cast's zone. */
-        INSTANT_TO_LOCAL
+        INSTANT_TO_LOCAL,
+        /** BLOB to its text, PostgreSQL's hex form ({@link Blobs}). */
+        BLOB_TO_VARCHAR,
+        /** Text to a BLOB: PostgreSQL's hex or escape form ({@link Blobs#parse}). */
+        VARCHAR_TO_BLOB
     }
 
     private final Expression input;
@@ -107,6 +122,13 @@ final class CastExpression implements Expression {
             return input;
         }
         if (WideDecimalCast.applies(source, target)) {
+            // A SMALLINT, TINYINT or REAL goes to and from a wide decimal through INTEGER or DOUBLE.
+            if (wide(source.id()) != source.id()) {
+                return of(of(input, peer(source), zone, text), target, zone, text);
+            }
+            if (wide(target.id()) != target.id()) {
+                return of(of(input, peer(target), zone, text), target, zone, text);
+            }
             return WideDecimalCast.of(input, target, text);
         }
         TypeId s = source.id();
@@ -132,7 +154,7 @@ final class CastExpression implements Expression {
     static Expression comparable(Expression input, int scale, String text) {
         DataType source = input.type();
         int from = TypeRules.scale(source);
-        if (from == scale && source.id() != TypeId.INT32) {
+        if (from == scale && !source.isIntBacked()) {
             return input;
         }
         return Functions.fold(new CastExpression(input, DataType.decimal(DataType.MAX_LONG_PRECISION, scale),
@@ -140,8 +162,12 @@ final class CastExpression implements Expression {
     }
 
     private static Kind kindOf(DataType source, DataType target) {
-        TypeId s = source.id();
-        TypeId t = target.id();
+        TypeId s = wide(source.id());
+        TypeId t = wide(target.id());
+        if (s == TypeId.BLOB || t == TypeId.BLOB) {
+            return s == TypeId.BLOB && t == TypeId.VARCHAR ? Kind.BLOB_TO_VARCHAR
+                    : s == TypeId.VARCHAR ? Kind.VARCHAR_TO_BLOB : null;
+        }
         if (s == TypeId.VARCHAR) {
             return Kind.FROM_VARCHAR;
         }
@@ -151,8 +177,8 @@ final class CastExpression implements Expression {
         if (s.isTemporal() || t.isTemporal()) {
             return temporalKind(s, t);
         }
-        if (s == TypeId.INTERVAL || t == TypeId.INTERVAL) {
-            return null;
+        if (!(s.isNumeric() || s == TypeId.BOOLEAN) || !(t.isNumeric() || t == TypeId.BOOLEAN)) {
+            return null; // INTERVAL, UUID and BLOB convert to and from text only
         }
         if (s == TypeId.BOOLEAN) {
             return Kind.BOOLEAN_TO_NUMBER;
@@ -161,16 +187,40 @@ final class CastExpression implements Expression {
             return Kind.NUMBER_TO_BOOLEAN;
         }
         return switch (s) {
-            case INT32 -> t == TypeId.INT64 ? Kind.INT_TO_LONG
+            case INT32 -> t == TypeId.INT32 ? Kind.INT_TO_INT : t == TypeId.INT64 ? Kind.INT_TO_LONG
                     : t == TypeId.FLOAT64 ? Kind.INT_TO_DOUBLE : Kind.INTEGER_TO_DECIMAL;
             case INT64 -> t == TypeId.INT32 ? Kind.LONG_TO_INT
                     : t == TypeId.FLOAT64 ? Kind.LONG_TO_DOUBLE : Kind.INTEGER_TO_DECIMAL;
-            case FLOAT64 -> t == TypeId.INT32 ? Kind.DOUBLE_TO_INT
+            case FLOAT64 -> t == TypeId.FLOAT64 ? Kind.DOUBLE_TO_DOUBLE : t == TypeId.INT32 ? Kind.DOUBLE_TO_INT
                     : t == TypeId.INT64 ? Kind.DOUBLE_TO_LONG : Kind.DOUBLE_TO_DECIMAL;
             default -> t == TypeId.INT32 ? Kind.DECIMAL_TO_INT
                     : t == TypeId.INT64 ? Kind.DECIMAL_TO_LONG
                     : t == TypeId.FLOAT64 ? Kind.DECIMAL_TO_DOUBLE : Kind.DECIMAL_TO_DECIMAL;
         };
+    }
+
+    /** The type whose conversions a narrow one shares: INT32 for INT16 and INT8, FLOAT64 for FLOAT32. */
+    private static TypeId wide(TypeId t) {
+        return switch (t) {
+            case INT16, INT8 -> TypeId.INT32;
+            case FLOAT32 -> TypeId.FLOAT64;
+            default -> t;
+        };
+    }
+
+    /** INT32 or FLOAT64: the type a narrow one converts through where a conversion has no narrow form. */
+    private static DataType peer(DataType t) {
+        return wide(t.id()) == TypeId.INT32 ? DataType.INT32 : DataType.FLOAT64;
+    }
+
+    /** The least value of an integer type held in an int (INT32, INT16, INT8). */
+    static int minOf(DataType t) {
+        return t.id() == TypeId.INT16 ? Short.MIN_VALUE : t.id() == TypeId.INT8 ? Byte.MIN_VALUE : Integer.MIN_VALUE;
+    }
+
+    /** The greatest value of an integer type held in an int (INT32, INT16, INT8). */
+    static int maxOf(DataType t) {
+        return t.id() == TypeId.INT16 ? Short.MAX_VALUE : t.id() == TypeId.INT8 ? Byte.MAX_VALUE : Integer.MAX_VALUE;
     }
 
     /** A conversion among DATE, TIMESTAMP, TIMESTAMP_TZ and TIME in one step, or null. */
@@ -199,25 +249,51 @@ final class CastExpression implements Expression {
     public ColumnVector evaluate(Batch batch) {
         ColumnVector in = input.evaluate(batch);
         ColumnVector out = switch (kind) {
-            case INT_TO_LONG, INT_TO_DOUBLE, BOOLEAN_TO_NUMBER -> fromInts(batch, in);
+            case INT_TO_INT, INT_TO_LONG, INT_TO_DOUBLE, BOOLEAN_TO_NUMBER -> fromInts(batch, in);
             case LONG_TO_INT, LONG_TO_DOUBLE, INTEGER_TO_DECIMAL, DECIMAL_TO_INT, DECIMAL_TO_LONG,
                     DECIMAL_TO_DOUBLE -> fromLongs(batch, in);
-            case DOUBLE_TO_INT, DOUBLE_TO_LONG, DOUBLE_TO_DECIMAL -> fromDoubles(batch, (DoubleVector) in);
+            case DOUBLE_TO_DOUBLE, DOUBLE_TO_INT, DOUBLE_TO_LONG, DOUBLE_TO_DECIMAL ->
+                    fromDoubles(batch, (DoubleVector) in);
             case DECIMAL_TO_DECIMAL -> rescale(batch, (LongVector) in);
             case RESCALE_SATURATING -> saturate(batch, in);
             case NUMBER_TO_BOOLEAN -> toBoolean(batch, in);
             case TO_VARCHAR -> toVarchar(batch, in);
             case FROM_VARCHAR -> fromVarchar(batch, (StringVector) in);
+            case BLOB_TO_VARCHAR -> blobToVarchar(batch, (StringVector) in);
+            case VARCHAR_TO_BLOB -> varcharToBlob(batch, (StringVector) in);
             case DATE_TO_TIMESTAMP, TIMESTAMP_TO_DATE, TIMESTAMP_TO_TIME, LOCAL_TO_INSTANT, INSTANT_TO_LOCAL ->
                     temporal(batch, in);
         };
+        if (target.id() == TypeId.FLOAT32) {
+            out = toFloat(batch, (DoubleVector) out, in.validity());
+        }
         out.setValidity(Kernels.copy(in));
         return out;
     }
 
     // ------------------------------------------------------------------ numeric
 
-    /** INT32 (or BOOLEAN as 0/1) to INT64, FLOAT64, DECIMAL or INT32. */
+    /**
+     * Doubles rounded to the nearest float, as FLOAT32; a finite value past the floats, or a tiny one, fails where
+     * {@code valid} (the cast's input's validity) has a value.
+     */
+    private ColumnVector toFloat(Batch batch, DoubleVector in, long[] valid) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        double[] a = in.values();
+        double[] o = new double[batch.rowCount()];
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            float f = (float) a[r];
+            if ((Float.isInfinite(f) && !Double.isInfinite(a[r]) || f == 0 && a[r] != 0) && Kernels.isValid(valid, r)) {
+                throw outOfRange(Double.toString(a[r]), target, text);
+            }
+            o[r] = f;
+        }
+        return new DoubleVector(target, o);
+    }
+
+    /** INT32, INT16 or INT8 (or BOOLEAN as 0/1) to INT64, FLOAT64, DECIMAL or one another. */
     private ColumnVector fromInts(Batch batch, ColumnVector in) {
         int n = batch.size();
         int[] sel = batch.selection();
@@ -225,7 +301,7 @@ final class CastExpression implements Expression {
         int[] ints = in instanceof IntVector iv ? iv.values() : null;
         byte[] bools = in instanceof BooleanVector bv ? bv.values() : null;
         long[] valid = in.validity();
-        if (target.id() == TypeId.FLOAT64) {
+        if (target.physical() == PhysicalType.DOUBLE) {
             double[] o = new double[rows];
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
@@ -233,11 +309,20 @@ final class CastExpression implements Expression {
             }
             return new DoubleVector(o);
         }
-        if (target.id() == TypeId.INT32) {
+        if (TypeRules.isIntInteger(target)) {
+            int min = minOf(target);
+            int max = maxOf(target);
+            if (ints != null && min <= minOf(in.type()) && max >= maxOf(in.type())) {
+                return new IntVector(target, ints); // same values, a wider type: share the array
+            }
             int[] o = new int[rows];
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
-                o[r] = bools[r];
+                int x = ints == null ? bools[r] : ints[r];
+                if ((x < min || x > max) && Kernels.isValid(valid, r)) {
+                    throw outOfRange(Integer.toString(x), target, text);
+                }
+                o[r] = x;
             }
             return new IntVector(target, o);
         }
@@ -264,7 +349,7 @@ final class CastExpression implements Expression {
         long[] ints64 = in instanceof LongVector lv ? lv.values() : null;
         int[] ints32 = in instanceof IntVector iv ? iv.values() : null;
         int scale = TypeRules.scale(in.type());
-        if (target.id() == TypeId.FLOAT64) {
+        if (target.physical() == PhysicalType.DOUBLE) {
             double unit = Decimals.pow10(scale);
             double[] o = new double[rows];
             for (int i = 0; i < n; i++) {
@@ -273,7 +358,9 @@ final class CastExpression implements Expression {
             }
             return new DoubleVector(o);
         }
-        if (target.id() == TypeId.INT32) {
+        if (TypeRules.isIntInteger(target)) {
+            int min = minOf(target);
+            int max = maxOf(target);
             int[] o = new int[rows];
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
@@ -281,7 +368,7 @@ final class CastExpression implements Expression {
                     continue;
                 }
                 long x = scale == 0 ? ints64[r] : Decimals.rescale(ints64[r], scale, 0);
-                if (x != (int) x) {
+                if (x < min || x > max) {
                     throw outOfRange(describe(in, r), target, text);
                 }
                 o[r] = (int) x;
@@ -317,12 +404,17 @@ final class CastExpression implements Expression {
         int rows = batch.rowCount();
         double[] a = in.values();
         long[] valid = in.validity();
-        if (target.id() == TypeId.INT32) {
+        if (target.physical() == PhysicalType.DOUBLE) {
+            return new DoubleVector(target, a); // FLOAT32 to FLOAT64 shares; the other way evaluate rounds
+        }
+        if (TypeRules.isIntInteger(target)) {
+            int min = minOf(target);
+            int max = maxOf(target);
             int[] o = new int[rows];
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
                 double t = Math.rint(a[r]);
-                if (!(t >= Integer.MIN_VALUE && t <= Integer.MAX_VALUE) && Kernels.isValid(valid, r)) {
+                if (!(t >= min && t <= max) && Kernels.isValid(valid, r)) {
                     throw outOfRange(Double.toString(a[r]), target, text);
                 }
                 o[r] = (int) t;
@@ -494,19 +586,64 @@ final class CastExpression implements Expression {
                 continue;
             }
             int len = switch (source) {
-                case INT32 -> TextFormat.formatLong(((IntVector) in).get(r), buf, 0);
+                case INT32, INT16, INT8 -> TextFormat.formatLong(((IntVector) in).get(r), buf, 0);
                 case INT64 -> TextFormat.formatLong(((LongVector) in).get(r), buf, 0);
                 case DECIMAL -> TextFormat.formatDecimal(((LongVector) in).get(r), scale, buf, 0);
                 case FLOAT64 -> TextFormat.formatDouble(((DoubleVector) in).get(r), buf, 0);
+                case FLOAT32 -> TextFormat.formatFloat(((DoubleVector) in).get(r), buf, 0);
                 case DATE -> Dates.format(((IntVector) in).get(r), buf, 0);
                 case BOOLEAN -> TextFormat.formatBoolean(((BooleanVector) in).get(r), buf, 0);
                 case TIMESTAMP -> Timestamps.formatTimestamp(((LongVector) in).get(r), buf, 0);
                 case TIMESTAMP_TZ -> Timestamps.formatInstant(((LongVector) in).get(r), rules, buf, 0);
                 case TIME -> Timestamps.formatTime(((LongVector) in).get(r), buf, 0);
-                case INTERVAL -> put(in.getObject(r).toString(), buf);
-                case VARCHAR -> throw new IllegalStateException("VARCHAR to VARCHAR is no cast");
+                case INTERVAL, UUID -> put(in.getObject(r).toString(), buf);
+                case VARCHAR, BLOB -> throw new IllegalStateException(source + " to VARCHAR is another loop's");
             };
             out.put(r, buf, 0, len);
+        }
+        return out.seal();
+    }
+
+    private ColumnVector blobToVarchar(Batch batch, StringVector in) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        StringVector out = new StringVector(batch.rowCount(), Math.max(16, 2 * in.offsets()[in.capacity()] + 2 * n));
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            if (!in.isNull(r)) {
+                out.put(r, Blobs.text(in.data(), in.start(r), in.start(r) + in.length(r)));
+            }
+        }
+        return out.seal();
+    }
+
+    /** Text without a backslash is its own bytes; one with a backslash is read in PostgreSQL's forms. */
+    private ColumnVector varcharToBlob(Batch batch, StringVector in) {
+        int n = batch.size();
+        int[] sel = batch.selection();
+        byte[] data = in.data();
+        StringVector out = new StringVector(DataType.BLOB, batch.rowCount(), Math.max(16, in.offsets()[in.capacity()]));
+        for (int i = 0; i < n; i++) {
+            int r = sel == null ? i : sel[i];
+            if (in.isNull(r)) {
+                continue;
+            }
+            int from = in.start(r);
+            int to = from + in.length(r);
+            boolean plain = true;
+            for (int k = from; k < to && plain; k++) {
+                plain = data[k] != '\\';
+            }
+            if (plain) {
+                out.put(r, data, from, to - from);
+            } else {
+                try {
+                    byte[] bytes = Blobs.parse(in.getString(r));
+                    out.put(r, bytes, 0, bytes.length);
+                } catch (IllegalArgumentException e) {
+                    throw new QueryDataException(QueryDataException.Kind.INVALID_CAST, e.getMessage() + " in " + text);
+                }
+            }
         }
         return out.seal();
     }
@@ -528,13 +665,13 @@ final class CastExpression implements Expression {
         long[] valid = in.validity();
         TextParser parser = new TextParser();
         TypeId t = target.id();
-        int[] ints = t == TypeId.INT32 || t == TypeId.DATE ? new int[rows] : null;
+        int[] ints = target.isIntBacked() ? new int[rows] : null;
         long[] longs = target.isLongBacked() ? new long[rows] : null;
         ByteChars chars = new ByteChars();
-        double[] doubles = t == TypeId.FLOAT64 ? new double[rows] : null;
+        double[] doubles = target.physical() == PhysicalType.DOUBLE ? new double[rows] : null;
         byte[] bools = t == TypeId.BOOLEAN ? new byte[rows] : null;
-        long[] highs = t == TypeId.INTERVAL ? new long[rows] : null;
-        long[] lows = t == TypeId.INTERVAL ? new long[rows] : null;
+        long[] highs = target.physical() == PhysicalType.INT128 ? new long[rows] : null;
+        long[] lows = target.physical() == PhysicalType.INT128 ? new long[rows] : null;
         int scale = TypeRules.scale(target);
         long limit = t == TypeId.DECIMAL ? Decimals.pow10(target.precision()) : 0;
         for (int i = 0; i < n; i++) {
@@ -546,8 +683,9 @@ final class CastExpression implements Expression {
             int to = offsets[r + 1];
             boolean ok;
             switch (t) {
-                case INT32 -> {
-                    ok = parser.parseScaled(data, from, to, 0) && parser.longValue == (int) parser.longValue;
+                case INT32, INT16, INT8 -> {
+                    ok = parser.parseScaled(data, from, to, 0) && parser.longValue >= minOf(target)
+                            && parser.longValue <= maxOf(target);
                     if (ok) {
                         ints[r] = (int) parser.longValue;
                     }
@@ -563,6 +701,12 @@ final class CastExpression implements Expression {
                     ok = parser.parseDouble(data, from, to);
                     doubles[r] = parser.doubleValue;
                 }
+                case FLOAT32 -> {
+                    // The text's nearest float, not the float nearest its nearest double.
+                    ok = parser.parseDouble(data, from, to);
+                    doubles[r] = ok && Double.isFinite(parser.doubleValue)
+                            ? Float.parseFloat(in.getString(r).trim()) : parser.doubleValue;
+                }
                 case DATE -> {
                     ok = parser.parseDate(data, from, to);
                     ints[r] = parser.intValue;
@@ -577,6 +721,16 @@ final class CastExpression implements Expression {
                         Interval v = Interval.parse(chars.of(data, from, to));
                         highs[r] = v.high();
                         lows[r] = v.micros();
+                    } catch (IllegalArgumentException e) {
+                        throw invalidText(in.getString(r), target, text);
+                    }
+                }
+                case UUID -> {
+                    ok = true;
+                    try {
+                        java.util.UUID v = Uuids.parse(chars.of(data, from, to));
+                        highs[r] = Uuids.high(v);
+                        lows[r] = Uuids.low(v);
                     } catch (IllegalArgumentException e) {
                         throw invalidText(in.getString(r), target, text);
                     }
@@ -600,10 +754,10 @@ final class CastExpression implements Expression {
             }
         }
         return switch (t) {
-            case INT32, DATE -> new IntVector(target, ints);
-            case FLOAT64 -> new DoubleVector(doubles);
+            case INT32, INT16, INT8, DATE -> new IntVector(target, ints);
+            case FLOAT64, FLOAT32 -> new DoubleVector(target, doubles);
             case BOOLEAN -> new BooleanVector(bools);
-            case INTERVAL -> new Int128Vector(target, highs, lows);
+            case INTERVAL, UUID -> new Int128Vector(target, highs, lows);
             default -> new LongVector(target, longs);
         };
     }

@@ -32,10 +32,14 @@ final class Concatenation implements Expression {
 
     /** @param skipNulls true for {@code concat(...)}, false for {@code ||} */
     static Expression bind(List<Expression> args, boolean skipNulls, String text) {
+        // || joins BLOBs too (PostgreSQL's bytea || bytea); concat and a mix of the two take text only.
+        DataType type = skipNulls ? DataType.VARCHAR : args.get(0).type();
         for (Expression arg : args) {
-            if (arg.type().id() != TypeId.VARCHAR) {
-                throw new ExpressionTypeException((skipNulls ? "concat" : "||") + " needs VARCHAR arguments, got "
-                        + arg.type() + " (" + arg + ") in " + text);
+            if (arg.type().id() != TypeId.VARCHAR && (skipNulls || arg.type().id() != TypeId.BLOB)
+                    || !arg.type().equals(type)) {
+                throw new ExpressionTypeException((skipNulls ? "concat needs VARCHAR arguments"
+                        : "|| needs VARCHAR or BLOB arguments, all of one type") + ", got " + arg.type() + " (" + arg
+                        + ") in " + text);
             }
         }
         return Functions.fold(new Concatenation(args, skipNulls, text), args);
@@ -43,7 +47,7 @@ final class Concatenation implements Expression {
 
     @Override
     public DataType type() {
-        return DataType.VARCHAR;
+        return args.get(0).type();
     }
 
     @Override
@@ -90,7 +94,7 @@ final class Concatenation implements Expression {
         while (next < rows) {
             offsets[++next] = pos;
         }
-        StringVector out = new StringVector(data, offsets);
+        StringVector out = new StringVector(type(), data, offsets);
         out.setValidity(valid);
         return out;
     }

@@ -45,7 +45,7 @@ final class DateShift implements Expression {
                     + (function == Function.ADD_MICROS ? "TIMESTAMP or TIME" : "DATE or TIMESTAMP")
                     + " first argument, got " + value.type().sqlName() + " in " + text);
         }
-        if (count.type().id() != TypeId.INT32 && count.type().id() != TypeId.INT64) {
+        if (!TypeRules.isInteger(count.type())) {
             throw new ExpressionTypeException(function.symbol() + " needs an INTEGER or BIGINT count, got "
                     + count.type().sqlName() + " in " + text);
         }

@@ -4,8 +4,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * {@code md5(s)} and {@code sha256(s)}: the digest of the string's UTF-8 bytes as lower-case hex
- * text, as DuckDB gives both and PostgreSQL gives md5 ({@code sha256} there takes and returns
+ * {@code md5(s)} and {@code sha256(s)}: the digest of the string's UTF-8 bytes, or of a BLOB's bytes, as
+ * lower-case hex text, as DuckDB gives both and PostgreSQL gives md5 ({@code sha256} there takes and returns
  * {@code bytea}; {@code encode(sha256(s::bytea), 'hex')} is this text). Each evaluation has its own
  * {@link MessageDigest}, which is not threadsafe.
  *

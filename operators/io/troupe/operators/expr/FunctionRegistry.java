@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
 public final class FunctionRegistry {
 
     private static final FunctionRegistry BUILT_IN = new FunctionRegistry(Map.of())
-            .with(NumericFunctions.all()).with(StringFunctions.all()).with(DateTimeFunctions.all());
+            .with(NumericFunctions.all()).with(StringFunctions.all()).with(DateTimeFunctions.all())
+            .with(BinaryFunctions.all());
 
     /** Each function under each of its names. */
     private final Map<String, ScalarFunction> byName;

@@ -73,8 +73,10 @@ final class InList implements Expression {
             }
             return any;
         }
-        Expression v = common.id() == TypeId.FLOAT64 || common.id() == TypeId.TIMESTAMP
-                ? CastExpression.of(value, common, text) : value;
+        // A FLOAT32 is looked up as the double it is exactly, among doubles.
+        Expression v = common.id() == TypeId.FLOAT64 || common.id() == TypeId.FLOAT32
+                ? CastExpression.of(value, DataType.FLOAT64, text)
+                : common.id() == TypeId.TIMESTAMP ? CastExpression.of(value, common, text) : value;
         DataType target = v.type();
         boolean hasNull = false;
         List<Object> keys = new ArrayList<>();
@@ -127,7 +129,7 @@ final class InList implements Expression {
             }
             default -> {
                 // Exact numerics: the candidate on the value's scale, if it lands on it and in range.
-                BigDecimal exact = lit.type().id() == TypeId.INT32 ? BigDecimal.valueOf(lit.intValue())
+                BigDecimal exact = lit.type().isIntBacked() ? BigDecimal.valueOf(lit.intValue())
                         : BigDecimal.valueOf(lit.longValue(), TypeRules.scale(lit.type()));
                 BigDecimal scaled = exact.movePointRight(TypeRules.scale(target));
                 if (scaled.signum() != 0 && scaled.stripTrailingZeros().scale() > 0) {
@@ -135,7 +137,7 @@ final class InList implements Expression {
                 }
                 try {
                     long k = scaled.setScale(0).longValueExact();
-                    return target.id() == TypeId.INT32 && k != (int) k ? null : k;
+                    return target.isIntBacked() && k != (int) k ? null : k;
                 } catch (ArithmeticException e) {
                     return null;
                 }

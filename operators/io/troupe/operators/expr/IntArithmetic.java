@@ -6,9 +6,9 @@ import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.types.DataType;
 
 /**
- * + - * / % over two INT32 operands, giving INT32. + - * compute in long and fail when the
- * result leaves the int range; / truncates toward zero; / and % by zero fail; MIN / -1
- * overflows. NULL rows are skipped (their slots hold anything). A literal right operand is read
+ * + - * / % over two integer operands held in ints (INT32, INT16, INT8), giving the wider of their types. + - *
+ * compute in long and fail when the result leaves that type's range; / truncates toward zero; / and % by zero
+ * fail; MIN / -1 overflows. NULL rows are skipped (their slots hold anything). A literal right operand is read
  * as a constant (see {@link Kernels} for the loop shape).
  *
  * <p>Immutable and threadsafe.
@@ -19,9 +19,12 @@ final class IntArithmetic implements Expression {
     private final Expression left;
     private final Expression right;
     private final LiteralExpression constant;
+    private final DataType type;
+    private final int min;
+    private final int max;
     private final String text;
 
-    IntArithmetic(Function op, Expression left, Expression right, String text) {
+    IntArithmetic(Function op, Expression left, Expression right, DataType type, String text) {
         // A literal on the left of a commutative operator moves right, so that it is read as a constant.
         boolean swap = left instanceof LiteralExpression && !(right instanceof LiteralExpression)
                 && (op == Function.ADD || op == Function.MULTIPLY);
@@ -29,12 +32,15 @@ final class IntArithmetic implements Expression {
         this.left = swap ? right : left;
         this.right = swap ? left : right;
         this.constant = this.right instanceof LiteralExpression lit ? lit : null;
+        this.type = type;
+        this.min = CastExpression.minOf(type);
+        this.max = CastExpression.maxOf(type);
         this.text = text;
     }
 
     @Override
     public DataType type() {
-        return DataType.INT32;
+        return type;
     }
 
     @Override
@@ -65,7 +71,7 @@ final class IntArithmetic implements Expression {
             case DIVIDE, MODULO -> divide(op == Function.MODULO, a, b, c, o, sel, n, valid);
             default -> throw new IllegalStateException("not an arithmetic operator: " + op);
         }
-        IntVector out = new IntVector(DataType.INT32, o);
+        IntVector out = new IntVector(type, o);
         out.setValidity(valid);
         return out;
     }
@@ -76,8 +82,8 @@ final class IntArithmetic implements Expression {
                 for (int i = 0; i < n; i++) {
                     int r = sel == null ? i : sel[i];
                     long v = (long) a[r] + (b == null ? c : b[r]);
-                    if (v != (int) v && Kernels.isValid(valid, r)) {
-                        throw Kernels.overflow(text, DataType.INT32);
+                    if ((v < min || v > max) && Kernels.isValid(valid, r)) {
+                        throw Kernels.overflow(text, type);
                     }
                     o[r] = (int) v;
                 }
@@ -86,8 +92,8 @@ final class IntArithmetic implements Expression {
                 for (int i = 0; i < n; i++) {
                     int r = sel == null ? i : sel[i];
                     long v = (long) a[r] - (b == null ? c : b[r]);
-                    if (v != (int) v && Kernels.isValid(valid, r)) {
-                        throw Kernels.overflow(text, DataType.INT32);
+                    if ((v < min || v > max) && Kernels.isValid(valid, r)) {
+                        throw Kernels.overflow(text, type);
                     }
                     o[r] = (int) v;
                 }
@@ -96,8 +102,8 @@ final class IntArithmetic implements Expression {
                 for (int i = 0; i < n; i++) {
                     int r = sel == null ? i : sel[i];
                     long v = (long) a[r] * (b == null ? c : b[r]);
-                    if (v != (int) v && Kernels.isValid(valid, r)) {
-                        throw Kernels.overflow(text, DataType.INT32);
+                    if ((v < min || v > max) && Kernels.isValid(valid, r)) {
+                        throw Kernels.overflow(text, type);
                     }
                     o[r] = (int) v;
                 }
@@ -117,8 +123,8 @@ final class IntArithmetic implements Expression {
             }
             if (modulo) {
                 o[r] = a[r] % y;
-            } else if (y == -1 && a[r] == Integer.MIN_VALUE) {
-                throw Kernels.overflow(text, DataType.INT32);
+            } else if (y == -1 && a[r] == -max - 1) {
+                throw Kernels.overflow(text, type);
             } else {
                 o[r] = a[r] / y;
             }

@@ -7,6 +7,7 @@ import io.troupe.operators.batch.Validity;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.exec.QueryFailedException;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 
 /**
  * Helpers shared by the expression kernels: validity bitmaps, runtime errors, row subsets.
@@ -88,8 +89,11 @@ final class Kernels {
     }
 
     static QueryFailedException overflow(String text, DataType type) {
-        return new QueryDataException(QueryDataException.Kind.OVERFLOW,
-                "overflow in " + text + ": the result does not fit " + type);
+        // SMALLINT and TINYINT in PostgreSQL's words, as their names in Troupe (INT16, INT8) mean little to SQL.
+        boolean small = type.id() == TypeId.INT16 || type.id() == TypeId.INT8;
+        return new QueryDataException(QueryDataException.Kind.OVERFLOW, "overflow in " + text + ": "
+                + (small ? type.sqlName().toLowerCase(java.util.Locale.ROOT) + " out of range"
+                : "the result does not fit " + type));
     }
 
     /** A dense identity selection 0..n-1, for narrowing a batch that had none. */

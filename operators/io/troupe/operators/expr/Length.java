@@ -9,7 +9,7 @@ import io.troupe.operators.types.TypeId;
 
 /**
  * {@code length(s)}: characters (code points), counted as the bytes that do not continue a
- * UTF-8 sequence. INT64, as in DuckDB.
+ * UTF-8 sequence; a BLOB's bytes, as PostgreSQL's {@code length(bytea)}. INT64, as in DuckDB.
  *
  * <p>Immutable and threadsafe.
  */
@@ -24,8 +24,9 @@ final class Length implements Expression {
     }
 
     static Expression bind(Expression value, String text) {
-        if (value.type().id() != TypeId.VARCHAR) {
-            throw new ExpressionTypeException("length needs a VARCHAR argument, got " + value.type() + " in " + text);
+        if (value.type().id() != TypeId.VARCHAR && value.type().id() != TypeId.BLOB) {
+            throw new ExpressionTypeException("length needs a VARCHAR or BLOB argument, got " + value.type() + " in "
+                    + text);
         }
         return Functions.fold(new Length(value, text), value);
     }
@@ -48,9 +49,10 @@ final class Length implements Expression {
         long[] o = new long[batch.rowCount()];
         int n = batch.size();
         int[] sel = batch.selection();
+        boolean bytes = v.type().id() == TypeId.BLOB;
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
-            o[r] = Utf8.count(d, off[r], off[r + 1]);
+            o[r] = bytes ? off[r + 1] - off[r] : Utf8.count(d, off[r], off[r + 1]);
         }
         LongVector out = new LongVector(DataType.INT64, o);
         out.setValidity(Kernels.copy(v));

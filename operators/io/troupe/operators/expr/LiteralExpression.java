@@ -9,12 +9,14 @@ import io.troupe.operators.batch.IntVector;
 import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.batch.Validity;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -39,7 +41,7 @@ public final class LiteralExpression implements Expression {
     private final Object value;
     private final DataType type;
     private final String text;
-    /** INT32 and DATE (days) values. */
+    /** INT32, INT16, INT8 and DATE (days) values. */
     private final int intValue;
     /**
      * INT64 values, DECIMAL unscaled values (a wide DECIMAL's low word), BOOLEAN as 0/1, TIMESTAMP, TIMESTAMP_TZ and
@@ -77,6 +79,25 @@ public final class LiteralExpression implements Expression {
                     case INT64 -> {
                         l = exactLong(value);
                         v = l;
+                    }
+                    case INT16 -> {
+                        i = Math.toIntExact(exactLong(value));
+                        if (i != (short) i) {
+                            throw new ArithmeticException();
+                        }
+                        v = (short) i;
+                    }
+                    case INT8 -> {
+                        i = Math.toIntExact(exactLong(value));
+                        if (i != (byte) i) {
+                            throw new ArithmeticException();
+                        }
+                        v = (byte) i;
+                    }
+                    case FLOAT32 -> {
+                        float f = ((Number) value).floatValue();
+                        d = f;
+                        v = f;
                     }
                     case FLOAT64 -> {
                         d = ((Number) value).doubleValue();
@@ -117,6 +138,16 @@ public final class LiteralExpression implements Expression {
                         l = interval.micros();
                         h = interval.high();
                         v = interval;
+                    }
+                    case UUID -> {
+                        java.util.UUID uuid = value instanceof String s ? Uuids.parse(s) : (java.util.UUID) value;
+                        l = Uuids.low(uuid);
+                        h = Uuids.high(uuid);
+                        v = uuid;
+                    }
+                    case BLOB -> {
+                        b = value instanceof String s ? Blobs.parse(s) : ((byte[]) value).clone();
+                        v = b.clone();
                     }
                 }
             } catch (ClassCastException | ArithmeticException | IllegalArgumentException e) {
@@ -178,7 +209,7 @@ public final class LiteralExpression implements Expression {
         return value == null;
     }
 
-    /** INT32 value, or DATE as days since the epoch. */
+    /** INT32, INT16 or INT8 value, or DATE as days since the epoch. */
     public int intValue() {
         return intValue;
     }
@@ -196,7 +227,7 @@ public final class LiteralExpression implements Expression {
         return highValue;
     }
 
-    /** FLOAT64 value. */
+    /** FLOAT64 or FLOAT32 value. */
     public double doubleValue() {
         return doubleValue;
     }
@@ -242,7 +273,7 @@ public final class LiteralExpression implements Expression {
             case DOUBLE -> {
                 double[] values = new double[n];
                 Arrays.fill(values, doubleValue);
-                out = new DoubleVector(values);
+                out = new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = new byte[n];
@@ -257,7 +288,7 @@ public final class LiteralExpression implements Expression {
                 out = new Int128Vector(type, high, low);
             }
             default -> {
-                StringVector s = new StringVector(n, Math.max(16, n * bytes.length));
+                StringVector s = new StringVector(type, n, Math.max(16, n * bytes.length));
                 for (int r = 0; r < n; r++) {
                     s.put(r, bytes, 0, bytes.length);
                 }

@@ -83,7 +83,7 @@ final class Merge {
                         o[r] = src[k][r];
                     }
                 }
-                out = new DoubleVector(o);
+                out = new DoubleVector(type, o);
             }
             case BOOLEAN -> {
                 byte[][] src = new byte[parts.length][];
@@ -126,7 +126,7 @@ final class Merge {
                     src[k] = (StringVector) parts[k];
                     bytes = src[k] == null ? bytes : Math.max(bytes, src[k].offsets()[src[k].capacity()]);
                 }
-                StringVector o = new StringVector(rows, Math.max(16, bytes));
+                StringVector o = new StringVector(type, rows, Math.max(16, bytes));
                 for (int i = 0; i < n; i++) {
                     int r = sel == null ? i : sel[i];
                     int k = which[r];

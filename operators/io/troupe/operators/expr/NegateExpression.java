@@ -9,7 +9,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.TypeId;
 
 /**
- * Unary minus over a numeric value, of the same type. Negating the smallest INT32 or INT64
+ * Unary minus over a numeric value, of the same type. Negating the smallest INT32, INT16, INT8 or INT64
  * overflows and fails (NULL rows skipped); a DECIMAL (below 10^18) and a FLOAT64 cannot.
  *
  * <p>Immutable and threadsafe.
@@ -44,9 +44,10 @@ final class NegateExpression implements Expression {
         if (in instanceof IntVector iv) {
             int[] a = iv.values();
             int[] o = new int[batch.rowCount()];
+            int min = CastExpression.minOf(type());
             for (int i = 0; i < n; i++) {
                 int r = sel == null ? i : sel[i];
-                if (a[r] == Integer.MIN_VALUE && Kernels.isValid(valid, r)) {
+                if (a[r] == min && Kernels.isValid(valid, r)) {
                     throw Kernels.overflow(text, type());
                 }
                 o[r] = -a[r];
@@ -71,7 +72,7 @@ final class NegateExpression implements Expression {
                 int r = sel == null ? i : sel[i];
                 o[r] = -a[r];
             }
-            out = new DoubleVector(o);
+            out = new DoubleVector(type(), o);
         }
         out.setValidity(Kernels.copy(in));
         return out;

@@ -9,7 +9,7 @@ import java.util.Objects;
  * What one parameter of a {@link Signature} takes, and what an argument there is converted to.
  * <ul>
  *   <li>{@link #of}: one type. A number of another numeric type is promoted to it as SQL does
- *       implicitly: INTEGER to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL; and a DATE
+ *       implicitly: SMALLINT and TINYINT to INTEGER, an integer to BIGINT, any integer or DECIMAL to DOUBLE, an integer to DECIMAL; and a DATE
  *       to a TIMESTAMP, its midnight.</li>
  *   <li>{@link #DECIMAL}: a DECIMAL of at most 18 digits, kept as it is; a wider one of a scale of at most 18
  *       narrows to DECIMAL(18, scale), a value that does not fit failing as the cast does (the kernels behind
@@ -25,7 +25,7 @@ import java.util.Objects;
  *
  * <h2>Cost of a conversion</h2>
  * Among a function's signatures, a call takes the one whose conversions cost least ({@link #cost}):
- * 0 for the type itself, 1 for INTEGER to BIGINT, between decimals or DATE to TIMESTAMP, 2 for a number to DOUBLE, 3
+ * 0 for the type itself, 1 for SMALLINT or TINYINT to INTEGER, an integer to BIGINT, between decimals or DATE to TIMESTAMP, 2 for a number to DOUBLE, 3
  * for an integer to DECIMAL. An integer therefore goes to DOUBLE before DECIMAL, as it does in
  * DuckDB and PostgreSQL ({@code ceil(INTEGER)} is a DOUBLE); ties go to the signature listed first.
  *
@@ -110,7 +110,7 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
             return actual.isWideDecimal() && kind == Kind.ANY_DECIMAL
                     ? DataType.decimal(DataType.MAX_LONG_PRECISION, actual.scale()) : actual;
         }
-        return actual.id() == TypeId.INT32 ? DataType.decimal(TypeRules.INT32_DIGITS, 0)
+        return TypeRules.isIntInteger(actual) ? DataType.decimal(TypeRules.integerDigits(actual), 0)
                 : DataType.decimal(DataType.MAX_LONG_PRECISION, 0);
     }
 
@@ -126,7 +126,11 @@ public record ParamType(Kind kind, DataType type, boolean constant) {
             return NO_MATCH;
         }
         return switch (to.id()) {
-            case INT64 -> from.id() == TypeId.INT32 ? 1 : NO_MATCH;
+            case INT64 -> TypeRules.isIntInteger(from) ? 1 : NO_MATCH;
+            case INT32 -> from.id() == TypeId.INT16 || from.id() == TypeId.INT8 ? 1 : NO_MATCH;
+            case INT16 -> from.id() == TypeId.INT8 ? 1 : NO_MATCH;
+            // A REAL takes what is REAL in a common type (numbers but DOUBLE); a DOUBLE does not narrow to it.
+            case FLOAT32 -> from.id() == TypeId.FLOAT64 ? NO_MATCH : 2;
             case FLOAT64 -> 2;
             case DECIMAL -> from.id() == TypeId.DECIMAL ? 1 : TypeRules.isInteger(from) ? 3 : NO_MATCH;
             default -> NO_MATCH;

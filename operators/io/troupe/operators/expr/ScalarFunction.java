@@ -227,8 +227,11 @@ public final class ScalarFunction {
         }
         return switch (type.id()) {
             case INT32 -> n.intValue();
+            case INT16 -> n.shortValue();
+            case INT8 -> n.byteValue();
             case INT64 -> n.longValue();
             case FLOAT64 -> n.doubleValue();
+            case FLOAT32 -> n.floatValue();
             case DECIMAL -> new BigDecimal(n.toString()).setScale(type.scale(), RoundingMode.HALF_UP);
             default -> value;
         };

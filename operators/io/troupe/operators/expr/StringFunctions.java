@@ -67,8 +67,14 @@ final class StringFunctions {
                 ScalarFunction.of("ascii", Signature.of(fixed(DataType.INT32), Characters.ASCII, TEXT)),
                 ScalarFunction.of("chr", Signature.of(STRING, Characters.CHR, ParamType.INT32)),
                 ScalarFunction.of("initcap", Signature.of(STRING, Characters.INITCAP, TEXT)),
-                ScalarFunction.of("md5", Signature.of(STRING, Digests.kernel("MD5"), TEXT)),
-                ScalarFunction.of("sha256", Signature.of(STRING, Digests.kernel("SHA-256"), TEXT)));
+                ScalarFunction.of("md5", Signature.of(STRING, Digests.kernel("MD5"), TEXT),
+                        Signature.of(STRING, Digests.kernel("MD5"), ParamType.of(DataType.BLOB))),
+                ScalarFunction.of("sha256", Signature.of(STRING, Digests.kernel("SHA-256"), TEXT),
+                        Signature.of(STRING, Digests.kernel("SHA-256"), ParamType.of(DataType.BLOB))),
+                // The argument's type as SQL spells it, known when the call is bound (DuckDB's typeof).
+                ScalarFunction.of("typeof", Signature.of(STRING,
+                        (args, type, text) -> new LiteralExpression(args.get(0).type().sqlName(), DataType.VARCHAR, text),
+                        ParamType.SAME)));
     }
 
     /** The UTF-8 bytes of a VARCHAR literal that is not NULL, or null for anything else. */

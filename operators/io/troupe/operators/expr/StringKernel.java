@@ -119,6 +119,11 @@ final class StringKernel implements Expression {
         return new StringKernel(args, DataType.VARCHAR, f, false, text);
     }
 
+    /** A BLOB function computed by {@code f}, which writes the value's bytes. */
+    static Expression bytes(List<Expression> args, String text, ToText f) {
+        return new StringKernel(args, DataType.BLOB, () -> f, false, text);
+    }
+
     /** A VARCHAR function NULL only where argument 0 is; {@code f} sees the others' NULLs ({@link Args#isNull}). */
     static Expression textSkippingNulls(List<Expression> args, String text, ToText f) {
         return new StringKernel(args, DataType.VARCHAR, () -> f, true, text);
@@ -172,7 +177,7 @@ final class StringKernel implements Expression {
         try {
             ColumnVector out;
             switch (type.id()) {
-                case VARCHAR -> {
+                case VARCHAR, BLOB -> {
                     ToText f = (ToText) this.rows.get();
                     TextOut o = new TextOut(rows, inputBytes);
                     for (int i = 0; i < n; i++) {
@@ -183,7 +188,7 @@ final class StringKernel implements Expression {
                             o.end();
                         }
                     }
-                    out = o.finish();
+                    out = o.finish(type);
                 }
                 case BOOLEAN -> {
                     ToBoolean f = (ToBoolean) this.rows.get();

@@ -12,7 +12,8 @@ import io.troupe.operators.types.TypeId;
  * {@code substring(s, start, length)} in characters (code points), start counting from 1.
  * Like DuckDB: start 0 is the position before the first character, a negative start counts from
  * the end ({@code -1} is the last character), a negative length takes the characters before
- * the start; the range is then clipped to the string. NULL in any argument gives NULL.
+ * the start; the range is then clipped to the string. NULL in any argument gives NULL. Of a BLOB, in bytes
+ * (PostgreSQL's {@code substring(bytea)}), with the same rules.
  *
  * <p>start and length are INT32 or INT64 expressions; literals (the usual case) are read once
  * per batch. The result's bytes are copied straight from the input, in row order.
@@ -34,9 +35,10 @@ final class Substring implements Expression {
     }
 
     static Expression bind(Expression value, Expression start, Expression length, String text) {
-        if (value.type().id() != TypeId.VARCHAR || !TypeRules.isInteger(start.type())
-                || !TypeRules.isInteger(length.type())) {
-            throw new ExpressionTypeException("substring needs (VARCHAR, integer, integer), got (" + value.type() + ", "
+        if (value.type().id() != TypeId.VARCHAR && value.type().id() != TypeId.BLOB
+                || !TypeRules.isInteger(start.type()) || !TypeRules.isInteger(length.type())) {
+            throw new ExpressionTypeException("substring needs (VARCHAR or BLOB, integer, integer), got ("
+                    + value.type() + ", "
                     + start.type() + ", " + length.type() + ") in " + text);
         }
         return Functions.fold(new Substring(value, start, length, text), value, start, length);
@@ -44,7 +46,7 @@ final class Substring implements Expression {
 
     @Override
     public DataType type() {
-        return DataType.VARCHAR;
+        return value.type();
     }
 
     @Override
@@ -72,7 +74,8 @@ final class Substring implements Expression {
         int[] off = v.offsets();
         int n = batch.size();
         int[] sel = batch.selection();
-        StringVector out = new StringVector(batch.rowCount(), Math.max(16, off[v.capacity()]));
+        StringVector out = new StringVector(value.type(), batch.rowCount(), Math.max(16, off[v.capacity()]));
+        boolean bytes = value.type().id() == TypeId.BLOB;
         for (int i = 0; i < n; i++) {
             int r = sel == null ? i : sel[i];
             if (!Kernels.isValid(valid, r)) {
@@ -83,7 +86,7 @@ final class Substring implements Expression {
             int from = off[r];
             int to = off[r + 1];
             // The 0-based character range [lo, hi) before clipping.
-            long first = s > 0 ? s - 1 : s == 0 ? -1 : s + Utf8.count(d, from, to);
+            long first = s > 0 ? s - 1 : s == 0 ? -1 : s + (bytes ? to - from : Utf8.count(d, from, to));
             long lo = len >= 0 ? first : first + len;
             long hi = len >= 0 ? first + len : first;
             lo = Math.max(lo, 0);
@@ -91,8 +94,8 @@ final class Substring implements Expression {
                 out.put(r, d, from, 0);
                 continue;
             }
-            int begin = Utf8.advance(d, from, to, lo);
-            int end = Utf8.advance(d, begin, to, hi - lo);
+            int begin = bytes ? (int) Math.min(to, from + lo) : Utf8.advance(d, from, to, lo);
+            int end = bytes ? (int) Math.min(to, begin + (hi - lo)) : Utf8.advance(d, begin, to, hi - lo);
             out.put(r, d, begin, end - begin);
         }
         out.seal();
@@ -102,7 +105,7 @@ final class Substring implements Expression {
 
     private static long constant(Expression e) {
         if (e instanceof LiteralExpression lit && !lit.isNull()) {
-            return lit.type().id() == TypeId.INT32 ? lit.intValue() : lit.longValue();
+            return lit.type().isIntBacked() ? lit.intValue() : lit.longValue();
         }
         return 0;
     }

@@ -26,6 +26,8 @@ final class TextFormat {
 
     /** From this many digits on, Double.toString's output is checked for a shorter form. */
     private static final int SHORTEST_CHECK_DIGITS = 16;
+    /** As {@link #SHORTEST_CHECK_DIGITS}, for Float.toString. */
+    private static final int SHORTEST_CHECK_FLOAT_DIGITS = 8;
 
     private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
     private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
@@ -76,6 +78,15 @@ final class TextFormat {
 
     /** DuckDB's (and Python's repr) layout of the shortest digits that round-trip. */
     static int formatDouble(double v, byte[] buf, int pos) {
+        return formatFloating(v, false, buf, pos);
+    }
+
+    /** A FLOAT32 ({@code v} is a float, widened) laid out as {@link #formatDouble}, with a float's shortest digits. */
+    static int formatFloat(double v, byte[] buf, int pos) {
+        return formatFloating(v, true, buf, pos);
+    }
+
+    private static int formatFloating(double v, boolean single, byte[] buf, int pos) {
         if (Double.isNaN(v)) {
             return put(buf, pos, "nan");
         }
@@ -90,7 +101,7 @@ final class TextFormat {
             return put(buf, pos, "0.0");
         }
         // Java prints the digits as "ddd.ddd" or "d.dddE[-]n"; collect them and the point.
-        String s = Double.toString(v);
+        String s = single ? Float.toString((float) v) : Double.toString(v);
         int e = s.indexOf('E');
         String mantissa = e < 0 ? s : s.substring(0, e);
         int exp = e < 0 ? 0 : Integer.parseInt(s.substring(e + 1));
@@ -107,13 +118,13 @@ final class TextFormat {
             last--;
         }
         String d = all.substring(first, last);
-        if (d.length() >= SHORTEST_CHECK_DIGITS) {
-            // Before JDK 19, Double.toString may give a digit or two more than round-tripping
+        if (d.length() >= (single ? SHORTEST_CHECK_FLOAT_DIGITS : SHORTEST_CHECK_DIGITS)) {
+            // Before JDK 19, Double.toString and Float.toString may give a digit or two more than round-tripping
             // needs (JDK-4511638); the shortest form is the nearest decimal that still round-trips.
             BigDecimal exact = new BigDecimal(v);
             for (int p = d.length() - 1; p > 0; p--) {
                 BigDecimal shorter = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-                if (shorter.doubleValue() != v) {
+                if (single ? shorter.floatValue() != (float) v : shorter.doubleValue() != v) {
                     break;
                 }
                 String digits = shorter.unscaledValue().toString();

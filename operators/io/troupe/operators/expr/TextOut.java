@@ -2,6 +2,7 @@ package io.troupe.operators.expr;
 
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.exec.QueryDataException;
+import io.troupe.operators.types.DataType;
 
 import java.util.Arrays;
 
@@ -114,8 +115,13 @@ final class TextOut {
 
     /** The vector of every row written; the rows after the last started are empty. */
     StringVector finish() {
+        return finish(DataType.VARCHAR);
+    }
+
+    /** As {@link #finish()}, a vector of {@code type}: VARCHAR, or BLOB where the bytes are a BLOB's. */
+    StringVector finish(DataType type) {
         Arrays.fill(offsets, done + 1, offsets.length, pos);
-        return new StringVector(data, offsets);
+        return new StringVector(type, data, offsets);
     }
 
     /**

@@ -51,8 +51,11 @@ final class TimeArithmetic {
                     return new TimeDifference(left, right, text);
                 }
                 if (a == TypeId.DATE && isInteger(b)) {
+                    // A SMALLINT or TINYINT count as an INTEGER: negating its least value stays in range.
+                    Expression days = TypeRules.isIntInteger(right.type())
+                            ? CastExpression.of(right, DataType.INT32, text) : right;
                     return DateShift.bind(Function.ADD_DAYS, left,
-                            op == Function.ADD ? right : Arithmetic.negate(right, text), text);
+                            op == Function.ADD ? days : Arithmetic.negate(days, text), text);
                 }
                 if (op == Function.ADD && isInteger(a) && b == TypeId.DATE) {
                     return DateShift.bind(Function.ADD_DAYS, right, left, text);
@@ -108,6 +111,6 @@ final class TimeArithmetic {
     }
 
     private static boolean isInteger(TypeId t) {
-        return t == TypeId.INT32 || t == TypeId.INT64;
+        return t == TypeId.INT32 || t == TypeId.INT64 || t == TypeId.INT16 || t == TypeId.INT8;
     }
 }

@@ -15,6 +15,10 @@ final class TypeRules {
 
     /** Digits an INT32 needs as a DECIMAL (DuckDB's DECIMAL(10,0)). */
     static final int INT32_DIGITS = 10;
+    /** Digits an INT16 needs as a DECIMAL (DuckDB's DECIMAL(5,0)). */
+    static final int INT16_DIGITS = 5;
+    /** Digits an INT8 needs as a DECIMAL (DuckDB's DECIMAL(3,0)). */
+    static final int INT8_DIGITS = 3;
     /** Digits an INT64 may need: one more than a DECIMAL holds, so its overflow is checked. */
     static final int INT64_DIGITS = 19;
 
@@ -25,6 +29,8 @@ final class TypeRules {
     static int integerDigits(DataType t) {
         return switch (t.id()) {
             case INT32 -> INT32_DIGITS;
+            case INT16 -> INT16_DIGITS;
+            case INT8 -> INT8_DIGITS;
             case INT64 -> INT64_DIGITS;
             case DECIMAL -> t.precision() - t.scale();
             default -> throw new IllegalArgumentException("not an exact numeric type: " + t);
@@ -41,12 +47,31 @@ final class TypeRules {
     }
 
     static boolean isInteger(DataType t) {
-        return t.id() == TypeId.INT32 || t.id() == TypeId.INT64;
+        return isIntInteger(t) || t.id() == TypeId.INT64;
+    }
+
+    /** True for the integers held in ints: INT32, INT16, INT8. */
+    static boolean isIntInteger(DataType t) {
+        return t.id() == TypeId.INT32 || t.id() == TypeId.INT16 || t.id() == TypeId.INT8;
+    }
+
+    /** The wider of two integers held in ints: INT8 &lt; INT16 &lt; INT32. */
+    static DataType wider(DataType a, DataType b) {
+        return rank(a) >= rank(b) ? a : b;
+    }
+
+    private static int rank(DataType t) {
+        return switch (t.id()) {
+            case INT8 -> 0;
+            case INT16 -> 1;
+            default -> 2;
+        };
     }
 
     /**
      * The type two values are compared in, or null when they cannot be compared: equal types
-     * compare as they are; numerics promote INT32 &lt; INT64 &lt; DECIMAL &lt; FLOAT64, where
+     * compare as they are; numerics promote INT8 &lt; INT16 &lt; INT32 &lt; INT64 &lt; DECIMAL &lt; FLOAT32 &lt;
+     * FLOAT64 (a FLOAT32 with anything else compares as FLOAT64, exactly), where
      * a DECIMAL comparison type only names the common scale (its precision is 18, or 38 when a side is
      * wider than 18 digits); a DATE and a
      * TIMESTAMP compare as TIMESTAMPs (a date is its midnight). A TIMESTAMP_TZ compares with itself
@@ -57,7 +82,7 @@ final class TypeRules {
             return DataType.TIMESTAMP;
         }
         if (a.isNumeric() && b.isNumeric()) {
-            if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
+            if (isFloating(a) || isFloating(b)) {
                 return DataType.FLOAT64;
             }
             if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
@@ -65,9 +90,13 @@ final class TypeRules {
                 return DataType.decimal(wide ? DataType.MAX_DECIMAL_PRECISION : DataType.MAX_LONG_PRECISION,
                         Math.max(scale(a), scale(b)));
             }
-            return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
+            return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : wider(a, b);
         }
         return a.id() == b.id() ? a : null;
+    }
+
+    private static boolean isFloating(DataType t) {
+        return t.id() == TypeId.FLOAT64 || t.id() == TypeId.FLOAT32;
     }
 
     /**
@@ -104,6 +133,9 @@ final class TypeRules {
         if (a.id() == TypeId.FLOAT64 || b.id() == TypeId.FLOAT64) {
             return DataType.FLOAT64;
         }
+        if (a.id() == TypeId.FLOAT32 || b.id() == TypeId.FLOAT32) {
+            return DataType.FLOAT32;
+        }
         if (a.id() == TypeId.DECIMAL || b.id() == TypeId.DECIMAL) {
             int s = Math.max(scale(a), scale(b));
             int digits = Math.max(a.id() == TypeId.INT64 ? 18 : integerDigits(a),
@@ -111,6 +143,6 @@ final class TypeRules {
             int p = Math.min(DataType.MAX_DECIMAL_PRECISION, digits + s);
             return DataType.decimal(Math.max(p, s), s);
         }
-        return DataType.INT64;
+        return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : wider(a, b);
     }
 }

@@ -354,7 +354,7 @@ final class ColumnChunks {
             }
             offsets[i + 1] = end;
         }
-        StringVector out = new StringVector(data, offsets);
+        StringVector out = new StringVector(type, data, offsets);
         if (hasNulls || withMissing) {
             gatherValidity(ids, count, out);
         }

@@ -70,6 +70,21 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
         return new Literal(value, DataType.FLOAT64);
     }
 
+    /** A SMALLINT ({@link DataType#INT16}). */
+    static Expr lit(short value) {
+        return new Literal(value, DataType.INT16);
+    }
+
+    /** A TINYINT ({@link DataType#INT8}). */
+    static Expr lit(byte value) {
+        return new Literal(value, DataType.INT8);
+    }
+
+    /** A REAL ({@link DataType#FLOAT32}). */
+    static Expr lit(float value) {
+        return new Literal(value, DataType.FLOAT32);
+    }
+
     static Expr lit(boolean value) {
         return new Literal(value, DataType.BOOLEAN);
     }
@@ -100,6 +115,16 @@ public sealed interface Expr permits ColumnRef, Literal, Parameter, Call, Functi
     /** An INTERVAL of months, days and microseconds: {@code lit(Interval.parse("1 day 2 hours"))}. */
     static Expr lit(Interval value) {
         return new Literal(notNull(value, "Expr.lit", "value"), DataType.INTERVAL);
+    }
+
+    /** A UUID: {@code lit(UUID.fromString("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))}. */
+    static Expr lit(java.util.UUID value) {
+        return new Literal(notNull(value, "Expr.lit", "value"), DataType.UUID);
+    }
+
+    /** A BLOB of a copy of {@code value}'s bytes. */
+    static Expr lit(byte[] value) {
+        return new Literal(notNull(value, "Expr.lit", "value").clone(), DataType.BLOB);
     }
 
     /** An exact decimal literal: {@code lit(new BigDecimal("12.50"))} is DECIMAL(4,2). */

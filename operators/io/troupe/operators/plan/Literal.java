@@ -3,6 +3,7 @@ package io.troupe.operators.plan;
 import io.troupe.operators.expr.Expression;
 import io.troupe.operators.expr.LiteralExpression;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
 import io.troupe.operators.types.Timestamps;
@@ -12,7 +13,10 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
 
 /**
  * A constant of a given type. {@code type} is null only for the untyped NULL that closes a CASE
@@ -56,6 +60,26 @@ public record Literal(Object value, DataType type) implements Expr {
         if (value instanceof Interval i) {
             return "INTERVAL '" + i + "'";
         }
+        if (value instanceof Short || value instanceof Byte || value instanceof Float) {
+            return (value instanceof Short ? "SMALLINT '" : value instanceof Byte ? "TINYINT '" : "REAL '") + value + "'";
+        }
+        if (value instanceof UUID u) {
+            return "UUID '" + u + "'";
+        }
+        if (value instanceof byte[] b) {
+            return "BLOB '" + Blobs.text(b) + "'";
+        }
         return value.toString();
+    }
+
+    /** Equal values of one type; a BLOB's bytes compare by content. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Literal other && Objects.deepEquals(value, other.value) && Objects.equals(type, other.type);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (value instanceof byte[] b ? Arrays.hashCode(b) : Objects.hashCode(value)) + Objects.hashCode(type);
     }
 }

@@ -4,9 +4,11 @@ import io.troupe.config.TimeZones;
 import io.troupe.operators.agg.AggregateFunction;
 import io.troupe.operators.plan.PlanLexer.Kind;
 import io.troupe.operators.plan.PlanLexer.Token;
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.window.FrameBound;
 import io.troupe.operators.window.WindowFrame;
 
@@ -717,9 +719,14 @@ public final class PlanParser {
                     return date(next());
                 }
             }
-            case "timestamp", "timestamptz", "time", "interval" -> {
+            case "timestamp", "timestamptz", "time", "interval", "uuid", "blob" -> {
                 if (peek().kind() == Kind.STRING) {
-                    return temporal(w, next());
+                    return typed(w, next());
+                }
+            }
+            case "smallint", "tinyint", "real" -> {
+                if (peek().kind() == Kind.STRING) {
+                    return small(w, next());
                 }
             }
             default -> {
@@ -962,17 +969,32 @@ public final class PlanParser {
         }
     }
 
-    /** A TIMESTAMP, TIMESTAMPTZ (in UTC where the text has no offset), TIME or INTERVAL literal. */
-    private Expr temporal(String kind, Token t) {
+    /** A TIMESTAMP, TIMESTAMPTZ (in UTC where the text has no offset), TIME, INTERVAL, UUID or BLOB literal. */
+    private Expr typed(String kind, Token t) {
         try {
             return switch (kind) {
                 case "timestamp" -> Expr.lit(Timestamps.toLocalDateTime(Timestamps.parseTimestamp(t.text())));
                 case "timestamptz" -> Expr.lit(Timestamps.toInstant(Timestamps.parseInstant(t.text(), ZoneOffset.UTC)));
                 case "interval" -> Expr.lit(Interval.parse(t.text()));
+                case "uuid" -> Expr.lit(Uuids.parse(t.text()));
+                case "blob" -> Expr.lit(Blobs.parse(t.text()));
                 default -> Expr.lit(Timestamps.toLocalTime(Timestamps.parseTime(t.text())));
             };
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw error(t, e.getMessage());
+        }
+    }
+
+    /** A SMALLINT, TINYINT or REAL literal, as {@link Literal} writes one: {@code SMALLINT '7'}, {@code REAL '0.1'}. */
+    private Expr small(String kind, Token t) {
+        try {
+            return switch (kind) {
+                case "smallint" -> Expr.lit(Short.parseShort(t.text()));
+                case "tinyint" -> Expr.lit(Byte.parseByte(t.text()));
+                default -> Expr.lit(Float.parseFloat(t.text()));
+            };
+        } catch (NumberFormatException e) {
+            throw error(t, "bad " + kind.toUpperCase(Locale.ROOT) + " literal '" + t.text() + "'");
         }
     }
 

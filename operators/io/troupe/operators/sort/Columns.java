@@ -59,14 +59,14 @@ public final class Columns {
                 at += rows[i];
             }
             out = new Int128Vector(type, high, low);
-        } else if (type.equals(DataType.FLOAT64)) {
+        } else if (type.physical() == PhysicalType.DOUBLE) {
             double[] dst = new double[total];
             int at = 0;
             for (int i = 0; i < parts.size(); i++) {
                 System.arraycopy(((DoubleVector) parts.get(i)).values(), 0, dst, at, rows[i]);
                 at += rows[i];
             }
-            out = new DoubleVector(dst);
+            out = new DoubleVector(type, dst);
         } else if (type.equals(DataType.BOOLEAN)) {
             byte[] dst = new byte[total];
             int at = 0;
@@ -107,7 +107,7 @@ public final class Columns {
             at += len;
         }
         offsets[total] = at;
-        return new StringVector(data, offsets);
+        return new StringVector(parts.get(0).type(), data, offsets);
     }
 
     private static long[] concatValidity(List<ColumnVector> parts, int[] rows, int total) {
@@ -167,7 +167,7 @@ public final class Columns {
             for (int i = 0; i < count; i++) {
                 dst[i] = src[runs[from + i]][rows[from + i]];
             }
-            out = new DoubleVector(dst);
+            out = new DoubleVector(first.type(), dst);
         } else if (first instanceof Int128Vector) {
             Int128Vector out128 = new Int128Vector(first.type(), count);
             for (int i = 0; i < count; i++) {
@@ -222,6 +222,6 @@ public final class Columns {
             at += len;
             offsets[i + 1] = at;
         }
-        return new StringVector(data, offsets);
+        return new StringVector(sources[0].type(), data, offsets);
     }
 }

@@ -120,14 +120,14 @@ final class SpillBlock {
                     double[] values = new double[rows];
                     in.asDoubleBuffer().get(values);
                     skip(in, rows * Double.BYTES);
-                    yield new DoubleVector(values);
+                    yield new DoubleVector(types[c], values);
                 }
                 case BOOLEAN -> {
                     byte[] values = new byte[rows];
                     in.get(values);
                     yield new BooleanVector(values);
                 }
-                case BYTES -> decodeStrings(rows, in);
+                case BYTES -> decodeStrings(types[c], rows, in);
                 case INT128 -> {
                     long[] high = new long[rows];
                     in.asLongBuffer().get(high);
@@ -161,13 +161,13 @@ final class SpillBlock {
         out.put(v.data(), base, offsets[rows] - base);
     }
 
-    private static StringVector decodeStrings(int rows, ByteBuffer in) {
+    private static StringVector decodeStrings(DataType type, int rows, ByteBuffer in) {
         byte[] data = new byte[in.getInt()];
         int[] offsets = new int[rows + 1];
         in.asIntBuffer().get(offsets, 1, rows);
         skip(in, rows * Integer.BYTES);
         in.get(data);
-        return new StringVector(data, offsets);
+        return new StringVector(type, data, offsets);
     }
 
     private static void skip(ByteBuffer buffer, int bytes) {

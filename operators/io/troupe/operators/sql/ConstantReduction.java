@@ -9,6 +9,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import java.util.List;
  * those in milliseconds, and would drop a literal's microseconds ({@code CAST('2024-03-15 13:45:30.123456' AS
  * TIMESTAMP)} came out as {@code .123}), and reads interval text in its own way, without months in a day-time
  * interval ({@code CAST('1 month' AS INTERVAL DAY TO SECOND)}); and except for a BOOLEAN cast to text, which
- * Calcite writes {@code TRUE} where PostgreSQL and DuckDB write {@code true} (as Troupe's cast does). Troupe folds
+ * Calcite writes {@code TRUE} where PostgreSQL and DuckDB write {@code true} (as Troupe's cast does); and except for
+ * UUIDs and BLOBs, whose text Calcite reads otherwise than PostgreSQL. Troupe folds
  * those itself, exactly, when the plan binds. Stateless; threadsafe.
  */
 final class ConstantReduction implements RexExecutor {
@@ -46,8 +48,13 @@ final class ConstantReduction implements RexExecutor {
         }
     }
 
+    /**
+     * Times and intervals, UUIDs (Calcite reads their text with Java's lenient parser) and BLOBs (their text is
+     * Troupe's).
+     */
     private static boolean isTime(RelDataType type) {
-        return SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type);
+        return SqlTypeUtil.isDatetime(type) || SqlTypeUtil.isInterval(type) || SqlTypeUtil.isBinary(type)
+                || type.getSqlTypeName() == SqlTypeName.UUID;
     }
 
     /**

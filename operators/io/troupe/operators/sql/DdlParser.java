@@ -18,9 +18,9 @@ import java.util.Set;
  * calcite-server). A query inside (CREATE TABLE ... AS) is left to Calcite whole. Errors are
  * {@link SqlException}s with the line, column and caret that {@link SqlErrors} gives Calcite's own.
  *
- * <p>Column types are those Troupe has ({@link SqlTypes}): INT/INTEGER (and SMALLINT, TINYINT), BIGINT,
- * DECIMAL/NUMERIC(p[,s]) with p at most 18 (DECIMAL alone is DuckDB's DECIMAL(18,3)), DOUBLE [PRECISION],
- * REAL, FLOAT (all 64-bit), VARCHAR[(n)], CHAR[(n)], TEXT (no length is kept or checked), DATE, BOOLEAN.
+ * <p>Column types are those Troupe has ({@link SqlTypes}): INT/INTEGER, SMALLINT (INT2), TINYINT (INT1), BIGINT,
+ * DECIMAL/NUMERIC(p[,s]) with p at most 18 (DECIMAL alone is DuckDB's DECIMAL(18,3)), DOUBLE [PRECISION] and FLOAT
+ * (64-bit), REAL (FLOAT4, 32-bit), VARCHAR[(n)], CHAR[(n)], TEXT (no length is kept or checked), DATE, BOOLEAN.
  *
  * <p>Files are read with COPY (PostgreSQL's and DuckDB's statement) rather than a {@code read_csv(...)} table
  * function: Calcite would need the file's columns and types when it validates the query, which means guessing
@@ -204,9 +204,12 @@ final class DdlParser {
             return temporal(t, name, size);
         }
         return switch (name) {
-            case "INT", "INTEGER", "INT4", "SMALLINT", "TINYINT" -> sized(t, DataType.INT32, size, 0);
+            case "INT", "INTEGER", "INT4" -> sized(t, DataType.INT32, size, 0);
+            case "SMALLINT", "INT2", "SHORT" -> sized(t, DataType.INT16, size, 0);
+            case "TINYINT", "INT1" -> sized(t, DataType.INT8, size, 0);
             case "BIGINT", "INT8" -> sized(t, DataType.INT64, size, 0);
-            case "DOUBLE", "REAL", "FLOAT", "FLOAT8" -> sized(t, DataType.FLOAT64, size, 0);
+            case "DOUBLE", "FLOAT", "FLOAT8" -> sized(t, DataType.FLOAT64, size, 0);
+            case "REAL", "FLOAT4" -> sized(t, DataType.FLOAT32, size, 0);
             case "VARCHAR", "CHAR", "CHARACTER", "TEXT", "STRING" -> sized(t, DataType.VARCHAR, size, 1);
             case "DATE" -> sized(t, DataType.DATE, size, 0);
             case "BOOLEAN", "BOOL" -> sized(t, DataType.BOOLEAN, size, 0);
@@ -214,9 +217,11 @@ final class DdlParser {
             case "TIMESTAMPTZ" -> sized(t, DataType.TIMESTAMP_TZ, size, 1);
             case "DATETIME" -> sized(t, DataType.TIMESTAMP, size, 1);
             case "INTERVAL" -> sized(t, DataType.INTERVAL, size, 1);
+            case "UUID" -> sized(t, DataType.UUID, size, 0);
+            case "BLOB", "BYTEA", "VARBINARY", "BINARY" -> sized(t, DataType.BLOB, size, 1);
             default -> throw unsupported(t, "type " + name + " (Troupe's column types: INTEGER, BIGINT, DOUBLE, "
                     + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME, "
-                    + "INTERVAL)");
+                    + "INTERVAL, UUID, BLOB)");
         };
     }
 

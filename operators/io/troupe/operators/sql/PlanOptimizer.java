@@ -287,11 +287,11 @@ public final class PlanOptimizer {
         }
         Object v = literal.value();
         return switch (type.id()) {
-            case INT32, INT64, DECIMAL -> rex.makeExactLiteral(v instanceof BigDecimal d ? d
+            case INT32, INT64, DECIMAL, INT16, INT8 -> rex.makeExactLiteral(v instanceof BigDecimal d ? d
                     : BigDecimal.valueOf(((Number) v).longValue()), SqlTypes.toSql(type, false, rex.getTypeFactory()));
             // NaN and infinities have no exact value; Calcite's dates are of the years 1 to 9999: not carried.
-            case FLOAT64 -> Double.isFinite(((Number) v).doubleValue())
-                    ? rex.makeApproxLiteral(BigDecimal.valueOf(((Number) v).doubleValue()),
+            case FLOAT64, FLOAT32 -> Double.isFinite(((Number) v).doubleValue())
+                    ? rex.makeApproxLiteral(new BigDecimal(v.toString()),
                     SqlTypes.toSql(type, false, rex.getTypeFactory())) : null;
             case DATE -> ((LocalDate) v).getYear() >= 1 && ((LocalDate) v).getYear() <= 9999
                     ? rex.makeDateLiteral(new DateString(((LocalDate) v).toString())) : null;
@@ -302,6 +302,7 @@ public final class PlanOptimizer {
                     ? rex.makeLiteral((String) v) : null;
             // Calcite's literals of these hold milliseconds (and no interval of months and days): not carried.
             case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> null;
+            case UUID, BLOB -> null;
         };
     }
 }

@@ -110,6 +110,12 @@ public final class PreparedPlan {
                     || value instanceof ZonedDateTime ? value : null;
             case TIME -> value instanceof LocalTime ? value : null;
             case INTERVAL -> value instanceof Interval ? value : null;
+            case INT16 -> integer(value, Short.MIN_VALUE, Short.MAX_VALUE) ? (Object) ((Number) value).shortValue() : null;
+            case INT8 -> integer(value, Byte.MIN_VALUE, Byte.MAX_VALUE) ? (Object) ((Number) value).byteValue() : null;
+            case FLOAT32 -> value instanceof Float || value instanceof Double d && (double) d.floatValue() == d
+                    ? (Object) ((Number) value).floatValue() : null;
+            case UUID -> value instanceof java.util.UUID ? value : null;
+            case BLOB -> value instanceof byte[] ? value : null;
         };
         if (converted == null) {
             throw wrongValue(position, type, value, switch (type.id()) {
@@ -124,9 +130,20 @@ public final class PreparedPlan {
                 case TIMESTAMP_TZ -> "an Instant, an OffsetDateTime or a ZonedDateTime";
                 case TIME -> "a LocalTime";
                 case INTERVAL -> "an io.troupe.operators.types.Interval";
+                case INT16 -> "a Short, or a Byte, Integer or Long in -32768..32767";
+                case INT8 -> "a Byte, or a Short, Integer or Long in -128..127";
+                case FLOAT32 -> "a Float, or a Double that is a float exactly";
+                case UUID -> "a java.util.UUID";
+                case BLOB -> "a byte[]";
             });
         }
         return new Literal(converted, type);
+    }
+
+    /** True for an integral Java number in {@code min..max}. */
+    private static boolean integer(Object value, long min, long max) {
+        return (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte)
+                && ((Number) value).longValue() >= min && ((Number) value).longValue() <= max;
     }
 
     /** An exact number at the type's scale, refused when that would round it or it has too many digits. */

@@ -108,15 +108,20 @@ final class RegistryFunction extends SqlFunction {
             return ArgumentType.of(type);
         }
         boolean read = type.id() == TypeId.VARCHAR || type.id() == TypeId.BOOLEAN
-                || type.isNumeric() && type.id() != TypeId.FLOAT64;
+                || type.isNumeric() && type.id() != TypeId.FLOAT64 && type.id() != TypeId.FLOAT32;
         if (!read || binding.isOperandNull(i, true)) {
             return new ArgumentType(type, true, null);
         }
         Object value = switch (type.id()) {
-            case INT32, INT64, DECIMAL -> {
+            case INT32, INT64, DECIMAL, INT16, INT8 -> {
                 BigDecimal v = number(binding.getOperandLiteralValue(i, Object.class));
-                yield v == null ? null : type.id() == TypeId.INT32 ? (Object) v.intValue()
-                        : type.id() == TypeId.INT64 ? (Object) v.longValue() : v;
+                yield v == null ? null : switch (type.id()) {
+                    case INT32 -> (Object) v.intValue();
+                    case INT16 -> (Object) v.shortValue();
+                    case INT8 -> (Object) v.byteValue();
+                    case INT64 -> (Object) v.longValue();
+                    default -> v;
+                };
             }
             case VARCHAR -> binding.getOperandLiteralValue(i, Object.class) instanceof NlsString text
                     ? text.getValue() : null;

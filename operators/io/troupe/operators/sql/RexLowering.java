@@ -34,6 +34,7 @@ import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimeString;
 import org.apache.calcite.util.TimestampString;
@@ -164,9 +165,14 @@ final class RexLowering {
         }
         if (op == SqlStdOperatorTable.CHAR_LENGTH || op == SqlStdOperatorTable.CHARACTER_LENGTH
                 || op == SqlLibraryOperators.LENGTH) {
+            // Of a BLOB, its bytes (PostgreSQL's length(bytea)): not of the text Calcite's coercion casts it to.
+            RexNode arg = ops.get(0);
+            boolean blob = arg.getKind() == SqlKind.CAST
+                    && SqlTypeUtil.isBinary(((RexCall) arg).getOperands().get(0).getType());
             // An INTEGER in Calcite and PostgreSQL (Troupe's length is a BIGINT, as DuckDB's): typed as Calcite typed
             // it, or a cast to INTEGER of it, which Calcite drops, would leave a BIGINT where it planned an INTEGER.
-            return Expr.length(text(ops.get(0))).cast(SqlTypes.toTroupe(call.getType()));
+            return Expr.length(text(blob ? ((RexCall) arg).getOperands().get(0) : arg))
+                    .cast(SqlTypes.toTroupe(call.getType()));
         }
         if (op == SqlStdOperatorTable.SUBSTRING || op == SqlLibraryOperators.SUBSTR_POSTGRESQL) {
             List<Expr> args = lowerAll(ops);
@@ -420,7 +426,11 @@ final class RexLowering {
         Object value = switch (type.id()) {
             case INT32 -> exact(literal, 0).intValueExact();
             case INT64 -> exact(literal, 0).longValueExact();
+            case INT16 -> exact(literal, 0).shortValueExact();
+            case INT8 -> exact(literal, 0).byteValueExact();
             case FLOAT64 -> literal.getValueAs(Double.class);
+            // Through the cast, which rounds to the nearest float and refuses one past the floats.
+            case FLOAT32 -> value(Expr.lit(literal.getValueAs(Double.class)).cast(type), type).value();
             case DECIMAL -> exact(literal, type.scale());
             case DATE -> LocalDate.ofEpochDay(literal.getValueAs(DateString.class).getDaysSinceEpoch());
             case BOOLEAN -> literal.getValueAs(Boolean.class);
@@ -431,6 +441,8 @@ final class RexLowering {
                     literal.getValueAs(TimestampString.class).toString(), clock.zone()));
             case TIME -> Timestamps.toLocalTime(Timestamps.parseTime(literal.getValueAs(TimeString.class).toString()));
             case INTERVAL -> DateIntervals.value(literal);
+            case UUID -> literal.getValueAs(java.util.UUID.class);
+            case BLOB -> literal.getValueAs(org.apache.calcite.avatica.util.ByteString.class).getBytes();
         };
         return new Literal(value, type);
     }

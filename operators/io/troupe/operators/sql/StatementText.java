@@ -15,14 +15,17 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>an interval literal without a unit, {@code INTERVAL '1 day 2 hours'}, into {@code CAST('1 day 2 hours' AS
  *       INTERVAL DAY TO SECOND)} (Troupe reads the text as PostgreSQL does, months included);</li>
- *   <li>{@code CAST(x AS INTERVAL)} into {@code CAST(x AS INTERVAL DAY TO SECOND)};</li>
+ *   <li>{@code CAST(x AS INTERVAL)} into {@code CAST(x AS INTERVAL DAY TO SECOND)}, and {@code CAST(x AS BLOB)} into
+ *       {@code CAST(x AS VARBINARY)};</li>
  *   <li>a typed literal whose text the parser would refuse ({@code TIMESTAMP '2024-03-10 12:00'}, {@code DATE
  *       '2024-3-1'}, {@code TIME '10:00'}) and a zoned one ({@code TIMESTAMPTZ '2024-03-10 12:00+01'}, {@code
- *       TIMESTAMP WITH TIME ZONE '...'}) into a CAST of its text, which reads it as PostgreSQL does;</li>
+ *       TIMESTAMP WITH TIME ZONE '...'}) and every {@code UUID '...'} into a CAST of its text, which reads it as
+ *       PostgreSQL does;</li>
  *   <li>a call of an aggregate whose name the parser reserves without taking it as a function's ({@code corr(y,
  *       x)}, most {@code regr_} functions: {@link AggregateOperators#RESERVED_NAMES}) into a call of the quoted name,
- *       {@code "CORR"(y, x)}, and of {@code range(...)} and {@code date_diff(...)}, which the parser takes for its
- *       own, into {@code "range"(...)} ({@link SeriesFunctions}) and {@code "date_diff"(...)};</li>
+ *       {@code "CORR"(y, x)}, and of {@code range(...)}, {@code date_diff(...)} and {@code uuid()}, which the parser
+ *       takes for its own, into {@code "range"(...)} ({@link SeriesFunctions}), {@code "date_diff"(...)} and {@code
+ *       "uuid"()};</li>
  *   <li>PostgreSQL's cast {@code x::type}, which binds tighter than any other operator, into {@code CAST(x AS
  *       type)}, its operand found by reading back from the {@code ::} (a name, a literal, a call, a parenthesised
  *       expression, a CASE);</li>
@@ -45,12 +48,16 @@ final class StatementText {
 
     private static final String INTERVAL_TYPE = "INTERVAL DAY TO SECOND";
 
+    /** Type names the parser reads otherwise, as the type of a cast: Troupe's one INTERVAL, and BLOB (a keyword). */
+    private static final Map<String, String> RESPELLED = Map.of("INTERVAL", INTERVAL_TYPE, "BLOB", "VARBINARY");
+
     /** The typed literals whose text Calcite's parser reads, quotes included; other text of theirs is cast. */
     private static final Map<String, Pattern> TYPED = Map.of(
             "DATE", Pattern.compile("'\\d{4}-\\d{2}-\\d{2}'"),
             "TIME", Pattern.compile("'\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?'"),
             "TIMESTAMP", Pattern.compile("'\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?'"),
-            "TIMESTAMPTZ", Pattern.compile("(?!)"));
+            "TIMESTAMPTZ", Pattern.compile("(?!)"),
+            "UUID", Pattern.compile("(?!)"));
 
     private final String original;
     private final String parsed;
@@ -89,8 +96,8 @@ final class StatementText {
                     out.replace(tokens.get(operand).start, tokens.get(operand).start, "CAST(");
                     out.replace(t.start, tokens.get(i + 1).end, " AS ");
                     Token type = tokens.get(i + 2);
-                    if (typeEnd == i + 3 && type.isWord("INTERVAL")) {
-                        out.replace(type.start, type.end, INTERVAL_TYPE);
+                    if (typeEnd == i + 3 && RESPELLED.containsKey(type.upper())) {
+                        out.replace(type.start, type.end, RESPELLED.get(type.upper()));
                     }
                     out.replace(tokens.get(typeEnd - 1).end, tokens.get(typeEnd - 1).end, ")");
                     casts.put(typeEnd - 1, operand);
@@ -146,9 +153,9 @@ final class StatementText {
                 // A zoned literal, or one Calcite's parser would refuse: cast, as PostgreSQL reads the text.
                 out.replace(t.start, text.end, "CAST(" + text.text + " AS " + spelled + ")");
                 i = type;
-            } else if (t.isWord("INTERVAL") && previous != null && previous.isWord("AS") && next != null
+            } else if (RESPELLED.containsKey(t.upper()) && previous != null && previous.isWord("AS") && next != null
                     && next.isSymbol(")")) {
-                out.replace(t.start, t.end, INTERVAL_TYPE);
+                out.replace(t.start, t.end, RESPELLED.get(t.upper()));
             } else if (AggregateOperators.RESERVED_NAMES.contains(t.upper()) && next != null && next.isSymbol("(")) {
                 out.replace(t.start, t.end, "\"" + t.upper() + "\"");
             } else if (OWN_CALLS.containsKey(t.upper()) && next != null && next.isSymbol("(")) {
@@ -164,7 +171,8 @@ final class StatementText {
      * Functions whose names Calcite's parser takes for calls of its own, and their names as Troupe's: {@code range(...)}
      * (a window frame's keyword) and {@code date_diff(...)} (BigQuery's, of other arguments).
      */
-    private static final Map<String, String> OWN_CALLS = Map.of("RANGE", "range", "DATE_DIFF", "date_diff");
+    private static final Map<String, String> OWN_CALLS = Map.of("RANGE", "range", "DATE_DIFF", "date_diff", "UUID",
+            "uuid");
 
     /**
      * Words Calcite's parser reserves that PostgreSQL and DuckDB take as names of columns and tables ({@code SELECT

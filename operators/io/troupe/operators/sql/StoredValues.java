@@ -1,10 +1,12 @@
 package io.troupe.operators.sql;
 
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
@@ -38,15 +40,12 @@ final class StoredValues {
             return null;
         }
         return switch (type.id()) {
-            case INT32 -> {
-                long v = integral(value, type);
-                if (v != (int) v) {
-                    throw new IllegalArgumentException(describe(value) + " is out of the range of INTEGER");
-                }
-                yield (int) v;
-            }
-            case INT64 -> integral(value, type);
+            case INT32 -> (int) integral(value, type, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case INT16 -> (short) integral(value, type, Short.MIN_VALUE, Short.MAX_VALUE);
+            case INT8 -> (byte) integral(value, type, Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case INT64 -> integral(value, type, Long.MIN_VALUE, Long.MAX_VALUE);
             case FLOAT64 -> float64(value, type);
+            case FLOAT32 -> float32(value, type);
             case DECIMAL -> decimal(value, type);
             case DATE -> value instanceof LocalDate d ? d : date(text(value, type));
             case BOOLEAN -> bool(value, type);
@@ -55,6 +54,8 @@ final class StoredValues {
             case TIMESTAMP_TZ -> Timestamps.toInstant(temporal(value, type, zone));
             case TIME -> Timestamps.toLocalTime(temporal(value, type, zone));
             case INTERVAL -> interval(value, type);
+            case UUID -> value instanceof java.util.UUID u ? u : Uuids.parse(text(value, type));
+            case BLOB -> value instanceof byte[] b ? b : Blobs.parse(text(value, type));
         };
     }
 
@@ -109,15 +110,25 @@ final class StoredValues {
         return type.id() == TypeId.TIME ? Timestamps.timeOfDay(local) : local;
     }
 
+    /** An integer in {@code min..max}: a fraction rounds. */
+    private static long integral(Object value, DataType type, long min, long max) {
+        long v = integral(value, type);
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(describe(value) + " is out of the range of " + type.sqlName());
+        }
+        return v;
+    }
+
     private static long integral(Object value, DataType type) {
         try {
-            if (value instanceof Integer || value instanceof Long) {
+            if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
                 return ((Number) value).longValue();
             }
             if (value instanceof BigDecimal d) {
                 return d.setScale(0, RoundingMode.HALF_UP).longValueExact();
             }
-            if (value instanceof Double d) {
+            if (value instanceof Double || value instanceof Float) {
+                double d = ((Number) value).doubleValue();
                 double rounded = Math.rint(d);
                 if (Double.isNaN(d) || rounded < Long.MIN_VALUE || rounded >= 0x1p63) {
                     throw new ArithmeticException();
@@ -143,6 +154,16 @@ final class StoredValues {
         }
     }
 
+    /** The nearest float; a finite value past the floats does not fit. */
+    private static float float32(Object value, DataType type) {
+        double d = float64(value, type);
+        float f = (float) d;
+        if (Float.isInfinite(f) && !Double.isInfinite(d)) {
+            throw new IllegalArgumentException(describe(value) + " is out of the range of REAL");
+        }
+        return f;
+    }
+
     private static BigDecimal decimal(Object value, DataType type) {
         BigDecimal exact;
         try {
@@ -150,7 +171,10 @@ final class StoredValues {
                 exact = d;
             } else if (value instanceof Double d) {
                 exact = BigDecimal.valueOf(d);
-            } else if (value instanceof Integer || value instanceof Long) {
+            } else if (value instanceof Float f) {
+                exact = new BigDecimal(f.toString());
+            } else if (value instanceof Integer || value instanceof Long || value instanceof Short
+                    || value instanceof Byte) {
                 exact = BigDecimal.valueOf(((Number) value).longValue());
             } else {
                 exact = new BigDecimal(text(value, type).trim());
@@ -178,7 +202,7 @@ final class StoredValues {
         if (value instanceof Boolean b) {
             return b;
         }
-        if (value instanceof Integer || value instanceof Long) {
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
             return ((Number) value).longValue() != 0;
         }
         return switch (text(value, type).trim().toLowerCase(Locale.ROOT)) {

@@ -34,6 +34,7 @@ final class SupportedSql extends SqlBasicVisitor<Void> {
 
     static {
         SUPPORTED.addAll(SqlTypeName.INTERVAL_TYPES);
+        SUPPORTED.addAll(EnumSet.of(SqlTypeName.UUID, SqlTypeName.BINARY, SqlTypeName.VARBINARY));
     }
 
     private SupportedSql() {

@@ -79,6 +79,8 @@ final class TroupeTypeSystem extends RelDataTypeSystemImpl {
             case TINYINT, SMALLINT, INTEGER, BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
             case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, DataType.MAX_DECIMAL_PRECISION,
                     argument.getScale());
+            // DuckDB's sum of a REAL is a DOUBLE (PostgreSQL's a REAL).
+            case REAL -> factory.createSqlType(SqlTypeName.DOUBLE);
             default -> argument;
         };
         return factory.createTypeWithNullability(sum, argument.isNullable());

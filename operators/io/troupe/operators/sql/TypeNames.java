@@ -35,7 +35,8 @@ final class TypeNames {
             entry("SIGNED", SqlTypeName.INTEGER), entry("INT8", SqlTypeName.BIGINT), entry("LONG", SqlTypeName.BIGINT),
             entry("FLOAT4", SqlTypeName.REAL), entry("FLOAT8", SqlTypeName.DOUBLE),
             entry("BOOL", SqlTypeName.BOOLEAN), entry("LOGICAL", SqlTypeName.BOOLEAN),
-            entry("TIMESTAMPTZ", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE));
+            entry("TIMESTAMPTZ", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE),
+            entry("BYTEA", SqlTypeName.VARBINARY));
 
     private TypeNames() {
     }
@@ -77,6 +78,7 @@ final class TypeNames {
         TreeSet<String> names = new TreeSet<>(ALIASES.keySet());
         names.addAll(List.of("BIGINT", "BOOLEAN", "CHAR", "DATE", "DECIMAL", "DOUBLE", "FLOAT", "INT", "INTEGER",
                 "INTERVAL", "NUMERIC", "REAL", "SMALLINT", "TIME", "TIMESTAMP", "TINYINT", "VARCHAR"));
+        names.addAll(List.of("BINARY", "UUID", "VARBINARY"));
         return names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
     }
 }

@@ -129,13 +129,14 @@ final class ColumnChunkBuilder {
         ColumnVector v = switch (type.physical()) {
             case INT -> new IntVector(type, trim ? Arrays.copyOf(ints, n) : ints);
             case LONG -> new LongVector(type, trim ? Arrays.copyOf(longs, n) : longs);
-            case DOUBLE -> new DoubleVector(trim ? Arrays.copyOf(doubles, n) : doubles);
+            case DOUBLE -> new DoubleVector(type, trim ? Arrays.copyOf(doubles, n) : doubles);
             case BOOLEAN -> new BooleanVector(trim ? Arrays.copyOf(booleans, n) : booleans);
             case INT128 -> new Int128Vector(type, trim ? Arrays.copyOf(longs, n) : longs,
                     trim ? Arrays.copyOf(lows, n) : lows);
             // the slack left for a like-sized chunk is kept; more than a quarter spare is given back
-            case BYTES -> new StringVector(text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes)
-                    : text, trim ? Arrays.copyOf(offsets, n + 1) : offsets);
+            case BYTES -> new StringVector(type,
+                    text.length - textBytes > textBytes >> 2 ? Arrays.copyOf(text, textBytes) : text,
+                    trim ? Arrays.copyOf(offsets, n + 1) : offsets);
         };
         if (validity != null) {
             v.setValidity(trim ? Arrays.copyOf(validity, Math.max(1, Validity.words(n))) : validity);

@@ -9,6 +9,8 @@ import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.TypeId;
+import io.troupe.operators.types.Uuids;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -176,6 +178,28 @@ public final class DelimitedFileLoader {
                         }
                     }
                 }
+                case INT16, INT8 -> {
+                    int min = type.id() == TypeId.INT16 ? Short.MIN_VALUE : Byte.MIN_VALUE;
+                    int max = type.id() == TypeId.INT16 ? Short.MAX_VALUE : Byte.MAX_VALUE;
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            out.appendInt(FieldParsers.parseInt(b, starts[slot], end, min, max));
+                        }
+                    }
+                }
+                case FLOAT32 -> {
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            out.appendDouble(FieldParsers.parseFloat(b, starts[slot], end));
+                        }
+                    }
+                }
                 case INT64 -> {
                     for (; r < rows; r++, slot += width) {
                         int end = ends[slot];
@@ -239,6 +263,30 @@ public final class DelimitedFileLoader {
                         } else {
                             Interval v = FieldParsers.parseInterval(b, starts[slot], end, view);
                             out.appendInt128(v.high(), v.micros());
+                        }
+                    }
+                }
+                case UUID -> {
+                    ByteChars view = new ByteChars();
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            java.util.UUID v = FieldParsers.parseUuid(b, starts[slot], end, view);
+                            out.appendInt128(Uuids.high(v), Uuids.low(v));
+                        }
+                    }
+                }
+                case BLOB -> {
+                    ByteChars view = new ByteChars();
+                    for (; r < rows; r++, slot += width) {
+                        int end = ends[slot];
+                        if (end == RecordTokenizer.NULL) {
+                            appendNull(out, nullable);
+                        } else {
+                            byte[] v = FieldParsers.parseBlob(b, starts[slot], end, view);
+                            out.appendBytes(v, 0, v.length);
                         }
                     }
                 }

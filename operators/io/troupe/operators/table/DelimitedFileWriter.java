@@ -73,7 +73,7 @@ public final class DelimitedFileWriter {
             throws IOException {
         DataType type = v.type();
         switch (type.id()) {
-            case INT32 -> buffer.putLong(((IntVector) v).get(r));
+            case INT32, INT16, INT8 -> buffer.putLong(((IntVector) v).get(r));
             case INT64 -> buffer.putLong(((LongVector) v).get(r));
             case DECIMAL -> {
                 if (v instanceof Int128Vector wide) {
@@ -84,9 +84,12 @@ public final class DelimitedFileWriter {
             }
             case DATE -> buffer.putDate(((IntVector) v).get(r));
             case FLOAT64 -> buffer.putAscii(Double.toString(((DoubleVector) v).get(r)));
+            // The float's shortest text, which reads back as the same float.
+            case FLOAT32 -> buffer.putAscii(Float.toString((float) ((DoubleVector) v).get(r)));
             case BOOLEAN -> buffer.putAscii(((BooleanVector) v).get(r) ? "true" : "false");
             // An instant in UTC, with its offset, so that the file reads back as the same instant anywhere.
-            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL -> buffer.putAscii(ValueText.of(v.getObject(r), ZoneOffset.UTC));
+            case TIMESTAMP, TIMESTAMP_TZ, TIME, INTERVAL, UUID, BLOB ->
+                    buffer.putAscii(ValueText.of(v.getObject(r), ZoneOffset.UTC));
             case VARCHAR -> {
                 StringVector s = (StringVector) v;
                 int start = s.start(r);

@@ -1,5 +1,6 @@
 package io.troupe.operators.table;
 
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.ByteChars;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
@@ -8,6 +9,7 @@ import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
 import io.troupe.operators.types.Utf8;
+import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -286,6 +288,31 @@ final class FieldParsers {
         return Double.parseDouble(new String(b, from, to - from, StandardCharsets.ISO_8859_1));
     }
 
+    /** An integer in {@code min..max} (a SMALLINT's or TINYINT's range). */
+    static int parseInt(byte[] b, int from, int to, int min, int max) {
+        int v = parseInt(b, from, to);
+        if (v < min || v > max) {
+            throw new FieldParseException("out of range");
+        }
+        return v;
+    }
+
+    /**
+     * The float nearest the text (a REAL), read as {@link #parseDouble} reads it; a finite number past the floats is
+     * out of range. The nearest float of the text, not of its nearest double, which may differ by a rounding.
+     */
+    static float parseFloat(byte[] b, int from, int to) {
+        double d = parseDouble(b, from, to);
+        if (!Double.isFinite(d)) {
+            return (float) d;
+        }
+        float f = Float.parseFloat(new String(b, from, to - from, StandardCharsets.ISO_8859_1));
+        if (Float.isInfinite(f)) {
+            throw new FieldParseException("out of range");
+        }
+        return f;
+    }
+
     private static double parseSpecial(byte[] b, int p, int to, boolean negative) {
         int n = to - p;
         if (matches(b, p, n, "inf") || matches(b, p, n, "infinity")) {
@@ -338,6 +365,24 @@ final class FieldParsers {
             return Interval.parse(view.of(b, from, to));
         } catch (IllegalArgumentException e) {
             throw new FieldParseException("not an interval (1 day 02:00:00)");
+        }
+    }
+
+    /** A UUID as {@link Uuids#parse} reads its text; {@code view} is the caller's, pointed at the field. */
+    static java.util.UUID parseUuid(byte[] b, int from, int to, ByteChars view) {
+        try {
+            return Uuids.parse(view.of(b, from, to));
+        } catch (IllegalArgumentException e) {
+            throw new FieldParseException("not a uuid (a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11)");
+        }
+    }
+
+    /** A BLOB as {@link Blobs#parse} reads its text (the hex form, {@code \x0102}, as files are written). */
+    static byte[] parseBlob(byte[] b, int from, int to, ByteChars view) {
+        try {
+            return Blobs.parse(view.of(b, from, to));
+        } catch (IllegalArgumentException e) {
+            throw new FieldParseException("not a blob (" + e.getMessage() + ")");
         }
     }
 

@@ -130,8 +130,8 @@ public record TableStatistics(long rowCount, List<ColumnStatistics> columns) {
     private static boolean unique(Table table, int c, Object min, Object max) {
         long range = min instanceof Number lo && max instanceof Number hi ? hi.longValue() - lo.longValue() : -1;
         // A range past a long (the least and greatest 64-bit values) overflows to below 0: hashed, not marked.
-        if (min instanceof Number lo && !(min instanceof BigDecimal) && !(min instanceof Double) && range >= 0
-                && range < Math.min(DENSE_RANGE * table.rowCount(), Integer.MAX_VALUE)) {
+        if (min instanceof Number lo && !(min instanceof BigDecimal) && !(min instanceof Double || min instanceof Float)
+                && range >= 0 && range < Math.min(DENSE_RANGE * table.rowCount(), Integer.MAX_VALUE)) {
             BitSet seen = new BitSet((int) range + 1);
             for (Batch chunk : table.chunks()) {
                 ColumnVector v = chunk.column(c);

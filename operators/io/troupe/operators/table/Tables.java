@@ -11,11 +11,12 @@ import io.troupe.operators.batch.LongVector;
 import io.troupe.operators.batch.StringVector;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Dates;
+import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Int128;
 import io.troupe.operators.types.Interval;
-import io.troupe.operators.types.Timestamps;
-import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Schema;
+import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
@@ -42,7 +43,8 @@ import java.util.List;
  * {@code long[]} or {@code Long[]}, FLOAT64 {@code double[]} or {@code Double[]}, DECIMAL
  * {@code BigDecimal[]}, DATE {@code LocalDate[]}, BOOLEAN {@code boolean[]} or {@code Boolean[]},
  * VARCHAR {@code String[]}, TIMESTAMP {@code LocalDateTime[]}, TIMESTAMP_TZ {@code Instant[]}, TIME
- * {@code LocalTime[]}, INTERVAL {@code Interval[]}. A null entry of an object array is a NULL. A decimal must fit its
+ * {@code LocalTime[]}, INTERVAL {@code Interval[]}, UUID {@code UUID[]}, BLOB {@code byte[][]}. A null entry of an
+ * object array is a NULL. A decimal must fit its
  * type without rounding. Any mismatch (column count, array type, lengths, a NULL in a NOT NULL
  * column, a decimal that does not fit) is a {@link TroupeException} (QUERY) naming the table, the
  * column and the row. The table is cut into chunks of {@link TableBuilder#DEFAULT_CHUNK_ROWS} rows
@@ -110,6 +112,11 @@ public final class Tables {
             case TIMESTAMP_TZ -> column instanceof Instant[];
             case TIME -> column instanceof LocalTime[];
             case INTERVAL -> column instanceof Interval[];
+            case INT16 -> column instanceof short[] || column instanceof Short[];
+            case INT8 -> column instanceof byte[] || column instanceof Byte[];
+            case FLOAT32 -> column instanceof float[] || column instanceof Float[];
+            case UUID -> column instanceof java.util.UUID[];
+            case BLOB -> column instanceof byte[][];
         };
     }
 
@@ -127,6 +134,11 @@ public final class Tables {
             case TIMESTAMP_TZ -> "Instant[]";
             case TIME -> "LocalTime[]";
             case INTERVAL -> "Interval[]";
+            case INT16 -> "short[] or Short[]";
+            case INT8 -> "byte[] or Byte[]";
+            case FLOAT32 -> "float[] or Float[]";
+            case UUID -> "UUID[]";
+            case BLOB -> "byte[][]";
         };
     }
 
@@ -172,7 +184,28 @@ public final class Tables {
             return new LongVector(type, Arrays.copyOfRange(a, from, to));
         }
         if (column instanceof double[] a) {
-            return new DoubleVector(Arrays.copyOfRange(a, from, to));
+            return new DoubleVector(type, Arrays.copyOfRange(a, from, to));
+        }
+        if (column instanceof short[] a) {
+            int[] ints = new int[n];
+            for (int i = 0; i < n; i++) {
+                ints[i] = a[from + i];
+            }
+            return new IntVector(type, ints);
+        }
+        if (column instanceof byte[] a) {
+            int[] ints = new int[n];
+            for (int i = 0; i < n; i++) {
+                ints[i] = a[from + i];
+            }
+            return new IntVector(type, ints);
+        }
+        if (column instanceof float[] a) {
+            double[] doubles = new double[n];
+            for (int i = 0; i < n; i++) {
+                doubles[i] = a[from + i];
+            }
+            return new DoubleVector(type, doubles);
         }
         if (column instanceof boolean[] a) {
             byte[] bytes = new byte[n];
@@ -188,6 +221,8 @@ public final class Tables {
             if (out instanceof StringVector s) {
                 if (v == null) {
                     s.putNull(i);
+                } else if (v instanceof byte[] b) {
+                    s.put(i, b, 0, b.length);
                 } else {
                     s.put(i, (String) v);
                 }
@@ -202,15 +237,17 @@ public final class Tables {
 
     private static void setValue(ColumnVector out, int i, Object v) {
         if (out instanceof IntVector iv) {
-            iv.set(i, v instanceof LocalDate d ? Dates.fromLocalDate(d) : (Integer) v);
+            iv.set(i, v instanceof LocalDate d ? Dates.fromLocalDate(d) : ((Number) v).intValue());
         } else if (out instanceof LongVector lv) {
             lv.set(i, v instanceof BigDecimal d ? d.setScale(out.type().scale()).unscaledValue().longValueExact()
                     : v instanceof Long l ? l : Timestamps.valueOf(v, out.type().id()));
         } else if (out instanceof DoubleVector dv) {
-            dv.set(i, (Double) v);
+            dv.set(i, ((Number) v).doubleValue());
         } else if (out instanceof Int128Vector iv && v instanceof BigDecimal d) {
             BigInteger unscaled = d.setScale(out.type().scale()).unscaledValue();
             iv.set(i, Int128.high(unscaled), unscaled.longValue());
+        } else if (out instanceof Int128Vector iv && v instanceof java.util.UUID u) {
+            iv.set(i, Uuids.high(u), Uuids.low(u));
         } else if (out instanceof Int128Vector iv) {
             Interval interval = (Interval) v;
             iv.set(i, interval.high(), interval.micros());

@@ -25,6 +25,11 @@ public record DataType(TypeId id, int precision, int scale) {
     public static final DataType TIMESTAMP_TZ = new DataType(TypeId.TIMESTAMP_TZ, 0, 0);
     public static final DataType TIME = new DataType(TypeId.TIME, 0, 0);
     public static final DataType INTERVAL = new DataType(TypeId.INTERVAL, 0, 0);
+    public static final DataType INT16 = new DataType(TypeId.INT16, 0, 0);
+    public static final DataType INT8 = new DataType(TypeId.INT8, 0, 0);
+    public static final DataType FLOAT32 = new DataType(TypeId.FLOAT32, 0, 0);
+    public static final DataType UUID = new DataType(TypeId.UUID, 0, 0);
+    public static final DataType BLOB = new DataType(TypeId.BLOB, 0, 0);
 
     public DataType {
         if (id == TypeId.DECIMAL) {
@@ -60,7 +65,7 @@ public record DataType(TypeId id, int precision, int scale) {
         return physical() == PhysicalType.LONG;
     }
 
-    /** True when values are held in an int[] (INT32, DATE). */
+    /** True when values are held in an int[] (INT32, INT16, INT8, DATE). */
     public boolean isIntBacked() {
         return physical() == PhysicalType.INT;
     }
@@ -68,7 +73,9 @@ public record DataType(TypeId id, int precision, int scale) {
     /**
      * Parses the SQL-ish spelling used in schemas and golden files: INT32 (or INT, INTEGER),
      * INT64 (BIGINT), FLOAT64 (DOUBLE), DECIMAL(p,s), DATE, BOOLEAN, VARCHAR, TIMESTAMP,
-     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME, INTERVAL.
+     * TIMESTAMP_TZ (TIMESTAMPTZ, TIMESTAMP WITH TIME ZONE), TIME, INTERVAL, INT16 (SMALLINT), INT8 (TINYINT: here
+     * INT8 is the type's own name, a one-byte integer, where SQL's INT8 is PostgreSQL's BIGINT), FLOAT32 (REAL),
+     * UUID, BLOB (BYTEA, VARBINARY, BINARY).
      */
     public static DataType parse(String text) {
         String t = text.trim().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", "");
@@ -94,6 +101,11 @@ public record DataType(TypeId id, int precision, int scale) {
             case "TIMESTAMP_TZ", "TIMESTAMPTZ", "TIMESTAMPWITHTIMEZONE" -> TIMESTAMP_TZ;
             case "TIME", "TIMEWITHOUTTIMEZONE" -> TIME;
             case "INTERVAL" -> INTERVAL;
+            case "INT16", "SMALLINT" -> INT16;
+            case "INT8", "TINYINT" -> INT8;
+            case "FLOAT32", "REAL" -> FLOAT32;
+            case "UUID" -> UUID;
+            case "BLOB", "BYTEA", "VARBINARY", "BINARY", "BYTES" -> BLOB;
             default -> throw new IllegalArgumentException("unknown type: " + text);
         };
     }
@@ -104,8 +116,11 @@ public record DataType(TypeId id, int precision, int scale) {
             case INT32 -> "INTEGER";
             case INT64 -> "BIGINT";
             case FLOAT64 -> "DOUBLE";
+            case INT16 -> "SMALLINT";
+            case INT8 -> "TINYINT";
+            case FLOAT32 -> "REAL";
             case DECIMAL -> toString();
-            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME, INTERVAL -> id.name();
+            case DATE, BOOLEAN, VARCHAR, TIMESTAMP, TIME, INTERVAL, UUID, BLOB -> id.name();
             case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
         };
     }

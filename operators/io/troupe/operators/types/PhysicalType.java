@@ -11,12 +11,13 @@ package io.troupe.operators.types;
  *   LONG     long[]                   INT64, DECIMAL(p &lt;= 18), TIMESTAMP, TIMESTAMP_TZ, TIME
  *   DOUBLE   double[]                 FLOAT64
  *   BOOLEAN  byte[] of 0 and 1        BOOLEAN
- *   BYTES    byte[] + int[] offsets   VARCHAR
- *   INT128   long[] high + long[] low INTERVAL (months and days high, microseconds low), DECIMAL(p &gt; 18)
+ *   BYTES    byte[] + int[] offsets   VARCHAR, BLOB
+ *   INT128   long[] high + long[] low INTERVAL (months and days high, microseconds low), DECIMAL(p &gt; 18), UUID
  * </pre>
  *
  * An INT128 value orders as a signed 128-bit number, the high word signed and the low word unsigned, unless its
- * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}); a DECIMAL's is its unscaled value.
+ * type orders it otherwise (an INTERVAL by its length: {@link Interval#compare}); a DECIMAL's is its unscaled value,
+ * a UUID's its byte order ({@link Uuids}).
  */
 public enum PhysicalType {
     INT,

@@ -10,8 +10,9 @@ import java.time.ZoneId;
 /**
  * A value as SQL prints it, from the Java form a vector's {@code getObject} gives: a decimal's digits at its
  * scale ({@code 12.50}, never {@code 1.25E+1}), a date, timestamp or time as CAST to VARCHAR writes it, an instant
- * in a zone with that zone's offset ({@code 2024-03-15 13:45:30+01}), anything else by its {@code toString}. For
- * results shown to people (the shell, JDBC's getString, {@code QueryResult.format}). Stateless; threadsafe.
+ * in a zone with that zone's offset ({@code 2024-03-15 13:45:30+01}), a BLOB's bytes in the hex form ({@code \x01ff}),
+ * anything else by its {@code toString}. For results shown to people (the shell, JDBC's getString, {@code
+ * QueryResult.format}). Stateless; threadsafe.
  */
 public final class ValueText {
 
@@ -30,6 +31,8 @@ public final class ValueText {
             return Timestamps.timeText(Timestamps.fromLocalTime(t));
         } else if (value instanceof Instant i) {
             return Timestamps.instantText(Timestamps.fromInstant(i), zone);
+        } else if (value instanceof byte[] b) {
+            return Blobs.text(b);
         }
         return value == null ? null : value.toString();
     }

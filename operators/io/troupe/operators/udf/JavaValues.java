@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * The Java value of each SQL type, as a function of one's own sees it: what {@code ColumnVector.getObject} gives
- * (Integer for INTEGER, Long for BIGINT, Double, BigDecimal for a DECIMAL at its scale, LocalDate, Boolean,
+ * (Integer for INTEGER, Short for SMALLINT, Byte for TINYINT, Long for BIGINT, Double, Float for REAL, BigDecimal for a DECIMAL at its scale, LocalDate, Boolean,
  * String, LocalDateTime for a TIMESTAMP, Instant for a TIMESTAMP_TZ, LocalTime for a TIME, {@link Interval}): what
  * a {@link RowFunction} is given and must return.
  *
@@ -39,6 +39,11 @@ public final class JavaValues {
             case TIMESTAMP_TZ -> Instant.class;
             case TIME -> LocalTime.class;
             case INTERVAL -> Interval.class;
+            case INT16 -> Short.class;
+            case INT8 -> Byte.class;
+            case FLOAT32 -> Float.class;
+            case UUID -> java.util.UUID.class;
+            case BLOB -> byte[].class;
         };
     }
 

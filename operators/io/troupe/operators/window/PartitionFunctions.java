@@ -11,6 +11,7 @@ import io.troupe.operators.batch.VectorBuilder;
 import io.troupe.operators.exec.QueryDataException;
 import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.Int128;
+import io.troupe.operators.types.PhysicalType;
 import io.troupe.operators.types.TypeId;
 
 /**
@@ -87,7 +88,7 @@ final class PartitionFunctions {
             case LAG, LEAD -> shift(from, to);
             case COUNT_STAR, COUNT -> count(from, to);
             case SUM, AVG -> {
-                if (value.type().id() == TypeId.FLOAT64) {
+                if (value.type().physical() == PhysicalType.DOUBLE) {
                     doubleSum(from, to);
                 } else {
                     longSum(from, to);

@@ -48,9 +48,9 @@ abstract sealed class RangeOffsets {
      */
     static void check(DataType key, Object offset, WindowFrame frame) {
         String takes = switch (key.id()) {
-            case INT32, INT64 -> offset instanceof Long ? null : "an integer";
+            case INT32, INT64, INT16, INT8 -> offset instanceof Long ? null : "an integer";
             case DECIMAL -> offset instanceof Long || offset instanceof BigDecimal ? null : "an integer or a decimal";
-            case FLOAT64 -> offset instanceof Interval ? "a number" : null;
+            case FLOAT64, FLOAT32 -> offset instanceof Interval ? "a number" : null;
             case DATE, TIMESTAMP, TIME -> offset instanceof Interval ? null : "an interval";
             case TIMESTAMP_TZ -> offset instanceof Interval i && i.months() == 0 && i.days() == 0 ? null
                     : "an interval of hours, minutes or seconds (days and months move it in a time zone; order by "
@@ -67,8 +67,8 @@ abstract sealed class RangeOffsets {
     /** The arithmetic of {@code offset} over the key column {@code key}, which {@link #check} accepted. */
     static RangeOffsets of(ColumnVector key, DataType type, Object offset) {
         return switch (type.id()) {
-            case INT32, INT64, DECIMAL -> new ExactOffsets(key, exact(offset).movePointRight(type.scale()));
-            case FLOAT64 -> new DoubleOffsets((DoubleVector) key, ((Number) offset).doubleValue());
+            case INT32, INT64, DECIMAL, INT16, INT8 -> new ExactOffsets(key, exact(offset).movePointRight(type.scale()));
+            case FLOAT64, FLOAT32 -> new DoubleOffsets((DoubleVector) key, ((Number) offset).doubleValue());
             case DATE -> new TimeOffsets(row -> dateMicros(((IntVector) key).get(row)), (Interval) offset);
             case TIMESTAMP, TIMESTAMP_TZ -> new TimeOffsets(((LongVector) key)::get, (Interval) offset);
             case TIME -> new ExactOffsets(key, BigDecimal.valueOf(((Interval) offset).micros()));

@@ -365,14 +365,14 @@ public final class BatchCodec {
             case DOUBLE -> {
                 double[] values = (double[]) UnsafeApi.allocateUninitializedArray(double.class, rows);
                 copyIn(buffer, position, values, DOUBLE_BASE, rows * Double.BYTES);
-                yield new DoubleVector(values);
+                yield new DoubleVector(type, values);
             }
             case BOOLEAN -> {
                 byte[] values = (byte[]) UnsafeApi.allocateUninitializedArray(byte.class, rows);
                 copyIn(buffer, position, values, BYTE_BASE, rows);
                 yield new BooleanVector(values);
             }
-            case BYTES -> decodeStrings(rows, dataBytes, buffer, position, column);
+            case BYTES -> decodeStrings(type, rows, dataBytes, buffer, position, column);
             case INT128 -> {
                 long[] high = (long[]) UnsafeApi.allocateUninitializedArray(long.class, rows);
                 long[] low = (long[]) UnsafeApi.allocateUninitializedArray(long.class, rows);
@@ -385,7 +385,8 @@ public final class BatchCodec {
         return vector;
     }
 
-    private static StringVector decodeStrings(int rows, int dataBytes, DirectBuffer buffer, int position, int column) {
+    private static StringVector decodeStrings(DataType type, int rows, int dataBytes, DirectBuffer buffer, int position,
+                                              int column) {
         int[] offsets = (int[]) UnsafeApi.allocateUninitializedArray(int.class, rows + 1);
         copyIn(buffer, position, offsets, INT_BASE, (rows + 1) * Integer.BYTES);
         // Offsets index the bytes below: check them once here, so that no later read can overrun.
@@ -404,7 +405,7 @@ public final class BatchCodec {
         }
         byte[] data = (byte[]) UnsafeApi.allocateUninitializedArray(byte.class, dataBytes);
         copyIn(buffer, position + align((rows + 1) * Integer.BYTES), data, BYTE_BASE, dataBytes);
-        return new StringVector(data, offsets);
+        return new StringVector(type, data, offsets);
     }
 
     private static void copyIn(DirectBuffer buffer, int index, Object array, long arrayBase, int bytes) {

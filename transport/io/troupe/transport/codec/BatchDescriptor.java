@@ -96,6 +96,12 @@ public final class BatchDescriptor {
     public static final byte TIMESTAMP_TZ_CODE = 9;
     public static final byte TIME_CODE = 10;
     public static final byte INTERVAL_CODE = 11;
+    public static final byte INT16_CODE = 12;
+    public static final byte INT8_CODE = 13;
+    public static final byte FLOAT32_CODE = 14;
+    /** UUID and BLOB take 20 and 21, leaving the codes after 11 to the narrower numbers. */
+    public static final byte UUID_CODE = 20;
+    public static final byte BLOB_CODE = 21;
 
     private BatchDescriptor() {
     }
@@ -146,6 +152,11 @@ public final class BatchDescriptor {
             case TIMESTAMP_TZ -> TIMESTAMP_TZ_CODE;
             case TIME -> TIME_CODE;
             case INTERVAL -> INTERVAL_CODE;
+            case INT16 -> INT16_CODE;
+            case INT8 -> INT8_CODE;
+            case FLOAT32 -> FLOAT32_CODE;
+            case UUID -> UUID_CODE;
+            case BLOB -> BLOB_CODE;
         };
     }
 
@@ -179,6 +190,16 @@ public final class BatchDescriptor {
                 return DataType.TIME;
             case INTERVAL_CODE:
                 return DataType.INTERVAL;
+            case INT16_CODE:
+                return DataType.INT16;
+            case INT8_CODE:
+                return DataType.INT8;
+            case FLOAT32_CODE:
+                return DataType.FLOAT32;
+            case UUID_CODE:
+                return DataType.UUID;
+            case BLOB_CODE:
+                return DataType.BLOB;
             default:
                 throw new IllegalStateException("malformed batch frame: column=" + column
                         + ", unknown type code=" + code);

@@ -27,7 +27,7 @@ final class GoldenFile {
 
     private static final Pattern HEADER = Pattern.compile("#\\s*(name|description|group):\\s*(.*)");
     private static final Pattern TABLE = Pattern.compile("table\\s+(\\w+)\\s*\\((.*)\\)\\s*");
-    private static final Pattern QUERY = Pattern.compile("query\\s+([ILRNDBT]+)(\\s+rowsort)?\\s*");
+    private static final Pattern QUERY = Pattern.compile("query\\s+([ILRNDBTUX]+)(\\s+rowsort)?\\s*");
     private static final Pattern ERROR = Pattern.compile("statement\\s+error\\s+(.+)");
     private static final String SQL = "sql";
     private static final String RESULT = "----";
@@ -208,7 +208,7 @@ final class GoldenFile {
             int headerIndex = i;
             Matcher m = QUERY.matcher(line);
             if (!m.matches()) {
-                throw error(i, "expected 'query <type codes ILRNDBT> [rowsort]', found: " + line);
+                throw error(i, "expected 'query <type codes ILRNDBTUX> [rowsort]', found: " + line);
             }
             i++;
             int planIndex = i;

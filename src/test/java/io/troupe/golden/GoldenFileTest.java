@@ -112,8 +112,8 @@ class GoldenFileTest {
                 "g/a.test:2: a query needs its DuckDB SQL: add a 'sql' line and the statement before '----'");
         assertRejected("g/a", "# name: g/a\nquery I\nscan t\nsql\nSELECT 1\n\n----\n",
                 "g/a.test:2: the query has no '----' line after its SQL (a blank line ends a case)");
-        assertRejected("g/a", "# name: g/a\nquery X\nscan t\n",
-                "g/a.test:2: expected 'query <type codes ILRNDBT> [rowsort]', found: query X");
+        assertRejected("g/a", "# name: g/a\nquery Q\nscan t\n",
+                "g/a.test:2: expected 'query <type codes ILRNDBTUX> [rowsort]', found: query Q");
         assertRejected("g/a", "# name: g/a\nselect 1\n",
                 "g/a.test:2: expected 'table', 'query', 'statement error' or a '#' comment, found: select 1");
         assertRejected("g/a", "# name: g/a\n", "g/a.test:1: no query or statement error cases");

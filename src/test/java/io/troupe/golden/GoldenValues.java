@@ -1,8 +1,10 @@
 package io.troupe.golden;
 
+import io.troupe.operators.types.Blobs;
 import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
+import io.troupe.operators.types.Uuids;
 import io.troupe.operators.types.ValueText;
 
 import java.math.BigDecimal;
@@ -67,6 +69,11 @@ final class GoldenValues {
                 case VARCHAR -> text.equals(EMPTY) ? "" : text;
                 case TIMESTAMP, TIMESTAMP_TZ, TIME -> Timestamps.toObject(Timestamps.valueOf(text, type.id()), type.id());
                 case INTERVAL -> Interval.parse(text);
+                case INT16 -> Short.parseShort(text);
+                case INT8 -> Byte.parseByte(text);
+                case FLOAT32 -> Float.parseFloat(text);
+                case UUID -> Uuids.parse(text);
+                case BLOB -> Blobs.parse(text);
             };
         } catch (NumberFormatException | DateTimeParseException e) {
             throw new IllegalArgumentException("'" + text + "' is not a " + type + " value");
@@ -117,7 +124,7 @@ final class GoldenValues {
             return ValueText.of(t.toInstant(), ZoneOffset.UTC);
         }
         if (value instanceof LocalDateTime || value instanceof Instant || value instanceof LocalTime
-                || value instanceof Interval) {
+                || value instanceof Interval || value instanceof java.util.UUID || value instanceof byte[]) {
             return ValueText.of(value, ZoneOffset.UTC);
         }
         throw new IllegalArgumentException("no golden text for a " + value.getClass().getName() + ": " + value);
@@ -147,9 +154,9 @@ final class GoldenValues {
     /** The single-letter code of a type in a {@code query} header (see the README). */
     static char typeCode(DataType type) {
         return switch (type.id()) {
-            case INT32 -> 'I';
+            case INT32, INT16, INT8 -> 'I';
             case INT64 -> 'L';
-            case FLOAT64 -> 'R';
+            case FLOAT64, FLOAT32 -> 'R';
             case DECIMAL -> 'N';
             case DATE -> 'D';
             case BOOLEAN -> 'B';
@@ -158,6 +165,8 @@ final class GoldenValues {
             case TIMESTAMP_TZ -> 'Z';
             case TIME -> 'C';
             case INTERVAL -> 'V';
+            case UUID -> 'U';
+            case BLOB -> 'X';
         };
     }
 

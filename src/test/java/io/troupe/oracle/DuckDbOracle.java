@@ -119,6 +119,12 @@ public final class DuckDbOracle implements AutoCloseable {
             appender.append(l.longValue());
         } else if (v instanceof Double d) {
             appender.append(d.doubleValue());
+        } else if (v instanceof Short i) {
+            appender.append(i.shortValue());
+        } else if (v instanceof Byte i) {
+            appender.append(i.byteValue());
+        } else if (v instanceof Float f) {
+            appender.append(f.floatValue());
         } else if (v instanceof BigDecimal d) {
             appender.append(d);
         } else if (v instanceof LocalDate d) {
@@ -135,6 +141,10 @@ public final class DuckDbOracle implements AutoCloseable {
             appender.append(t);
         } else if (v instanceof Interval i) {
             appender.append(i.toString());
+        } else if (v instanceof java.util.UUID u) {
+            appender.append(u);
+        } else if (v instanceof byte[] b) {
+            appender.append(b);
         } else {
             throw new IllegalArgumentException("no DuckDB mapping for " + v.getClass() + " in " + vector.type());
         }
@@ -236,13 +246,23 @@ public final class DuckDbOracle implements AutoCloseable {
      * One value, from either engine, in the form both are compared in: every integer as Long
      * (DuckDB's HUGEINT sums as well), decimals as BigDecimal without trailing zeros, floats as
      * Double, dates as LocalDate, timestamps as LocalDateTime, times as LocalTime, timestamps with a time zone
-     * as Instant; Boolean, String and Interval as they are.
+     * as Instant; a BLOB's bytes as {@link Bytes}; Boolean, String, Interval and UUID as they are.
      */
     static Object normalise(Object v) {
         if (v == null || v instanceof Long || v instanceof Double || v instanceof String
                 || v instanceof Boolean || v instanceof LocalDate || v instanceof LocalDateTime || v instanceof Instant
-                || v instanceof LocalTime || v instanceof Interval) {
+                || v instanceof LocalTime || v instanceof Interval || v instanceof java.util.UUID) {
             return v;
+        }
+        if (v instanceof byte[] b) {
+            return new Bytes(java.util.HexFormat.of().formatHex(b));
+        }
+        if (v instanceof java.sql.Blob b) {
+            try {
+                return normalise(b.getBytes(1, (int) b.length()));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
         }
         if (v instanceof OffsetDateTime t) {
             return t.toInstant();
@@ -263,6 +283,10 @@ public final class DuckDbOracle implements AutoCloseable {
             return d.toLocalDate();
         }
         throw new IllegalArgumentException("cannot normalise " + v.getClass().getName() + ": " + v);
+    }
+
+    /** A BLOB's bytes as lower-case hex, comparable by content (a byte[] is not). */
+    public record Bytes(String hex) {
     }
 
     /** Normalises every value of {@code rows} (Troupe's result rows). */

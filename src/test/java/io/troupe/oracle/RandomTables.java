@@ -30,7 +30,7 @@ final class RandomTables {
 
     /** The column types tables draw from: every Troupe type, and a few decimal shapes. */
     static final List<DataType> TYPES = List.of(
-            DataType.INT32, DataType.INT64, DataType.FLOAT64,
+            DataType.INT32, DataType.INT64, DataType.FLOAT64, DataType.INT16, DataType.INT8,
             DataType.decimal(9, 2), DataType.decimal(4, 1), DataType.decimal(18, 4), DataType.decimal(3, 3),
             DataType.DATE, DataType.BOOLEAN, DataType.VARCHAR, DataType.TIMESTAMP, DataType.TIMESTAMP_TZ, DataType.TIME,
             DataType.INTERVAL);
@@ -175,6 +175,11 @@ final class RandomTables {
             case TIMESTAMP_TZ -> "tz";
             case TIME -> "tm";
             case INTERVAL -> "iv";
+            case INT16 -> "si";
+            case INT8 -> "ti";
+            case FLOAT32 -> "r";
+            case UUID -> "u";
+            case BLOB -> "bl";
         };
     }
 
@@ -201,7 +206,8 @@ final class RandomTables {
             this.nullFraction = nullable ? new double[] {0.0, 0.05, 0.3, 0.9}[rnd.nextInt(4)] : 0.0;
             this.nonNegative = rnd.nextBoolean();
             this.range = switch (type.id()) {
-                case INT32 -> pick(3, 10, 100, 1000);
+                case INT32, INT16 -> pick(3, 10, 100, 1000);
+                case INT8 -> pick(3, 10, 100);
                 case INT64 -> new long[] {5, 100, 100_000, 1_000_000_000_000L}[rnd.nextInt(4)];
                 case FLOAT64 -> pick(2, 50, 1000) * 4L;
                 case DECIMAL -> Math.min(pow10(type.precision()) - 1,
@@ -213,7 +219,7 @@ final class RandomTables {
                 default -> 0;
             };
             this.bound = switch (type.id()) {
-                case INT32, INT64 -> range;
+                case INT32, INT64, INT16, INT8 -> range;
                 case FLOAT64 -> range / 4.0;
                 case DECIMAL -> range / Math.pow(10, type.scale());
                 default -> 0;
@@ -236,6 +242,8 @@ final class RandomTables {
         private Object extreme() {
             return switch (type.id()) {
                 case INT32 -> rnd.nextBoolean() ? Integer.MIN_VALUE : Integer.MAX_VALUE;
+                case INT16 -> rnd.nextBoolean() ? Short.MIN_VALUE : Short.MAX_VALUE;
+                case INT8 -> rnd.nextBoolean() ? Byte.MIN_VALUE : Byte.MAX_VALUE;
                 case INT64 -> rnd.nextBoolean() ? Long.MIN_VALUE : Long.MAX_VALUE;
                 case FLOAT64 -> new double[] {1e300, -1e300, Double.MIN_VALUE, -Double.MAX_VALUE}[rnd.nextInt(4)];
                 case DECIMAL -> BigDecimal.valueOf(rnd.nextBoolean() ? pow10(type.precision()) - 1
@@ -281,6 +289,13 @@ final class RandomTables {
                 case TIME -> rnd.nextInt(8) == 0 ? EDGE_TIMES.get(rnd.nextInt(EDGE_TIMES.size()))
                         : LocalTime.ofSecondOfDay(Math.abs(draw())).plusNanos(fraction());
                 case INTERVAL -> interval();
+                case INT16 -> (short) draw();
+                case INT8 -> (byte) draw();
+                // Quarters are floats exactly while below 2^22.
+                case FLOAT32 -> (float) ((draw() % (1 << 22)) / 4.0);
+                // Drawn values repeat, for joins and groups; a scrambled multiplier spreads their bytes.
+                case UUID -> new java.util.UUID(draw() * 0x9E3779B97F4A7C15L, draw());
+                case BLOB -> java.math.BigInteger.valueOf(draw()).toByteArray();
             };
         }
 

@@ -55,8 +55,8 @@ public final class ResultComparator {
 
     private static String kind(DataType type) {
         return switch (type.id()) {
-            case INT32, INT64, DECIMAL -> "exact number";
-            case FLOAT64 -> "double";
+            case INT32, INT64, DECIMAL, INT16, INT8 -> "exact number";
+            case FLOAT64, FLOAT32 -> "double";
             case DATE -> "date";
             case BOOLEAN -> "boolean";
             case VARCHAR -> "string";
@@ -64,6 +64,8 @@ public final class ResultComparator {
             case TIMESTAMP_TZ -> "timestamp with time zone";
             case TIME -> "time";
             case INTERVAL -> "interval";
+            case UUID -> "uuid";
+            case BLOB -> "blob";
         };
     }
 
@@ -81,6 +83,8 @@ public final class ResultComparator {
             case "TIMESTAMP WITH TIME ZONE" -> "timestamp with time zone";
             case "TIME" -> "time";
             case "INTERVAL" -> "interval";
+            case "UUID" -> "uuid";
+            case "BLOB" -> "blob";
             default -> "other (" + duckType + ")";
         };
     }

@@ -42,9 +42,9 @@ final class Terms {
         return out;
     }
 
+    /** An INTEGER: DuckDB types a bare integer literal by its value (-915 a SMALLINT), so its SQL names the type. */
     static Term intLiteral(int v) {
-        return new Term(Expr.lit(v), v < 0 ? "(" + v + ")" : Integer.toString(v), DataType.INT32, true,
-                Math.abs((double) v), 0, false);
+        return new Term(Expr.lit(v), "CAST(" + v + " AS INTEGER)", DataType.INT32, true, Math.abs((double) v), 0, false);
     }
 
     static Term longLiteral(long v) {
@@ -124,12 +124,21 @@ final class Terms {
             int precision = Math.min(18, Math.max(x.precision() - x.scale(), y.precision() - y.scale()) + scale + 1);
             return DataType.decimal(Math.max(precision, scale), scale);
         }
-        return a.id() == TypeId.INT64 || b.id() == TypeId.INT64 ? DataType.INT64 : DataType.INT32;
+        // The wider of the two, as in PostgreSQL and DuckDB (SMALLINT + SMALLINT a SMALLINT).
+        return widerInteger(a, b);
+    }
+
+    /** The wider of two integer types: TINYINT &lt; SMALLINT &lt; INTEGER &lt; BIGINT. */
+    static DataType widerInteger(DataType a, DataType b) {
+        List<TypeId> order = List.of(TypeId.INT8, TypeId.INT16, TypeId.INT32, TypeId.INT64);
+        return order.indexOf(a.id()) >= order.indexOf(b.id()) ? a : b;
     }
 
     static DataType asDecimal(DataType t) {
         return switch (t.id()) {
             case INT32 -> DataType.decimal(10, 0);
+            case INT16 -> DataType.decimal(5, 0);
+            case INT8 -> DataType.decimal(3, 0);
             case INT64 -> DataType.decimal(18, 0);
             default -> t;
         };
@@ -138,6 +147,8 @@ final class Terms {
     static boolean fits(DataType type, double bound) {
         return switch (type.id()) {
             case INT32 -> bound <= INT32_LIMIT;
+            case INT16 -> bound <= Short.MAX_VALUE;
+            case INT8 -> bound <= Byte.MAX_VALUE;
             case INT64 -> bound <= INT64_LIMIT;
             case DECIMAL -> bound * Math.pow(10, type.scale()) <= DECIMAL_UNSCALED_LIMIT;
             case FLOAT64 -> bound <= DOUBLE_LIMIT;
@@ -148,7 +159,7 @@ final class Terms {
     /** Fraction bits of a double-valued operand: integers need none, decimals are not dyadic. */
     static int dyadicOf(Term t) {
         return switch (t.type().id()) {
-            case INT32, INT64 -> 0;
+            case INT32, INT64, INT16, INT8 -> 0;
             case DECIMAL -> t.type().scale() == 0 ? 0 : -1;
             default -> t.dyadic();
         };
@@ -198,6 +209,11 @@ final class Terms {
             case TIMESTAMP, TIMESTAMP_TZ -> from == TypeId.DATE || from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ;
             case TIME -> from == TypeId.TIMESTAMP || from == TypeId.TIMESTAMP_TZ || from == TypeId.TIME;
             case INTERVAL -> from == TypeId.INTERVAL;
+            // Not drawn as targets: their bounds are not tracked here.
+            case INT16, INT8, FLOAT32 -> false;
+            // Text to either could fail; BLOB's text differs between the engines (PostgreSQL's hex form).
+            case UUID -> from == TypeId.UUID;
+            case BLOB -> from == TypeId.BLOB;
         };
         if (!ok) {
             return null;
@@ -228,7 +244,7 @@ final class Terms {
         int dyadic = 0;
         boolean fuzzy = false;
         boolean sameType = true;
-        boolean anyInt64 = false;
+        DataType integer = DataType.INT8;
         int scale = 0;
         for (Term t : parts) {
             bound = Math.max(bound, t.bound());
@@ -236,14 +252,14 @@ final class Terms {
             dyadic = dyadic < 0 || d < 0 ? -1 : Math.max(dyadic, d);
             fuzzy |= t.fuzzy();
             sameType &= t.type().equals(first.type()) && t.exactType();
-            anyInt64 |= t.type().id() == TypeId.INT64;
+            integer = t.kind() == Term.Kind.INTEGER ? widerInteger(integer, t.type()) : integer;
             scale = Math.max(scale, t.type().id() == TypeId.DECIMAL ? t.type().scale() : 0);
         }
         if (sameType) {
             return new Term(e, sql, first.type(), true, bound, dyadic, fuzzy);
         }
         return switch (first.kind()) {
-            case INTEGER -> new Term(e, sql, anyInt64 ? DataType.INT64 : DataType.INT32, false, bound, 0, fuzzy);
+            case INTEGER -> new Term(e, sql, integer, false, bound, 0, fuzzy);
             case DECIMAL -> new Term(e, sql, DataType.decimal(18, scale), false, bound, 0, fuzzy);
             default -> new Term(e, sql, DataType.FLOAT64, true, bound, dyadic, fuzzy);
         };

@@ -103,9 +103,10 @@ class StringFunctionsTest {
         assertEquals(Arrays.asList(5L, 11L, null, 0L, 3L, 5L), f.eval(length(col("s"))));
         assertEquals("ß", strings("ß").one(upper(col("s"))));
         assertEquals("i", strings("İ").one(lower(col("s"))));
-        assertEquals("length needs a VARCHAR argument, got INT32 in length(i)", f.typeError(length(col("i"))));
+        assertEquals("length needs a VARCHAR or BLOB argument, got INT32 in length(i)", f.typeError(length(col("i"))));
         assertEquals("upper needs a VARCHAR argument, got INT32 in upper(i)", f.typeError(upper(col("i"))));
-        assertEquals("substring needs (VARCHAR, integer, integer), got (INT32, INT32, INT32) in substring(i, 1, 2)",
+        assertEquals("substring needs (VARCHAR or BLOB, integer, integer), got (INT32, INT32, INT32) in "
+                + "substring(i, 1, 2)",
                 f.typeError(substring(col("i"), 1, 2)));
     }
 
@@ -127,7 +128,7 @@ class StringFunctionsTest {
         assertEquals("ab,c", strings("x").one(Expr.concat(lit("ab"), lit(","), lit("c"))));
         assertEquals("concat needs VARCHAR arguments, got INT32 (i) in concat(s, i)",
                 f.typeError(Expr.concat(col("s"), col("i"))));
-        assertEquals("|| needs VARCHAR arguments, got INT32 (i) in (i || s)",
+        assertEquals("|| needs VARCHAR or BLOB arguments, all of one type, got INT32 (i) in (i || s)",
                 f.typeError(col("i").concatenate(col("s"))));
     }
 }

@@ -151,7 +151,12 @@ class PlanWireTest {
                 nullOf(DataType.decimal(5, 1)).as("nd"), nullOf(DataType.DATE).as("ndt"),
                 nullOf(DataType.BOOLEAN).as("nb"), nullOf(DataType.VARCHAR).as("ns"),
                 nullOf(DataType.TIMESTAMP).as("nts"), nullOf(DataType.TIMESTAMP_TZ).as("ntz"),
-                nullOf(DataType.TIME).as("ntm"), nullOf(DataType.INTERVAL).as("niv"));
+                nullOf(DataType.TIME).as("ntm"), nullOf(DataType.INTERVAL).as("niv"),
+                nullOf(DataType.INT16).as("n16"), nullOf(DataType.INT8).as("n8"), nullOf(DataType.FLOAT32).as("nf32"),
+                lit((short) -32768).as("s16"), lit((byte) 127).as("s8"), lit(0.1f).as("f32"),
+                lit(java.util.UUID.fromString("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")).as("uu"),
+                lit(new byte[] {0, 1, (byte) 0xff}).as("bl"), nullOf(DataType.UUID).as("nuu"),
+                nullOf(DataType.BLOB).as("nbl"));
         Plan windowed = computed.filter(col("i").ge(lit(0)))
                 .window(List.of(col("s")), List.of(col("i").asc(), col("dt").desc().withNullsLast()),
                         rowNumber().as("w1"), rank().as("w2"), denseRank().as("w3"), percentRank().as("w4"),

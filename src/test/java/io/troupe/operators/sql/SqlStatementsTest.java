@@ -218,8 +218,8 @@ class SqlStatementsTest {
         SqlException type = assertThrows(SqlException.class,
                 () -> troupe.sql("CREATE TABLE t (a INTEGER,\n  b GEOMETRY)"));
         assertEquals("unsupported in SQL: type GEOMETRY (Troupe's column types: INTEGER, BIGINT, DOUBLE, "
-                + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME, INTERVAL) at "
-                + "line 2, column 5\n"
+                + "DECIMAL(p,s) up to 18 digits, VARCHAR, DATE, BOOLEAN, TIMESTAMP [WITH TIME ZONE], TIME, INTERVAL, "
+                + "UUID, BLOB) at line 2, column 5\n"
                 + "    b GEOMETRY)\n"
                 + "      ^", type.getMessage());
         assertEquals(SqlException.Kind.UNSUPPORTED, type.kind());

@@ -1,6 +1,5 @@
 package io.troupe.operators.sql;
 
-import io.troupe.actors.api.QueryOptions;
 import io.troupe.jdbc.TroupeDriver;
 import io.troupe.operators.exec.QueryResult;
 import io.troupe.operators.table.DelimitedFileLoader;
@@ -28,7 +27,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Types;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +34,6 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -48,8 +45,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class WideDecimalSqlTest {
-
-    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(60);
 
     private static final List<String> MULTISETS = List.of(
             "SELECT id, a, b, c FROM money",
@@ -107,13 +102,7 @@ class WideDecimalSqlTest {
 
     @TestFactory
     Stream<DynamicTest> shouldMatchDuckDb() {
-        Stream<DynamicTest> multisets = MULTISETS.stream().flatMap(sql -> Stream.of(0, 2).map(workers ->
-                DynamicTest.dynamicTest(workers + " workers: " + sql,
-                        () -> engines.assertSameRowsInZone(sql, sql, "UTC", workers, false))));
-        Stream<DynamicTest> ordered = ORDERED.stream().flatMap(sql -> Stream.of(0, 2).map(workers ->
-                DynamicTest.dynamicTest(workers + " workers, ordered: " + sql,
-                        () -> engines.assertSameRowsInZone(sql, sql, "UTC", workers, true))));
-        return Stream.concat(multisets, ordered);
+        return engines.sameRowsTests(MULTISETS, ORDERED);
     }
 
     @Test
@@ -124,14 +113,14 @@ class WideDecimalSqlTest {
                 String type = "DECIMAL(" + p + "," + s + ")";
                 for (String value : List.of(nines, "-" + nines)) {
                     String sql = "SELECT CAST('" + value + "' AS " + type + "), CAST(" + value + " AS " + type + ")";
-                    assertEquals(duck(sql), troupe(sql), sql);
+                    assertEquals(engines.duckRows(sql), engines.troupeRows(sql), sql);
                 }
             }
         }
         assertEquals(new BigDecimal("12345678901234567890.12"),
-                one("SELECT CAST(12345678901234567890.12 AS DECIMAL(38,2))"));
+                engines.troupeValue("SELECT CAST(12345678901234567890.12 AS DECIMAL(38,2))"));
         assertEquals(new BigDecimal("99999999999999999999999999999999999999"),
-                one("SELECT CAST(99999999999999999999999999999999999999 AS DECIMAL(38,0)) * 1"));
+                engines.troupeValue("SELECT CAST(99999999999999999999999999999999999999 AS DECIMAL(38,0)) * 1"));
     }
 
     @Test
@@ -145,7 +134,8 @@ class WideDecimalSqlTest {
         List<List<Object>> actual = io.troupe.oracle.DuckDbOracle.normalise(
                 new QueryResult(loaded.schema(), loaded.chunks()).rows());
         assertEquals(expected, actual);
-        List<List<Object>> duck = duck("SELECT * FROM read_csv('" + file + "', delim='|', quote='', escape='',"
+        List<List<Object>> duck = engines.duckRows("SELECT * FROM read_csv('" + file + "', delim='|', quote='',"
+                + " escape='',"
                 + " header=false, auto_detect=false, columns={'id': 'INTEGER', 'g': 'INTEGER', 'a': 'DECIMAL(38,2)',"
                 + " 'b': 'DECIMAL(25,5)', 'c': 'DECIMAL(15,2)'})");
         assertEquals(expected, duck);
@@ -155,7 +145,7 @@ class WideDecimalSqlTest {
     void shouldReadWideDecimalsThroughJdbc() throws Exception {
         String sql = "SELECT a, b, sum(c) OVER () FROM money WHERE a IS NOT NULL AND b IS NOT NULL AND c IS NOT NULL"
                 + " ORDER BY id";
-        List<List<Object>> expected = duck(sql);
+        List<List<Object>> expected = engines.duckRows(sql);
         TroupeDriver.register("wide-decimals", engines.troupe());
         try (Connection c = DriverManager.getConnection("jdbc:troupe:wide-decimals");
              Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
@@ -179,22 +169,22 @@ class WideDecimalSqlTest {
 
     @Test
     void shouldFailOverflowNamingTheValue() {
-        assertFails("SELECT round(CAST(99999999999999999999999999999999999999 AS DECIMAL(38,0)), -1)",
+        engines.assertFails("SELECT round(CAST(99999999999999999999999999999999999999 AS DECIMAL(38,0)), -1)",
                 "99999999999999999999999999999999999999 is out of range for type decimal(38,0)");
-        assertFails("SELECT CAST('99999999999999999999999999999999999999' AS DECIMAL(38,0)) + 1",
+        engines.assertFails("SELECT CAST('99999999999999999999999999999999999999' AS DECIMAL(38,0)) + 1",
                 "99999999999999999999999999999999999999 + 1");
-        assertFails("SELECT CAST('-99999999999999999999999999999999999999' AS DECIMAL(38,0)) - 1",
+        engines.assertFails("SELECT CAST('-99999999999999999999999999999999999999' AS DECIMAL(38,0)) - 1",
                 "-99999999999999999999999999999999999999 - 1");
-        assertFails("SELECT CAST('12345678901234567890123' AS DECIMAL(38,0)) * CAST('12345678901234567890' AS DECIMAL(20,0))",
+        engines.assertFails("SELECT CAST('12345678901234567890123' AS DECIMAL(38,0)) * CAST('12345678901234567890' AS DECIMAL(20,0))",
                 "12345678901234567890123 * 12345678901234567890");
-        assertFails("SELECT CAST(CAST('100000000000000000000' AS DECIMAL(38,0)) AS DECIMAL(20,0))",
+        engines.assertFails("SELECT CAST(CAST('100000000000000000000' AS DECIMAL(38,0)) AS DECIMAL(20,0))",
                 "100000000000000000000");
-        assertFails("SELECT CAST(CAST('10000000000000000000' AS DECIMAL(38,0)) AS BIGINT)", "10000000000000000000");
-        assertFails("SELECT CAST('1e40' AS DECIMAL(38,0))", "1e40");
-        assertFails("SELECT CAST(1e40 AS DECIMAL(38,0))", "1.0E40");
-        assertFails("SELECT sum(x) FROM (VALUES (CAST('90000000000000000000000000000000000000' AS DECIMAL(38,0))),"
+        engines.assertFails("SELECT CAST(CAST('10000000000000000000' AS DECIMAL(38,0)) AS BIGINT)", "10000000000000000000");
+        engines.assertFails("SELECT CAST('1e40' AS DECIMAL(38,0))", "1e40");
+        engines.assertFails("SELECT CAST(1e40 AS DECIMAL(38,0))", "1.0E40");
+        engines.assertFails("SELECT sum(x) FROM (VALUES (CAST('90000000000000000000000000000000000000' AS DECIMAL(38,0))),"
                 + " (CAST('90000000000000000000000000000000000000' AS DECIMAL(38,0)))) v(x)", "sum");
-        assertFails("SELECT CAST('999999999999999999' AS DECIMAL(18,0)) * CAST(10 AS DECIMAL(2,0))", "overflow");
+        engines.assertFails("SELECT CAST('999999999999999999' AS DECIMAL(18,0)) * CAST(10 AS DECIMAL(2,0))", "overflow");
     }
 
     @Test
@@ -202,7 +192,7 @@ class WideDecimalSqlTest {
         for (String e : List.of("a + b", "b * c", "c * CAST(1 AS DECIMAL(5,2))", "c + c", "a % c", "a / c",
                 "-a", "sum(a)", "sum(c)", "avg(a)", "min(b)", "max(c)", "b - c")) {
             String sql = "SELECT " + e + " FROM money WHERE c <> 0" + (e.contains("(") ? "" : " LIMIT 1");
-            assertEquals(duckType(sql), troupeType(sql), sql);
+            assertEquals(engines.duckType(sql), engines.troupeType(sql), sql);
         }
         for (String e : List.of("CAST(1.5 AS DECIMAL(15,2)) * CAST(2.5 AS DECIMAL(15,2))",
                 "CAST(1.5 AS DECIMAL(17,2)) + CAST(2.5 AS DECIMAL(18,2))",
@@ -213,38 +203,9 @@ class WideDecimalSqlTest {
                 "CAST(1.5 AS DECIMAL(25,2)) % CAST(2.5 AS DECIMAL(15,2))",
                 "12345678901234567890.12")) {
             String sql = "SELECT " + e;
-            assertEquals(duck(sql), troupe(sql), sql);
-            assertEquals(duckType(sql), troupeType(sql), sql);
+            assertEquals(engines.duckRows(sql), engines.troupeRows(sql), sql);
+            assertEquals(engines.duckType(sql), engines.troupeType(sql), sql);
         }
-    }
-
-    /** The type of the first column as DuckDB names it ({@code DECIMAL(38,2)}, {@code DOUBLE}). */
-    private static String duckType(String sql) throws Exception {
-        return engines.duck().query(sql).columnTypes().get(0);
-    }
-
-    private static String troupeType(String sql) {
-        return engines.troupe().sql(sql, QueryOptions.defaults().withTimeout(QUERY_TIMEOUT)).schema().field(0).type()
-                .sqlName();
-    }
-
-    private static void assertFails(String sql, String part) {
-        RuntimeException e = assertThrows(RuntimeException.class, () -> troupe(sql), sql);
-        assertTrue(e.getMessage().contains(part), () -> sql + ": " + e.getMessage());
-    }
-
-    private static List<List<Object>> troupe(String sql) {
-        QueryResult result = engines.troupe().sql(sql, QueryOptions.defaults().withWorkers(2)
-                .withTimeout(QUERY_TIMEOUT));
-        return io.troupe.oracle.DuckDbOracle.normalise(result.rows());
-    }
-
-    private static List<List<Object>> duck(String sql) throws Exception {
-        return engines.duck().query(sql).rows();
-    }
-
-    private static Object one(String sql) {
-        return engines.troupe().sql(sql, QueryOptions.defaults().withTimeout(QUERY_TIMEOUT)).rows().get(0).get(0);
     }
 
     /**

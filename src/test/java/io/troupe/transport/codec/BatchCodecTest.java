@@ -31,7 +31,7 @@ class BatchCodecTest {
 
     private static final DataType[] ALL_TYPES = {
         DataType.INT32, DataType.INT64, DataType.FLOAT64, DataType.decimal(18, 4), DataType.DATE,
-        DataType.BOOLEAN, DataType.decimal(38, 6), DataType.VARCHAR};
+        DataType.BOOLEAN, DataType.decimal(38, 6), DataType.INT16, DataType.INT8, DataType.FLOAT32, DataType.VARCHAR};
 
     @Test
     void shouldRoundTripEveryTypeWithAndWithoutNulls() {
@@ -46,6 +46,33 @@ class BatchCodecTest {
                     assertEquals(nulls, decoded.column(c).mayHaveNulls(), "validity of column " + c);
                 }
             }
+        }
+    }
+
+    @Test
+    void shouldRoundTripUuidsAndBlobsWithTheirTypes() {
+        SplittableRandom random = new SplittableRandom(26);
+        int rows = 130;
+        Int128Vector uuids = new Int128Vector(DataType.UUID, rows);
+        StringVector blobs = new StringVector(DataType.BLOB, rows, 64);
+        for (int r = 0; r < rows; r++) {
+            uuids.set(r, random.nextLong(), random.nextLong());
+            byte[] bytes = new byte[random.nextInt(9)];
+            random.nextBytes(bytes);
+            if (r % 7 == 0) {
+                blobs.putNull(r);
+                uuids.setNull(r);
+            } else {
+                blobs.put(r, bytes, 0, bytes.length);
+            }
+        }
+        Batch batch = Batch.of(rows, uuids, blobs.seal());
+        Batch decoded = roundTrip(batch, 0, rows, directBuffer(BatchCodec.encodedLength(batch, 0, rows)), 0);
+        assertEquals(DataType.UUID, decoded.column(0).type());
+        assertEquals(DataType.BLOB, decoded.column(1).type());
+        for (int r = 0; r < rows; r++) {
+            assertEquals(uuids.getObject(r), decoded.column(0).getObject(r), "row " + r);
+            assertArrayEquals((byte[]) blobs.getObject(r), (byte[]) decoded.column(1).getObject(r), "row " + r);
         }
     }
 
@@ -223,8 +250,11 @@ class BatchCodecTest {
         IntVector dates = new IntVector(DataType.DATE, rows);
         BooleanVector booleans = new BooleanVector(rows);
         Int128Vector wide = new Int128Vector(DataType.decimal(38, 6), rows);
+        IntVector shorts = new IntVector(DataType.INT16, rows);
+        IntVector bytes = new IntVector(DataType.INT8, rows);
+        DoubleVector floats = new DoubleVector(DataType.FLOAT32, new double[rows]);
         StringVector strings = new StringVector(rows);
-        ColumnVector[] columns = {ints, longs, doubles, decimals, dates, booleans, wide, strings};
+        ColumnVector[] columns = {ints, longs, doubles, decimals, dates, booleans, wide, shorts, bytes, floats, strings};
         for (int r = 0; r < rows; r++) {
             ints.set(r, random.nextInt());
             longs.set(r, random.nextLong());
@@ -234,6 +264,9 @@ class BatchCodecTest {
             booleans.set(r, random.nextBoolean());
             // Below 2^126 either way: a DECIMAL(38,6)'s unscaled value (10^38 > 2^126).
             wide.set(r, random.nextLong(-(1L << 62), 1L << 62), random.nextLong());
+            shorts.set(r, random.nextInt(Short.MIN_VALUE, Short.MAX_VALUE + 1));
+            bytes.set(r, random.nextInt(Byte.MIN_VALUE, Byte.MAX_VALUE + 1));
+            floats.set(r, (float) (random.nextDouble() * 1e6 - 5e5));
             if (nulls && random.nextInt(5) == 0) {
                 strings.putNull(r);
             } else {
