@@ -11,8 +11,8 @@ import org.apache.parquet.column.ColumnReader;
 interface ColumnDecoder {
 
     /**
-     * @throws IllegalArgumentException naming what is wrong with a value that has no Troupe value (a BINARY that
-     *                                  is not UTF-8, a timestamp out of range)
+     * @throws IllegalArgumentException naming what is wrong with a value that has no Troupe value (an INTERVAL that
+     *                                  is past Troupe's, a timestamp out of range)
      */
     void append(ColumnReader values, VectorBuilder out);
 }

@@ -4,7 +4,7 @@ import io.troupe.operators.types.DataType;
 import io.troupe.operators.types.Field;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
-import io.troupe.operators.types.Utf8;
+import io.troupe.operators.types.Uuids;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -29,24 +29,27 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
- * Parquet's types as Troupe's, exactly (docs/parquet.md has the table): integers of 8 to 32 bits as INTEGER,
- * 64-bit ones as BIGINT, an unsigned 32-bit one as BIGINT and an unsigned 64-bit one as DECIMAL(20,0) (every value
- * fits, as in DuckDB's UBIGINT); FLOAT and DOUBLE as DOUBLE; DECIMAL of every encoding (INT32, INT64, BINARY and
- * FIXED_LEN_BYTE_ARRAY) up to 38 digits; STRING, ENUM and JSON as VARCHAR; DATE; TIME in any unit as TIME
- * (microseconds); TIMESTAMP in any unit as TIMESTAMP WITH TIME ZONE when adjusted to UTC and TIMESTAMP when not,
- * and INT96 timestamps as TIMESTAMP (as DuckDB and Spark read them); INTERVAL (months, days and milliseconds) as
- * INTERVAL; BINARY without an annotation as VARCHAR, each value checked to be UTF-8. What has no Troupe type yet
- * (nested LIST, MAP and STRUCT columns, UUID, a FIXED_LEN_BYTE_ARRAY that is not a DECIMAL or an INTERVAL,
- * FLOAT16, BSON, geometry) is refused naming the column,
- * unless the caller's selection leaves it out. Nanoseconds round to the nearest microsecond, as PostgreSQL rounds
- * fractions of a second it cannot hold, and DuckDB a TIMESTAMP_NS cast to TIMESTAMP.
+ * Parquet's types as Troupe's, exactly (docs/parquet.md has the table): signed integers of 8, 16, 32 and 64 bits as
+ * TINYINT, SMALLINT, INTEGER and BIGINT, unsigned ones as the next wider type (an unsigned 64-bit one as
+ * DECIMAL(20,0)), so that every value fits, as DuckDB's unsigned types hold theirs; FLOAT as REAL and DOUBLE as
+ * DOUBLE; DECIMAL of every encoding (INT32, INT64, BINARY and FIXED_LEN_BYTE_ARRAY) up to 38 digits; STRING, ENUM
+ * and JSON as VARCHAR; BINARY and FIXED_LEN_BYTE_ARRAY without an annotation as BLOB, as DuckDB reads them; UUID;
+ * DATE; TIME in any unit as TIME (microseconds); TIMESTAMP in any unit as TIMESTAMP WITH TIME ZONE when adjusted to
+ * UTC and TIMESTAMP when not, and INT96 timestamps as TIMESTAMP (as DuckDB and Spark read them); INTERVAL (months,
+ * days and milliseconds) as INTERVAL. What has no Troupe type yet (nested LIST, MAP and STRUCT columns, FLOAT16,
+ * BSON, VARIANT, geometry) is refused naming the column, unless the caller's selection leaves it out. Nanoseconds
+ * round to the nearest microsecond, as PostgreSQL rounds fractions of a second it cannot hold, and DuckDB a
+ * TIMESTAMP_NS cast to TIMESTAMP.
  *
  * <p>Stateless.
  */
 final class ParquetTypes {
 
+    /** A UUID's bytes, big-endian. */
+    private static final int UUID_BYTES = 16;
     /** An INTERVAL's bytes: months, days and milliseconds, each an unsigned little-endian 32-bit integer. */
     private static final int INTERVAL_BYTES = 12;
     /** The Julian day of 1970-01-01, the epoch of an INT96 timestamp's day. */
@@ -112,7 +115,7 @@ final class ParquetTypes {
         LogicalTypeAnnotation a = type.getLogicalTypeAnnotation();
         Mapped mapped = switch (type.getPrimitiveTypeName()) {
             case BOOLEAN -> new Mapped(DataType.BOOLEAN, (v, out) -> out.appendBoolean(v.getBoolean()));
-            case FLOAT -> new Mapped(DataType.FLOAT64, (v, out) -> out.appendDouble(v.getFloat()));
+            case FLOAT -> new Mapped(DataType.FLOAT32, (v, out) -> out.appendDouble(v.getFloat()));
             case DOUBLE -> new Mapped(DataType.FLOAT64, (v, out) -> out.appendDouble(v.getDouble()));
             case INT32 -> int32(name, a);
             case INT64 -> int64(name, a);
@@ -124,11 +127,11 @@ final class ParquetTypes {
     }
 
     private static Mapped int32(String name, LogicalTypeAnnotation a) {
-        if (a == null || a instanceof IntLogicalTypeAnnotation i && (i.isSigned() || i.getBitWidth() < 32)) {
-            return new Mapped(DataType.INT32, (v, out) -> out.appendInt(v.getInteger()));
+        if (a instanceof IntLogicalTypeAnnotation i && !(i.isSigned() && i.getBitWidth() == 32)) {
+            return smallInteger(i);
         }
-        if (a instanceof IntLogicalTypeAnnotation) {
-            return new Mapped(DataType.INT64, (v, out) -> out.appendLong(Integer.toUnsignedLong(v.getInteger())));
+        if (a == null || a instanceof IntLogicalTypeAnnotation) {
+            return new Mapped(DataType.INT32, (v, out) -> out.appendInt(v.getInteger()));
         }
         if (a instanceof DecimalLogicalTypeAnnotation d) {
             return new Mapped(decimal(name, d), (v, out) -> out.appendLong(v.getInteger()));
@@ -140,6 +143,22 @@ final class ParquetTypes {
             return new Mapped(DataType.TIME, (v, out) -> out.appendLong(v.getInteger() * 1000L));
         }
         throw refused(name, "INT32 annotated " + a);
+    }
+
+    /**
+     * An INT32 annotated as a narrower or unsigned integer: the smallest Troupe integer that holds every value
+     * (an unsigned one a wider type, as DuckDB's UTINYINT, USMALLINT and UINTEGER hold theirs).
+     */
+    private static Mapped smallInteger(IntLogicalTypeAnnotation i) {
+        if (i.isSigned()) {
+            return new Mapped(i.getBitWidth() == 8 ? DataType.INT8 : DataType.INT16,
+                    (v, out) -> out.appendInt(v.getInteger()));
+        }
+        return switch (i.getBitWidth()) {
+            case 8 -> new Mapped(DataType.INT16, (v, out) -> out.appendInt(v.getInteger()));
+            case 16 -> new Mapped(DataType.INT32, (v, out) -> out.appendInt(v.getInteger()));
+            default -> new Mapped(DataType.INT64, (v, out) -> out.appendLong(Integer.toUnsignedLong(v.getInteger())));
+        };
     }
 
     private static Mapped int64(String name, LogicalTypeAnnotation a) {
@@ -184,15 +203,17 @@ final class ParquetTypes {
                 out.appendBytes(b.getBytesUnsafe(), 0, b.length());
             });
         }
-        if (a == null && !fixed) {
-            return new Mapped(DataType.VARCHAR, (v, out) -> {
+        if (a == null) {
+            return new Mapped(DataType.BLOB, (v, out) -> {
                 Binary b = v.getBinary();
-                byte[] bytes = b.getBytesUnsafe();
-                if (!Utf8.isValid(bytes, 0, b.length())) {
-                    throw new IllegalArgumentException("a BINARY value is not UTF-8 text (BINARY without an"
-                            + " annotation is read as VARCHAR; BLOB is not supported yet)");
-                }
-                out.appendBytes(bytes, 0, b.length());
+                out.appendBytes(b.getBytesUnsafe(), 0, b.length());
+            });
+        }
+        if (a instanceof UUIDLogicalTypeAnnotation && fixed && type.getTypeLength() == UUID_BYTES) {
+            return new Mapped(DataType.UUID, (v, out) -> {
+                ByteBuffer b = v.getBinary().toByteBuffer();
+                UUID uuid = new UUID(b.getLong(b.position()), b.getLong(b.position() + Long.BYTES));
+                out.appendInt128(Uuids.high(uuid), Uuids.low(uuid));
             });
         }
         if (a instanceof IntervalLogicalTypeAnnotation && fixed && type.getTypeLength() == INTERVAL_BYTES) {
@@ -209,10 +230,7 @@ final class ParquetTypes {
                 out.appendInt128(Interval.high((int) months, (int) days), millis * 1000L);
             });
         }
-        if (a instanceof UUIDLogicalTypeAnnotation) {
-            throw refused(name, "UUID");
-        }
-        throw refused(name, type.getPrimitiveTypeName() + (a == null ? " without a DECIMAL annotation" : " annotated " + a));
+        throw refused(name, type.getPrimitiveTypeName() + " annotated " + a);
     }
 
     private static DataType decimal(String column, DecimalLogicalTypeAnnotation d) {

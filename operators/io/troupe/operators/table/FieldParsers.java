@@ -8,7 +8,6 @@ import io.troupe.operators.types.Decimals;
 import io.troupe.operators.types.Interval;
 import io.troupe.operators.types.Timestamps;
 import io.troupe.operators.types.TypeId;
-import io.troupe.operators.types.Utf8;
 import io.troupe.operators.types.Uuids;
 
 import java.math.BigDecimal;
@@ -444,8 +443,45 @@ final class FieldParsers {
      * points past U+10FFFF), as a VARCHAR must be.
      */
     static void checkUtf8(byte[] b, int from, int to) {
-        if (!Utf8.isValid(b, from, to)) {
-            throw new FieldParseException("invalid UTF-8");
+        int p = from;
+        while (p < to && b[p] >= 0) {
+            p++;
+        }
+        while (p < to) {
+            int c = b[p] & 0xFF;
+            if (c < 0x80) {
+                p++;
+                continue;
+            }
+            int need;
+            int min;
+            if (c >= 0xC2 && c <= 0xDF) {
+                need = 1;
+                min = 0x80;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                need = 2;
+                min = 0x800;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                need = 3;
+                min = 0x10000;
+            } else {
+                throw new FieldParseException("invalid UTF-8");
+            }
+            if (p + need >= to) {
+                throw new FieldParseException("invalid UTF-8");
+            }
+            int cp = c & (0x3F >> need);
+            for (int i = 1; i <= need; i++) {
+                int cc = b[p + i] & 0xFF;
+                if ((cc & 0xC0) != 0x80) {
+                    throw new FieldParseException("invalid UTF-8");
+                }
+                cp = (cp << 6) | (cc & 0x3F);
+            }
+            if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                throw new FieldParseException("invalid UTF-8");
+            }
+            p += need + 1;
         }
     }
 }
