@@ -65,7 +65,7 @@ final class SqlCommand implements Callable<Integer> {
     List<String> tables = List.of();
 
     @Option(names = "--load", paramLabel = "DIR",
-            description = "register every .csv, .tbl (TPC-H) and .dat (TPC-DS) file of DIR as a table")
+            description = "register every .csv, .tbl (TPC-H), .dat (TPC-DS) and .parquet file of DIR as a table")
     Path load;
 
     @Option(names = "--timing", description = "print planning and execution times from the start (\\timing)")

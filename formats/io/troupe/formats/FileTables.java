@@ -2,6 +2,7 @@ package io.troupe.formats;
 
 import io.troupe.formats.csv.CsvOptions;
 import io.troupe.formats.csv.CsvReader;
+import io.troupe.formats.parquet.ParquetFiles;
 import io.troupe.operators.table.Table;
 
 import java.nio.file.Path;
@@ -10,12 +11,13 @@ import java.util.Locale;
 
 /**
  * Reads a data file as a table, the reader picked by the file's name: {@code .csv}, {@code .tsv} and {@code .txt}
- * are delimited text with everything detected ({@link CsvReader}). Stateless and threadsafe.
+ * are delimited text with everything detected ({@link CsvReader}), {@code .parquet} a Parquet file with its columns
+ * and types in it ({@link ParquetFiles}). Stateless and threadsafe.
  */
 public final class FileTables {
 
     /** The endings of the files this reads, lower case. */
-    public static final List<String> SUFFIXES = List.of(".csv", ".tsv", ".txt");
+    public static final List<String> SUFFIXES = List.of(".csv", ".tsv", ".txt", ParquetFiles.SUFFIX);
 
     private FileTables() {
     }
@@ -38,6 +40,7 @@ public final class FileTables {
             throw new IllegalArgumentException(file + ": unknown file format (known: " + String.join(", ", SUFFIXES)
                     + ")");
         }
-        return CsvReader.read(file, name, CsvOptions.detect());
+        return file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(ParquetFiles.SUFFIX)
+                ? ParquetFiles.load(file, name) : CsvReader.read(file, name, CsvOptions.detect());
     }
 }

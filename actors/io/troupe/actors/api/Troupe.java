@@ -272,7 +272,8 @@ public final class Troupe implements AutoCloseable {
     /**
      * Loads {@code file} as table {@code name} and registers it ({@link #register(Table)}), its format known by
      * the file's name: a {@code .csv}, {@code .tsv} or {@code .txt} with its dialect, header and column types
-     * detected as DuckDB detects them (docs/files.md). A file that fails to load registers nothing.
+     * detected as DuckDB detects them (docs/files.md), a {@code .parquet} with the columns and types it has
+     * (docs/parquet.md). A file that fails to load registers nothing.
      *
      * @throws io.troupe.operators.TroupeException (QUERY) naming the file, and the line, column and value of
      *                                             what did not load

@@ -13,10 +13,10 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Keeps the arrows of shared/design.md pointing one way: actors -> transport, operators, config;
+ * Keeps the arrows of docs/layout.md pointing one way: actors -> transport, operators, config;
  * transport -> config (+ the batch format); operators -> config; the file formats (io.troupe.formats) ->
- * operators, which neither operators nor transport import; and the command line (io.troupe.cli)
- * on top, which no library package imports, so that a service embedding the library needs none of
+ * operators, which neither operators nor transport import, and no reader's library in operators; and the command
+ * line (io.troupe.cli) on top, which no library package imports, so that a service embedding the library needs none of
  * the command line's optional dependencies (picocli, XChart, the TPC generators, HdrHistogram).
  * The JDBC driver (io.troupe.jdbc) is a client of the facade that the facade never imports.
  * Micrometer, optional too, is used by one package, io.troupe.actors.metrics, that nothing else
@@ -30,7 +30,8 @@ class ArchitectureTest {
             "io.trino", "org.HdrHistogram");
 
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
-            "operators", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.formats"),
+            "operators", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.transport", "io.troupe.formats",
+                    "org.apache.parquet", "io.airlift.compress"),
             "transport", with(COMMAND_LINE_ONLY, "io.troupe.actors", "io.troupe.formats", "io.troupe.operators.plan",
                     "io.troupe.operators.exec", "io.troupe.operators.join", "io.troupe.operators.agg",
                     "io.troupe.operators.sort"),

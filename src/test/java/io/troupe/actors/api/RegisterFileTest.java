@@ -9,6 +9,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * {@link Troupe#register(String, Path)} and its variant with CSV options: a file becomes a table that SQL
- * queries; a file that fails to load (a bad value, a missing file, an unknown suffix) registers nothing.
+ * queries, a CSV with its layout detected and a Parquet file (DuckDB writes it) with its own columns; a file that
+ * fails to load (a bad value, a missing file, an unknown suffix) registers nothing.
  */
 class RegisterFileTest {
 
@@ -40,9 +44,21 @@ class RegisterFileTest {
             assertThrows(TroupeException.class,
                     () -> troupe.register("bad", bad, CsvOptions.detect().withSampleRows(10)));
             assertThrows(TroupeException.class, () -> troupe.register("missing", dir.resolve("missing.csv")));
-            assertThrows(IllegalArgumentException.class, () -> troupe.register("data", dir.resolve("data.parquet")));
+            assertThrows(IllegalArgumentException.class, () -> troupe.register("data", dir.resolve("data.xlsx")));
+            assertThrows(TroupeException.class, () -> troupe.register("nothing", dir.resolve("nothing.parquet")));
+
+            Path parquet = dir.resolve("flights.parquet");
+            try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+                 Statement s = duck.createStatement()) {
+                s.execute("COPY (SELECT i AS id, 'c' || (i % 3) AS carrier FROM range(10) t(i)) TO '" + parquet
+                        + "' (FORMAT parquet)");
+            }
+            troupe.register("flights", parquet);
+            assertEquals(List.of(List.of("c1", 3L)), troupe.sql("SELECT carrier, count(*) FROM flights "
+                    + "WHERE carrier = 'c1' GROUP BY carrier").rows());
             assertFalse(troupe.catalog().contains("bad"));
             assertFalse(troupe.catalog().contains("missing"));
+            assertFalse(troupe.catalog().contains("nothing"));
         }
     }
 }
