@@ -181,7 +181,8 @@ final class StatementText {
     private static final Set<String> NAMES = Set.of("DATE", "TIME", "TIMESTAMP", "INTERVAL", "YEAR", "MONTH", "DAY",
             "HOUR", "MINUTE", "SECOND", "VALUE", "COUNT", "POSITION", "RESULT", "LANGUAGE", "START", "MIN", "MAX", "SUM",
             "AVG", "RANK", "PERCENT", "PERIOD", "LAG", "LEAD", "UPPER", "LOWER", "FLOOR", "CEIL", "MOD", "POWER",
-            "ELEMENT");
+            "ELEMENT", "AT", "PARTITION", "SYSTEM", "EXTERNAL", "GLOBAL", "METHOD", "NEW", "OLD", "PARAMETER", "RELEASE",
+            "RETURN", "TRANSLATION", "TRIGGER");
     /** The calls whose first word is a unit ({@code EXTRACT(YEAR FROM t)}), and those that name a type after AS. */
     private static final Set<String> UNIT_CALLS = Set.of("EXTRACT", "TIMESTAMPADD", "TIMESTAMPDIFF");
     private static final Set<String> CASTS = Set.of("CAST", "TRY_CAST", "SAFE_CAST");
@@ -190,11 +191,16 @@ final class StatementText {
      * Whether the word at {@code i}, one of {@link #NAMES}, stands as a name: not a call ({@code count(*)}), a typed
      * literal's type ({@code DATE '...'}), a type ({@code CAST(x AS DATE)}, {@code TIMESTAMP WITH TIME ZONE}) or an
      * interval's or EXTRACT's unit ({@code INTERVAL '3' DAY}, {@code DAY TO SECOND}, {@code EXTRACT(YEAR FROM t)},
-     * {@code FLOOR(t TO DAY)}, {@code AT TIME ZONE}).
+     * {@code FLOOR(t TO DAY)}, {@code AT TIME ZONE}), or a keyword of its clause ({@code AT TIME ZONE}, {@code
+     * PARTITION BY}).
      */
     private static boolean isName(List<Token> tokens, int i) {
         Token next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
         Token previous = i > 0 ? tokens.get(i - 1) : null;
+        if (next != null && (tokens.get(i).isWord("AT") && (next.isWord("TIME") || next.isWord("LOCAL"))
+                || tokens.get(i).isWord("PARTITION") && next.isWord("BY"))) {
+            return false;
+        }
         if (next != null && (next.isSymbol("(") || next.kind == Kind.STRING || next.kind == Kind.ESCAPED_STRING
                 || next.isWord("WITH") || next.isWord("WITHOUT") || next.isWord("ZONE"))) {
             return false;

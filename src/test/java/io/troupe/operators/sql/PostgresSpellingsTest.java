@@ -74,6 +74,8 @@ class PostgresSpellingsTest {
                     + "overlay(region PLACING name FROM id % 7 + 1 FOR 0) FROM customers",
             // words Calcite reserves as names of columns, beside the same words as types, units and calls
             "SELECT e.date, time, timestamp, year, value, count, position, result, min, max, e.start FROM events e",
+            "SELECT partition, new, count(*), sum(count) OVER (PARTITION BY partition) FROM events WHERE new "
+                    + "GROUP BY partition, new, count",
             "SELECT year, count(*), sum(value) AS sum, max(count) AS max, min(date) FROM events WHERE date > "
                     + "DATE '2024-03-01' AND value IS NOT NULL GROUP BY year ORDER BY year",
             "SELECT timestamp - start, date - timestamp, date + 3, EXTRACT(YEAR FROM date), CAST(date AS TIMESTAMP), timestamp::date, "
@@ -99,13 +101,15 @@ class PostgresSpellingsTest {
                 Field.of("time", DataType.TIME), Field.of("timestamp", DataType.TIMESTAMP),
                 Field.of("year", DataType.INT32), Field.of("value", DataType.FLOAT64), Field.of("count", DataType.INT64),
                 Field.of("position", DataType.INT32), Field.of("result", DataType.VARCHAR),
-                Field.of("min", DataType.INT32), Field.of("max", DataType.INT32), Field.of("start", DataType.DATE)));
+                Field.of("min", DataType.INT32), Field.of("max", DataType.INT32), Field.of("start", DataType.DATE),
+                Field.of("partition", DataType.INT32), Field.of("new", DataType.BOOLEAN)));
         for (int i = 0; i < 500; i++) {
             LocalDate date = LocalDate.of(2024, 1, 1).plusDays(random.nextInt(700));
             LocalTime time = LocalTime.ofSecondOfDay(random.nextInt(86_400));
             events.addRow(date, time, LocalDateTime.of(date, time), date.getYear(),
                     random.nextInt(10) == 0 ? null : random.nextInt(10_000) / 100.0, (long) random.nextInt(8),
-                    i, random.nextBoolean() ? "ok" : null, -random.nextInt(5), random.nextInt(5), date.minusDays(3));
+                    i, random.nextBoolean() ? "ok" : null, -random.nextInt(5), random.nextInt(5), date.minusDays(3),
+                    random.nextInt(4), random.nextInt(3) == 0 ? null : random.nextBoolean());
         }
         return events.build();
     }
