@@ -50,6 +50,7 @@ final class DateTimeFunctions {
         all.addAll(fields());
         all.add(dateDiff());
         all.add(age());
+        all.add(timezone());
         all.addAll(constructors());
         all.addAll(epochs());
         all.addAll(names());
@@ -77,6 +78,24 @@ final class DateTimeFunctions {
                 Signature.of(type, DateTrunc.KERNEL, NAME, TIMESTAMP),
                 Signature.of(type, DateTrunc.KERNEL, NAME, TIMESTAMP_TZ),
                 Signature.of(type, DateTrunc.KERNEL, NAME, TIMESTAMP_TZ, NAME)).withAliases("datetrunc");
+    }
+
+    /**
+     * {@code timezone(zone, t)}, PostgreSQL's {@code t AT TIME ZONE zone}: a TIMESTAMP read as the local time of the
+     * zone is that instant, a TIMESTAMP WITH TIME ZONE; an instant is its local time there, a TIMESTAMP.
+     */
+    private static ScalarFunction timezone() {
+        Signature.ResultType type = args -> {
+            zone(args.get(0).value());
+            return args.get(1).type().id() == TypeId.TIMESTAMP_TZ ? DataType.TIMESTAMP : DataType.TIMESTAMP_TZ;
+        };
+        Signature.Kernel kernel = (args, result, text) -> {
+            ZoneId zone = zoneArgument(args, 0);
+            return zone == null ? new LiteralExpression(null, result, text)
+                    : CastExpression.of(args.get(1), result, zone, text);
+        };
+        return ScalarFunction.of("timezone", Signature.of(type, kernel, NAME, TIMESTAMP),
+                Signature.of(type, kernel, NAME, TIMESTAMP_TZ));
     }
 
     /** {@code date_part(field, t)} of a time or an interval: EXTRACT's kernel ({@link DatePart}); BIGINT, 'epoch' DOUBLE. */

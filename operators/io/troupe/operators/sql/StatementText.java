@@ -105,6 +105,19 @@ final class StatementText {
                 }
                 continue;
             }
+            if (t.isWord("AT") && previous != null && endsOperand(previous) && i + 3 < tokens.size()
+                    && tokens.get(i + 1).isWord("TIME") && tokens.get(i + 2).isWord("ZONE")
+                    && (tokens.get(i + 3).kind == Kind.STRING || tokens.get(i + 3).kind == Kind.WORD
+                    || tokens.get(i + 3).kind == Kind.QUOTED_NAME)) {
+                // t AT TIME ZONE z, which binds tighter than any operator but ::, as timezone(z, t).
+                Token zone = tokens.get(i + 3);
+                int operand = casts.containsKey(i - 1) ? casts.get(i - 1) : operandStart(tokens, i - 1);
+                out.wrap(tokens.get(operand).start, "timezone(" + zone.text + ", ");
+                out.replace(previous.end, zone.end, ")");
+                casts.put(i + 3, operand);
+                i += 3;
+                continue;
+            }
             if (t.isSymbol("/") && adjacent(tokens, i) && tokens.get(i + 1).isSymbol("/")) {
                 // Calcite's parser reads // as a comment, which would drop the rest of the line without a word.
                 return new StatementText(sql, sql, List.of(), new Malformed(SqlException.Kind.SYNTAX,
@@ -391,7 +404,8 @@ final class StatementText {
         private final String sql;
         private final List<Change> changes = new ArrayList<>();
 
-        private record Change(int from, int to, String replacement) {
+        /** {@code order}: among changes at one place, the lower first. */
+        private record Change(int from, int to, String replacement, int order) {
         }
 
         Rewriter(String sql) {
@@ -400,7 +414,12 @@ final class StatementText {
 
         /** Replaces {@code [from, to)} of the original, or inserts at {@code from} when {@code to == from}. */
         void replace(int from, int to, String replacement) {
-            changes.add(new Change(from, to, replacement));
+            changes.add(new Change(from, to, replacement, changes.size()));
+        }
+
+        /** Inserts {@code opening} at {@code at} before whatever was inserted there so far: a call around it all. */
+        void wrap(int at, String opening) {
+            changes.add(new Change(at, at, opening, -changes.size() - 1));
         }
 
         StatementText done() {
@@ -408,7 +427,8 @@ final class StatementText {
                 return unchanged(sql);
             }
             List<Change> ordered = new ArrayList<>(changes);
-            ordered.sort(Comparator.comparingInt(Change::from).thenComparingInt(Change::to));
+            ordered.sort(Comparator.comparingInt(Change::from).thenComparingInt(Change::to)
+                    .thenComparingInt(Change::order));
             StringBuilder out = new StringBuilder(sql.length() + 16 * ordered.size());
             List<Edit> edits = new ArrayList<>(ordered.size());
             int copied = 0;

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * TIMESTAMP, TIMESTAMP WITH TIME ZONE and TIME in SQL against DuckDB over one generated table with NULLs, values
  * around the changes of New York's clocks, a leap day, the epoch and dates before it (none before 1945: DuckDB
  * shows a zone's offset of those years, with seconds, without them): literals, casts among the
- * times and to and from text, comparisons, BETWEEN and IN, EXTRACT of every field, FLOOR and CEIL to a unit,
+ * times and to and from text, comparisons, BETWEEN and IN, EXTRACT of every field, AT TIME ZONE, FLOOR and CEIL to a unit,
  * interval arithmetic, grouping,
  * joins, sorting, DISTINCT and window functions on them. Each statement runs in three session time zones (UTC,
  * America/New_York, Asia/Kolkata's half-hour offset), DuckDB's TimeZone set to the same, at 0 and 2 workers.
@@ -92,6 +92,10 @@ class TemporalSqlTest {
                 + "EXTRACT(MICROSECOND FROM t) FROM events");
         multiset("SELECT id, EXTRACT(DOW FROM d), EXTRACT(WEEK FROM d), EXTRACT(QUARTER FROM d), EXTRACT(EPOCH FROM d) "
                 + "FROM events");
+        // AT TIME ZONE and timezone(): a local time read in a zone, an instant's local time there
+        multiset("SELECT id, ts AT TIME ZONE 'America/New_York', tz AT TIME ZONE 'Asia/Kolkata', timezone('UTC', ts), "
+                + "timezone('Europe/Paris', tz), ts::timestamptz AT TIME ZONE 'UTC' FROM events");
+        multiset("SELECT id FROM events WHERE tz AT TIME ZONE 'America/New_York' < ts");
         // FLOOR and CEIL to a unit (Calcite's spelling), as DuckDB's date_trunc and the next boundary
         multiset("SELECT id, FLOOR(ts TO DAY), FLOOR(ts TO MONTH), FLOOR(ts TO WEEK), FLOOR(ts TO QUARTER), "
                 + "FLOOR(d TO YEAR), FLOOR(tz TO HOUR), FLOOR(ts TO DECADE) FROM events",
