@@ -14,7 +14,7 @@ import java.util.Map;
  * {@link PlainParquetConfiguration}, builds Hadoop's codec factory and asks Hadoop's ParquetInputFormat for a
  * record filter in its constructor (parquet-java issue 3780, open in 1.18.2), which fails where Hadoop is not on
  * the class path; so the options are made by their own (package-private) constructor, with
- * {@link PureJavaCodecs}. The constructor's shape is parquet-java 1.18's; ParquetReadersTest reads every codec
+ * {@link PureJavaCodecs}. The constructor's shape is parquet-java 1.18's; ParquetFilesTest reads every codec
  * through it, so a parquet-java that changes it fails there.
  *
  * <p>Filters are off: the reader reads whole row groups and verifies no checksums it is not given.
