@@ -33,7 +33,10 @@ import java.util.regex.Pattern;
  *   <li>a word the parser reserves where it stands as a name ({@code SELECT date, count FROM t}): quoted;</li>
  *   <li>PostgreSQL's regular expression match operators {@code ~}, {@code ~*}, {@code !~} and {@code !~*} into
  *       {@code [NOT] RLIKE}, the parser's own operator of that meaning, with {@code '(?i)' ||} before the pattern
- *       to ignore case.</li>
+ *       to ignore case;</li>
+ *   <li>{@code t AT TIME ZONE z}, which binds as {@code ::} does but after it, into {@code timezone(z, t)};</li>
+ *   <li>a SELECT with a WHERE and no FROM ({@code SELECT 1 WHERE false}) into one over a single row, {@code SELECT
+ *       1 FROM (VALUES (0)) AS "no table"("no column") WHERE false}.</li>
  * </ul>
  * A {@code //}, which Calcite's parser reads as a comment and PostgreSQL and DuckDB do not, is refused. The rewriting
  * reads the text as SQL's tokens, so that quoted text, quoted names and comments stay as they are, and
@@ -177,7 +180,35 @@ final class StatementText {
                 out.replace(t.start, t.end, "\"" + t.text + "\"");
             }
         }
+        fromOneRow(tokens, out);
         return out.done();
+    }
+
+    /**
+     * Gives each SELECT with a WHERE and no FROM (of its own, at its depth of parentheses) a FROM of one row, as
+     * PostgreSQL and DuckDB read it, where Calcite's parser wants a FROM before a WHERE.
+     */
+    private static void fromOneRow(List<Token> tokens, Rewriter out) {
+        for (int i = 0; i < tokens.size(); i++) {
+            if (!tokens.get(i).isWord("SELECT")) {
+                continue;
+            }
+            int depth = 0;
+            for (int j = i + 1; j < tokens.size() && depth >= 0; j++) {
+                Token t = tokens.get(j);
+                if (t.isSymbol("(")) {
+                    depth++;
+                } else if (t.isSymbol(")")) {
+                    depth--;
+                } else if (depth == 0 && (t.isWord("FROM") || t.isWord("SELECT") || t.isWord("UNION")
+                        || t.isWord("INTERSECT") || t.isWord("EXCEPT") || t.isSymbol(";"))) {
+                    break;
+                } else if (depth == 0 && t.isWord("WHERE")) {
+                    out.replace(t.start, t.start, "FROM (VALUES (0)) AS \"no table\"(\"no column\") ");
+                    break;
+                }
+            }
+        }
     }
 
     /**

@@ -67,6 +67,9 @@ class PostgresSpellingsTest {
             // a NULL of no type as a function's argument takes the parameter's type
             "SELECT id, upper(NULL), length(NULL), NULL ~ 'a', regexp_matches(NULL, status), round(NULL, 2), "
                     + "concat_ws(',', NULL, status), lpad(NULL, 3, 'x'), greatest(qty, NULL), abs(NULL) FROM orders",
+            // a SELECT with a WHERE and no FROM
+            "SELECT 1 AS flag, 'x' AS x WHERE EXISTS (SELECT 1 FROM orders WHERE id = 1)",
+            "SELECT id FROM orders WHERE id IN (SELECT 2 WHERE true UNION ALL SELECT 3 WHERE 1 < 2)",
             // found by the random tests' SQL: a time difference grouped by its position
             "SELECT (DATE '2024-06-30' - odate) AS k, count(*) FROM orders GROUP BY 1",
             // the standard's OVERLAY, PostgreSQL's and DuckDB's
