@@ -2,6 +2,7 @@ package io.troupe.oracle;
 
 import io.troupe.operators.plan.Expr;
 import io.troupe.operators.types.DataType;
+import io.troupe.operators.types.TypeId;
 import io.troupe.oracle.Term.Kind;
 
 import java.util.ArrayList;
@@ -165,21 +166,26 @@ final class RegistryExprs {
         return new Term(Expr.call(f, exprs), sql.append(')').toString(), type, true, bound, 0, fuzzy);
     }
 
-    /** abs of a number: its own type. */
+    /**
+     * abs of a number: its own type, but an INTEGER of a SMALLINT or TINYINT in Troupe, where DuckDB keeps the
+     * narrow type (and overflows adding two): its text for DuckDB casts such an argument to INTEGER.
+     */
     private Term abs(Kind kind, List<Term> scope, int d) {
         Term a = exprs.of(kind, scope, d);
         if (!Terms.fits(a.type(), a.bound())) {
             return null;
         }
-        return new Term(Expr.call("abs", a.expr()), "abs(" + a.sql() + ")", a.type(), a.exactType(), a.bound(),
-                a.dyadic(), a.fuzzy());
+        boolean narrow = a.type().id() == TypeId.INT8 || a.type().id() == TypeId.INT16;
+        return new Term(Expr.call("abs", a.expr()), narrow ? "abs(CAST(" + a.sql() + " AS INTEGER))"
+                : "abs(" + a.sql() + ")", narrow ? DataType.INT32 : a.type(), a.exactType(), a.bound(), a.dyadic(),
+                a.fuzzy());
     }
 
-    /** sign: -1, 0 or 1 (an INTEGER in Troupe, a TINYINT in DuckDB). */
+    /** sign: -1, 0 or 1 (an INTEGER in Troupe, a TINYINT in DuckDB, whose text casts it). */
     private Term sign(List<Term> scope, int d) {
         Term a = exprs.of(new Kind[] {Kind.INTEGER, Kind.DECIMAL, Kind.DOUBLE}[rnd.nextInt(3)], scope, d);
-        return a.fuzzy() ? null : new Term(Expr.call("sign", a.expr()), "sign(" + a.sql() + ")", DataType.INT32,
-                false, 1, 0, false);
+        return a.fuzzy() ? null : new Term(Expr.call("sign", a.expr()), "CAST(sign(" + a.sql() + ") AS INTEGER)",
+                DataType.INT32, false, 1, 0, false);
     }
 
     /** gcd of two integers (their type in Troupe, BIGINT in DuckDB). */
