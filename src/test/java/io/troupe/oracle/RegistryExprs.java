@@ -262,9 +262,11 @@ final class RegistryExprs {
                 bound = 4;
             }
             case "sqrt", "ln", "log10", "log2" -> {
-                // Positive: abs(a) + 1 (PostgreSQL's domain errors, DuckDB's NaN and NULL, stay out).
+                // Positive: abs(a) + 1 (PostgreSQL's domain errors, DuckDB's NaN and NULL, stay out), of an INTEGER
+                // for DuckDB, which keeps abs of a TINYINT a TINYINT (abs(127) + 1 overflows there).
                 e = Expr.call(f, Expr.call("abs", a.expr()).plus(Expr.lit(1)));
-                arg = "abs(" + a.sql() + ") + 1";
+                boolean narrow = a.type().id() == TypeId.INT8 || a.type().id() == TypeId.INT16;
+                arg = narrow ? "abs(CAST(" + a.sql() + " AS INTEGER)) + 1" : "abs(" + a.sql() + ") + 1";
                 bound = f.equals("sqrt") ? Math.sqrt(a.bound() + 1) : Math.log(a.bound() + 1) + 1;
             }
             case "exp" -> {
